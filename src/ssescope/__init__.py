@@ -1,0 +1,39 @@
+"""ssescope: what actually happened in an LLM streaming response.
+
+Bytes in; frames, the assembled reply, a verdict on how the stream ended and a diagnosis
+out. The core (framing, provider adapters, aggregator) is sans-I/O: it is fed bytes and
+never reads a socket, a file or a clock itself.
+"""
+
+from __future__ import annotations
+
+from .diagnostics import Diagnostic
+from .errors import SSEScopeError, StreamError, UsageError
+from .framing import (
+    Framer,
+    JSONArrayParser,
+    JSONRecord,
+    NDJSONParser,
+    SSEComment,
+    SSEEvent,
+    SSEParser,
+    detect_framing,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Diagnostic",
+    "Framer",
+    "JSONArrayParser",
+    "JSONRecord",
+    "NDJSONParser",
+    "SSEComment",
+    "SSEEvent",
+    "SSEParser",
+    "SSEScopeError",
+    "StreamError",
+    "UsageError",
+    "__version__",
+    "detect_framing",
+]

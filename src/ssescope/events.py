@@ -1,0 +1,327 @@
+"""Unified events: what provider adapters produce from records, whatever the wire protocol.
+
+The aggregator (``ssescope.aggregate``) folds these into a :class:`~ssescope.Report`.
+Every event carries ``record``, the index of the record it came from, so that every
+token of the reply can be traced back to its bytes.
+
+Keys used across events:
+
+``output``
+    The output a piece belongs to: the choice index (OpenAI Chat), the candidate index
+    (Gemini), ``0`` for protocols with one reply per response (Anthropic, Responses,
+    Cohere, Bedrock, Ollama, Vercel UI).
+``part``
+    Which content part of the output a text/reasoning/refusal piece belongs to (an
+    Anthropic block index, a Responses ``(item_id, content_index)``, a Cohere content
+    index…), or ``None`` for protocols whose output has a single part. An output's text
+    is the concatenation of its parts' texts in the order the parts first appeared;
+    snapshots are compared part by part.
+
+Tool calls are matched by the aggregator, not the adapters (ARCHITECTURE §4): a
+non-empty ``id`` that the output has not seen starts a new call (or names the call at
+``index`` if that call has no id yet); otherwise ``index`` selects the call; otherwise
+the output's open (last unfinished) call; otherwise a new call. ``id``, ``name`` and
+``type`` are never concatenated: the first non-empty value is kept and a different
+later value is reported. ``arguments`` fragments are concatenated as a string.
+
+Events are slotted dataclasses, not frozen ones, because adapters build one or more per
+record and frozen construction costs about 5x more; treat them as immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal, TypeAlias
+
+__all__ = [
+    "JSON",
+    "Audio",
+    "Citation",
+    "Finish",
+    "FinishReason",
+    "ProviderError",
+    "ReasoningDelta",
+    "ReasoningMeta",
+    "RefusalDelta",
+    "ResponseStart",
+    "ServerToolResult",
+    "Snapshot",
+    "Status",
+    "Terminal",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallDelta",
+    "ToolCallEnd",
+    "ToolCallsEnd",
+    "UnifiedEvent",
+    "Unknown",
+    "Usage",
+]
+
+JSON: TypeAlias = "dict[str, JSON] | list[JSON] | str | int | float | bool | None"
+
+FinishReason = Literal[
+    "stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"
+]
+"""The unified finish reason of one output; the provider's raw value is always kept beside it."""
+
+Status = Literal["completed", "incomplete", "failed", "truncated", "cancelled"]
+"""How a response ended (ARCHITECTURE §4). ``truncated`` is the default: no marker came."""
+
+
+@dataclass(slots=True)
+class ResponseStart:
+    """A response began (``message_start``, ``response.created``, a first chunk of a new id).
+
+    A ``ResponseStart`` after a :class:`Terminal` begins a new response in the Report.
+    """
+
+    record: int
+    id: str | None = None
+    model: str | None = None
+    type: ClassVar[str] = "response-start"
+
+
+@dataclass(slots=True)
+class TextDelta:
+    """A piece of reply text, appended to ``part`` of ``output``."""
+
+    record: int
+    output: int
+    text: str
+    part: object = None
+    type: ClassVar[str] = "text-delta"
+
+
+@dataclass(slots=True)
+class ReasoningDelta:
+    """A piece of reasoning, kept apart from the text.
+
+    ``kind`` says which spelling it came from: ``"text"`` (raw reasoning / thinking),
+    ``"summary"`` (a reasoning summary), ``"plan"`` (Cohere's tool plan).
+    """
+
+    record: int
+    output: int
+    text: str
+    part: object = None
+    kind: str = "text"
+    type: ClassVar[str] = "reasoning-delta"
+
+
+@dataclass(slots=True)
+class ReasoningMeta:
+    """Opaque reasoning data: a signature (which *replaces* any earlier one), redacted or
+    encrypted reasoning (kept as it came, counted, never shown as text)."""
+
+    record: int
+    output: int
+    part: object = None
+    signature: str | None = None
+    redacted: str | None = None
+    encrypted: str | None = None
+    type: ClassVar[str] = "reasoning-meta"
+
+
+@dataclass(slots=True)
+class RefusalDelta:
+    """A piece of refusal text (OpenAI ``delta.refusal``, a Responses refusal part)."""
+
+    record: int
+    output: int
+    text: str
+    part: object = None
+    type: ClassVar[str] = "refusal-delta"
+
+
+@dataclass(slots=True)
+class ToolCallDelta:
+    """A fragment of a tool call: any of its identity fields and/or an arguments piece.
+
+    ``kind`` is ``"function"`` (a client tool), ``"custom"`` (freeform input),
+    ``"mcp"`` or ``"server"`` (provider-executed). ``format`` is ``"json"`` when the
+    arguments must parse as JSON, ``"text"`` for freeform input.
+    """
+
+    record: int
+    output: int
+    index: int | None = None
+    id: str | None = None
+    name: str | None = None
+    arguments: str | None = None
+    call_type: str | None = None
+    kind: str = "function"
+    format: str = "json"
+    type: ClassVar[str] = "tool-call-delta"
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """A whole tool call in one piece (Groq, Mistral, Ollama, Gemini ``functionCall``).
+
+    ``arguments`` is the raw argument string (compact JSON when the wire sent an object).
+    ``complete`` is ``False`` when the protocol says the call was left unfinished.
+    """
+
+    record: int
+    output: int
+    index: int | None = None
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+    kind: str = "function"
+    format: str = "json"
+    complete: bool = True
+    type: ClassVar[str] = "tool-call"
+
+
+@dataclass(slots=True)
+class ToolCallEnd:
+    """The protocol says one call is finished (``content_block_stop``,
+    ``function_call_arguments.done``, ``tool-call-end``…).
+
+    ``arguments``, when given, is the protocol's snapshot of the full arguments: compared
+    with what the fragments built, and taken if no fragment came.
+    """
+
+    record: int
+    output: int
+    index: int | None = None
+    id: str | None = None
+    arguments: str | None = None
+    name: str | None = None
+    type: ClassVar[str] = "tool-call-end"
+
+
+@dataclass(slots=True)
+class ToolCallsEnd:
+    """Every open call of ``output`` is finished (protocols without a per-call end marker:
+    OpenAI Chat emits this when the choice's ``finish_reason`` arrives)."""
+
+    record: int
+    output: int
+    type: ClassVar[str] = "tool-calls-end"
+
+
+@dataclass(slots=True)
+class ServerToolResult:
+    """A result of a provider-executed tool, delivered whole (Anthropic
+    ``web_search_tool_result``, Vercel ``tool-output-available``)."""
+
+    record: int
+    output: int
+    tool_use_id: str | None
+    result_type: str
+    content: JSON = None
+    type: ClassVar[str] = "server-tool-result"
+
+
+@dataclass(slots=True)
+class Citation:
+    """A citation or annotation attached to the output's text, kept as the provider sent it."""
+
+    record: int
+    output: int
+    citation: JSON
+    part: object = None
+    type: ClassVar[str] = "citation"
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """A complete value the protocol restates (``*.done`` events, ``output_item.done``).
+
+    Never appended. Compared with what the deltas built for ``field`` of ``part``; on a
+    mismatch ``snapshot.mismatch`` is reported and the snapshot wins only if it is not
+    shorter; a part that had no delta takes the snapshot.
+    """
+
+    record: int
+    output: int
+    field: Literal["text", "reasoning", "refusal"]
+    value: str
+    part: object = None
+    type: ClassVar[str] = "snapshot"
+
+
+@dataclass(slots=True)
+class Usage:
+    """Token usage as the provider reported it.
+
+    ``values`` maps the normalised names ``input_tokens``, ``output_tokens``,
+    ``total_tokens``, ``reasoning_tokens``, ``cached_input_tokens`` to the provider's own
+    numbers (no arithmetic); a missing or ``None`` value means "not in this report". The
+    aggregator keeps the latest non-null value per field. ``source`` names where it came
+    from (``"usage chunk"``, ``"message_delta"``, ``"usageMetadata"``…).
+    """
+
+    record: int
+    values: dict[str, int | None]
+    raw: JSON
+    source: str
+    type: ClassVar[str] = "usage"
+
+
+@dataclass(slots=True)
+class Finish:
+    """The finish reason of one output; a later non-null value replaces an earlier one."""
+
+    record: int
+    output: int
+    reason: FinishReason | None
+    raw: str | None
+    type: ClassVar[str] = "finish"
+
+
+@dataclass(slots=True)
+class Terminal:
+    """The protocol's explicit end marker arrived (``[DONE]``, ``message_stop``,
+    ``response.completed``…), with the status it implies and a short reason."""
+
+    record: int
+    status: Status
+    reason: str
+    type: ClassVar[str] = "terminal"
+
+
+@dataclass(slots=True)
+class ProviderError:
+    """The provider reported an error inside the stream. The response's status is
+    ``failed`` unless a later terminal marker says otherwise."""
+
+    record: int
+    error_type: str | None
+    message: str
+    code: str | None = None
+    raw: JSON = None
+    type: ClassVar[str] = "provider-error"
+
+
+@dataclass(slots=True)
+class Audio:
+    """Audio output: base64 ``data`` and/or a ``transcript`` piece. Never text."""
+
+    record: int
+    output: int
+    data: str | None = None
+    transcript: str | None = None
+    format: str | None = None
+    id: str | None = None
+    type: ClassVar[str] = "audio"
+
+
+@dataclass(slots=True)
+class Unknown:
+    """A record of a type the adapter does not know; counted per type, passed through."""
+
+    record: int
+    event_type: str
+    raw: JSON = field(default=None)
+    type: ClassVar[str] = "unknown"
+
+
+UnifiedEvent: TypeAlias = (
+    "ResponseStart | TextDelta | ReasoningDelta | ReasoningMeta | RefusalDelta | ToolCallDelta"
+    " | ToolCall | ToolCallEnd | ToolCallsEnd | ServerToolResult | Citation | Snapshot | Usage"
+    " | Finish | Terminal | ProviderError | Audio | Unknown"
+)

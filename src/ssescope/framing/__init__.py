@@ -1,0 +1,29 @@
+"""The framing layer: body bytes → records (SSE events, comments, JSON values)."""
+
+from __future__ import annotations
+
+from .detect import FRAMINGS, Framer, FramingName, FramingParser, detect_framing, make_parser
+from .eventstream import EventStreamParser
+from .jsonarray import JSONArrayParser
+from .ndjson import NDJSONParser
+from .records import DataRecord, FramingOutput, JSONRecord, Record, SSEComment, SSEEvent
+from .sse import SSEParser
+
+__all__ = [
+    "FRAMINGS",
+    "DataRecord",
+    "EventStreamParser",
+    "Framer",
+    "FramingName",
+    "FramingOutput",
+    "FramingParser",
+    "JSONArrayParser",
+    "JSONRecord",
+    "NDJSONParser",
+    "Record",
+    "SSEComment",
+    "SSEEvent",
+    "SSEParser",
+    "detect_framing",
+    "make_parser",
+]

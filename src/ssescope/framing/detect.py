@@ -1,0 +1,192 @@
+"""Framing auto-detection, and :class:`Framer`, the single entry point that detects the
+framing from the first bytes and then delegates to the right parser.
+
+Rules, in order (the first bytes that are not whitespace or a BOM decide):
+
+=================================================  ==================
+first bytes                                        framing
+=================================================  ==================
+an AWS event-stream prelude whose CRC checks out   ``aws-eventstream``
+``data:`` ``event:`` ``id:`` ``retry:`` ``:``      ``sse``
+``[``                                              ``json-array``
+``{``                                              ``ndjson``
+anything else (once a full line is seen)           ``sse`` (fallback)
+=================================================  ==================
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import Literal, Protocol
+
+from ..errors import UsageError
+from .jsonarray import JSONArrayParser
+from .ndjson import NDJSONParser
+from .records import FramingOutput
+from .sse import SSEParser
+
+__all__ = ["FRAMINGS", "Framer", "FramingName", "FramingParser", "detect_framing", "make_parser"]
+
+FramingName = Literal["sse", "ndjson", "json-array", "aws-eventstream"]
+FRAMINGS: tuple[FramingName, ...] = ("sse", "ndjson", "json-array", "aws-eventstream")
+
+_SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\n", b"data\r")
+_WS = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+_DECIDE_AFTER = 256  # bytes after which an undecided prefix falls back to SSE
+
+
+class FramingParser(Protocol):
+    """What every framer offers: ``feed`` bytes, ``close`` at the end."""
+
+    def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
+        """Parse another chunk."""
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:
+        """Signal the end of the body."""
+
+
+def _looks_like_eventstream(prefix: bytes) -> bool | None:
+    """AWS event-stream prelude: total length, headers length, CRC32 of those 8 bytes."""
+    if len(prefix) < 12:
+        return None
+    total = int.from_bytes(prefix[0:4], "big")
+    headers = int.from_bytes(prefix[4:8], "big")
+    crc = int.from_bytes(prefix[8:12], "big")
+    return total >= 16 and headers < total and binascii.crc32(prefix[0:8]) == crc
+
+
+def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName | None, str]:
+    """Decide the framing from the first bytes of a body.
+
+    Args:
+        prefix: the first bytes seen so far.
+        final: ``True`` when no more bytes will come (decide whatever is seen).
+
+    Returns:
+        ``(framing, rule)``: the framing, or ``None`` if more bytes are needed, and a
+        sentence saying which rule decided.
+    """
+    if prefix[:1] == b"\x00":
+        binary = _looks_like_eventstream(prefix)
+        if binary:
+            return "aws-eventstream", "the body starts with an AWS event-stream prelude"
+        if binary is None and not final:
+            return None, "waiting for the first 12 bytes"
+    body = prefix[3:] if prefix.startswith(_BOM) else prefix
+    stripped = body.lstrip(_WS)
+    if not stripped:
+        if final:
+            return "sse", "the body is empty or blank; SSE assumed"
+        return None, "waiting for the first non-blank byte"
+    first = stripped[:1]
+    if first == b"[":
+        return "json-array", "the first non-blank byte is '['"
+    if first == b"{":
+        return "ndjson", "the first non-blank byte is '{'"
+    for p in _SSE_PREFIXES:
+        if stripped.startswith(p):
+            name = p.rstrip(b"\r\n").decode()
+            return "sse", f"the first line starts with {name!r}"
+        if p.startswith(stripped) and not final:
+            return None, "waiting for the first field name"
+    if (
+        not final
+        and len(prefix) < _DECIDE_AFTER
+        and b"\n" not in stripped
+        and b"\r" not in stripped
+    ):
+        return None, "waiting for the end of the first line"
+    return "sse", "no known framing matched the first line; SSE assumed"
+
+
+def make_parser(framing: FramingName, *, max_event_bytes: int | None = None) -> FramingParser:
+    """Return a new parser for ``framing``.
+
+    Raises:
+        UsageError: for an unknown framing name.
+    """
+    if framing == "sse":
+        return SSEParser(max_event_bytes=max_event_bytes)
+    if framing == "ndjson":
+        return NDJSONParser()
+    if framing == "json-array":
+        return JSONArrayParser()
+    if framing == "aws-eventstream":
+        from .eventstream import EventStreamParser
+
+        return EventStreamParser()
+    raise UsageError(f"unknown framing {framing!r}; expected one of {', '.join(FRAMINGS)}")
+
+
+class Framer:
+    """Detect the framing from the first bytes (or use the one given), then parse.
+
+    Args:
+        framing: ``"auto"`` (default) or one of :data:`FRAMINGS`.
+        max_event_bytes: passed to the SSE parser.
+
+    Until the framing is decided, chunks are held (with their times) and replayed into the
+    chosen parser, so detection never changes the records.
+    """
+
+    def __init__(self, framing: str = "auto", *, max_event_bytes: int | None = None) -> None:
+        if framing != "auto" and framing not in FRAMINGS:
+            raise UsageError(
+                f"unknown framing {framing!r}; expected auto or one of {', '.join(FRAMINGS)}"
+            )
+        self._max = max_event_bytes
+        self._held: list[tuple[bytes, float | None]] = []
+        self._held_bytes = b""
+        self._closed = False
+        self.framing: FramingName | None = None
+        self.rule = "given by the caller"
+        self._parser: FramingParser | None = None
+        if framing != "auto":
+            self.framing = framing  # type: ignore[assignment]
+            self._parser = make_parser(self.framing, max_event_bytes=max_event_bytes)  # type: ignore[arg-type]
+
+    def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
+        """Parse another chunk (see :meth:`SSEParser.feed`).
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._closed:
+            raise UsageError("feed() called after close()")
+        if self._parser is not None:
+            return self._parser.feed(data, time)
+        self._held.append((data, time))
+        self._held_bytes += data[:_DECIDE_AFTER]
+        framing, rule = detect_framing(self._held_bytes)
+        if framing is None:
+            return []
+        return self._start(framing, rule)
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:
+        """Signal the end of the body (see :meth:`SSEParser.close`).
+
+        Raises:
+            UsageError: if called twice.
+        """
+        if self._closed:
+            raise UsageError("close() called twice")
+        out: list[FramingOutput] = []
+        if self._parser is None:
+            framing, rule = detect_framing(self._held_bytes, final=True)
+            assert framing is not None  # final=True always decides
+            out = self._start(framing, rule)
+        self._closed = True
+        assert self._parser is not None
+        out.extend(self._parser.close(time))
+        return out
+
+    def _start(self, framing: FramingName, rule: str) -> list[FramingOutput]:
+        self.framing = framing
+        self.rule = rule
+        self._parser = make_parser(framing, max_event_bytes=self._max)
+        out: list[FramingOutput] = []
+        for data, t in self._held:
+            out.extend(self._parser.feed(data, t))
+        self._held = []
+        return out

@@ -1,0 +1,209 @@
+"""AWS event-stream framing (``application/vnd.amazon.eventstream``), as Bedrock's
+``ConverseStream`` and ``InvokeModelWithResponseStream`` send it.
+
+Each message is::
+
+    total length (u32) | headers length (u32) | prelude CRC32 (u32)
+    headers            | payload              | message CRC32 (u32)
+
+all big-endian; the prelude CRC covers the first 8 bytes, the message CRC everything
+before it. A header is ``name length (u8) | name | type (u8) | value``. The headers that
+matter are ``:message-type`` (``event`` or ``exception``), ``:event-type`` /
+``:exception-type`` and ``:content-type``.
+
+Each message becomes a :class:`JSONRecord` whose ``event`` is ``"<message-type>:<type>"``
+(e.g. ``"event:contentBlockDelta"``) and whose ``data`` is the payload text. A CRC
+mismatch is an error diagnostic and the message is still passed on (its bytes may be
+fine); an impossible length stops framing, reported with the offset.
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import ClassVar
+
+from ..diagnostics import Diagnostic
+from ..errors import UsageError
+from ._text import decode_utf8
+from .records import FramingOutput, JSONRecord
+
+__all__ = ["EventStreamParser", "encode_message"]
+
+_MAX_MESSAGE = 16 * 1024 * 1024  # the AWS limit is 16 MiB per message
+
+
+def _read_headers(raw: bytes) -> dict[str, object]:
+    headers: dict[str, object] = {}
+    i = 0
+    n = len(raw)
+    while i < n:
+        name_len = raw[i]
+        name = raw[i + 1 : i + 1 + name_len].decode("utf-8", "replace")
+        i += 1 + name_len
+        kind = raw[i]
+        i += 1
+        value: object
+        if kind in (0, 1):  # bool true / false
+            value = kind == 0
+        elif kind == 2:
+            value = raw[i]
+            i += 1
+        elif kind == 3:
+            value = int.from_bytes(raw[i : i + 2], "big", signed=True)
+            i += 2
+        elif kind == 4:
+            value = int.from_bytes(raw[i : i + 4], "big", signed=True)
+            i += 4
+        elif kind in (5, 8):  # int64, timestamp
+            value = int.from_bytes(raw[i : i + 8], "big", signed=True)
+            i += 8
+        elif kind in (6, 7):  # bytes, string
+            size = int.from_bytes(raw[i : i + 2], "big")
+            blob = raw[i + 2 : i + 2 + size]
+            value = blob.decode("utf-8", "replace") if kind == 7 else blob
+            i += 2 + size
+        elif kind == 9:  # uuid
+            value = raw[i : i + 16].hex()
+            i += 16
+        else:
+            raise ValueError(f"unknown header value type {kind}")
+        headers[name] = value
+    return headers
+
+
+def encode_message(headers: dict[str, str], payload: bytes) -> bytes:
+    """Encode one event-stream message with string headers (for tests and the replay server)."""
+    hdr = b"".join(
+        bytes([len(k)]) + k.encode() + b"\x07" + len(v.encode()).to_bytes(2, "big") + v.encode()
+        for k, v in headers.items()
+    )
+    total = 12 + len(hdr) + len(payload) + 4
+    prelude = total.to_bytes(4, "big") + len(hdr).to_bytes(4, "big")
+    prelude += binascii.crc32(prelude).to_bytes(4, "big")
+    body = prelude + hdr + payload
+    return body + binascii.crc32(body).to_bytes(4, "big")
+
+
+class EventStreamParser:
+    """Incremental, sans-I/O parser of the AWS binary event-stream framing."""
+
+    name: ClassVar[str] = "aws-eventstream"
+
+    def __init__(self) -> None:
+        self._closed = False
+        self._buf = bytearray()
+        self._buf_start = 0  # absolute offset of _buf[0]
+        self._index = 0
+        self._broken = False
+
+    def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
+        """Parse another chunk.
+
+        Returns:
+            One record per complete message, and diagnostics.
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._closed:
+            raise UsageError("feed() called after close()")
+        out: list[FramingOutput] = []
+        if self._broken:
+            return out
+        self._buf += data
+        pos = 0
+        buf = self._buf
+        while len(buf) - pos >= 12:
+            total = int.from_bytes(buf[pos : pos + 4], "big")
+            hlen = int.from_bytes(buf[pos + 4 : pos + 8], "big")
+            start = self._buf_start + pos
+            if total < 16 or total > _MAX_MESSAGE or hlen > total - 16:
+                out.append(
+                    Diagnostic(
+                        "eventstream.bad-prelude",
+                        "error",
+                        f"The event-stream message at byte {start} declares an impossible "
+                        f"length (total {total}, headers {hlen}); framing stops here.",
+                        start,
+                    )
+                )
+                self._broken = True
+                pos = len(buf)
+                break
+            if len(buf) - pos < total:
+                break
+            msg = bytes(buf[pos : pos + total])
+            pos += total
+            out.extend(self._message(msg, start, time))
+        del buf[:pos]
+        self._buf_start += pos
+        return out
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:  # noqa: ARG002
+        """Signal the end of the body; leftover bytes are reported.
+
+        Raises:
+            UsageError: if called twice.
+        """
+        if self._closed:
+            raise UsageError("close() called twice")
+        self._closed = True
+        out: list[FramingOutput] = []
+        if self._buf and not self._broken:
+            out.append(
+                Diagnostic(
+                    "eventstream.truncated-message",
+                    "warning",
+                    f"The body ended {len(self._buf)} bytes into an unfinished event-stream "
+                    "message.",
+                    self._buf_start,
+                )
+            )
+        return out
+
+    def _message(self, msg: bytes, start: int, time: float | None) -> list[FramingOutput]:
+        out: list[FramingOutput] = []
+        index = self._index
+        self._index += 1
+        if binascii.crc32(msg[:8]) != int.from_bytes(msg[8:12], "big"):
+            out.append(
+                Diagnostic(
+                    "eventstream.crc-mismatch",
+                    "error",
+                    f"The prelude CRC of the event-stream message at byte {start} does not match.",
+                    start,
+                    index,
+                )
+            )
+        elif binascii.crc32(msg[:-4]) != int.from_bytes(msg[-4:], "big"):
+            out.append(
+                Diagnostic(
+                    "eventstream.crc-mismatch",
+                    "error",
+                    f"The message CRC of the event-stream message at byte {start} does not match.",
+                    start,
+                    index,
+                )
+            )
+        hlen = int.from_bytes(msg[4:8], "big")
+        try:
+            headers = _read_headers(msg[12 : 12 + hlen])
+        except (IndexError, ValueError) as exc:
+            headers = {}
+            out.append(
+                Diagnostic(
+                    "eventstream.bad-headers",
+                    "error",
+                    f"The headers of the event-stream message at byte {start} cannot be read: {exc}.",
+                    start,
+                    index,
+                )
+            )
+        mtype = str(headers.get(":message-type", "event"))
+        etype = headers.get(":event-type") or headers.get(":exception-type") or ""
+        payload = msg[12 + hlen : -4]
+        text, diag = decode_utf8(payload, start + 12 + hlen, index)
+        if diag is not None:
+            out.append(diag)
+        out.append(JSONRecord(index, text, start, start + len(msg), time, f"{mtype}:{etype}"))
+        return out

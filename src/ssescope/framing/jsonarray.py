@@ -1,0 +1,275 @@
+"""Incrementally streamed JSON array framing (Gemini ``streamGenerateContent`` without
+``alt=sse``).
+
+The body is ``[`` element ``,`` element … ``]``, pretty-printed over many lines, and HTTP
+chunk boundaries do not align with elements. Each top-level element becomes a
+:class:`JSONRecord` as soon as its last byte has arrived, however the bytes are split.
+
+Theory of operation: a small scanner tracks nesting depth and whether it is inside a
+string (and after a backslash in one). It jumps between the bytes that matter with one
+regular-expression search each, so its cost is linear in the body and independent of the
+chunking. Bytes of an unfinished element are kept as a list of pieces and joined once.
+Anything that is not where JSON allows it (text before ``[``, after ``]``, a stray
+separator) is reported with its byte offset and skipped; the element is not validated
+here (the provider layer decodes it and reports invalid JSON).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
+from ._text import decode_utf8
+from .records import FramingOutput, JSONRecord
+
+__all__ = ["JSONArrayParser"]
+
+_STRUCT = re.compile(rb'["\[\]{},]|[^\s"\[\]{},]+')  # outside strings
+_IN_STRING = re.compile(rb'["\\]')
+_SPACE = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+
+# phases
+_BEFORE = 0  # waiting for "["
+_BETWEEN = 1  # inside the array, waiting for an element, "," or "]"
+_ELEMENT = 2  # inside an element
+_AFTER = 3  # after the closing "]"
+
+
+class JSONArrayParser:
+    """Incremental, sans-I/O parser from a streamed JSON array to one record per element."""
+
+    name: ClassVar[str] = "json-array"
+
+    def __init__(self) -> None:
+        self._closed = False
+        self._pos = 0
+        self._index = 0
+        self._phase = _BEFORE
+        self._depth = 0  # nesting inside the current element
+        self._in_string = False
+        self._escape = False
+        self._pieces: list[bytes] = []
+        self._elem_start = 0
+        self._scalar = False  # current element is a bare number / literal / string
+        self._expect_element = True
+
+    def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
+        """Parse another chunk of the body.
+
+        Returns:
+            One record per element completed by this chunk, and diagnostics.
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._closed:
+            raise UsageError("feed() called after close()")
+        out: list[FramingOutput] = []
+        base = self._pos
+        self._pos += len(data)
+        if base == 0 and data.startswith(_BOM):
+            out.append(
+                Diagnostic(
+                    "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
+                )
+            )
+            i = 3
+        else:
+            i = 0
+        n = len(data)
+        piece_from = i  # start of the bytes of the current element within data
+        while i < n:
+            if self._phase == _ELEMENT:
+                if self._in_string:
+                    if self._escape:
+                        self._escape = False
+                        i += 1
+                        continue
+                    m = _IN_STRING.search(data, i)
+                    if m is None:
+                        i = n
+                        break
+                    i = m.end()
+                    if m.group() == b"\\":
+                        self._escape = True
+                        continue
+                    self._in_string = False
+                    if self._scalar and self._depth == 0:
+                        self._emit(data, piece_from, i, base, out, time)
+                    continue
+                m = _STRUCT.search(data, i)
+                if m is None:
+                    i = n
+                    break
+                tok = m.group()
+                c = tok[0]
+                if self._scalar and self._depth == 0 and c in b",]":
+                    # end of a bare literal: emit without the separator
+                    self._emit(data, piece_from, m.start(), base, out, time)
+                    i = m.start()
+                    continue
+                i = m.end()
+                if c == 0x22:  # "
+                    self._in_string = True
+                elif c in b"[{":
+                    self._depth += 1
+                elif c in b"]}":
+                    self._depth -= 1
+                    if self._depth == 0 and not self._scalar:
+                        self._emit(data, piece_from, i, base, out, time)
+                continue
+            m = _STRUCT.search(data, i)
+            if m is None:
+                i = n
+                break
+            tok = m.group()
+            c = tok[0]
+            start = m.start()
+            if self._phase == _BEFORE:
+                i = m.end()
+                if c == 0x5B:  # [
+                    self._phase = _BETWEEN
+                    self._expect_element = True
+                else:
+                    self._unexpected(tok, base + start, "before the opening '['", out)
+                continue
+            if self._phase == _AFTER:
+                i = m.end()
+                self._unexpected(tok, base + start, "after the closing ']'", out)
+                continue
+            # _BETWEEN
+            if c == 0x2C:  # ,
+                i = m.end()
+                if self._expect_element:
+                    self._unexpected(tok, base + start, "where an element was expected", out)
+                self._expect_element = True
+            elif c == 0x5D:  # ]
+                i = m.end()
+                self._phase = _AFTER
+            elif c == 0x7D:  # }
+                i = m.end()
+                self._unexpected(tok, base + start, "between array elements", out)
+            else:
+                if not self._expect_element:
+                    out.append(
+                        Diagnostic(
+                            "json-array.missing-comma",
+                            "warning",
+                            f"An array element starts at byte {base + start} without a "
+                            "comma after the previous one.",
+                            base + start,
+                        )
+                    )
+                self._phase = _ELEMENT
+                self._elem_start = base + start
+                piece_from = start
+                self._depth = 0
+                self._scalar = c not in b"[{"
+                if c == 0x22:
+                    self._in_string = True
+                    i = m.end()
+                elif c in b"[{":
+                    self._depth = 1
+                    i = m.end()
+                else:
+                    i = m.end()  # a bare literal; it ends at "," or "]" or the end
+        if self._phase == _ELEMENT and piece_from < n:
+            self._pieces.append(data[piece_from:n])
+        return out
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:
+        """Signal the end of the body.
+
+        Returns:
+            Diagnostics for an unfinished element (with its raw text) or a missing ``]``;
+            a bare literal that ends with the body is still a record.
+
+        Raises:
+            UsageError: if called twice.
+        """
+        if self._closed:
+            raise UsageError("close() called twice")
+        self._closed = True
+        out: list[FramingOutput] = []
+        if self._phase == _ELEMENT:
+            raw = b"".join(self._pieces)
+            self._pieces = []
+            if self._scalar and not self._in_string:
+                text, diag = decode_utf8(raw.rstrip(), self._elem_start, self._index)
+                if diag is not None:
+                    out.append(diag)
+                out.append(JSONRecord(self._index, text, self._elem_start, self._pos, time))
+                self._index += 1
+                self._phase = _BETWEEN
+                self._expect_element = False
+            else:
+                text = raw.decode("utf-8", "replace")
+                out.append(
+                    Diagnostic(
+                        "json-array.unterminated-element",
+                        "warning",
+                        f"The body ended inside an array element: {quote(text)}.",
+                        self._elem_start,
+                        None,
+                        text,
+                    )
+                )
+        if self._phase == _BEFORE and self._pos:
+            out.append(
+                Diagnostic(
+                    "json-array.missing-open",
+                    "error",
+                    "The body never opened a JSON array with '['.",
+                    0,
+                )
+            )
+        elif self._phase in (_BETWEEN, _ELEMENT):
+            out.append(
+                Diagnostic(
+                    "json-array.unclosed",
+                    "warning",
+                    "The body ended before the JSON array was closed with ']'.",
+                    self._pos,
+                )
+            )
+        return out
+
+    def _emit(
+        self,
+        data: bytes,
+        piece_from: int,
+        end: int,
+        base: int,
+        out: list[FramingOutput],
+        time: float | None,
+    ) -> None:
+        self._pieces.append(data[piece_from:end])
+        raw = b"".join(self._pieces)
+        self._pieces = []
+        if self._scalar:
+            raw = raw.rstrip(_SPACE)
+        text, diag = decode_utf8(raw, self._elem_start, self._index)
+        if diag is not None:
+            out.append(diag)
+        stop = self._elem_start + len(raw) if self._scalar else base + end
+        out.append(JSONRecord(self._index, text, self._elem_start, stop, time))
+        self._index += 1
+        self._phase = _BETWEEN
+        self._expect_element = False
+        self._scalar = False
+        self._depth = 0
+
+    @staticmethod
+    def _unexpected(tok: bytes, offset: int, where: str, out: list[FramingOutput]) -> None:
+        text = tok.decode("utf-8", "replace")
+        out.append(
+            Diagnostic(
+                "json-array.unexpected-text",
+                "warning",
+                f"Unexpected {quote(text)} at byte {offset} {where}; it is skipped.",
+                offset,
+            )
+        )

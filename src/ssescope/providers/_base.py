@@ -1,0 +1,91 @@
+"""What every provider adapter is, and the helpers they share.
+
+An adapter maps the records of one wire protocol to unified events (``ssescope.events``)
+and nothing else: no I/O, no UI, no aggregation state beyond what the protocol needs
+(which block is open, which finish reasons were seen).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar, Protocol
+
+import orjson
+
+from ..diagnostics import Diagnostic, quote
+from ..events import JSON, UnifiedEvent
+from ..framing.records import DataRecord
+
+__all__ = ["INVALID", "Adapter", "AdapterOutput", "decode_json", "diag"]
+
+AdapterOutput = UnifiedEvent | Diagnostic
+
+
+class _Invalid:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "INVALID"
+
+
+INVALID = _Invalid()
+"""Returned by :func:`decode_json` when a record's data is not JSON."""
+
+
+class Adapter(Protocol):
+    """A provider adapter: records in, unified events and diagnostics out.
+
+    Implementations take the framing name (``"sse"``, ``"ndjson"``, ``"json-array"``,
+    ``"aws-eventstream"``) as their only constructor argument, because some end markers
+    depend on it (``data: [DONE]`` exists only on the SSE wire, not in JSONL dumps).
+    """
+
+    name: ClassVar[str]
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one data record to events and diagnostics."""
+
+    def close(self) -> list[AdapterOutput]:
+        """End of stream: report what the protocol left unfinished."""
+
+
+def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]:
+    """Decode a record's data as JSON.
+
+    orjson is tried first (about 4x faster on stream chunks); the standard library is the
+    fallback for what orjson refuses but JSON allows (integers beyond 64 bits).
+
+    Returns:
+        ``(value, None)``, or ``(INVALID, diagnostic)`` with a ``json.invalid`` error that
+        quotes the data and names the position; the record stays in the stream.
+    """
+    data = record.data
+    try:
+        return orjson.loads(data), None
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        return json.loads(data), None
+    except (ValueError, RecursionError) as exc:
+        pos = getattr(exc, "pos", None)
+        where = f" at character {pos}" if pos is not None else ""
+        reason = getattr(exc, "msg", str(exc))
+        return INVALID, Diagnostic(
+            "json.invalid",
+            "error",
+            f"Record {record.index} is not valid JSON ({reason}{where}): {quote(data)}; "
+            "it is kept with its raw text and the stream goes on.",
+            record.start,
+            record.index,
+            data,
+        )
+
+
+def diag(
+    code: str,
+    severity: str,
+    message: str,
+    record: DataRecord,
+) -> Diagnostic:
+    """Build a diagnostic located at ``record``."""
+    return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
