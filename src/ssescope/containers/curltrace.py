@@ -263,7 +263,7 @@ class _TraceReader:
                 out += bytes.fromhex(hexpart.decode("ascii"))
         else:
             lines = block.lines
-            for k, (off, text, at) in enumerate(lines):
+            for k, (off, text, _at) in enumerate(lines):
                 nxt = lines[k + 1][0] if k + 1 < len(lines) else block.size
                 out += text
                 if nxt is None:
@@ -272,13 +272,12 @@ class _TraceReader:
                 if gap == 2:
                     out += b"\r\n"  # a CRLF ends the printed line without being shown
                 elif gap != 0:
-                    self._mismatch(block, at)
-                    break
+                    break  # reported just below: the bytes do not add up
         if block.size is not None and len(out) != block.size:
             self._mismatch(block, block.at)
         return bytes(out)
 
-    def _mismatch(self, block: _Block, at: int) -> None:
+    def _mismatch(self, block: _Block, at: int | None) -> None:
         self.diags.append(
             Diagnostic(
                 "curl-trace.size-mismatch",
