@@ -13,7 +13,7 @@ arrival times when the form has them), the response status and headers, the requ
         framer.feed(chunk.data, chunk.time)
 
 It is also where ``.ssecap`` captures are written (:class:`CaptureWriter`) and where the
-redaction helpers live (:func:`redact_headers`, :func:`redact_url`).
+redaction functions live (:func:`redact_headers`, :func:`redact_url`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Redaction of secrets in headers and URLs, applied wherever a request is recorded.
 
-Captures are shared: pasted into issues, attached to bug reports. Whatever ssescope
+Captures are shared: pasted into bug reports, attached to support tickets. Whatever ssescope
 writes or shows of a request therefore goes through :func:`redact_headers` and
 :func:`redact_url` first. Values are replaced whole by ``"[redacted]"``; names, order
 and everything else stay as they were, so the record still says *which* credential
