@@ -8,10 +8,20 @@ from pathlib import Path
 
 from .aggregate.report import Report
 from .aggregate.timing import TimingOptions
+from .containers import (
+    DETECT_BYTES,
+    LOST_CHUNKS,
+    LOST_HEADERS,
+    LOST_REQUEST,
+    LOST_TIMING,
+    Body,
+    detect_container,
+    read_container,
+)
 from .errors import UsageError
 from .pipeline import Pipeline
 
-__all__ = ["Source", "inspect"]
+__all__ = ["Source", "feed_body", "inspect"]
 
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[bytes]
 """What :func:`inspect` accepts: body bytes, a path, or an iterable of byte chunks."""
@@ -19,23 +29,43 @@ Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[byte
 _READ_SIZE = 1 << 16
 
 
-def _chunks_of(source: Source) -> Iterable[bytes]:
-    if isinstance(source, bytes | bytearray | memoryview):
-        return [bytes(source)]
-    if isinstance(source, str | os.PathLike):
-        path = Path(source)
-        if path.is_dir():
-            raise UsageError(f"{str(path)!r} is a directory, not a stream file")
-        if not path.exists():
-            raise UsageError(f"no such file: {str(path)!r}")
-        return _read_file(path)
-    return source
+def feed_body(pipeline: Pipeline, body: Body) -> Pipeline:
+    """Feed an unwrapped container :class:`Body` into ``pipeline`` and close it.
+
+    The container's name, HTTP status, losses and diagnostics go into the Report; chunks
+    are fed with their arrival times; a capture that says the client cancelled marks the
+    response cancelled.
+
+    Returns:
+        The same pipeline, closed (call :meth:`Pipeline.report`).
+    """
+    pipeline.container = body.container
+    pipeline.http_status = body.status
+    pipeline.lost = list(body.lost)
+    for diagnostic in body.diagnostics:
+        pipeline.add_diagnostic(diagnostic)
+    for chunk in body.chunks:
+        pipeline.feed(chunk.data, chunk.time)
+    if body.end == "cancelled":
+        pipeline.cancel("the capture says the client cancelled the stream")
+    pipeline.close(body.timing.get("total_s"))
+    return pipeline
 
 
-def _read_file(path: Path) -> Iterable[bytes]:
+def _read_file(path: Path, pipeline: Pipeline, container: str) -> None:
     with path.open("rb") as fp:
+        head = fp.read(DETECT_BYTES)
+        name = detect_container(head)[0] if container == "auto" else container
+        if name != "raw":
+            feed_body(pipeline, read_container(head + fp.read(), container=name))
+            return
+        # A raw body is streamed from disk, never held whole: a 50 MB capture is
+        # inspected in constant memory (plus what the Report keeps).
+        pipeline.lost = [LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST]
+        pipeline.feed(head)
         while chunk := fp.read(_READ_SIZE):
-            yield chunk
+            pipeline.feed(chunk)
+        pipeline.close()
 
 
 def inspect(
@@ -43,15 +73,20 @@ def inspect(
     *,
     provider: str = "auto",
     framing: str = "auto",
+    container: str = "auto",
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
 ) -> Report:
-    """Inspect a captured stream body.
+    """Inspect a captured stream.
 
     Args:
-        source: the body as bytes, a path to a file holding it, or an iterable of chunks.
+        source: bytes (a body or any container: ``curl -i`` output, a curl trace, a HAR,
+            an ``.ssecap`` capture, a JSONL dump), a path to a file holding one, or an
+            iterable of raw body chunks.
         provider: ``"auto"`` or a provider name (``ssescope.PROVIDERS``).
         framing: ``"auto"`` or ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"aws-eventstream"``.
+        container: ``"auto"`` or a container name (``ssescope.containers.CONTAINERS``);
+            ignored for an iterable of chunks, which is always a raw body.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for the timing diagnostics.
 
@@ -59,14 +94,25 @@ def inspect(
         The :class:`Report`.
 
     Raises:
-        UsageError: for an unknown provider or framing, a missing file or a directory.
+        UsageError: for an unknown provider, framing or container, a missing file or a
+            directory, or chunks that are not bytes.
     """
     pipeline = Pipeline(
         provider=provider, framing=framing, max_event_bytes=max_event_bytes, timing=timing
     )
-    for chunk in _chunks_of(source):
-        if not isinstance(chunk, bytes | bytearray | memoryview):
-            raise UsageError(f"chunks must be bytes, got {type(chunk).__name__}")
-        pipeline.feed(bytes(chunk))
-    pipeline.close()
+    if isinstance(source, bytes | bytearray | memoryview):
+        feed_body(pipeline, read_container(bytes(source), container=container))
+    elif isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if path.is_dir():
+            raise UsageError(f"{str(path)!r} is a directory, not a stream file")
+        if not path.exists():
+            raise UsageError(f"no such file: {str(path)!r}")
+        _read_file(path, pipeline, container)
+    else:
+        for chunk in source:
+            if not isinstance(chunk, bytes | bytearray | memoryview):
+                raise UsageError(f"chunks must be bytes, got {type(chunk).__name__}")
+            pipeline.feed(bytes(chunk))
+        pipeline.close()
     return pipeline.report()
