@@ -109,7 +109,16 @@ def _compact(value: JSON) -> str:
 class _Block:
     """What the adapter remembers about one content block."""
 
-    __slots__ = ("block_type", "fragments", "id", "kind", "mismatch", "pending", "stopped")
+    __slots__ = (
+        "block_type",
+        "checked",
+        "fragments",
+        "id",
+        "kind",
+        "mismatch",
+        "pending",
+        "stopped",
+    )
 
     def __init__(self, block_type: str | None, kind: str | None = None) -> None:
         self.block_type = block_type
@@ -119,6 +128,7 @@ class _Block:
         self.fragments = False  # a non-empty ``partial_json`` arrived
         self.stopped = False
         self.mismatch = False  # a delta of the wrong type was already reported
+        self.checked: JSON = None  # the last delta type found to fit this block
 
 
 class _Malformed(Exception):
@@ -276,7 +286,7 @@ class AnthropicAdapter:
         return None
 
     def _check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        if not self._started and not self._warned_no_start:
+        if not self._warned_no_start:
             self._warned_no_start = True
             out.append(
                 diag(
@@ -400,7 +410,8 @@ class AnthropicAdapter:
         block = obj.get("content_block")
         if not isinstance(block, dict):
             raise _Malformed(f'its "content_block" is not an object ({quote(block)})')
-        self._check_started(record, out)
+        if not self._started:
+            self._check_started(record, out)
         key = self._key(obj, record, out)
         btype = block.get("type")
         if not isinstance(btype, str):
@@ -476,8 +487,16 @@ class AnthropicAdapter:
         delta = obj.get("delta")
         if not isinstance(delta, dict):
             raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
-        self._check_started(record, out)
-        key = self._key(obj, record, out)
+        if not self._started:
+            self._check_started(record, out)
+        idx = obj.get("index")
+        if type(idx) is int:  # inline _key: this is the hot path
+            k = idx + self._base
+            if k >= self._next_key:
+                self._next_key = k + 1
+            key: int | None = k
+        else:
+            key = self._key(obj, record, out)
         dtype = delta.get("type")
         block = self._blocks.get(key)
         if block is None:
@@ -492,9 +511,11 @@ class AnthropicAdapter:
                         record,
                     )
                 )
-        elif block.block_type is not None and not block.mismatch:
+        elif dtype != block.checked and block.block_type is not None and not block.mismatch:
             allowed = _DELTA_BLOCKS.get(dtype) if isinstance(dtype, str) else None
-            if allowed is not None and block.block_type not in allowed:
+            if allowed is None or block.block_type in allowed:
+                block.checked = dtype
+            else:
                 block.mismatch = True
                 out.append(
                     diag(
@@ -551,7 +572,8 @@ class AnthropicAdapter:
     def _block_stop(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        self._check_started(record, out)
+        if not self._started:
+            self._check_started(record, out)
         key = self._key(obj, record, out)
         block = self._blocks.get(key)
         if block is None:
@@ -588,7 +610,8 @@ class AnthropicAdapter:
         delta = obj.get("delta")
         if delta is not None and not isinstance(delta, dict):
             raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
-        self._check_started(record, out)
+        if not self._started:
+            self._check_started(record, out)
         if delta:
             reason = delta.get("stop_reason")
             if isinstance(reason, str):
@@ -609,7 +632,8 @@ class AnthropicAdapter:
     def _message_stop(
         self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        self._check_started(record, out)
+        if not self._started:
+            self._check_started(record, out)
         reason = self._stop_reason
         status: Status = "completed"
         if reason is None:
