@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ssescope
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
     Citation,
@@ -1024,3 +1025,83 @@ def test_each_real_anthropic_capture_gives_the_expected_facts(name: str) -> None
             continue  # decided by the aggregator
         assert got_codes & set(spec.split("|")), spec
     assert not got_codes & set(exp["forbid_diagnostics"])
+
+
+# -- end to end: ssescope.inspect --------------------------------------------------------
+
+E2E: dict[str, tuple[str, list[str]]] = {
+    "after-stop.sse": ("completed", ["stream.events-after-terminal"]),
+    "context-window-exceeded.jsonl": ("incomplete", []),
+    "duplicate-message-start.jsonl": ("completed", ["anthropic.duplicate-message-start"]),
+    "max-tokens-mid-tool.sse": ("incomplete", ["tool.incomplete"]),
+    "name-mismatch-invalid-json.sse": (
+        "completed",
+        ["anthropic.event-name-mismatch", "json.invalid"],
+    ),
+    "overloaded-error.sse": ("failed", ["provider.error"]),
+    "refusal.sse": ("incomplete", []),
+    "server-tool-citations.sse": ("completed", []),
+    "spliced-message-start.jsonl": (
+        "completed",
+        ["anthropic.spliced-message", "tool.incomplete"],
+    ),
+    "stop-sequence-data-only.sse": ("completed", []),
+    "text-then-tool.sse": ("completed", []),
+    "thinking-redacted.sse": ("completed", []),
+    "tool-start-input-mcp.jsonl": ("completed", []),
+    "truncated.sse": ("truncated", ["anthropic.missing-message-stop"]),
+    "two-responses.jsonl": ("incomplete", ["stream.multiple-responses"]),
+    "unknown-types.jsonl": ("completed", ["provider.unknown-event"] * 5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(E2E))
+def test_each_fixture_inspects_end_to_end_with_its_status_and_diagnostics(name: str) -> None:
+    report = ssescope.inspect(fixture(name), provider="anthropic", framing=framing_of(name))
+    data = report.to_dict()
+    status, want = E2E[name]
+    assert data["status"] == status
+    assert [d["code"] for d in data["diagnostics"]] == want
+
+
+@pytest.mark.parametrize("name", sorted(E2E))
+def test_each_fixture_is_detected_as_anthropic(name: str) -> None:
+    data = ssescope.inspect(fixture(name)).to_dict()
+    assert (data["provider"], data["framing"]) == ("anthropic", framing_of(name))
+
+
+def test_the_report_of_the_thinking_fixture_has_its_signature_and_redacted_count() -> None:
+    (out,) = ssescope.inspect(fixture("thinking-redacted.sse")).to_dict()["outputs"]
+    assert out["reasoning"] == "Two plus two is four."
+    assert out["reasoning_signature"] == "EqQBSigA=="
+    assert out["redacted_reasoning"] == 1
+
+
+def test_the_report_of_the_search_fixture_has_the_server_call_result_and_citation() -> None:
+    (out,) = ssescope.inspect(fixture("server-tool-citations.sse")).to_dict()["outputs"]
+    assert [(t["name"], t["kind"], t["input"]) for t in out["tool_calls"]] == [
+        ("web_search", "server", {"query": "ginza news"})
+    ]
+    assert len(out["server_tool_results"]) == 1
+    assert out["citations"][0]["url"] == "https://example.com/ginza"
+
+
+def test_the_report_of_the_spliced_fixture_keeps_both_messages_in_arrival_order() -> None:
+    data = ssescope.inspect(fixture("spliced-message-start.jsonl")).to_dict()
+    (out,) = data["outputs"]
+    assert out["text"] == "First try second try."
+    assert [(t["id"], t["complete"], t["input"]) for t in out["tool_calls"]] == [
+        ("toolu_01A", False, None),
+        ("toolu_01B", True, {"q": "y"}),
+    ]
+
+
+def test_every_anthropic_code_the_adapter_raises_is_documented() -> None:
+    import re
+
+    source = (ROOT / "src" / "ssescope" / "providers" / "anthropic.py").read_text()
+    doc = (ROOT / "docs" / "diagnostics" / "anthropic.md").read_text()
+    raised = set(re.findall(r'"(anthropic\.[a-z-]+)"', source))
+    documented = set(re.findall(r"^### `(anthropic\.[a-z-]+)`$", doc, re.MULTILINE))
+    assert raised
+    assert raised == documented

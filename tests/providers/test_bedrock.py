@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ssescope
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
     Citation,
@@ -796,3 +797,82 @@ def test_the_real_bedrock_capture_gives_the_expected_facts() -> None:
             assert got_codes & set(spec.split("|")), spec
         assert not got_codes & set(exp["forbid_diagnostics"])
         assert resp.signatures[0].startswith("Ep0CCkgIC")
+
+
+# -- end to end: ssescope.inspect --------------------------------------------------------
+
+E2E: dict[str, tuple[str, list[str]]] = {
+    "text-then-tool": ("completed", []),
+    "reasoning": ("completed", []),
+    "guardrail": ("incomplete", []),
+    "max-tokens": ("incomplete", ["tool.incomplete"]),
+    "throttled": ("failed", ["provider.error"]),
+    "model-stream-error": ("failed", ["provider.error"]),
+    "invoke-model-anthropic": ("completed", []),
+}
+
+
+@pytest.mark.parametrize("form", ["bin", "jsonl"])
+@pytest.mark.parametrize("name", sorted(E2E))
+def test_each_fixture_inspects_end_to_end_in_both_forms(name: str, form: str) -> None:
+    framing = "aws-eventstream" if form == "bin" else "ndjson"
+    data = ssescope.inspect(
+        _fixture(f"{name}.{form}"), provider="bedrock", framing=framing
+    ).to_dict()
+    status, want = E2E[name]
+    assert data["status"] == status
+    assert [d["code"] for d in data["diagnostics"]] == want
+    assert data["outputs"][0]["text"] == FIXTURE_FACTS[name].get("text", "")
+
+
+@pytest.mark.parametrize("name", sorted(E2E))
+def test_each_binary_fixture_is_detected_as_bedrock(name: str) -> None:
+    data = ssescope.inspect(_fixture(f"{name}.bin")).to_dict()
+    assert (data["provider"], data["framing"]) == ("bedrock", "aws-eventstream")
+
+
+def test_the_usage_that_follows_message_stop_is_in_the_report_without_a_late_event_diagnostic() -> (
+    None
+):
+    data = ssescope.inspect(_fixture("text-then-tool.bin")).to_dict()
+    assert data["usage"]["total_tokens"] == 155
+    assert data["usage"]["cached_input_tokens"] == 100
+    assert data["diagnostics"] == []
+
+
+def test_a_throttled_stream_reports_the_error_in_the_report() -> None:
+    data = ssescope.inspect(_fixture("throttled.bin")).to_dict()
+    assert data["error"]["type"] == "throttlingException"
+    assert data["error"]["message"] == "Too many requests, please wait."
+
+
+def test_a_truncated_binary_body_reports_truncation_end_to_end() -> None:
+    body = _fixture("reasoning.bin")
+    ends = _message_ends(body)
+    data = ssescope.inspect(body[: ends[5] + 9], provider="bedrock").to_dict()
+    assert data["status"] == "truncated"
+    codes_ = [d["code"] for d in data["diagnostics"]]
+    assert "eventstream.truncated-message" in codes_
+    assert "bedrock.missing-message-stop" in codes_
+
+
+def test_a_corrupted_length_field_leaves_the_response_truncated_with_a_framing_diagnostic() -> None:
+    body = bytearray(_fixture("text-then-tool.bin"))
+    second = _message_ends(bytes(body))[0]
+    body[second + 1] ^= 0x01  # the second message now claims 64 KiB more than it has
+    items = run(bytes(body))
+    assert any(c.startswith("eventstream.") for c in codes(items))
+    assert items[0] == ResponseStart(0)
+    (resp,) = fold(items)
+    assert resp.status == "truncated"
+
+
+def test_every_bedrock_code_the_adapter_raises_is_documented() -> None:
+    import re
+
+    source = (ROOT / "src" / "ssescope" / "providers" / "bedrock.py").read_text()
+    doc = (ROOT / "docs" / "diagnostics" / "bedrock.md").read_text()
+    raised = set(re.findall(r'"(bedrock\.[a-z-]+)"', source))
+    documented = set(re.findall(r"^### `(bedrock\.[a-z-]+)`$", doc, re.MULTILINE))
+    assert raised
+    assert raised == documented
