@@ -210,7 +210,7 @@ class AnthropicAdapter:
                         record,
                     )
                 )
-                out.append(Unknown(record.index, "", obj))
+                out.append(Unknown(record.index, "(no type)", obj))
                 return out
             etype = name
         elif name is not None and name != etype:
@@ -219,8 +219,12 @@ class AnthropicAdapter:
                     "anthropic.event-name-mismatch",
                     "warning",
                     f"The SSE event name {quote(name)} of record {record.index} differs from "
-                    f"its JSON type {quote(etype)}; the JSON type is used"
-                    + (" (the event is still treated as an error)." if name == "error" else "."),
+                    f"its JSON type {quote(etype)}; "
+                    + (
+                        "an error event is read as an error whatever its type."
+                        if name == "error"
+                        else "the JSON type is used."
+                    ),
                     record,
                 )
             )
