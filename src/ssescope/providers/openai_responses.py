@@ -11,13 +11,9 @@ from ``type`` it is reported (``openai-responses.event-name-mismatch``) and ``ty
 The protocol has one reply per response, so every piece goes to output ``0``. Content
 is keyed per part, never by "the last open item" (out-of-order parts must not swap):
 
-================================  =============================================
-piece                             part key
-================================  =============================================
-message text / refusal            ``(item_id, content_index)``
-reasoning text (``reasoning_text``) ``(item_id, content_index)``
-reasoning summary                 ``(item_id, "summary", summary_index)``
-================================  =============================================
+* message text and refusal: ``(item_id, content_index)``;
+* raw reasoning text (``reasoning_text`` parts): ``(item_id, content_index)``;
+* reasoning summary: ``(item_id, "summary", summary_index)``.
 
 The summary key carries a ``"summary"`` marker so that summary part 0 and reasoning-text
 part 0 of one reasoning item can never be merged.
@@ -26,9 +22,10 @@ Tool calls are identified by ``output_index`` (the ``index`` of the unified even
 named at ``response.output_item.added`` with the item's ``call_id`` (its ``id`` when a
 server sends no ``call_id``). Function calls are ``kind="function"``, custom (freeform)
 tool calls ``kind="custom"`` with ``format="text"``, MCP calls ``kind="mcp"``. Built-in
-tools (web search, file search, code interpreter, image generation, shell, apply-patch,
-MCP tool listing) are executed by the provider: their status events are known and emit
-nothing, and their finished items become :class:`ServerToolResult` events.
+tools executed by the provider (web search, file search, code interpreter, image
+generation, MCP calls and tool listing) have status events that are known and emit
+nothing; their finished items become :class:`ServerToolResult` events. Shell,
+apply-patch and computer-use items are known too but are not client function calls.
 
 Snapshots are never appended. ``*.done`` events, ``content_part.done``,
 ``reasoning_summary_part.done``, ``output_item.done`` and the terminal ``response``
@@ -42,9 +39,10 @@ is reported as ``openai-responses.empty-final-output`` and the deltas are kept.
 End markers: ``response.completed`` (status ``completed``; ``cancelled`` when the
 response's status says so), ``response.incomplete`` (``incomplete``, finish reason from
 ``incomplete_details.reason``) and ``response.failed`` (``failed``). The protocol has no
-``[DONE]``; a ``data: [DONE]`` added by a proxy is noted and ignored. A top-level
-``error`` event (fields at top level, or nested under ``error``) is a
-:class:`ProviderError`. ``sequence_number``, when present, must grow by one per event
+``[DONE]``; a ``data: [DONE]`` added by a proxy is noted and ignored. Gateways that
+relay background responses may send ``response.cancelled`` (or ``response.canceled``):
+it ends the response as ``cancelled``. A top-level ``error`` event (fields at top
+level, or nested under ``error``) is a :class:`ProviderError`. ``sequence_number``, when present, must grow by one per event
 within a response (it restarts at every ``response.created``).
 """
 
@@ -115,7 +113,13 @@ _QUIET: frozenset[str] = frozenset(
     ]
 )
 
-# Item types that are client tool calls: (kind, format, call_type).
+# Item types of tools the provider executes: their finished item is a ServerToolResult.
+# (shell, apply-patch and computer-use items are requests for the client; they are known
+# but are not client function calls either.)
+_PROVIDER_EXECUTED = frozenset(_BUILTIN_TOOLS)
+
+# Item types announced as tool calls: (kind, format, call_type). Only function and custom
+# calls are client calls (they make the finish reason ``tool_calls``).
 _CALL_ITEMS: dict[str, tuple[str, str, str]] = {
     "function_call": ("function", "json", "function"),
     "custom_tool_call": ("custom", "text", "custom"),
@@ -138,7 +142,13 @@ _ARG_DONES: dict[str, tuple[str, str, str]] = {
 }
 
 _TERMINALS = frozenset(
-    {"response.completed", "response.incomplete", "response.failed", "response.cancelled"}
+    {
+        "response.completed",
+        "response.incomplete",
+        "response.failed",
+        "response.cancelled",
+        "response.canceled",
+    }
 )
 
 _INCOMPLETE_REASONS: dict[str, FinishReason] = {
@@ -235,7 +245,7 @@ class OpenAIResponsesAdapter:
         self._cited: set[object] = set()
         self._metas: set[str] = set()
         self._results: set[str] = set()
-        self._errors: set[tuple[object, object]] = set()
+        self._errors: set[tuple[str, str]] = set()
         self._client_calls = False
         self._built = False
 
@@ -617,9 +627,7 @@ class OpenAIResponsesAdapter:
         spec = _CALL_ITEMS.get(itype)
         if spec is not None:
             self._final_call(item, itype, spec, index, record, out)
-        if itype == "mcp_call" or (
-            spec is None and (itype.endswith("_call") or itype == "mcp_list_tools")
-        ):
+        if itype in _PROVIDER_EXECUTED:
             # A provider-executed tool finished: its result, delivered whole.
             result_key = str(item_id if item_id is not None else index)
             if result_key not in self._results:
@@ -764,7 +772,7 @@ class OpenAIResponsesAdapter:
     ) -> None:
         message = err.get("message")
         code = err.get("code")
-        key = (code, message)
+        key = (repr(code), repr(message))
         if key in self._errors:
             return
         self._errors.add(key)
@@ -816,7 +824,10 @@ class OpenAIResponsesAdapter:
         if isinstance(usage, dict):
             out.append(self._usage(usage, etype, record))
         status = _str(resp.get("status"))
-        if status == "cancelled" or etype == "response.cancelled":
+        if status in ("cancelled", "canceled") or etype in (
+            "response.cancelled",
+            "response.canceled",
+        ):
             out.append(Finish(record.index, 0, "other", "cancelled"))
             out.append(Terminal(record.index, "cancelled", f"{etype} (status cancelled)"))
         elif etype == "response.completed":
