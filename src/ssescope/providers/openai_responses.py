@@ -322,7 +322,11 @@ class OpenAIResponsesAdapter:
             self._new_response()
         seq = obj.get("sequence_number")
         if seq is not None:
-            self._check_seq(seq, record, out)
+            last = self._seq
+            if type(seq) is int and last is not None and seq == last + 1:
+                self._seq = seq
+            else:
+                self._check_seq(seq, record, out)
         handler = self._handlers.get(etype)
         if handler is not None:
             handler(obj, record, out)
@@ -417,8 +421,12 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        part = (self._owner(obj), _key(obj.get("content_index")))
-        out.append(TextDelta(record.index, 0, delta, part))
+        item_id = obj.get("item_id")
+        index = obj.get("content_index")
+        if type(item_id) is str and type(index) is int:  # the usual shape: no checks needed
+            out.append(TextDelta(record.index, 0, delta, (item_id, index)))
+            return
+        out.append(TextDelta(record.index, 0, delta, (self._owner(obj), _key(index))))
 
     def _refusal_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import quote
 from ..events import (
     Citation,
     Finish,
@@ -158,8 +158,9 @@ class VercelUIAdapter:
         self._text_gen: dict[str, int] = {}
         self._reasoning_gen: dict[str, int] = {}
         self._tools: dict[str, bool] = {}  # toolCallId -> ended
+        self._kinds: dict[str, str] = {}  # toolCallId -> kind given at its start
         self._finish_raw: str | None = None
-        self._finished = False
+        self._finished: DataRecord | None = None  # the finish chunk's record
         self._ended = False  # a Terminal was emitted
         self._done = False
 
@@ -223,13 +224,16 @@ class VercelUIAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
-        if self._sse and self._finished and not self._done and not self._ended:
+        finish = self._finished
+        if self._sse and finish is not None and not self._done and not self._ended:
             return [
-                Diagnostic(
+                diag(
                     "stream.missing-done",
                     "warning",
-                    "The stream sent its 'finish' chunk but ended without 'data: [DONE]'; "
-                    "the connection may have been cut before the end marker.",
+                    f"The stream sent its 'finish' chunk (record {finish.index}) but ended "
+                    "without 'data: [DONE]'; the connection may have been cut before the "
+                    "end marker.",
+                    finish,
                 )
             ]
         return []
@@ -342,6 +346,7 @@ class VercelUIAdapter:
             self._invalid("toolCallId", call_id, record, out)
             return
         self._tools[call_id] = False
+        kind = self._kinds[call_id] = self._kind(obj)
         name = obj.get("toolName")
         out.append(
             ToolCallDelta(
@@ -349,7 +354,7 @@ class VercelUIAdapter:
                 0,
                 id=call_id,
                 name=name if isinstance(name, str) else None,
-                kind=self._kind(obj),
+                kind=kind,
             )
         )
 
@@ -367,7 +372,8 @@ class VercelUIAdapter:
         if call_id not in self._tools:
             self._not_started("tool call", call_id, record, out)
             self._tools[call_id] = False
-        out.append(ToolCallDelta(record.index, 0, id=call_id, arguments=delta))
+        kind = self._kinds.get(call_id, "function")
+        out.append(ToolCallDelta(record.index, 0, id=call_id, arguments=delta, kind=kind))
 
     def _end_call(
         self, obj: dict[str, Any], arguments: str, record: DataRecord, out: list[AdapterOutput]
@@ -463,7 +469,7 @@ class VercelUIAdapter:
         self._usage(obj.get("messageMetadata"), "messageMetadata", record, out)
 
     def _finish(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        self._finished = True
+        self._finished = record
         raw = obj.get("finishReason")
         if isinstance(raw, str):
             self._finish_raw = raw
@@ -500,7 +506,7 @@ class VercelUIAdapter:
         self._done = True
         if self._ended:
             return
-        if self._finished:
+        if self._finished is not None:
             self._terminate(record, "[DONE]", out)
             return
         out.append(
