@@ -1193,3 +1193,35 @@ def test_real_capture_gives_the_expected_facts(name: str, replay: str) -> None:
     assert own <= emitted
     assert not [e for e in out if isinstance(e, Unknown)]
     assert emitted <= {"provider.error"}
+
+
+# -- end to end (framer + adapter + aggregator) ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE_FACTS))
+def test_fixture_inspected_end_to_end_gives_the_same_facts(name: str) -> None:
+    import ssescope
+
+    report = ssescope.inspect(FIXTURES / name, provider="openai-responses").to_dict()
+    responses = report.get("responses") or [report]
+    expected = FIXTURE_FACTS[name]
+    assert len(responses) == len(expected)
+    for got, want in zip(responses, expected, strict=True):
+        output = got["outputs"][0]
+        assert got["status"] == want["status"]
+        for key in ("text", "reasoning", "refusal", "finish_reason", "raw_finish_reason"):
+            if key in want:
+                assert output[key] == want[key], key
+        if "tool_calls" in want:
+            calls = [
+                {k: c[k] for k in ("id", "name", "arguments", "complete", "kind")}
+                for c in output["tool_calls"]
+            ]
+            assert calls == want["tool_calls"]
+        if "citations" in want:
+            assert len(output["citations"]) == want["citations"]
+        if "results" in want:
+            assert len(output["server_tool_results"]) == want["results"]
+    reported = [d["code"] for d in report["diagnostics"]]
+    for code in FIXTURE_CODES.get(name, []):
+        assert code in reported

@@ -723,3 +723,44 @@ def test_every_diagnostic_code_of_the_module_is_documented() -> None:
     documented = set(re.findall(r"^### `([^`]+)`", DOC.read_text(), re.MULTILINE))
     assert emitted
     assert emitted <= documented
+
+
+# -- end to end (framer + adapter + aggregator) ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE_FACTS))
+def test_fixture_inspected_end_to_end_gives_the_same_facts(name: str) -> None:
+    import ssescope
+
+    report = ssescope.inspect(FIXTURES / name, provider="vercel-ui").to_dict()
+    output = report["outputs"][0]
+    want = FIXTURE_FACTS[name]
+    assert report["status"] == want["status"]
+    for key in ("text", "reasoning", "finish_reason"):
+        if key in want:
+            assert output[key] == want[key], key
+    calls = {c["id"]: c for c in output["tool_calls"]}
+    for call_id, call in want.get("tool_calls", {}).items():
+        assert {k: calls[call_id][k] for k in call} == call
+    reported = [d["code"] for d in report["diagnostics"]]
+    for code in FIXTURE_CODES.get(name, []):
+        assert code in reported
+
+
+def test_a_v5_message_inspected_end_to_end_has_its_text_usage_and_status() -> None:
+    import ssescope
+
+    body = sse(
+        START,
+        {"type": "text-start", "id": "t"},
+        {"type": "text-delta", "id": "t", "delta": "Hi"},
+        {"type": "text-end", "id": "t"},
+        {"type": "finish", "messageMetadata": {"totalUsage": USAGE_V5}},
+    ).encode()
+    report = ssescope.inspect(body, provider="vercel-ui").to_dict()
+    assert (report["status"], report["id"], report["outputs"][0]["text"]) == (
+        "completed",
+        "msg-1",
+        "Hi",
+    )
+    assert {k: report["usage"][k] for k in NORMALISED} == NORMALISED
