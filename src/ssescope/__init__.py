@@ -7,6 +7,20 @@ never reads a socket, a file or a clock itself.
 
 from __future__ import annotations
 
+from .aggregate import (
+    SCHEMA_VERSION,
+    AudioReport,
+    OutputReport,
+    RecordCounts,
+    Report,
+    ResponseReport,
+    Timing,
+    TimingOptions,
+    ToolCallReport,
+    UsageReport,
+    parse_partial,
+)
+from .api import inspect
 from .diagnostics import Diagnostic
 from .errors import SSEScopeError, StreamError, UsageError
 from .framing import (
@@ -19,21 +33,37 @@ from .framing import (
     SSEParser,
     detect_framing,
 )
+from .pipeline import Pipeline
+from .providers import PROVIDERS
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PROVIDERS",
+    "SCHEMA_VERSION",
+    "AudioReport",
     "Diagnostic",
     "Framer",
     "JSONArrayParser",
     "JSONRecord",
     "NDJSONParser",
+    "OutputReport",
+    "Pipeline",
+    "RecordCounts",
+    "Report",
+    "ResponseReport",
     "SSEComment",
     "SSEEvent",
     "SSEParser",
     "SSEScopeError",
     "StreamError",
+    "Timing",
+    "TimingOptions",
+    "ToolCallReport",
     "UsageError",
+    "UsageReport",
     "__version__",
     "detect_framing",
+    "inspect",
+    "parse_partial",
 ]

@@ -8,7 +8,7 @@ and nothing else: no I/O, no UI, no aggregation state beyond what the protocol n
 from __future__ import annotations
 
 import json
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
 
@@ -18,7 +18,7 @@ from ..framing.records import DataRecord
 
 __all__ = ["INVALID", "Adapter", "AdapterOutput", "decode_json", "diag"]
 
-AdapterOutput = UnifiedEvent | Diagnostic
+AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
 
 
 class _Invalid:

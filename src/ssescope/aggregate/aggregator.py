@@ -1,0 +1,667 @@
+"""The aggregator: unified events → responses (ARCHITECTURE §4, the heart of correctness).
+
+Rules it implements, each one a bug some SDK accumulator has:
+
+* Outputs are separate: one per ``output`` key, never merged. Within an output, text,
+  reasoning and refusal are separate strings, each built from its parts in the order the
+  parts first appeared, pieces appended in arrival order.
+* Tool calls are matched by id, then index, then the open call (see ``events``); ``id``,
+  ``name`` and ``type`` keep their first non-empty value and a different repeat is
+  reported; arguments are concatenated as a string and parsed once, at the end, only for
+  calls the protocol ended. Nothing is repaired silently.
+* Usage keeps the latest non-null value per field: never summed, never estimated.
+* Snapshots are compared with what the deltas built, never appended.
+* A later non-null finish reason replaces an earlier one; it never edits text.
+* The status comes only from explicit markers; the default is ``truncated``.
+* A ``ResponseStart`` after a terminal marker starts a new response.
+
+Per event the work is a type lookup and an append; everything else happens once, in
+:meth:`Aggregator.finish`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+
+from ..diagnostics import Diagnostic, quote
+from ..events import (
+    JSON,
+    Audio,
+    Citation,
+    Finish,
+    FinishReason,
+    ProviderError,
+    ReasoningDelta,
+    ReasoningMeta,
+    RefusalDelta,
+    ResponseStart,
+    ServerToolResult,
+    Snapshot,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    ToolCallDelta,
+    ToolCallEnd,
+    ToolCallsEnd,
+    UnifiedEvent,
+    Unknown,
+    Usage,
+)
+from .partial_json import parse_partial
+from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
+
+__all__ = ["Aggregator", "ToolCallState"]
+
+_CONTENT_TYPES = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Citation)
+
+
+class ToolCallState:
+    """A tool call being assembled (exposed for live views: :meth:`partial_input`)."""
+
+    __slots__ = (
+        "call_type",
+        "ended",
+        "first_record",
+        "format",
+        "id",
+        "index",
+        "kind",
+        "name",
+        "pieces",
+        "snapshot",
+    )
+
+    def __init__(self, index: int | None, id: str | None, record: int) -> None:
+        self.index = index
+        self.id = id
+        self.name: str | None = None
+        self.call_type: str | None = None
+        self.kind = "function"
+        self.format = "json"
+        self.pieces: list[str] = []
+        self.ended = False
+        self.snapshot: str | None = None
+        self.first_record = record
+
+    @property
+    def arguments(self) -> str:
+        """The argument string so far."""
+        return "".join(self.pieces)
+
+    def partial_input(self) -> JSON:
+        """Best-effort parse of the arguments so far (closes open strings and brackets)."""
+        return parse_partial(self.arguments)
+
+
+class _Output:
+    __slots__ = (
+        "audio",
+        "by_id",
+        "by_index",
+        "calls",
+        "citations",
+        "encrypted",
+        "finish",
+        "index",
+        "open_call",
+        "raw_finish",
+        "reasoning",
+        "redacted",
+        "refusal",
+        "server_results",
+        "signature",
+        "text",
+    )
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.text: dict[object, list[str]] = {}
+        self.reasoning: dict[object, list[str]] = {}
+        self.refusal: dict[object, list[str]] = {}
+        self.calls: list[ToolCallState] = []
+        self.by_id: dict[str, ToolCallState] = {}
+        self.by_index: dict[int, ToolCallState] = {}
+        self.open_call: ToolCallState | None = None
+        self.citations: list[JSON] = []
+        self.finish: FinishReason | None = None
+        self.raw_finish: str | None = None
+        self.signature: str | None = None
+        self.redacted = 0
+        self.encrypted = 0
+        self.server_results: list[JSON] = []
+        self.audio: AudioReport | None = None
+
+
+class _Response:
+    __slots__ = (
+        "after_terminal_reported",
+        "error",
+        "first_record",
+        "id",
+        "last_record",
+        "model",
+        "outputs",
+        "status",
+        "status_reason",
+        "terminal_seen",
+        "usage",
+        "usage_raw",
+        "usage_source",
+    )
+
+    def __init__(self) -> None:
+        self.outputs: dict[int, _Output] = {}
+        self.status: Status = "truncated"
+        self.status_reason = "the bytes ended without any terminal marker"
+        self.terminal_seen = False
+        self.after_terminal_reported = False
+        self.error: dict[str, Any] | None = None
+        self.id: str | None = None
+        self.model: str | None = None
+        self.usage: dict[str, int] = {}
+        self.usage_raw: JSON = None
+        self.usage_source: str | None = None
+        self.first_record: int | None = None
+        self.last_record: int | None = None
+
+
+def _join(parts: dict[object, list[str]]) -> str:
+    if not parts:
+        return ""
+    return "".join("".join(p) for p in parts.values())
+
+
+class Aggregator:
+    """Folds unified events into responses. Sans-I/O; feed events, then :meth:`finish`.
+
+    Attributes:
+        diagnostics: every diagnostic so far (from the adapter and from aggregation).
+        first_content_record: index of the record of the first content delta (text,
+            reasoning, refusal or tool-call arguments), for timing.
+    """
+
+    def __init__(self) -> None:
+        self._current = _Response()
+        self._done: list[_Response] = []
+        self.diagnostics: list[Diagnostic] = []
+        self._unknown: dict[str, list[int]] = {}
+        self.unknown_records = 0
+        self.first_content_record: int | None = None
+        self._finished = False
+        self._offsets: Callable[[int], int | None] = lambda _record: None
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            TextDelta: self._text,
+            ReasoningDelta: self._reasoning,
+            RefusalDelta: self._refusal,
+            ToolCallDelta: self._tool_delta,
+            ToolCall: self._tool_call,
+            ToolCallEnd: self._tool_end,
+            ToolCallsEnd: self._tools_end,
+            ReasoningMeta: self._reasoning_meta,
+            Citation: self._citation,
+            Snapshot: self._snapshot,
+            Usage: self._usage,
+            Finish: self._finish,
+            Terminal: self._terminal,
+            ProviderError: self._error,
+            ResponseStart: self._start,
+            ServerToolResult: self._server_result,
+            Audio: self._audio,
+            Unknown: self._unknown_event,
+        }
+
+    def set_offset_lookup(self, lookup: Callable[[int], int | None]) -> None:
+        """Give the aggregator a way to turn record indexes into byte offsets."""
+        self._offsets = lookup
+
+    # -- feeding ----------------------------------------------------------------------
+
+    def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> None:
+        """Fold events (and pass through diagnostics) in order."""
+        handlers = self._handlers
+        for ev in events:
+            handler = handlers.get(type(ev))
+            if handler is None:
+                if isinstance(ev, Diagnostic):
+                    self.diagnostics.append(ev)
+                    continue
+                raise TypeError(f"not a unified event: {ev!r}")
+            resp = self._current
+            if resp.terminal_seen and isinstance(ev, _CONTENT_TYPES):
+                self._after_terminal(ev.record)
+            if resp.first_record is None:
+                resp.first_record = ev.record
+            resp.last_record = ev.record
+            handler(ev)
+
+    def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
+        offset = None if record is None else self._offsets(record)
+        self.diagnostics.append(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
+
+    def _after_terminal(self, record: int) -> None:
+        resp = self._current
+        if not resp.after_terminal_reported:
+            resp.after_terminal_reported = True
+            self._diag(
+                "stream.events-after-terminal",
+                "warning",
+                f"Content arrived in record {record} after the terminal marker "
+                f"({resp.status}: {resp.status_reason}); it is kept, but a client that stops at "
+                "the marker never sees it.",
+                record,
+            )
+
+    def _output(self, index: int) -> _Output:
+        out = self._current.outputs.get(index)
+        if out is None:
+            out = self._current.outputs[index] = _Output(index)
+        return out
+
+    def _content(self, record: int) -> None:
+        if self.first_content_record is None:
+            self.first_content_record = record
+
+    def _text(self, ev: TextDelta) -> None:
+        if self.first_content_record is None and ev.text:
+            self.first_content_record = ev.record
+        out = self._current.outputs.get(ev.output) or self._output(ev.output)
+        parts = out.text
+        pieces = parts.get(ev.part)
+        if pieces is None:
+            parts[ev.part] = [ev.text]
+        else:
+            pieces.append(ev.text)
+
+    def _reasoning(self, ev: ReasoningDelta) -> None:
+        if ev.text:
+            self._content(ev.record)
+        out = self._output(ev.output)
+        out.reasoning.setdefault(ev.part, []).append(ev.text)
+
+    def _refusal(self, ev: RefusalDelta) -> None:
+        if ev.text:
+            self._content(ev.record)
+        out = self._output(ev.output)
+        out.refusal.setdefault(ev.part, []).append(ev.text)
+
+    def _reasoning_meta(self, ev: ReasoningMeta) -> None:
+        out = self._output(ev.output)
+        if ev.signature is not None:
+            out.signature = ev.signature  # a signature replaces, never appends
+        if ev.redacted is not None:
+            out.redacted += 1
+        if ev.encrypted is not None:
+            out.encrypted += 1
+
+    def _citation(self, ev: Citation) -> None:
+        self._output(ev.output).citations.append(ev.citation)
+
+    def _server_result(self, ev: ServerToolResult) -> None:
+        self._output(ev.output).server_results.append(
+            {"tool_use_id": ev.tool_use_id, "type": ev.result_type, "content": ev.content}
+        )
+
+    def _audio(self, ev: Audio) -> None:
+        out = self._output(ev.output)
+        audio = out.audio
+        if audio is None:
+            audio = out.audio = AudioReport()
+        if ev.data:
+            audio.bytes += _b64_len(ev.data)
+        if ev.transcript:
+            audio.transcript += ev.transcript
+        if ev.format and audio.format is None:
+            audio.format = ev.format
+        if ev.id and audio.id is None:
+            audio.id = ev.id
+
+    # -- tool calls -------------------------------------------------------------------
+
+    def _match(
+        self, out: _Output, index: int | None, call_id: str | None, record: int
+    ) -> ToolCallState:
+        if call_id:
+            call = out.by_id.get(call_id)
+            if call is not None:
+                return call
+            if index is not None:
+                at = out.by_index.get(index)
+                if at is not None and not at.id:
+                    at.id = call_id
+                    out.by_id[call_id] = at
+                    return at
+            return self._new_call(out, index, call_id, record)
+        if index is not None:
+            at = out.by_index.get(index)
+            if at is not None:
+                return at
+            return self._new_call(out, index, None, record)
+        if out.open_call is not None and not out.open_call.ended:
+            return out.open_call
+        return self._new_call(out, None, None, record)
+
+    @staticmethod
+    def _new_call(
+        out: _Output, index: int | None, call_id: str | None, record: int
+    ) -> ToolCallState:
+        call = ToolCallState(index, call_id, record)
+        out.calls.append(call)
+        if index is not None:
+            out.by_index[index] = call
+        if call_id:
+            out.by_id[call_id] = call
+        out.open_call = call
+        return call
+
+    def _identity(
+        self, call: ToolCallState, name: object, call_type: str | None, record: int
+    ) -> None:
+        if name is not None and name != "":
+            if not isinstance(name, str):
+                self._diag(
+                    "tool.conflicting-name",
+                    "warning",
+                    f"A fragment of tool call {call.id or call.index!r} gives a name that is not "
+                    f"a string: {quote(name)}; it is ignored.",
+                    record,
+                )
+            elif call.name is None:
+                call.name = name
+            elif name != call.name:
+                self._diag(
+                    "tool.conflicting-name",
+                    "warning",
+                    f"Tool call {call.id or call.index!r} was named {call.name!r}, and a later "
+                    f"fragment names it {name!r}; the first name is kept (names are never "
+                    "concatenated).",
+                    record,
+                )
+        if call_type and call.call_type is None:
+            call.call_type = call_type
+
+    def _tool_delta(self, ev: ToolCallDelta) -> None:
+        out = self._output(ev.output)
+        call = self._match(out, ev.index, ev.id, ev.record)
+        self._identity(call, ev.name, ev.call_type, ev.record)
+        call.kind = ev.kind
+        call.format = ev.format
+        if ev.arguments:
+            self._content(ev.record)
+            call.pieces.append(ev.arguments)
+
+    def _tool_call(self, ev: ToolCall) -> None:
+        out = self._output(ev.output)
+        call = self._match(out, ev.index, ev.id, ev.record)
+        self._identity(call, ev.name, None, ev.record)
+        call.kind = ev.kind
+        call.format = ev.format
+        if ev.arguments:
+            self._content(ev.record)
+            if call.pieces:
+                call.snapshot = ev.arguments
+            else:
+                call.pieces.append(ev.arguments)
+        call.ended = ev.complete
+        if out.open_call is call and ev.complete:
+            out.open_call = None
+
+    def _tool_end(self, ev: ToolCallEnd) -> None:
+        out = self._output(ev.output)
+        call = self._match(out, ev.index, ev.id, ev.record)
+        self._identity(call, ev.name, None, ev.record)
+        call.ended = True
+        if ev.arguments is not None:
+            call.snapshot = ev.arguments
+
+    def _tools_end(self, ev: ToolCallsEnd) -> None:
+        out = self._output(ev.output)
+        for call in out.calls:
+            call.ended = True
+
+    # -- snapshots, usage, finish, status -----------------------------------------------
+
+    def _snapshot(self, ev: Snapshot) -> None:
+        out = self._output(ev.output)
+        parts = getattr(out, ev.field)
+        pieces = parts.get(ev.part)
+        if pieces is None:
+            if ev.value:
+                parts[ev.part] = [ev.value]
+            return
+        built = "".join(pieces)
+        if built == ev.value:
+            return
+        keep = "snapshot" if len(ev.value) >= len(built) else "deltas"
+        self._diag(
+            "snapshot.mismatch",
+            "warning",
+            f"The {ev.field} snapshot in record {ev.record} is {quote(ev.value, 40)} "
+            f"({len(ev.value)} chars) but the deltas built {quote(built, 40)} ({len(built)} chars); "
+            f"the {keep} {'are' if keep == 'deltas' else 'is'} kept.",
+            ev.record,
+        )
+        if keep == "snapshot":
+            parts[ev.part] = [ev.value]
+
+    def _usage(self, ev: Usage) -> None:
+        resp = self._current
+        usage = resp.usage
+        for key, value in ev.values.items():
+            if value is not None:
+                usage[key] = value
+        resp.usage_raw = ev.raw
+        resp.usage_source = ev.source
+
+    def _finish(self, ev: Finish) -> None:
+        out = self._output(ev.output)
+        if ev.reason is not None or out.finish is None:
+            out.finish = ev.reason
+        if ev.raw is not None or out.raw_finish is None:
+            out.raw_finish = ev.raw
+
+    def _terminal(self, ev: Terminal) -> None:
+        resp = self._current
+        resp.status = ev.status
+        resp.status_reason = ev.reason
+        resp.terminal_seen = True
+
+    def _error(self, ev: ProviderError) -> None:
+        resp = self._current
+        resp.error = {
+            "type": ev.error_type,
+            "message": ev.message,
+            "code": ev.code,
+            "record": ev.record,
+        }
+        resp.status = "failed"
+        resp.status_reason = f"the provider reported an error: {ev.message}"
+
+    def _start(self, ev: ResponseStart) -> None:
+        resp = self._current
+        if resp.terminal_seen:
+            self._done.append(resp)
+            resp = self._current = _Response()
+            resp.first_record = ev.record
+        if resp.id is None:
+            resp.id = ev.id
+        if resp.model is None:
+            resp.model = ev.model
+
+    def _unknown_event(self, ev: Unknown) -> None:
+        self.unknown_records += 1
+        self._unknown.setdefault(ev.event_type, []).append(ev.record)
+
+    # -- the end ----------------------------------------------------------------------
+
+    def cancel(self, reason: str) -> None:
+        """Mark the current response cancelled by the client (Ctrl-C, an abort)."""
+        resp = self._current
+        if not resp.terminal_seen:
+            resp.status = "cancelled"
+            resp.status_reason = reason
+
+    def tool_calls(self, output: int = 0) -> list[ToolCallState]:
+        """The tool calls of ``output`` of the current response, as assembled so far."""
+        out = self._current.outputs.get(output)
+        return [] if out is None else list(out.calls)
+
+    def finish(self) -> list[ResponseReport]:
+        """End of stream: build every response and add the end-of-stream diagnostics.
+
+        Returns:
+            The responses, oldest first (at least one).
+        """
+        if self._finished:
+            raise RuntimeError("finish() called twice")
+        self._finished = True
+        responses = [*self._done, self._current]
+        reports = [self._build(r) for r in responses]
+        if len(reports) > 1:
+            self._diag(
+                "stream.multiple-responses",
+                "info",
+                f"The capture holds {len(reports)} responses back to back; each is reported "
+                "under 'responses' and the top-level fields describe the last one.",
+                responses[1].first_record,
+            )
+        for event_type, records in self._unknown.items():
+            self._diag(
+                "provider.unknown-event",
+                "info",
+                f"{len(records)} record(s) of the unknown type {quote(event_type)} were passed "
+                f"over (first in record {records[0]}).",
+                records[0],
+            )
+        return reports
+
+    def _build(self, resp: _Response) -> ResponseReport:
+        outputs = [self._build_output(resp.outputs[k]) for k in sorted(resp.outputs)]
+        usage = None
+        if resp.usage or resp.usage_raw is not None:
+            usage = UsageReport(source=resp.usage_source, raw=resp.usage_raw)
+            for key, value in resp.usage.items():
+                if hasattr(usage, key):
+                    setattr(usage, key, value)
+        elif resp.terminal_seen and resp.status in ("completed", "incomplete"):
+            self._diag(
+                "usage.missing",
+                "info",
+                "The response reported no token usage (for OpenAI-compatible servers, ask for "
+                "stream_options.include_usage); none is estimated.",
+                resp.last_record,
+            )
+        return ResponseReport(
+            status=resp.status,
+            status_reason=resp.status_reason,
+            id=resp.id,
+            model=resp.model,
+            outputs=outputs,
+            usage=usage,
+            error=resp.error,
+            first_record=resp.first_record,
+            last_record=resp.last_record,
+        )
+
+    def _build_output(self, out: _Output) -> OutputReport:
+        text = _join(out.text)
+        if "<think>" in text or "</think>" in text:
+            self._diag(
+                "content.think-tag-in-text",
+                "warning",
+                f"The text of output {out.index} contains a <think> tag: reasoning leaked into "
+                "the answer (the server did not split it into a reasoning field).",
+                None,
+            )
+        return OutputReport(
+            index=out.index,
+            text=text,
+            reasoning=_join(out.reasoning),
+            refusal=_join(out.refusal),
+            tool_calls=[self._build_call(c) for c in out.calls],
+            citations=out.citations,
+            finish_reason=out.finish,
+            raw_finish_reason=out.raw_finish,
+            reasoning_signature=out.signature,
+            redacted_reasoning=out.redacted,
+            encrypted_reasoning=out.encrypted,
+            server_tool_results=out.server_results,
+            audio=out.audio,
+        )
+
+    def _build_call(self, call: ToolCallState) -> ToolCallReport:
+        arguments = call.arguments
+        label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
+        if call.snapshot is not None:
+            if not arguments:
+                arguments = call.snapshot
+            elif arguments != call.snapshot and not _same_json(arguments, call.snapshot):
+                keep_snapshot = len(call.snapshot) >= len(arguments)
+                self._diag(
+                    "snapshot.mismatch",
+                    "warning",
+                    f"The arguments snapshot of tool call {label} is {quote(call.snapshot, 40)} but "
+                    f"the fragments built {quote(arguments, 40)}; the "
+                    f"{'snapshot' if keep_snapshot else 'fragments'} are kept.",
+                    call.first_record,
+                )
+                if keep_snapshot:
+                    arguments = call.snapshot
+        report = ToolCallReport(
+            id=call.id,
+            name=call.name,
+            arguments=arguments,
+            input=None,
+            complete=call.ended,
+            kind=call.kind,
+            index=call.index,
+            record=call.first_record,
+        )
+        if not call.ended:
+            self._diag(
+                "tool.incomplete",
+                "error",
+                f"Tool call {label} ({call.name!r}) never ended: the stream stopped after "
+                f"{len(arguments)} characters of arguments {quote(arguments, 40)}; its input is "
+                "left unparsed.",
+                call.first_record,
+            )
+            return report
+        if call.format != "json":
+            return report
+        if not arguments.strip():
+            report.input = {}
+            return report
+        try:
+            report.input = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            try:
+                report.input = json.loads(arguments)
+            except ValueError as exc:
+                pos = getattr(exc, "pos", None)
+                msg = getattr(exc, "msg", str(exc))
+                report.error = f"{msg} at character {pos}" if pos is not None else msg
+                self._diag(
+                    "tool.invalid-arguments",
+                    "error",
+                    f"The arguments of tool call {label} ({call.name!r}) are not valid JSON "
+                    f"({report.error}): {quote(arguments)}. They are kept as sent, not repaired.",
+                    call.first_record,
+                )
+        return report
+
+
+def _same_json(a: str, b: str) -> bool:
+    try:
+        return bool(orjson.loads(a) == orjson.loads(b))
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _b64_len(data: str) -> int:
+    n = len(data.rstrip("="))
+    return (n * 3) // 4

@@ -1,0 +1,298 @@
+"""The Report: what a stream amounted to, and its stable JSON contract (ARCHITECTURE §6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..events import JSON, FinishReason, Status
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AudioReport",
+    "OutputReport",
+    "RecordCounts",
+    "Report",
+    "ResponseReport",
+    "Timing",
+    "ToolCallReport",
+    "UsageReport",
+]
+
+SCHEMA_VERSION = 1
+"""Bumped only when a key of the JSON contract changes meaning."""
+
+USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "reasoning_tokens",
+    "cached_input_tokens",
+)
+
+
+@dataclass(slots=True)
+class ToolCallReport:
+    """One assembled tool call.
+
+    Attributes:
+        id: the call id as sent (``None`` when the wire gave none).
+        name: the tool name (first non-empty value).
+        arguments: the raw argument string, exactly as concatenated.
+        input: the parsed arguments, or ``None`` if unfinished, invalid or freeform.
+        complete: whether the protocol said the call ended.
+        error: the JSON parse error of an ended call, else ``None``.
+        kind: ``function``, ``custom``, ``mcp`` or ``server``.
+        index: the provider's index for the call, if it had one.
+        record: index of the record that started the call.
+    """
+
+    id: str | None
+    name: str | None
+    arguments: str
+    input: JSON
+    complete: bool
+    error: str | None = None
+    kind: str = "function"
+    index: int | None = None
+    record: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "arguments": self.arguments,
+            "input": self.input,
+            "complete": self.complete,
+            "error": self.error,
+            "kind": self.kind,
+            "index": self.index,
+            "record": self.record,
+        }
+
+
+@dataclass(slots=True)
+class AudioReport:
+    """Audio output: decoded byte count, format, transcript. Never mixed into text."""
+
+    bytes: int = 0
+    format: str | None = None
+    transcript: str = ""
+    id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "bytes": self.bytes,
+            "format": self.format,
+            "transcript": self.transcript,
+            "id": self.id,
+        }
+
+
+@dataclass(slots=True)
+class OutputReport:
+    """One output (choice / candidate) of a response."""
+
+    index: int
+    text: str = ""
+    reasoning: str = ""
+    refusal: str = ""
+    tool_calls: list[ToolCallReport] = field(default_factory=list)
+    citations: list[JSON] = field(default_factory=list)
+    finish_reason: FinishReason | None = None
+    raw_finish_reason: str | None = None
+    reasoning_signature: str | None = None
+    redacted_reasoning: int = 0
+    encrypted_reasoning: int = 0
+    server_tool_results: list[JSON] = field(default_factory=list)
+    audio: AudioReport | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "index": self.index,
+            "text": self.text,
+            "reasoning": self.reasoning,
+            "refusal": self.refusal,
+            "tool_calls": [t.to_dict() for t in self.tool_calls],
+            "citations": self.citations,
+            "finish_reason": self.finish_reason,
+            "raw_finish_reason": self.raw_finish_reason,
+            "reasoning_signature": self.reasoning_signature,
+            "redacted_reasoning": self.redacted_reasoning,
+            "encrypted_reasoning": self.encrypted_reasoning,
+            "server_tool_results": self.server_tool_results,
+            "audio": None if self.audio is None else self.audio.to_dict(),
+        }
+
+
+@dataclass(slots=True)
+class UsageReport:
+    """Usage as reported: the latest non-null value per field, never summed or estimated."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_input_tokens: int | None = None
+    source: str | None = None
+    raw: JSON = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
+            "cached_input_tokens": self.cached_input_tokens,
+            "source": self.source,
+            "raw": self.raw,
+        }
+
+
+@dataclass(slots=True)
+class ResponseReport:
+    """One response of a stream (a capture may hold several back to back)."""
+
+    status: Status = "truncated"
+    status_reason: str = "the bytes ended without any terminal marker"
+    id: str | None = None
+    model: str | None = None
+    outputs: list[OutputReport] = field(default_factory=list)
+    usage: UsageReport | None = None
+    error: dict[str, Any] | None = None
+    first_record: int | None = None
+    last_record: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "id": self.id,
+            "model": self.model,
+            "status": self.status,
+            "status_reason": self.status_reason,
+            "outputs": [o.to_dict() for o in self.outputs],
+            "usage": None if self.usage is None else self.usage.to_dict(),
+            "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class RecordCounts:
+    """How many records of each kind the stream had."""
+
+    total: int = 0
+    data: int = 0
+    comments: int = 0
+    invalid: int = 0
+    unknown: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """Return the JSON form."""
+        return {
+            "total": self.total,
+            "data": self.data,
+            "comments": self.comments,
+            "invalid": self.invalid,
+            "unknown": self.unknown,
+        }
+
+
+@dataclass(slots=True)
+class Timing:
+    """When things arrived, in seconds since the request started; ``None`` = not measured."""
+
+    first_byte_s: float | None = None
+    first_event_s: float | None = None
+    first_content_s: float | None = None
+    total_s: float | None = None
+    max_gap_s: float | None = None
+    gap_histogram: dict[str, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return {
+            "first_byte_s": self.first_byte_s,
+            "first_event_s": self.first_event_s,
+            "first_content_s": self.first_content_s,
+            "total_s": self.total_s,
+            "max_gap_s": self.max_gap_s,
+            "gap_histogram": self.gap_histogram,
+        }
+
+
+@dataclass(slots=True)
+class Report:
+    """What a stream amounted to. ``to_dict()`` is the stable JSON contract (schema 1).
+
+    The top-level response fields (status, outputs, usage, error) describe the *last*
+    response; ``responses`` lists every response when the capture held more than one.
+    """
+
+    container: str = "raw"
+    bytes: int = 0
+    framing: str = "sse"
+    framing_rule: str = ""
+    provider: str = "unknown"
+    provider_rule: str = ""
+    response: ResponseReport = field(default_factory=ResponseReport)
+    responses: list[ResponseReport] = field(default_factory=list)
+    records: RecordCounts = field(default_factory=RecordCounts)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timing: Timing = field(default_factory=Timing)
+    http_status: int | None = None
+    lost: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> Status:
+        """The terminal status of the (last) response."""
+        return self.response.status
+
+    @property
+    def outputs(self) -> list[OutputReport]:
+        """The outputs of the (last) response."""
+        return self.response.outputs
+
+    @property
+    def usage(self) -> UsageReport | None:
+        """The usage of the (last) response, or ``None`` if none was reported."""
+        return self.response.usage
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        """The provider error of the (last) response, or ``None``."""
+        return self.response.error
+
+    @property
+    def text(self) -> str:
+        """The text of output 0 of the (last) response (``""`` if there is none)."""
+        return self.outputs[0].text if self.outputs else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the Report's JSON contract (ARCHITECTURE §6)."""
+        out: dict[str, Any] = {
+            "schema": SCHEMA_VERSION,
+            "source": {"container": self.container, "bytes": self.bytes, "lost": self.lost},
+            "framing": self.framing,
+            "framing_rule": self.framing_rule,
+            "provider": self.provider,
+            "provider_rule": self.provider_rule,
+            "status": self.response.status,
+            "status_reason": self.response.status_reason,
+            "http_status": self.http_status,
+            "id": self.response.id,
+            "model": self.response.model,
+            "outputs": [o.to_dict() for o in self.response.outputs],
+            "usage": None if self.response.usage is None else self.response.usage.to_dict(),
+            "error": self.response.error,
+            "records": self.records.to_dict(),
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "timing": self.timing.to_dict(),
+        }
+        if len(self.responses) > 1:
+            out["responses"] = [r.to_dict() for r in self.responses]
+        return out

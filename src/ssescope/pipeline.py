@@ -1,0 +1,276 @@
+"""The pipeline: body bytes → records → unified events → Report, still without I/O.
+
+:class:`Pipeline` is the live, incremental form (what a chat UI or a proxy uses): feed it
+chunks as they arrive, it returns the unified events they completed, and
+:meth:`Pipeline.report` gives the Report at the end.
+"""
+
+from __future__ import annotations
+
+from .aggregate.aggregator import Aggregator, ToolCallState
+from .aggregate.report import RecordCounts, Report
+from .aggregate.timing import TimingOptions, compute_timing
+from .diagnostics import Diagnostic
+from .errors import UsageError
+from .framing.detect import Framer
+from .framing.records import DataRecord, FramingOutput, SSEComment
+from .providers._base import Adapter, AdapterOutput
+from .providers.detect import detect_provider
+from .providers.registry import PROVIDERS, make_adapter
+
+__all__ = ["Pipeline"]
+
+_HOLD_LIMIT = 64  # data records held while the provider is still unknown
+_INVALID_PREFIXES = ("json.", "eventstream.", "utf8.", "json-array.", "sse.unprefixed")
+
+
+class Pipeline:
+    """Sans-I/O engine: feed body bytes (with arrival times), get unified events.
+
+    Args:
+        provider: ``"auto"`` (default) or a provider name (``ssescope.providers.PROVIDERS``).
+        framing: ``"auto"`` (default) or ``"sse"``, ``"ndjson"``, ``"json-array"``,
+            ``"aws-eventstream"``.
+        max_event_bytes: opt-in cap on one SSE event block.
+        timing: thresholds for ``timing.stall`` / ``timing.burst``.
+        container: the container name reported in the Report's ``source``.
+
+    Raises:
+        UsageError: for an unknown provider or framing.
+    """
+
+    def __init__(
+        self,
+        *,
+        provider: str = "auto",
+        framing: str = "auto",
+        max_event_bytes: int | None = None,
+        timing: TimingOptions | None = None,
+        container: str = "raw",
+    ) -> None:
+        if provider != "auto" and provider not in PROVIDERS:
+            raise UsageError(
+                f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}"
+            )
+        self._framer = Framer(framing, max_event_bytes=max_event_bytes)
+        self._provider = provider
+        self.provider_rule = "given by the caller" if provider != "auto" else ""
+        self._adapter: Adapter | None = None
+        self._held: list[DataRecord] = []
+        self.aggregator = Aggregator()
+        self.aggregator.set_offset_lookup(self._offset)
+        self._starts: list[int] = []
+        self._times: list[float | None] = []
+        self._counts = RecordCounts()
+        self._first_data: int | None = None
+        self._bytes = 0
+        self._first_byte: float | None = None
+        self._last_time: float | None = None
+        self._closed = False
+        self._timing = timing or TimingOptions()
+        self.container = container
+        self.http_status: int | None = None
+        self.lost: list[str] = []
+        self._extra: list[Diagnostic] = []
+        self._report: Report | None = None
+
+    # -- what is known so far ------------------------------------------------------------
+
+    @property
+    def framing(self) -> str | None:
+        """The framing, once decided."""
+        return self._framer.framing
+
+    @property
+    def provider(self) -> str | None:
+        """The provider, once decided."""
+        return None if self._provider == "auto" else self._provider
+
+    @property
+    def bytes_seen(self) -> int:
+        """How many body bytes were fed."""
+        return self._bytes
+
+    @property
+    def record_count(self) -> int:
+        """How many records were framed so far."""
+        return self._counts.total
+
+    def tool_calls(self, output: int = 0) -> list[ToolCallState]:
+        """The tool calls of ``output`` assembled so far (with a partial-JSON view)."""
+        return self.aggregator.tool_calls(output)
+
+    def _offset(self, record: int) -> int | None:
+        return self._starts[record] if 0 <= record < len(self._starts) else None
+
+    # -- feeding ----------------------------------------------------------------------
+
+    def feed(self, data: bytes, time: float | None = None) -> list[AdapterOutput]:
+        """Feed the next chunk of the body.
+
+        Args:
+            data: body bytes, in any chunking.
+            time: arrival time (seconds since the request started), if known.
+
+        Returns:
+            The unified events (and diagnostics) this chunk completed, in order.
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._closed:
+            raise UsageError("feed() called after close()")
+        if data:
+            self._bytes += len(data)
+            if time is not None:
+                if self._first_byte is None:
+                    self._first_byte = time
+                self._last_time = time
+        return self._records(self._framer.feed(data, time))
+
+    def close(self, time: float | None = None) -> list[AdapterOutput]:
+        """Signal the end of the body.
+
+        Returns:
+            The last events and diagnostics (unfinished blocks, calls, …).
+
+        Raises:
+            UsageError: if called twice.
+        """
+        if self._closed:
+            raise UsageError("close() called twice")
+        if time is not None:
+            self._last_time = time
+        out = self._records(self._framer.close(time))
+        self._closed = True
+        if self._adapter is None:
+            out.extend(self._decide("unknown", "no record matched any provider's shape"))
+        assert self._adapter is not None
+        tail = self._adapter.close()
+        self.aggregator.feed(tail)
+        out.extend(tail)
+        return out
+
+    def cancel(self, reason: str = "the client aborted the stream") -> None:
+        """Mark the response as cancelled by the client (call before :meth:`close`)."""
+        self.aggregator.cancel(reason)
+
+    def add_diagnostic(self, diagnostic: Diagnostic) -> None:
+        """Attach a diagnostic found outside the body (by the container or the client)."""
+        self._extra.append(diagnostic)
+
+    def _records(self, items: list[FramingOutput]) -> list[AdapterOutput]:
+        out: list[AdapterOutput] = []
+        agg = self.aggregator
+        adapter = self._adapter
+        counts = self._counts
+        for item in items:
+            if isinstance(item, Diagnostic):
+                agg.diagnostics.append(item)
+                continue
+            self._starts.append(item.start)
+            self._times.append(item.time)
+            counts.total += 1
+            if isinstance(item, SSEComment):
+                counts.comments += 1
+                continue
+            record: DataRecord = item
+            counts.data += 1
+            if self._first_data is None:
+                self._first_data = record.index
+            if adapter is None:
+                out.extend(self._hold(record))
+                adapter = self._adapter
+                continue
+            events = adapter.feed(record)
+            if events:
+                agg.feed(events)
+                out.extend(events)
+        return out
+
+    def _hold(self, record: DataRecord) -> list[AdapterOutput]:
+        if self._provider != "auto":
+            return self._decide(self._provider, self.provider_rule, record)
+        found = detect_provider(record)
+        if found is not None:
+            return self._decide(found[0], found[1], record)
+        self._held.append(record)
+        if len(self._held) >= _HOLD_LIMIT:
+            return self._decide(
+                "unknown", f"none of the first {_HOLD_LIMIT} records matched a provider"
+            )
+        return []
+
+    def _decide(
+        self, provider: str, rule: str, record: DataRecord | None = None
+    ) -> list[AdapterOutput]:
+        self._provider = provider
+        self.provider_rule = rule
+        framing = self._framer.framing or "sse"
+        self._adapter = make_adapter(provider, framing)
+        held = self._held
+        if record is not None:
+            held.append(record)
+        self._held = []
+        out: list[AdapterOutput] = []
+        for rec in held:
+            events = self._adapter.feed(rec)
+            self.aggregator.feed(events)
+            out.extend(events)
+        return out
+
+    # -- the end ----------------------------------------------------------------------
+
+    def report(self) -> Report:
+        """Build the Report (once; later calls return the same object).
+
+        Raises:
+            UsageError: before :meth:`close`.
+        """
+        if not self._closed:
+            raise UsageError("report() needs close() first")
+        if self._report is not None:
+            return self._report
+        agg = self.aggregator
+        responses = agg.finish()
+        diagnostics = list(agg.diagnostics)
+        diagnostics.extend(self._extra)
+        self._counts.invalid = len(
+            {
+                d.record
+                for d in diagnostics
+                if d.record is not None and d.code.startswith(_INVALID_PREFIXES)
+            }
+        )
+        self._counts.unknown = agg.unknown_records
+        record_times = [
+            (i, t, s) for i, (t, s) in enumerate(zip(self._times, self._starts, strict=True))
+        ]
+        timing, timing_diags = compute_timing(
+            self._first_byte,
+            self._last_time,
+            record_times,
+            self._first_data,
+            agg.first_content_record,
+            self._timing,
+        )
+        diagnostics.extend(timing_diags)
+        report = Report(
+            container=self.container,
+            bytes=self._bytes,
+            framing=self._framer.framing or "sse",
+            framing_rule=self._framer.rule,
+            provider=self._provider if self._provider != "auto" else "unknown",
+            provider_rule=self.provider_rule,
+            response=responses[-1],
+            responses=responses,
+            records=self._counts,
+            diagnostics=diagnostics,
+            timing=timing,
+            http_status=self.http_status,
+            lost=list(self.lost),
+        )
+        if not self._bytes:
+            report.response.status_reason = "the body is empty"
+        self._report = report
+        return report

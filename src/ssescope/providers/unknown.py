@@ -1,0 +1,41 @@
+"""The adapter used when no provider could be recognised: it decodes and counts."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..events import Unknown
+from ..framing.records import DataRecord
+from ._base import INVALID, AdapterOutput, decode_json
+
+__all__ = ["UnknownAdapter"]
+
+
+class UnknownAdapter:
+    """Reports each record as :class:`Unknown` (by its JSON ``type``/``object`` or SSE event)."""
+
+    name: ClassVar[str] = "unknown"
+
+    def __init__(self, framing: str) -> None:
+        self.framing = framing
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one record to an :class:`Unknown` event (or a ``json.invalid`` diagnostic)."""
+        if record.data.strip() == "[DONE]":
+            return [Unknown(record.index, "[DONE]")]
+        value, problem = decode_json(record)
+        if value is INVALID:
+            assert problem is not None
+            return [problem]
+        kind = record.event or "message"
+        if isinstance(value, dict):
+            for key in ("type", "object"):
+                found = value.get(key)
+                if isinstance(found, str):
+                    kind = found
+                    break
+        return [Unknown(record.index, kind)]
+
+    def close(self) -> list[AdapterOutput]:
+        """Nothing is left unfinished by an unknown protocol."""
+        return []
