@@ -1700,3 +1700,11 @@ def test_an_error_frame_is_the_reports_error() -> None:
     report = ssescope.inspect(fixture("error-frame.sse"), provider="openai-chat")
     assert report.response.error is not None
     assert report.response.error["type"] == "server_error"
+
+
+def test_a_usage_chunk_with_another_id_after_the_finish_stays_in_the_response() -> None:
+    u = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    events = run(sse(chunk(choice("stop", content="a")), chunk(cid="other", usage=u), "[DONE]"))
+    assert [type(e).__name__ for e in events].count("ResponseStart") == 1
+    assert codes(events) == ["openai-chat.id-changed"]
+    assert events[-1] == Terminal(2, "completed", "[DONE] after finish_reason 0: stop")

@@ -68,17 +68,25 @@ How the stream ended
 
 Responses
     The first chunk with an id starts the response (:class:`ResponseStart`). A chunk with
-    a different id after the end marker, or after every choice finished, starts a new
-    response; a different id while choices are still open is diagnosed
-    (``openai-chat.id-changed``) and the chunk is kept in the current response. Azure's
+    a different id after the end marker, or one with choices after every choice finished,
+    starts a new response; any other different id (choices still open, a usage-only
+    chunk) is diagnosed (``openai-chat.id-changed``) and kept in the current response. Azure's
     prompt-filter first chunk (``id: ""``, ``object: ""``, ``choices: []``) and its
     content-filter annotation chunks are ordinary chunks with no delta.
+
+Speed
+    Most records are plain chunks: one choice whose delta holds only ``content``. They
+    take a short path (orjson directly, set-disjointness tests instead of a lookup per
+    optional key); every other shape goes through the full handling.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any, ClassVar, cast
+
+from orjson import JSONDecodeError
+from orjson import loads as _loads
 
 from ..diagnostics import Diagnostic, Severity, quote
 from ..events import (
@@ -131,6 +139,33 @@ _NO_TOOL_END: frozenset[str] = frozenset(("length", "error"))
 _KNOWN_OBJECTS: frozenset[str] = frozenset(
     ("chat.completion.chunk", "chat.completion.done", "chat.completion", "text_completion", "")
 )
+
+_TOP_RARE: frozenset[str] = frozenset(
+    ("usage", "x_groq", "citations", "search_results", "prompt_filter_results", "error")
+)
+"""Top-level chunk keys that need more than the choices (checked in one set operation)."""
+
+_CHUNK_KEYS: frozenset[str] = frozenset(
+    ("choices", "usage", "x_groq", "citations", "search_results", "prompt_filter_results")
+)
+"""Keys that make an object without ``choices`` a chunk rather than an unknown record."""
+
+_DELTA_RARE: frozenset[str] = frozenset(
+    (
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "refusal",
+        "audio",
+        "tool_calls",
+        "function_call",
+        "annotations",
+    )
+)
+"""Delta keys other than ``content`` / ``role``: a delta with none of them is plain text."""
+
+_CHOICE_RARE: frozenset[str] = frozenset(("message", "text", "error", "content_filter_results"))
+"""Choice keys besides ``index``, ``delta``, ``finish_reason`` and ``logprobs``."""
 
 _PARALLEL_WRAPPER = "multi_tool_use.parallel"
 
@@ -240,6 +275,21 @@ class OpenAIChatAdapter:
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
         self._last = record
+        data = record.data
+        if data[:1] == "{" and record.event != "error":
+            # The hot path: a chunk object. Anything orjson refuses takes the slow path,
+            # which retries with the standard library and reports invalid JSON.
+            try:
+                obj = _loads(data)
+            except JSONDecodeError:
+                pass
+            else:
+                if type(obj) is dict:
+                    return self._chunk(obj, record)
+        return self._other(record)
+
+    def _other(self, record: DataRecord) -> list[AdapterOutput]:
+        """Every record that is not a plain JSON chunk object."""
         data = record.data
         if record.event == "error":
             return self._error_event(record)
@@ -454,60 +504,25 @@ class OpenAIChatAdapter:
 
     def _chunk(self, obj: dict[str, Any], record: DataRecord) -> list[AdapterOutput]:
         out: list[AdapterOutput] = []
-        ri = record.index
         get = obj.get
         choices = get("choices")
         obj_type = get("object")
-        err = get("error")
-        if not (
-            err
-            or obj_type == "error"
-            or "choices" in obj
-            or "usage" in obj
-            or "x_groq" in obj
-            or "citations" in obj
-            or "prompt_filter_results" in obj
-        ):
+        if choices is None and not self._is_chunk(obj, obj_type):
             key = get("type") or obj_type or "chunk-without-choices"
-            out.append(Unknown(ri, key if isinstance(key, str) else "chunk-without-choices", obj))
-            return out
-
-        cid = get("id")
-        if isinstance(cid, str) and cid:
-            if self._id is None:
-                self._id = cid
-                if not self._started:
-                    self._started = True
-                    model = get("model")
-                    out.append(
-                        ResponseStart(ri, cid, model if isinstance(model, str) and model else None)
-                    )
-            elif cid != self._id:
-                self._new_id(cid, obj, record, out)
-        elif not self._started and choices:
-            self._started = True
-            model = get("model")
-            out.append(ResponseStart(ri, None, model if isinstance(model, str) and model else None))
-
-        if (
-            obj_type is not None
-            and (not isinstance(obj_type, str) or obj_type not in _KNOWN_OBJECTS)
-            and obj_type != "error"
-            and self._once("openai-chat.unexpected-object", quote(obj_type))
-        ):
             out.append(
-                diag(
-                    "openai-chat.unexpected-object",
-                    "info",
-                    f"Record {ri} has object {quote(obj_type)}, not 'chat.completion.chunk'; it is read as a chunk.",
-                    record,
-                )
+                Unknown(record.index, key if isinstance(key, str) else "chunk-without-choices", obj)
             )
+            return out
+        cid = get("id")
+        if cid != self._id or not self._started:
+            self._identity(cid, choices, obj, record, out)
+        if obj_type != "chat.completion.chunk":
+            self._object_type(obj_type, record, out)
 
         finished = False
-        if isinstance(choices, list):
+        if type(choices) is list:
             for pos, ch in enumerate(choices):
-                if isinstance(ch, dict):
+                if type(ch) is dict:
                     if self._choice(ch, pos, record, out):
                         finished = True
                 else:
@@ -516,7 +531,22 @@ class OpenAIChatAdapter:
                     )
         elif choices is not None:
             _invalid(out, record, f"`choices` is not a list: {quote(choices)}; it is ignored.")
+        if obj_type != "chat.completion.chunk" or not _TOP_RARE.isdisjoint(obj):
+            self._chunk_rest(obj, obj_type, choices, finished, record, out)
+        return out
 
+    def _chunk_rest(
+        self,
+        obj: dict[str, Any],
+        obj_type: Any,
+        choices: Any,
+        finished: bool,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """The less common parts of a chunk: usage, citations, filters, errors, end marker."""
+        ri = record.index
+        get = obj.get
         usage = get("usage")
         if usage is not None:
             if isinstance(usage, dict):
@@ -544,6 +574,7 @@ class OpenAIChatAdapter:
                     if isinstance(res, dict) and res:
                         self._filtered(res, "the prompt", record, out)
 
+        err = get("error")
         if err or obj_type == "error":
             self._provider_error(err if err else obj, record, out)
             if not self._terminated:
@@ -551,7 +582,58 @@ class OpenAIChatAdapter:
                 self._terminated = True
         elif obj_type == "chat.completion.done" and not self._terminated:
             self._end_marker(record, "The chat.completion.done chunk", out)
-        return out
+
+    @staticmethod
+    def _is_chunk(obj: dict[str, Any], obj_type: Any) -> bool:
+        """Whether a record without ``choices`` is still a chunk (usage, error, ...)."""
+        return bool(obj.get("error")) or obj_type == "error" or not _CHUNK_KEYS.isdisjoint(obj)
+
+    def _identity(
+        self,
+        cid: Any,
+        choices: Any,
+        obj: dict[str, Any],
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """Start the response, or react to a chunk id different from the response's."""
+        if isinstance(cid, str) and cid:
+            if self._id is None:
+                self._id = cid
+                if not self._started:
+                    self._started = True
+                    model = obj.get("model")
+                    out.append(
+                        ResponseStart(
+                            record.index, cid, model if isinstance(model, str) and model else None
+                        )
+                    )
+            elif cid != self._id:
+                self._new_id(cid, obj, record, out)
+        elif not self._started and choices:
+            self._started = True
+            model = obj.get("model")
+            out.append(
+                ResponseStart(
+                    record.index, None, model if isinstance(model, str) and model else None
+                )
+            )
+
+    def _object_type(self, obj_type: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
+        if (
+            obj_type is not None
+            and (not isinstance(obj_type, str) or obj_type not in _KNOWN_OBJECTS)
+            and obj_type != "error"
+            and self._once("openai-chat.unexpected-object", quote(obj_type))
+        ):
+            out.append(
+                diag(
+                    "openai-chat.unexpected-object",
+                    "info",
+                    f"Record {record.index} has object {quote(obj_type)}, not 'chat.completion.chunk'; it is read as a chunk.",
+                    record,
+                )
+            )
 
     def _new_id(
         self, cid: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -559,14 +641,20 @@ class OpenAIChatAdapter:
         """A chunk with an id different from the response's."""
         choices = self._choices
         all_finished = bool(choices) and all(st.finish is not None for st in choices.values())
-        if not self._terminated and not all_finished:
+        # A new response needs content: a usage-only chunk with another id stays here.
+        if not self._terminated and not (all_finished and obj.get("choices")):
             if self._once("openai-chat.id-changed"):
                 out.append(
                     diag(
                         "openai-chat.id-changed",
                         "warning",
                         f"Record {record.index} has id {quote(cid)} while response {quote(self._id)} "
-                        "still has open choices; it is kept in that response.",
+                        + (
+                            "has finished but the chunk carries no choices"
+                            if all_finished
+                            else "still has open choices"
+                        )
+                        + "; it is kept in that response.",
                         record,
                     )
                 )
@@ -628,8 +716,16 @@ class OpenAIChatAdapter:
             st = self._choices[o] = _Choice()
 
         delta = ch.get("delta")
-        if isinstance(delta, dict):
-            if delta:
+        if type(delta) is dict:
+            if _DELTA_RARE.isdisjoint(delta):
+                content = delta.get("content")
+                if content is not None:
+                    if type(content) is str:
+                        if content:
+                            out.append(TextDelta(ri, o, content))
+                    else:
+                        self._content(content, o, record, out)
+            else:
                 self._delta(delta, o, st, record, out)
         elif delta is not None:
             _invalid(
@@ -637,20 +733,8 @@ class OpenAIChatAdapter:
                 record,
                 f"choices[{pos}].delta is not an object: {quote(delta)}; it is ignored.",
             )
-        else:
-            text = ch.get("text")
-            if isinstance(text, str) and text:
-                out.append(TextDelta(ri, o, text))
-        message = ch.get("message")
-        if isinstance(message, dict):
-            self._message(message, o, st, delta is None, record, out)
-
-        cerr = ch.get("error")
-        if cerr:
-            self._provider_error(cerr, record, out)
-        cfr = ch.get("content_filter_results")
-        if cfr and isinstance(cfr, dict):
-            self._filtered(cfr, f"choice {o}", record, out)
+        if not _CHOICE_RARE.isdisjoint(ch):
+            self._choice_rest(ch, o, st, delta is None, record, out)
 
         fr = ch.get("finish_reason")
         if fr is None or fr == "":
@@ -680,6 +764,44 @@ class OpenAIChatAdapter:
             out.append(ToolCallsEnd(ri, o))
         return True
 
+    def _choice_rest(
+        self,
+        ch: dict[str, Any],
+        o: int,
+        st: _Choice,
+        no_delta: bool,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """Legacy ``text``, ``message`` snapshots, choice errors and filter results."""
+        if no_delta:
+            text = ch.get("text")
+            if isinstance(text, str) and text:
+                out.append(TextDelta(record.index, o, text))
+        message = ch.get("message")
+        if isinstance(message, dict):
+            self._message(message, o, st, no_delta, record, out)
+        cerr = ch.get("error")
+        if cerr:
+            self._provider_error(cerr, record, out)
+        cfr = ch.get("content_filter_results")
+        if cfr and isinstance(cfr, dict):
+            self._filtered(cfr, f"choice {o}", record, out)
+
+    def _content(self, content: Any, o: int, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """``delta.content`` that is not a plain string."""
+        if type(content) is str:
+            if content:
+                out.append(TextDelta(record.index, o, content))
+        elif isinstance(content, list):
+            self._content_parts(content, o, record, out)
+        else:
+            _invalid(
+                out,
+                record,
+                f"delta.content of choice {o} is neither a string nor a list: {quote(content)}; it is ignored.",
+            )
+
     def _delta(
         self,
         delta: dict[str, Any],
@@ -698,17 +820,7 @@ class OpenAIChatAdapter:
 
         content = get("content")
         if content is not None:
-            if isinstance(content, str):
-                if content:
-                    out.append(TextDelta(ri, o, content))
-            elif isinstance(content, list):
-                self._content_parts(content, o, record, out)
-            else:
-                _invalid(
-                    out,
-                    record,
-                    f"delta.content of choice {o} is neither a string nor a list: {quote(content)}; it is ignored.",
-                )
+            self._content(content, o, record, out)
         refusal = get("refusal")
         if refusal and isinstance(refusal, str):
             out.append(RefusalDelta(ri, o, refusal))
