@@ -1708,3 +1708,13 @@ def test_a_usage_chunk_with_another_id_after_the_finish_stays_in_the_response() 
     assert [type(e).__name__ for e in events].count("ResponseStart") == 1
     assert codes(events) == ["openai-chat.id-changed"]
     assert events[-1] == Terminal(2, "completed", "[DONE] after finish_reason 0: stop")
+
+
+def test_the_parallel_wrapper_is_reported_once_per_call_even_if_its_name_repeats() -> None:
+    name = "multi_tool_use.parallel"
+    events = tool_events(
+        chunk(tc(index=0, id="a", function={"name": name, "arguments": "{"})),
+        chunk(tc(index=0, function={"name": name, "arguments": "}"})),
+        chunk(tc(index=1, id="b", function={"name": name, "arguments": "{}"})),
+    )
+    assert codes(events) == ["openai-chat.parallel-wrapper", "openai-chat.parallel-wrapper"]

@@ -850,7 +850,7 @@ class OpenAIChatAdapter:
                 name = self._name(fc.get("name"), o, record, out)
                 args = self._arguments(fc.get("arguments"), o, record, out)
                 if name == _PARALLEL_WRAPPER:
-                    self._parallel_wrapper(o, record, out)
+                    self._parallel_wrapper(o, None, record, out)
                 out.append(ToolCallDelta(ri, o, None, None, name, args, None))
             else:
                 _invalid(
@@ -1027,7 +1027,12 @@ class OpenAIChatAdapter:
         )
         return text
 
-    def _parallel_wrapper(self, o: int, record: DataRecord, out: list[AdapterOutput]) -> None:
+    def _parallel_wrapper(
+        self, o: int, call: object, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Report the ``multi_tool_use.parallel`` pseudo-tool once per call."""
+        if not self._once("openai-chat.parallel-wrapper", (o, call)):
+            return
         out.append(
             diag(
                 "openai-chat.parallel-wrapper",
@@ -1180,7 +1185,7 @@ class OpenAIChatAdapter:
                         )
                 st.last_index = idx
             if name == _PARALLEL_WRAPPER:
-                self._parallel_wrapper(o, record, out)
+                self._parallel_wrapper(o, idx if idx is not None else cid, record, out)
             out.append(ToolCallDelta(ri, o, idx, cid, name, args, ctype, kind, fmt))
 
     # ------------------------------------------------------------------ other pieces
