@@ -789,7 +789,7 @@ class OpenAIChatAdapter:
             self._filtered(cfr, f"choice {o}", record, out)
 
     def _content(self, content: Any, o: int, record: DataRecord, out: list[AdapterOutput]) -> None:
-        """``delta.content`` that is not a plain string."""
+        """``delta.content`` of any shape: a string, a content-part array, or a wrong type."""
         if type(content) is str:
             if content:
                 out.append(TextDelta(record.index, o, content))
