@@ -37,11 +37,14 @@ TIME_KEYS = ("ts", "t", "time", "timestamp")
 
 def is_jsonl_wrapper(obj: object) -> bool:
     """Return whether a decoded line is a wrapped SDK chunk (``{"ts": …, "chunk": …}``)."""
-    return (
-        isinstance(obj, dict)
-        and "chunk" in obj
-        and (len(obj) == 1 or any(k in obj for k in TIME_KEYS))
-    )
+    if not isinstance(obj, dict) or "chunk" not in obj:
+        return False
+    if any(k in obj for k in TIME_KEYS):
+        return True
+    # A lone {"chunk": {"bytes": ...}} is Bedrock InvokeModelWithResponseStream on the
+    # wire (decoded), not an SDK dump.
+    inner = obj["chunk"]
+    return len(obj) == 1 and not (isinstance(inner, dict) and "bytes" in inner)
 
 
 def _loads(raw: bytes) -> Any:
