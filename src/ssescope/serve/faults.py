@@ -207,7 +207,12 @@ def error_body(provider: str, status: int) -> bytes:
         payload = {"error": {"code": status, "message": f"HTTP {status}", "status": "INTERNAL"}}
     else:
         payload = {
-            "error": {"message": f"HTTP {status}", "type": "server_error", "param": None, "code": None}
+            "error": {
+                "message": f"HTTP {status}",
+                "type": "server_error",
+                "param": None,
+                "code": None,
+            }
         }
     return json.dumps(payload).encode()
 

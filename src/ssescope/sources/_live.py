@@ -9,7 +9,7 @@ stall abort, a connection error or a cancellation).
 from __future__ import annotations
 
 import time as _time
-from typing import Protocol
+from typing import Literal, Protocol, TypeAlias
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
@@ -18,7 +18,9 @@ from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 
-__all__ = ["CaptureSink", "LiveCore"]
+__all__ = ["CaptureSink", "EndReason", "LiveCore"]
+
+EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 
 
 class CaptureSink(Protocol):
@@ -27,8 +29,8 @@ class CaptureSink(Protocol):
     def write_chunk(self, data: bytes, time: float) -> None:
         """Record one received chunk and its arrival time."""
 
-    def close(self) -> None:
-        """Flush and close the capture."""
+    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+        """Flush and close the capture, saying how the stream ended."""
 
 
 class LiveCore:
@@ -63,6 +65,7 @@ class LiveCore:
         self.terminal_seen = False
         self.stalled = False
         self.cancelled = False
+        self.failed = False
         self._report: Report | None = None
 
     def now(self) -> float:
@@ -114,6 +117,7 @@ class LiveCore:
 
     def on_error(self, exc: BaseException) -> None:
         """The connection failed mid-body: keep what arrived, say why it stopped."""
+        self.failed = True
         self.pipeline.add_diagnostic(
             Diagnostic(
                 "stream.connection-error",
@@ -133,9 +137,17 @@ class LiveCore:
         """Close the pipeline and the capture; build the Report. Idempotent."""
         if self._report is not None:
             return []
-        out = self.pipeline.close(self.now())
+        t = self.now()
+        out = self.pipeline.close(t)
         if self.capture is not None:
-            self.capture.close()
+            end: EndReason = "eof"
+            if self.cancelled:
+                end = "cancelled"
+            elif self.stalled:
+                end = "stalled"
+            elif self.failed:
+                end = "error"
+            self.capture.close(end, t)
         self._report = self.pipeline.report()
         return out
 
