@@ -41,6 +41,10 @@ def _compressed(response: httpx.Response) -> bool:
     return response.headers.get("content-encoding", "").strip().lower() not in _IDENTITY
 
 
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
 class _Base:
     def __init__(self, core: LiveCore) -> None:
         self._core = core
@@ -104,7 +108,11 @@ class LiveStream(_Base, Iterator[AdapterOutput]):
             )
         )
         self._response = response
-        self._raw = response.iter_bytes() if _compressed(response) else response.iter_raw()
+        self._raw: Iterator[bytes]
+        if response.is_stream_consumed:  # already read (not a streaming request)
+            self._raw = iter([response.content])
+        else:
+            self._raw = response.iter_bytes() if _compressed(response) else response.iter_raw()
 
     def __iter__(self) -> LiveStream:
         return self
@@ -181,7 +189,11 @@ class AsyncLiveStream(_Base, AsyncIterator[AdapterOutput]):
             )
         )
         self._response = response
-        self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+        self._raw: AsyncIterator[bytes]
+        if response.is_stream_consumed:  # already read (not a streaming request)
+            self._raw = _once(response.content)
+        else:
+            self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
 
     def __aiter__(self) -> AsyncLiveStream:
         return self
