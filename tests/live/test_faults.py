@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def test_record_spans_cover_the_records_the_framer_found() -> None:
     assert len(spans) == 11
     assert spans[0].start == 0
     assert spans[-1].end == len(ANTHROPIC)
-    assert all(a.end == b.start for a, b in zip(spans, spans[1:], strict=False))
+    assert all(a.end == b.start for a, b in itertools.pairwise(spans))
 
 
 def test_no_fault_leaves_the_body_untouched() -> None:

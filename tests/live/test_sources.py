@@ -222,11 +222,13 @@ def test_the_async_adapter_aborts_a_silent_stream_after_the_stall_time() -> None
 
     async def main() -> live_httpx.AsyncLiveStream:
         transport = httpx.MockTransport(lambda request: httpx.Response(200, stream=Slow()))
-        async with httpx.AsyncClient(transport=transport) as client:
-            async with client.stream("GET", "http://x/") as r:
-                alive = live_httpx.aiter_events(r, stall=0.2)
-                await alive.run()
-                return alive
+        async with (
+            httpx.AsyncClient(transport=transport) as client,
+            client.stream("GET", "http://x/") as r,
+        ):
+            alive = live_httpx.aiter_events(r, stall=0.2)
+            await alive.run()
+            return alive
 
     alive = asyncio.run(main())
     assert alive.stalled
@@ -242,12 +244,14 @@ def test_aiohttp_streams_from_a_loopback_server(server: ServerThread) -> None:
     rec = Recorder()
 
     async def main() -> live_aiohttp.AiohttpLiveStream:
-        async with aiohttp.ClientSession() as session:
-            async with session.post(server.url + "/anthropic/v1/messages?delay=1", json={}) as r:
-                alive = live_aiohttp.aiter_events(r, capture=rec)
-                texts = [e.text async for e in alive if isinstance(e, TextDelta)]
-                assert "".join(texts) == TEXT
-                return alive
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(server.url + "/anthropic/v1/messages", json={}) as r,
+        ):
+            alive = live_aiohttp.aiter_events(r, capture=rec)
+            texts = [e.text async for e in alive if isinstance(e, TextDelta)]
+            assert "".join(texts) == TEXT
+            return alive
 
     alive = asyncio.run(main())
     report = alive.report

@@ -99,9 +99,11 @@ def _fmt_s(value: float | None) -> str:
 def _verdict(report: Report, out: IO[str]) -> None:
     """Print the human verdict (the ``inspect`` renderer when available)."""
     try:
+        from rich.console import Console
+
         from . import render  # type: ignore[attr-defined,unused-ignore]
 
-        render.render_report(report, out)  # type: ignore[attr-defined,unused-ignore]
+        render.render_report(Console(file=out), report.to_dict())
         return
     except (ImportError, AttributeError):
         pass

@@ -1,0 +1,165 @@
+"""End to end over loopback: ``ssescope serve`` answers, ``ssescope request`` gives the verdict."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ssescope.cli.request_cmd import request_command
+from ssescope.serve.app import ServerThread
+
+pytestmark = pytest.mark.network
+
+ANTHROPIC_TEXT = "Bonjour à tous 🎉."
+CHAT_TEXT = "Hello, wörld — café 🚀!"
+
+
+def request(server: ServerThread, path: str, *args: str) -> tuple[int, dict[str, Any], str]:
+    """Run ``request --json`` against the server; return exit code, Report, stderr."""
+    runner = CliRunner()
+    result = runner.invoke(
+        request_command, [server.url + path, "-d", "{}", "--json", *args], catch_exceptions=False
+    )
+    return result.exit_code, json.loads(result.stdout), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("capture", "text"), [("anthropic", ANTHROPIC_TEXT), ("openai_chat", CHAT_TEXT)]
+)
+def test_a_clean_replay_completes_with_the_whole_text(
+    server: ServerThread, capture: str, text: str
+) -> None:
+    code, report, _ = request(server, f"/{capture}/v1")
+    assert code == 0
+    assert report["status"] == "completed"
+    assert report["outputs"][0]["text"] == text
+    assert report["http_status"] == 200
+    assert report["source"]["container"] == "http"
+    timing = report["timing"]
+    assert None not in (timing["first_byte_s"], timing["first_event_s"], timing["first_content_s"])
+
+
+def test_the_capture_can_be_picked_with_a_query_parameter(server: ServerThread) -> None:
+    code, report, _ = request(server, "/v1/chat/completions?capture=openai_chat")
+    assert (code, report["outputs"][0]["text"]) == (0, CHAT_TEXT)
+
+
+@pytest.mark.parametrize("fault", ["cut@record:5", "cut@600"])
+def test_a_cut_stream_is_truncated_with_the_text_so_far(server: ServerThread, fault: str) -> None:
+    code, report, _ = request(server, f"/anthropic/?fault={fault}")
+    assert code == 3
+    assert report["status"] == "truncated"
+    assert ANTHROPIC_TEXT.startswith(report["outputs"][0]["text"])
+    assert report["outputs"][0]["text"]
+
+
+def test_a_stall_is_aborted_under_stall_with_exit_7(server: ServerThread) -> None:
+    code, report, _ = request(server, "/anthropic/?fault=stall@record:5:20", "--stall", "0.3")
+    assert code == 7
+    assert report["status"] == "truncated"
+    assert report["outputs"][0]["text"] == "Bonjour à"
+    assert "timing.stall" in [d["code"] for d in report["diagnostics"]]
+
+
+def test_a_short_stall_below_the_threshold_still_completes(server: ServerThread) -> None:
+    code, report, _ = request(server, "/anthropic/?fault=stall@record:5:0.2", "--stall", "5")
+    assert code == 0
+    assert report["timing"]["max_gap_s"] >= 0.2
+
+
+def test_garbled_record_is_reported_there_and_the_rest_assembled(server: ServerThread) -> None:
+    code, report, _ = request(server, "/openai_chat/?fault=garble@record:3")
+    invalid = [d for d in report["diagnostics"] if d["code"] == "json.invalid"]
+    assert [d["record"] for d in invalid] == [3]
+    assert report["outputs"][0]["text"] == CHAT_TEXT.replace(" wörld", "")
+    assert report["status"] == "completed"
+    assert code == 0
+
+
+@pytest.mark.parametrize("capture", ["anthropic", "openai_chat"])
+def test_a_mid_stream_error_fails_with_the_providers_error(
+    server: ServerThread, capture: str
+) -> None:
+    code, report, _ = request(server, f"/{capture}/?fault=error@record:4")
+    assert code == 4
+    assert report["status"] == "failed"
+    assert report["error"] is not None
+
+
+@pytest.mark.parametrize("fault", ["split-utf8", "crlf", "cr"])
+@pytest.mark.parametrize("capture", ["anthropic", "openai_chat"])
+def test_wire_level_faults_give_the_same_report_as_a_clean_stream(
+    server: ServerThread, capture: str, fault: str
+) -> None:
+    _, clean, _ = request(server, f"/{capture}/")
+    code, faulty, _ = request(server, f"/{capture}/?fault={fault}")
+    assert code == 0
+    for key in ("status", "outputs", "usage", "records", "provider"):
+        assert faulty[key] == clean[key]
+
+
+def test_dropped_blank_lines_are_diagnosed(server: ServerThread) -> None:
+    code, report, _ = request(server, "/openai_chat/?fault=drop-blank-lines")
+    assert code != 0
+    assert report["status"] != "completed"
+    assert report["diagnostics"]
+
+
+def test_a_missing_done_is_truncated_or_diagnosed(server: ServerThread) -> None:
+    code, report, _ = request(server, "/openai_chat/?fault=no-done")
+    codes = [d["code"] for d in report["diagnostics"]]
+    assert report["outputs"][0]["text"] == CHAT_TEXT
+    assert code != 0 or codes
+
+
+@pytest.mark.parametrize("status", ["429", "529"])
+def test_an_http_error_shows_the_providers_error_and_exits_4(
+    server: ServerThread, status: str
+) -> None:
+    code, report, _ = request(server, f"/anthropic/?fault=http-error:{status}")
+    assert code == 4
+    assert report["status"] == "failed"
+    assert report["http_status"] == int(status)
+    assert report["error"]["type"] in ("overloaded_error", "api_error")
+
+
+def test_the_terminal_view_prints_text_and_a_verdict(server: ServerThread) -> None:
+    result = CliRunner().invoke(request_command, [server.url + "/anthropic/", "-d", "{}"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == ANTHROPIC_TEXT
+    assert "completed" in result.stderr
+
+
+def test_secret_headers_never_reach_the_screen(server: ServerThread) -> None:
+    result = CliRunner().invoke(
+        request_command,
+        [
+            server.url + "/anthropic/?key=sekrit-query",
+            "-d",
+            "{}",
+            "-H",
+            "x-api-key: sekrit-header",
+            "-H",
+            "Authorization: Bearer sekrit-bearer",
+        ],
+    )
+    assert result.exit_code == 0
+    assert "sekrit" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["-H", "no colon"], ["--provider", "nope"], ["--stall", "-1"], ["-d", "@/nonexistent.json"]],
+)
+def test_bad_arguments_are_usage_errors(args: list[str]) -> None:
+    result = CliRunner().invoke(request_command, ["http://127.0.0.1:9/", *args])
+    assert result.exit_code == 2
+
+
+def test_an_unreachable_server_is_an_internal_error_exit_1() -> None:
+    result = CliRunner().invoke(request_command, ["http://127.0.0.1:9/"])
+    assert result.exit_code == 1
+    assert "request failed" in result.stderr
