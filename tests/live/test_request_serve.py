@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from ssescope.cli.request_cmd import request_command
-from ssescope.serve.app import ServerThread
+from ssescope.containers import read_path
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 
 pytestmark = pytest.mark.network
 
 ANTHROPIC_TEXT = "Bonjour à tous 🎉."
 CHAT_TEXT = "Hello, wörld — café 🚀!"
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "live"
 
 
 def request(server: ServerThread, path: str, *args: str) -> tuple[int, dict[str, Any], str]:
@@ -164,3 +168,57 @@ def test_an_unreachable_server_is_an_internal_error_exit_1() -> None:
     result = CliRunner().invoke(request_command, ["http://127.0.0.1:9/"])
     assert result.exit_code == 1
     assert "request failed" in result.stderr
+
+
+def test_save_writes_a_capture_without_secrets_that_replays_identically(
+    server: ServerThread, tmp_path: Path
+) -> None:
+    cap = tmp_path / "reply.ssecap"
+    result = CliRunner().invoke(
+        request_command,
+        [
+            server.url + "/openai_chat/v1/chat/completions?key=sekrit-query",
+            "-d",
+            '{"stream": true}',
+            "-H",
+            "Authorization: Bearer sekrit-bearer",
+            "-H",
+            "api-key: sekrit-azure",
+            "--save",
+            str(cap),
+        ],
+    )
+    assert result.exit_code == 0
+    saved = cap.read_bytes()
+    assert b"sekrit" not in saved
+    body = read_path(cap)
+    assert body.status == 200
+    assert b"".join(c.data for c in body.chunks) == (FIXTURES / "openai_chat.sse").read_bytes()
+    assert all(c.time is not None for c in body.chunks)
+    app = make_app(load_captures(cap), ReplayOptions(delay="original"), log=io.StringIO())
+    with ServerThread(app) as replay:
+        code, report, _ = request(replay, "/anything")
+    assert (code, report["outputs"][0]["text"]) == (0, CHAT_TEXT)
+
+
+def test_interrupting_keeps_what_arrived_and_exits_130(
+    server: ServerThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ssescope.sources import _live
+
+    original = _live.LiveCore.feed
+    calls = 0
+
+    def interrupt_on_third_chunk(self: _live.LiveCore, data: bytes) -> list[Any]:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return original(self, data)
+
+    monkeypatch.setattr(_live.LiveCore, "feed", interrupt_on_third_chunk)
+    cap = tmp_path / "cut.ssecap"
+    code, report, _ = request(server, "/anthropic/", "--save", str(cap))
+    assert code == 130
+    assert report["status"] == "cancelled"
+    assert read_path(cap).end == "cancelled"
