@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import ssescope
 from ssescope.cli.request_cmd import request_command
 from ssescope.containers import read_path
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
@@ -221,4 +227,51 @@ def test_interrupting_keeps_what_arrived_and_exits_130(
     code, report, _ = request(server, "/anthropic/", "--save", str(cap))
     assert code == 130
     assert report["status"] == "cancelled"
+    assert read_path(cap).end == "cancelled"
+
+
+def test_a_server_that_stays_open_after_the_terminal_marker_is_closed_and_reported() -> None:
+    body = (FIXTURES / "anthropic.sse").read_bytes()
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body, "more_body": True})
+        await asyncio.sleep(30)
+
+    with ServerThread(app) as hanging:
+        code, report, _ = request(hanging, "/", "--stall", "0.3")
+    assert code == 0
+    assert report["status"] == "completed"
+    assert "stream.open-after-finish" in [d["code"] for d in report["diagnostics"]]
+
+
+def test_ctrl_c_prints_what_arrived_and_exits_130(server: ServerThread, tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from ssescope.cli.request_cmd import request_command\n"
+        "request_command(sys.argv[1:])\n"
+    )
+    cap = tmp_path / "partial.ssecap"
+    url = server.url + "/anthropic/?fault=stall@record:6:30"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, url, "-d", "{}", "--save", str(cap)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(Path(ssescope.__file__).parent.parent)},
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.read(len("Bonjour à".encode()))  # arrives before the stall
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert (first + out).decode().strip() == "Bonjour à"
+    assert "cancelled" in err.decode()
     assert read_path(cap).end == "cancelled"
