@@ -1,0 +1,337 @@
+"""``ssescope request URL``: send a request, watch the stream live, give the verdict."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from ..aggregate.report import Report
+from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
+from ..events import ReasoningDelta, RefusalDelta, TextDelta
+
+__all__ = ["EXIT", "exit_code", "request_command"]
+
+EXIT = {
+    "completed": 0,
+    "internal": 1,
+    "usage": 2,
+    "truncated": 3,
+    "failed": 4,
+    "incomplete": 6,
+    "stalled": 7,
+    "interrupted": 130,
+}
+"""The exit codes of ``request``."""
+
+_DIM = "\x1b[2m"
+_RESET = "\x1b[0m"
+
+
+def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
+    """The exit code a Report earns (see :data:`EXIT`)."""
+    status = report.status
+    if status == "cancelled":
+        return EXIT["interrupted"]
+    if stalled:
+        return EXIT["stalled"]
+    if report.http_status is not None and report.http_status >= 400:
+        return EXIT["failed"]
+    if status == "failed":
+        return EXIT["failed"]
+    if status == "truncated":
+        return EXIT["truncated"]
+    if status == "incomplete":
+        return EXIT["incomplete"] if fail_on == "incomplete" else 0
+    return 0
+
+
+def _parse_header(value: str) -> tuple[str, str]:
+    name, sep, rest = value.partition(":")
+    if not sep or not name.strip():
+        raise click.BadParameter(f"expected 'Name: value', got {quote(name.strip() or value)}")
+    return name.strip(), rest.strip()
+
+
+def _body(data: str | None) -> bytes | None:
+    if data is None:
+        return None
+    if data.startswith("@"):
+        path = Path(data[1:])
+        if data == "@-":
+            return sys.stdin.buffer.read()
+        try:
+            return path.read_bytes()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    return data.encode()
+
+
+def _error_of(body: bytes) -> dict[str, Any]:
+    """The provider's error in an HTTP error body (``{"error": {...}}`` and friends)."""
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        text = body.decode("utf-8", "replace").strip()
+        return {"type": None, "message": text[:500]}
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        obj = obj[0]
+    if isinstance(obj, dict):
+        err = obj.get("error", obj)
+        if isinstance(err, dict):
+            kind = err.get("type") or err.get("status") or err.get("code")
+            message = err.get("message") or json.dumps(err)
+            return {"type": None if kind is None else str(kind), "message": str(message)}
+        if isinstance(err, str):
+            return {"type": None, "message": err}
+    return {"type": None, "message": body.decode("utf-8", "replace")[:500]}
+
+
+def _fmt_s(value: float | None) -> str:
+    return "not measured" if value is None else f"{value:.3f} s"
+
+
+def _verdict(report: Report, out: IO[str]) -> None:
+    """Print the human verdict (the ``inspect`` renderer when available)."""
+    try:
+        from rich.console import Console
+
+        from . import render  # type: ignore[attr-defined,unused-ignore]
+
+        render.render_report(Console(file=out), report.to_dict())
+        return
+    except (ImportError, AttributeError):
+        pass
+    r = report
+    t = r.timing
+    reason = r.response.status_reason
+    line = f"status {r.status}" + (f" ({reason})" if reason else "")
+    if r.http_status is not None:
+        line += f" · HTTP {r.http_status}"
+    print(line, file=out)
+    print(
+        f"provider {r.provider} · framing {r.framing} · {r.records.total} records · "
+        f"{r.bytes} bytes",
+        file=out,
+    )
+    print(
+        f"first byte {_fmt_s(t.first_byte_s)} · first event {_fmt_s(t.first_event_s)} · "
+        f"first content {_fmt_s(t.first_content_s)} · total {_fmt_s(t.total_s)} · "
+        f"max gap {_fmt_s(t.max_gap_s)}",
+        file=out,
+    )
+    if r.error:
+        print(
+            f"error: {r.error.get('type') or ''} {r.error.get('message') or ''}".strip(), file=out
+        )
+    if r.usage is not None:
+        u = r.usage
+        print(
+            f"usage: in {u.input_tokens} · out {u.output_tokens} · total {u.total_tokens}", file=out
+        )
+    for out_report in r.outputs:
+        for call in out_report.tool_calls:
+            print(f"tool call {call.name}({call.arguments})", file=out)
+    for d in r.diagnostics:
+        where = f" [record {d.record}]" if d.record is not None else ""
+        print(f"{d.severity}: {d.code}{where}: {d.message}", file=out)
+
+
+class _Counters:
+    """Live milestones on stderr (only on a terminal)."""
+
+    def __init__(self, err: IO[str], enabled: bool) -> None:
+        self.err = err
+        self.enabled = enabled
+        self.seen: set[str] = set()
+
+    def mark(self, what: str, elapsed: float, records: int, nbytes: int) -> None:
+        if not self.enabled or what in self.seen:
+            return
+        self.seen.add(what)
+        print(
+            f"{_DIM}{what} after {elapsed:.3f} s · {records} records · {nbytes} bytes{_RESET}",
+            file=self.err,
+            flush=True,
+        )
+
+
+def _run(
+    url: str,
+    method: str,
+    headers: list[tuple[str, str]],
+    body: bytes | None,
+    provider: str,
+    stall: float | None,
+    save: str | None,
+    as_json: bool,
+    fail_on: str,
+) -> int:
+    import httpx
+
+    from ..sources.httpx import LiveStream, iter_events
+
+    out = sys.stdout
+    err = sys.stderr
+    tty = out.isatty() and not as_json
+    counters = _Counters(err, err.isatty() and not as_json)
+    timeout = httpx.Timeout(30.0, read=stall)
+    start = time.monotonic()
+    live: LiveStream | None = None
+    interrupted = False
+    try:
+        with (
+            httpx.Client(timeout=timeout) as client,
+            client.stream(method, url, headers=headers, content=body) as response,
+        ):
+            capture = None
+            if save is not None:
+                from ..containers import CaptureWriter
+
+                capture = CaptureWriter(
+                    save,
+                    request={"method": method, "url": url, "headers": headers},
+                    response_status=response.status_code,
+                    response_headers=list(response.headers.multi_items()),
+                )
+            live = iter_events(
+                response, provider=provider, capture=capture, stall=stall, start=start
+            )
+            if response.status_code >= 400:
+                raw = response.read()
+                if capture is not None:
+                    capture.write_chunk(raw, time.monotonic() - start)
+                live.pipeline.add_diagnostic(
+                    Diagnostic(
+                        "http.error-status",
+                        "error",
+                        f"The server answered HTTP {response.status_code} "
+                        f"with {quote(raw.decode('utf-8', 'replace'))}.",
+                        0,
+                    )
+                )
+                live.pipeline.feed(raw, time.monotonic() - start)
+                report = live.close("the server answered with an HTTP error")
+                report.response.status = "failed"
+                report.response.status_reason = f"the server answered HTTP {response.status_code}"
+                report.response.error = _error_of(raw)
+            else:
+                printed = False
+                try:
+                    for ev in live:
+                        p = live.pipeline
+                        counters.mark("first byte", live.elapsed, p.record_count, p.bytes_seen)
+                        if p.record_count:
+                            counters.mark("first event", live.elapsed, p.record_count, p.bytes_seen)
+                        if as_json:
+                            continue
+                        if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
+                            counters.mark(
+                                "first content", live.elapsed, p.record_count, p.bytes_seen
+                            )
+                            out.write(ev.text)
+                            out.flush()
+                            printed = True
+                        elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:
+                            out.write(f"{_DIM}{ev.text}{_RESET}")
+                            out.flush()
+                            printed = True
+                except KeyboardInterrupt:
+                    interrupted = True
+                    live.close()
+                if printed:
+                    out.write("\n")
+                report = live.close() if live.report is None else live.report
+    except KeyboardInterrupt:
+        interrupted = True
+        if live is None:
+            print("interrupted before the response began", file=err)
+            return EXIT["interrupted"]
+        report = live.close()
+    except httpx.HTTPError as exc:
+        if live is not None and live.report is not None:
+            report = live.report
+        else:
+            print(f"ssescope: request failed: {type(exc).__name__}: {exc}", file=err)
+            return EXIT["internal"]
+    if as_json:
+        json.dump(report.to_dict(), out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        if report.http_status is not None and report.http_status >= 400 and report.error:
+            kind = report.error.get("type")
+            print(
+                f"HTTP {report.http_status}: {kind + ': ' if kind else ''}"
+                f"{report.error.get('message')}",
+                file=err,
+            )
+        _verdict(report, err)
+    if save is not None:
+        print(f"saved {save}", file=err)
+    if interrupted:
+        return EXIT["interrupted"]
+    return exit_code(report, stalled=bool(live and live.stalled), fail_on=fail_on)
+
+
+@click.command("request")
+@click.argument("url")
+@click.option(
+    "-X", "--request", "method", default=None, help="HTTP method (default: POST with -d, else GET)."
+)
+@click.option("-H", "--header", "headers", multiple=True, help="'Name: value' (repeatable).")
+@click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
+@click.option("--provider", default="auto", show_default=True, help="Provider name, or auto.")
+@click.option(
+    "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
+)
+@click.option(
+    "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the Report as JSON on stdout.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["never", "incomplete"]),
+    default="never",
+    show_default=True,
+    help="Exit 6 when the provider ended the reply short (length, filter).",
+)
+def request_command(
+    url: str,
+    method: str | None,
+    headers: tuple[str, ...],
+    data: str | None,
+    provider: str,
+    stall: float | None,
+    save: str | None,
+    as_json: bool,
+    fail_on: str,
+) -> None:
+    """Send a request to URL and show the stream live, then the verdict.
+
+    Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 6 incomplete (with
+    --fail-on incomplete), 7 stalled (--stall), 130 interrupted, 1 internal, 2 usage.
+    """
+    from ..providers import PROVIDERS
+
+    if provider != "auto" and provider not in PROVIDERS:
+        raise click.BadParameter(
+            f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}",
+            param_hint="--provider",
+        )
+    if stall is not None and stall <= 0:
+        raise click.BadParameter("must be a positive number of seconds", param_hint="--stall")
+    pairs = [_parse_header(h) for h in headers]
+    content = _body(data)
+    if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):
+        pairs.append(("Content-Type", "application/json"))
+    verb = (method or ("POST" if content is not None else "GET")).upper()
+    try:
+        code = _run(url, verb, pairs, content, provider, stall, save, as_json, fail_on)
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    sys.exit(code)

@@ -1,0 +1,226 @@
+"""The replay server's Starlette app, capture loading, and a background-thread runner.
+
+Any GET or POST path is answered with the captured stream. A directory serves several
+captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
+(repeatable) adds faults to one request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ..errors import UsageError
+from .faults import Fault, apply_faults, parse_fault, schedule
+
+__all__ = ["Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+
+_CONTENT_TYPES = {
+    "sse": "text/event-stream",
+    "ndjson": "application/x-ndjson",
+    "json-array": "application/json",
+    "aws-eventstream": "application/vnd.amazon.eventstream",
+}
+_SUFFIXES = {".ssecap", ".sse", ".txt", ".ndjson", ".jsonl", ".json", ".har", ".log"}
+
+
+@dataclass(slots=True)
+class Capture:
+    """One servable stream: its body and, from a capture, its chunking, timing and type."""
+
+    name: str
+    body: bytes
+    content_type: str | None = None
+    chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
+
+
+def _read_capture(path: Path) -> Capture:
+    name = path.stem
+    try:
+        from ..containers import read_path  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return Capture(name, path.read_bytes())
+    body = read_path(path)
+    data = b"".join(c.data for c in body.chunks)
+    chunks: list[tuple[int, float]] | None = None
+    end = 0
+    timed = []
+    for c in body.chunks:
+        end += len(c.data)
+        if c.time is not None:
+            timed.append((end, float(c.time)))
+    if timed and len(timed) == len(body.chunks):
+        chunks = timed
+    content_type = None
+    headers = getattr(body, "headers", None) or {}
+    for key, value in dict(headers).items():
+        if str(key).lower() == "content-type":
+            content_type = str(value)
+    return Capture(name, data, content_type, chunks)
+
+
+def load_captures(path: str | Path) -> dict[str, Capture]:
+    """Load a file, or every capture in a directory, keyed by name (file stem).
+
+    Raises:
+        UsageError: if the path does not exist or the directory holds no file.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"no such file or directory: {str(p)!r}")
+    if p.is_file():
+        cap = _read_capture(p)
+        return {cap.name: cap}
+    out: dict[str, Capture] = {}
+    for f in sorted(p.iterdir()):
+        if f.is_file() and f.suffix.lower() in _SUFFIXES:
+            cap = _read_capture(f)
+            out[cap.name] = cap
+    if not out:
+        raise UsageError(f"{str(p)!r} holds no capture ({', '.join(sorted(_SUFFIXES))})")
+    return out
+
+
+@dataclass(slots=True)
+class ReplayOptions:
+    """How to replay: chunking, delay, speed and faults applied to every request."""
+
+    chunk: str = "original"
+    delay: str = "0"
+    speed: float = 1.0
+    faults: list[Fault] = field(default_factory=list)
+
+
+def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | None, str]:
+    wanted = request.query_params.get("capture")
+    if wanted is not None:
+        return captures.get(wanted), wanted
+    first = request.url.path.strip("/").split("/", 1)[0]
+    if first in captures:
+        return captures[first], first
+    if len(captures) == 1:
+        cap = next(iter(captures.values()))
+        return cap, cap.name
+    return None, first
+
+
+def make_app(
+    captures: dict[str, Capture],
+    options: ReplayOptions | None = None,
+    *,
+    log: IO[str] | None = None,
+) -> Starlette:
+    """Build the Starlette app replaying ``captures``.
+
+    Args:
+        captures: from :func:`load_captures`.
+        options: chunking, delays, speed and faults for every request.
+        log: where each request is logged (default: stderr). Headers are never logged.
+    """
+    opts = options or ReplayOptions()
+
+    def _log(line: str) -> None:
+        stream = log if log is not None else sys.stderr
+        print(line, file=stream, flush=True)
+
+    async def endpoint(request: Request) -> Response:
+        cap, name = _pick(captures, request)
+        try:
+            faults = opts.faults + [parse_fault(s) for s in request.query_params.getlist("fault")]
+        except UsageError as exc:
+            _log(f"{request.method} {request.url.path} -> 400 ({exc})")
+            return PlainTextResponse(str(exc) + "\n", status_code=400)
+        if cap is None:
+            names = ", ".join(sorted(captures))
+            _log(f"{request.method} {request.url.path} -> 404 (no capture {name!r})")
+            return PlainTextResponse(
+                f"no capture named {name!r}; available: {names}\n", status_code=404
+            )
+        await request.body()
+        plan = apply_faults(cap.body, faults)
+        shown = " ".join(str(f) for f in faults) or "none"
+        if plan.http_status is not None:
+            _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
+            return Response(plan.body, status_code=plan.http_status, media_type="application/json")
+        original = cap.chunks if plan.body == cap.body else None
+        chunks = schedule(
+            plan, chunk=opts.chunk, delay=opts.delay, speed=opts.speed, original=original
+        )
+        _log(
+            f"{request.method} {request.url.path} capture={cap.name} faults={shown} "
+            f"bytes={len(plan.body)} chunks={len(chunks)}"
+        )
+        media = cap.content_type or _CONTENT_TYPES.get(plan.framing, "text/event-stream")
+
+        async def body() -> AsyncIterator[bytes]:
+            for data, wait in chunks:
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                yield data
+
+        return StreamingResponse(body(), media_type=media, headers={"cache-control": "no-cache"})
+
+    return Starlette(
+        routes=[
+            Route("/", endpoint, methods=["GET", "POST"]),
+            Route("/{path:path}", endpoint, methods=["GET", "POST"]),
+        ]
+    )
+
+
+def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """Bind a listening socket (port 0 picks a free port)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+class ServerThread:
+    """Run an ASGI app with uvicorn in a background thread (tests, notebooks).
+
+    ::
+
+        with ServerThread(make_app(load_captures("cap.ssecap"))) as server:
+            httpx.post(server.url + "/v1/chat/completions")
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+        import uvicorn
+
+        self._sock = bind(host, port)
+        self.port: int = self._sock.getsockname()[1]
+        self.url = f"http://{host}:{self.port}"
+        config = uvicorn.Config(
+            app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True
+        )
+
+    def __enter__(self) -> ServerThread:
+        self._thread.start()
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError("the replay server did not start")
+            threading.Event().wait(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._sock.close()

@@ -1,0 +1,157 @@
+"""The I/O-free core shared by the HTTP adapters: stamp, tee, feed, close.
+
+Each adapter reads raw body chunks from its client library and hands them to a
+:class:`LiveCore`, which stamps arrival times, tees them into a capture, feeds the
+:class:`~ssescope.pipeline.Pipeline` and keeps track of the end (a clean end of body, a
+stall abort, a connection error or a cancellation).
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Literal, Protocol, TypeAlias
+
+from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
+from ..diagnostics import Diagnostic, quote
+from ..events import Terminal
+from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
+
+__all__ = ["CaptureSink", "EndReason", "LiveCore"]
+
+EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
+
+
+class CaptureSink(Protocol):
+    """Where raw chunks are teed (``ssescope.containers.CaptureWriter`` fits)."""
+
+    def write_chunk(self, data: bytes, time: float) -> None:
+        """Record one received chunk and its arrival time."""
+
+    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+        """Flush and close the capture, saying how the stream ended."""
+
+
+class LiveCore:
+    """Shared state of one live stream (no I/O: the adapters do the reading).
+
+    Args:
+        provider: ``"auto"`` or a provider name.
+        capture: an optional sink every chunk is teed into.
+        stall: seconds without a chunk after which the adapter aborts (``None`` = never).
+        start: the ``time.monotonic()`` value the request started at (default: now).
+        http_status: the response's HTTP status.
+        timing: thresholds for the timing diagnostics; ``stall`` sets ``stall_s`` if given.
+    """
+
+    def __init__(
+        self,
+        *,
+        provider: str = "auto",
+        capture: CaptureSink | None = None,
+        stall: float | None = None,
+        start: float | None = None,
+        http_status: int | None = None,
+        timing: TimingOptions | None = None,
+    ) -> None:
+        if timing is None and stall is not None:
+            timing = TimingOptions(stall_s=stall)
+        self.pipeline = Pipeline(provider=provider, timing=timing, container="http")
+        self.pipeline.http_status = http_status
+        self.capture = capture
+        self.stall = stall
+        self.start = _time.monotonic() if start is None else start
+        self.terminal_seen = False
+        self.stalled = False
+        self.cancelled = False
+        self.failed = False
+        self._report: Report | None = None
+
+    def now(self) -> float:
+        """Seconds since the start."""
+        return _time.monotonic() - self.start
+
+    def feed(self, data: bytes) -> list[AdapterOutput]:
+        """Stamp, tee and feed one raw chunk; return the events it completed."""
+        if not data:
+            return []
+        t = self.now()
+        if self.capture is not None:
+            self.capture.write_chunk(data, t)
+        events = self.pipeline.feed(data, t)
+        if not self.terminal_seen:
+            for ev in events:
+                if isinstance(ev, Terminal):
+                    self.terminal_seen = True
+                    break
+        return events
+
+    def on_stall(self) -> None:
+        """Nothing arrived for ``stall`` seconds: record why the stream was closed."""
+        t = self.now()
+        offset = self.pipeline.bytes_seen
+        wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
+        if self.terminal_seen:
+            self.pipeline.add_diagnostic(
+                Diagnostic(
+                    "stream.open-after-finish",
+                    "warning",
+                    f"The terminal marker arrived but the server kept the connection open; "
+                    f"the client closed it after {wait} of silence.",
+                    offset,
+                )
+            )
+            return
+        self.stalled = True
+        self.pipeline.add_diagnostic(
+            Diagnostic(
+                "timing.stall",
+                "error",
+                f"Nothing arrived for {wait} after byte {offset} "
+                f"({t:.3f} s into the response); the client aborted the stream.",
+                offset,
+                self.pipeline.record_count or None,
+            )
+        )
+
+    def on_error(self, exc: BaseException) -> None:
+        """The connection failed mid-body: keep what arrived, say why it stopped."""
+        self.failed = True
+        self.pipeline.add_diagnostic(
+            Diagnostic(
+                "stream.connection-error",
+                "error",
+                f"The connection failed after {self.pipeline.bytes_seen} bytes: "
+                f"{type(exc).__name__} {quote(str(exc))}.",
+                self.pipeline.bytes_seen,
+            )
+        )
+
+    def on_cancel(self, reason: str = "the client aborted the stream") -> None:
+        """The caller stopped reading (Ctrl-C, ``close()`` before the end)."""
+        self.cancelled = True
+        self.pipeline.cancel(reason)
+
+    def finish(self) -> list[AdapterOutput]:
+        """Close the pipeline and the capture; build the Report. Idempotent."""
+        if self._report is not None:
+            return []
+        t = self.now()
+        out = self.pipeline.close(t)
+        if self.capture is not None:
+            end: EndReason = "eof"
+            if self.cancelled:
+                end = "cancelled"
+            elif self.stalled:
+                end = "stalled"
+            elif self.failed:
+                end = "error"
+            self.capture.close(end, t)
+        self._report = self.pipeline.report()
+        return out
+
+    @property
+    def report(self) -> Report | None:
+        """The Report, once the stream is over (``None`` before)."""
+        return self._report

@@ -1,0 +1,294 @@
+"""Live events from an ``httpx`` streaming response (sync and async).
+
+::
+
+    with httpx.stream("POST", url, json=body, timeout=httpx.Timeout(10, read=5)) as r:
+        live = iter_events(r, stall=5)
+        for event in live:
+            ...
+        print(live.report.status)
+
+The body is read with ``iter_raw`` (``iter_bytes`` only when the server compressed it):
+never decoded with the server's charset. Arrival times are ``time.monotonic()`` seconds
+since ``start`` (default: when the adapter was created).
+
+Stalls: the async adapter times each read itself (``stall`` seconds); the sync adapter
+relies on httpx's read timeout, so give the client ``read=stall``. A stall before the
+terminal marker ends the stream ``truncated`` with ``timing.stall``; after it, the
+connection is closed and ``stream.open-after-finish`` is reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+
+from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
+from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
+from ._live import CaptureSink, LiveCore
+
+__all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
+
+_IDENTITY = ("", "identity")
+
+
+def _compressed(response: httpx.Response) -> bool:
+    return response.headers.get("content-encoding", "").strip().lower() not in _IDENTITY
+
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+class _Base:
+    def __init__(self, core: LiveCore) -> None:
+        self._core = core
+        self._pending: deque[AdapterOutput] = deque()
+        self._done = False
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """The pipeline being fed (live state: records, tool calls so far, …)."""
+        return self._core.pipeline
+
+    @property
+    def report(self) -> Report | None:
+        """The final Report once the stream is exhausted or closed, else ``None``."""
+        return self._core.report
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the stream was aborted because nothing arrived for ``stall`` seconds."""
+        return self._core.stalled
+
+    @property
+    def terminal_seen(self) -> bool:
+        """Whether the protocol's terminal marker arrived."""
+        return self._core.terminal_seen
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the start."""
+        return self._core.now()
+
+    def _end(self) -> None:
+        self._done = True
+        self._pending.extend(self._core.finish())
+
+
+class LiveStream(_Base, Iterator[AdapterOutput]):
+    """Iterator of unified events (and diagnostics) over a sync httpx response.
+
+    ``report`` holds the Report once the iterator is exhausted or :meth:`close` d.
+    """
+
+    def __init__(
+        self,
+        response: httpx.Response,
+        *,
+        provider: str = "auto",
+        capture: CaptureSink | None = None,
+        stall: float | None = None,
+        start: float | None = None,
+        timing: TimingOptions | None = None,
+    ) -> None:
+        super().__init__(
+            LiveCore(
+                provider=provider,
+                capture=capture,
+                stall=stall,
+                start=start,
+                http_status=response.status_code,
+                timing=timing,
+            )
+        )
+        self._response = response
+        self._raw: Iterator[bytes]
+        if response.is_stream_consumed:  # already read (not a streaming request)
+            self._raw = iter([response.content])
+        else:
+            self._raw = response.iter_bytes() if _compressed(response) else response.iter_raw()
+
+    def __iter__(self) -> LiveStream:
+        return self
+
+    def __next__(self) -> AdapterOutput:
+        while not self._pending:
+            if self._done:
+                raise StopIteration
+            self._pull()
+        return self._pending.popleft()
+
+    def _pull(self) -> None:
+        core = self._core
+        try:
+            chunk = next(self._raw)
+        except StopIteration:
+            self._end()
+            return
+        except httpx.ReadTimeout:
+            core.on_stall()
+            self._response.close()
+            self._end()
+            return
+        except httpx.TransportError as exc:
+            core.on_error(exc)
+            self._end()
+            return
+        except KeyboardInterrupt:
+            self.close()
+            raise
+        self._pending.extend(core.feed(chunk))
+
+    def close(self, reason: str = "the client aborted the stream") -> Report:
+        """Stop reading: the response is ``cancelled`` unless it had already ended."""
+        if not self._done:
+            if not self._core.terminal_seen:
+                self._core.on_cancel(reason)
+            self._response.close()
+            self._end()
+        report = self._core.report
+        assert report is not None
+        return report
+
+    def run(self) -> Report:
+        """Read the whole stream and return the Report."""
+        for _ in self:
+            pass
+        report = self._core.report
+        assert report is not None
+        return report
+
+
+class AsyncLiveStream(_Base, AsyncIterator[AdapterOutput]):
+    """Async iterator of unified events over an ``httpx.AsyncClient`` streaming response."""
+
+    def __init__(
+        self,
+        response: httpx.Response,
+        *,
+        provider: str = "auto",
+        capture: CaptureSink | None = None,
+        stall: float | None = None,
+        start: float | None = None,
+        timing: TimingOptions | None = None,
+    ) -> None:
+        super().__init__(
+            LiveCore(
+                provider=provider,
+                capture=capture,
+                stall=stall,
+                start=start,
+                http_status=response.status_code,
+                timing=timing,
+            )
+        )
+        self._response = response
+        self._raw: AsyncIterator[bytes]
+        if response.is_stream_consumed:  # already read (not a streaming request)
+            self._raw = _once(response.content)
+        else:
+            self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+
+    def __aiter__(self) -> AsyncLiveStream:
+        return self
+
+    async def __anext__(self) -> AdapterOutput:
+        while not self._pending:
+            if self._done:
+                raise StopAsyncIteration
+            await self._pull()
+        return self._pending.popleft()
+
+    async def _pull(self) -> None:
+        core = self._core
+        try:
+            if core.stall is None:
+                chunk = await self._raw.__anext__()
+            else:
+                chunk = await asyncio.wait_for(self._raw.__anext__(), core.stall)
+        except StopAsyncIteration:
+            self._end()
+            return
+        except (asyncio.TimeoutError, httpx.ReadTimeout):
+            core.on_stall()
+            await self._response.aclose()
+            self._end()
+            return
+        except httpx.TransportError as exc:
+            core.on_error(exc)
+            self._end()
+            return
+        except asyncio.CancelledError:
+            await self.aclose()
+            raise
+        self._pending.extend(core.feed(chunk))
+
+    async def aclose(self, reason: str = "the client aborted the stream") -> Report:
+        """Stop reading: the response is ``cancelled`` unless it had already ended."""
+        if not self._done:
+            if not self._core.terminal_seen:
+                self._core.on_cancel(reason)
+            await self._response.aclose()
+            self._end()
+        report = self._core.report
+        assert report is not None
+        return report
+
+    async def run(self) -> Report:
+        """Read the whole stream and return the Report."""
+        async for _ in self:
+            pass
+        report = self._core.report
+        assert report is not None
+        return report
+
+
+def iter_events(
+    response: httpx.Response,
+    *,
+    provider: str = "auto",
+    capture: CaptureSink | None = None,
+    stall: float | None = None,
+    start: float | None = None,
+    timing: TimingOptions | None = None,
+) -> LiveStream:
+    """Yield unified events from a sync httpx streaming response as bytes arrive.
+
+    Args:
+        response: an open streaming response (``client.stream(...)``).
+        provider: ``"auto"`` or a provider name.
+        capture: a sink (``CaptureWriter``) every raw chunk is teed into.
+        stall: seconds of silence that count as a stall (pair it with httpx's read timeout).
+        start: ``time.monotonic()`` at the request's start (default: now).
+        timing: thresholds for the timing diagnostics.
+
+    Returns:
+        A :class:`LiveStream`; its ``report`` is set once it is exhausted.
+    """
+    return LiveStream(
+        response, provider=provider, capture=capture, stall=stall, start=start, timing=timing
+    )
+
+
+def aiter_events(
+    response: httpx.Response,
+    *,
+    provider: str = "auto",
+    capture: CaptureSink | None = None,
+    stall: float | None = None,
+    start: float | None = None,
+    timing: TimingOptions | None = None,
+) -> AsyncLiveStream:
+    """Async form of :func:`iter_events` for ``httpx.AsyncClient`` streaming responses.
+
+    ``stall`` is enforced by the adapter itself (each read waits at most that long).
+    """
+    return AsyncLiveStream(
+        response, provider=provider, capture=capture, stall=stall, start=start, timing=timing
+    )
