@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         _error(f"{exc.strerror or exc}{f': {exc.filename!r}' if exc.filename else ''}")
         return exitcodes.INTERNAL
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 1
+    except Exception as exc:
         _error(f"internal error: {type(exc).__name__}: {exc}")
         return exitcodes.INTERNAL
     return result if isinstance(result, int) else exitcodes.COMPLETED

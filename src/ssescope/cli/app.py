@@ -222,17 +222,20 @@ def frames(
         Text(f"{report.provider} · {report.framing} · {len(rows)} records · {report.bytes:,} bytes")
     )
     table = Table(header_style="bold", box=None, pad_edge=False)
-    for name, justify in (
-        ("#", "right"),
-        ("offset", "right"),
-        ("len", "right"),
-        ("time", "right"),
-        ("event", "left"),
-        ("id", "left"),
-        ("data", "left"),
-        ("", "left"),
-    ):
-        table.add_column(name, justify=justify, no_wrap=name != "")  # type: ignore[arg-type]
+    show_time = any(row["time"] is not None for row in rows)
+    show_id = any(row["id"] for row in rows)
+    columns = [("#", "right"), ("offset", "right"), ("len", "right")]
+    columns += [("time", "right")] if show_time else []
+    columns += [("event", "left")] + ([("id", "left")] if show_id else [])
+    columns += [("data", "left"), ("", "left")]
+    for name, justify in columns:
+        table.add_column(
+            name,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=True,
+            min_width=None if name in ("data", "") else max(len(name), 5),
+            overflow="ellipsis",
+        )
     for row in rows:
         mark = Text()
         if row["invalid"]:
@@ -241,17 +244,15 @@ def frames(
             mark.append("? unknown ", style="yellow")
         if row["diagnostics"]:
             mark.append(" ".join(row["diagnostics"]), style="dim")
-        data = row["data"]
-        table.add_row(
-            str(row["index"]),
-            str(row["offset"]),
-            str(row["length"]),
-            "" if row["time"] is None else f"{row['time']:.3f}",
-            ": comment" if row["kind"] == "comment" else (row["event"] or ""),
-            row["id"] or "",
-            Text(_preview(data), style="dim" if row["kind"] == "comment" else ""),
-            mark,
-        )
+        cells: list[Any] = [str(row["index"]), str(row["offset"]), str(row["length"])]
+        if show_time:
+            cells.append("" if row["time"] is None else f"{row['time']:.3f}")
+        cells.append(Text(": comment" if row["kind"] == "comment" else (row["event"] or "")))
+        if show_id:
+            cells.append(Text(row["id"] or ""))
+        style = "dim" if row["kind"] == "comment" else ""
+        cells += [Text(_preview(row["data"], 30), style=style), mark]
+        table.add_row(*cells)
     console.print(table)
     return exitcodes.COMPLETED
 
@@ -262,8 +263,14 @@ def frames(
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="First random seed.")
-@click.option("--random", "count", type=click.IntRange(0, 1000), default=8, show_default=True,
-              help="How many seeded random splits.")
+@click.option(
+    "--random",
+    "count",
+    type=click.IntRange(0, 1000),
+    default=8,
+    show_default=True,
+    help="How many seeded random splits.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 def replay(
@@ -296,8 +303,13 @@ def replay(
             "bytes": len(body),
             "identical": same,
             "runs": [
-                {"chunking": r.chunking, "chunks": r.chunks, "digest": r.digest,
-                 "status": r.status, "seconds": r.seconds}
+                {
+                    "chunking": r.chunking,
+                    "chunks": r.chunks,
+                    "digest": r.digest,
+                    "status": r.status,
+                    "seconds": r.seconds,
+                }
                 for r in runs
             ],
         }
@@ -325,9 +337,14 @@ def replay(
 
 @cli.command(context_settings=_CONTEXT)
 @click.argument("stream")
-@click.option("--against", "result", required=True, metavar="RESULT",
-              help="A text file (output 0 text) or JSON with text, reasoning, tool_calls, "
-              "finish_reason, usage.")
+@click.option(
+    "--against",
+    "result",
+    required=True,
+    metavar="RESULT",
+    help="A text file (output 0 text) or JSON with text, reasoning, tool_calls, "
+    "finish_reason, usage.",
+)
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
@@ -355,8 +372,11 @@ def examples(as_json: bool) -> int:
     items = list_examples()
     if as_json:
         sys.stdout.write(
-            json.dumps([{"name": e.name, "file": e.filename, "description": e.description}
-                        for e in items], indent=2) + "\n"
+            json.dumps(
+                [{"name": e.name, "file": e.filename, "description": e.description} for e in items],
+                indent=2,
+            )
+            + "\n"
         )
         return exitcodes.COMPLETED
     for e in items:

@@ -9,7 +9,7 @@ from typing import Any
 
 __all__ = ["redact_report", "redacted"]
 
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*(?:'|…)")
 
 
 def redacted(value: str) -> str:

@@ -63,7 +63,7 @@ def _tool_card(call: dict[str, Any]) -> Panel:
     title.append(call.get("name") or "(no name)", style="bold")
     if call.get("kind") and call["kind"] != "function":
         title.append(f" [{call['kind']}]", style="dim")
-    subtitle = f"id {call['id']}" if call.get("id") else "no id"
+    subtitle = Text(f"id {call['id']}" if call.get("id") else "no id")
     parts: list[RenderableType] = []
     args = call.get("arguments") or ""
     if call.get("input") is not None:
@@ -115,8 +115,7 @@ def _output(out: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
         if audio:
             parts.append(Text(f"audio: {audio['bytes']:,} bytes ({audio.get('format')})"))
     if "tools" in only:
-        for call in out.get("tool_calls", []):
-            parts.append(_tool_card(call))
+        parts.extend(_tool_card(call) for call in out.get("tool_calls", []))
     if "text" in only and out.get("citations"):
         parts.append(Text("citations", style="bold"))
         for i, cit in enumerate(out["citations"], 1):
@@ -137,9 +136,9 @@ def _usage(usage: dict[str, Any] | None) -> RenderableType:
     table.add_column("tokens", justify="right")
     for key in _USAGE_KEYS:
         value = usage.get(key)
-        table.add_row(key, "not reported" if value is None else f"{value:,}")
+        table.add_row(Text(key), "not reported" if value is None else f"{value:,}")
     if usage.get("source"):
-        table.caption = f"source: {usage['source']}"
+        table.caption = Text(f"source: {usage['source']}")
     return table
 
 
@@ -155,10 +154,10 @@ def _diagnostics(diags: list[dict[str, Any]]) -> RenderableType:
     for d in diags:
         table.add_row(
             Text(d["severity"], style=_SEVERITY_STYLE.get(d["severity"], "")),
-            d["code"],
+            Text(d["code"]),
             "" if d.get("record") is None else str(d["record"]),
             "" if d.get("offset") is None else str(d["offset"]),
-            d["message"],
+            Text(d["message"]),
         )
     return table
 
@@ -182,9 +181,7 @@ def _response(resp: dict[str, Any], only: Collection[str]) -> list[RenderableTyp
     return parts
 
 
-def render_report(
-    console: Console, data: dict[str, Any], only: Collection[str] = SECTIONS
-) -> None:
+def render_report(console: Console, data: dict[str, Any], only: Collection[str] = SECTIONS) -> None:
     """Print the human view of a Report dict on ``console``.
 
     Args:
@@ -212,6 +209,9 @@ def render_report(
         console.print(_diagnostics(data.get("diagnostics", [])))
     timing = data.get("timing") or {}
     if timing.get("total_s") is not None:
-        bits = [f"{k[:-2].replace('_', ' ')} {v:.3f}s" for k, v in timing.items()
-                if k.endswith("_s") and v is not None]
+        bits = [
+            f"{k[:-2].replace('_', ' ')} {v:.3f}s"
+            for k, v in timing.items()
+            if k.endswith("_s") and v is not None
+        ]
         console.print(Text("timing: " + ", ".join(bits), style="dim"))

@@ -50,11 +50,11 @@ def _dir() -> Path:
 
 def list_examples() -> list[Example]:
     """Return every bundled example, sorted by name."""
-    out = []
-    for path in sorted(_dir().iterdir()):
-        if path.name in _DESCRIPTIONS:
-            out.append(Example(path.name.rsplit(".", 1)[0], path.name, _DESCRIPTIONS[path.name]))
-    return out
+    return [
+        Example(path.name.rsplit(".", 1)[0], path.name, _DESCRIPTIONS[path.name])
+        for path in sorted(_dir().iterdir())
+        if path.name in _DESCRIPTIONS
+    ]
 
 
 def example_path(name: str) -> Path:
