@@ -27,7 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = cli.main(args=args, prog_name="ssescope", standalone_mode=False)
     except click.UsageError as exc:
-        exc.show()
+        where = exc.ctx.command_path if exc.ctx is not None else "ssescope"
+        _error(f"{exc.format_message()} (see `{where} --help`)")
         return exitcodes.USAGE
     except click.exceptions.Abort:
         sys.stderr.write("ssescope: interrupted\n")
