@@ -233,7 +233,7 @@ def frames(
             name,
             justify=justify,  # type: ignore[arg-type]
             no_wrap=True,
-            min_width=None if name in ("data", "") else max(len(name), 5),
+            min_width=None if name in ("data", "") else 9 if name == "event" else max(len(name), 5),
             overflow="ellipsis",
         )
     for row in rows:
