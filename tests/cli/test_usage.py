@@ -68,7 +68,7 @@ def test_the_main_entry_point_runs_commands() -> None:
 def test_a_terminal_on_stdin_without_a_file_prints_help_and_exits_2() -> None:
     primary, replica = os.openpty()
     try:
-        env = {k: v for k, v in os.environ.items()}
+        env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT / "src")
         proc = subprocess.run(
             [sys.executable, "-m", "ssescope", "inspect"],
