@@ -62,7 +62,6 @@ class Pipeline:
         self._starts: list[int] = []
         self._times: list[float | None] = []
         self._counts = RecordCounts()
-        self._invalid: set[int] = set()
         self._first_data: int | None = None
         self._bytes = 0
         self._first_byte: float | None = None
@@ -168,8 +167,6 @@ class Pipeline:
         for item in items:
             if isinstance(item, Diagnostic):
                 agg.diagnostics.append(item)
-                if item.record is not None and item.code.startswith(_INVALID_PREFIXES):
-                    self._invalid.add(item.record)
                 continue
             self._starts.append(item.start)
             self._times.append(item.time)
@@ -238,7 +235,13 @@ class Pipeline:
         responses = agg.finish()
         diagnostics = list(agg.diagnostics)
         diagnostics.extend(self._extra)
-        self._counts.invalid = len(self._invalid)
+        self._counts.invalid = len(
+            {
+                d.record
+                for d in diagnostics
+                if d.record is not None and d.code.startswith(_INVALID_PREFIXES)
+            }
+        )
         self._counts.unknown = agg.unknown_records
         record_times = [
             (i, t, s) for i, (t, s) in enumerate(zip(self._times, self._starts, strict=True))

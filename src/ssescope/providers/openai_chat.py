@@ -1,0 +1,1152 @@
+"""OpenAI Chat Completions streams (``chat.completion.chunk``) and every compatible server.
+
+Theory of operation
+===================
+
+Each record is one chunk: ``{"id", "object", "model", "choices": [{"index", "delta",
+"finish_reason", ...}], "usage"?}``; the SSE wire ends with the literal ``data: [DONE]``.
+The adapter maps every chunk to unified events and keeps only the state the protocol
+needs to judge how the stream ended and to diagnose irregular tool-call fragments: per
+choice, its finish reason and which tool indexes / ids it has seen.
+
+Outputs and parts
+    ``output`` is the choice index (``n > 1`` choices interleave). Each field has a single
+    part (``part=None``): text, reasoning and refusal are plain appends.
+
+Text and reasoning
+    ``delta.content`` is a string, or (Mistral Magistral) an array of typed chunks
+    ``{"type": "text", "text"}`` / ``{"type": "thinking", "thinking": [{"type": "text",
+    "text"}]}``. Reasoning comes as ``delta.reasoning_content`` (DeepSeek, xAI, Moonshot,
+    DashScope, llama.cpp), ``delta.reasoning`` (vLLM, Groq, OpenRouter, Ollama) and
+    OpenRouter's ``delta.reasoning_details[]`` (``reasoning.text`` with an optional
+    signature, ``reasoning.summary``, ``reasoning.encrypted``). A chunk carrying the same
+    text in several of these spellings contributes it once: ``reasoning_content`` /
+    ``reasoning`` win over the text of ``reasoning_details`` (whose signatures and
+    encrypted data still become :class:`ReasoningMeta`). ``delta.refusal`` is refusal
+    text, ``delta.audio`` becomes :class:`Audio`; logprobs and ``obfuscation`` padding
+    are not read.
+
+Tool calls
+    ``delta.tool_calls[]`` entries become :class:`ToolCallDelta` with ``index``, ``id``,
+    ``name``, ``type`` passed as sent (the aggregator matches fragments to calls: by new
+    id, else index, else the open call). Entries of a whole call in one chunk are still
+    fragments: the call ends when the choice's ``finish_reason`` arrives, which emits
+    :class:`ToolCallsEnd` (not for ``length`` or ``error``: calls cut there stay
+    incomplete). Irregular fragments are accepted and diagnosed (missing index, an index
+    reused with a new id, two entries for one index in a chunk, a non-contiguous index,
+    interleaved calls, a non-string id or name, arguments sent as an object, the
+    ``multi_tool_use.parallel`` wrapper). Legacy ``delta.function_call`` is a call
+    without index or id. Chat custom tools (``{"type": "custom", "custom": {"name",
+    "input"}}``) are freeform text calls.
+
+Usage
+    Any ``usage`` object (finish chunk, empty-choices chunk, ``choices: null`` chunk,
+    Perplexity's cumulative usage on every chunk) and Groq's ``x_groq.usage`` become
+    :class:`Usage`, mapped by name only: ``prompt_tokens`` -> input, ``completion_tokens``
+    -> output, ``total_tokens``, ``completion_tokens_details.reasoning_tokens``,
+    ``prompt_tokens_details.cached_tokens`` (else DeepSeek ``prompt_cache_hit_tokens``,
+    else a top-level ``cached_tokens``) -> cached input.
+
+Errors
+    A chunk with a truthy top-level ``error`` (OpenAI, OpenRouter with
+    ``finish_reason: "error"``), a vLLM ``{"object": "error", ...}`` chunk and an SSE
+    ``event: error`` record each give :class:`ProviderError`, a ``provider.error``
+    diagnostic and ``Terminal(failed)``. A choice-level ``error`` object gives the error
+    without a terminal (the status is then ``failed`` unless a later marker says
+    otherwise, and ``[DONE]`` keeps it ``failed``).
+
+How the stream ended
+    ``data: [DONE]`` gives a :class:`Terminal`: ``failed`` if an error was reported or a
+    choice finished with ``error``, else ``incomplete`` if a choice finished with
+    ``length`` / ``content_filter`` / ``refusal``, else ``completed``. ``[DONE]`` before
+    any finish reason (or before a choice's) adds ``stream.done-without-finish``.
+    Perplexity's last chunk (``object: "chat.completion.done"``) is an end marker as
+    well. On the SSE wire a stream that ends without ``[DONE]`` gets
+    ``stream.missing-done`` and no terminal (status ``truncated``). JSONL dumps
+    (framings other than SSE) cannot carry ``[DONE]``: there, at :meth:`close`, "every
+    choice that appeared got a finish reason" is the end marker and gives the terminal.
+
+Responses
+    The first chunk with an id starts the response (:class:`ResponseStart`). A chunk with
+    a different id after the end marker, or after every choice finished, starts a new
+    response; a different id while choices are still open is diagnosed
+    (``openai-chat.id-changed``) and the chunk is kept in the current response. Azure's
+    prompt-filter first chunk (``id: ""``, ``object: ""``, ``choices: []``) and its
+    content-filter annotation chunks are ordinary chunks with no delta.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar, cast
+
+from ..diagnostics import Diagnostic, Severity, quote
+from ..events import (
+    JSON,
+    Audio,
+    Citation,
+    Finish,
+    FinishReason,
+    ProviderError,
+    ReasoningDelta,
+    ReasoningMeta,
+    RefusalDelta,
+    ResponseStart,
+    Snapshot,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    ToolCallDelta,
+    ToolCallsEnd,
+    Unknown,
+    Usage,
+)
+from ..framing.records import DataRecord
+from ._base import AdapterOutput, decode_json, diag
+
+__all__ = ["OpenAIChatAdapter", "map_finish_reason"]
+
+_FINISH: dict[str, FinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "content_filter": "content_filter",
+    "eos": "stop",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+    "refusal": "refusal",
+    "error": "error",
+}
+
+_SHORT: frozenset[str] = frozenset(("length", "content_filter", "refusal"))
+"""Unified finish reasons that make a response ``incomplete``."""
+
+_NO_TOOL_END: frozenset[str] = frozenset(("length", "error"))
+"""Finishes after which open tool calls are left unended (cut, not finished)."""
+
+_KNOWN_OBJECTS: frozenset[str] = frozenset(
+    ("chat.completion.chunk", "chat.completion.done", "chat.completion", "text_completion", "")
+)
+
+_PARALLEL_WRAPPER = "multi_tool_use.parallel"
+
+_DONE = "[DONE]"
+
+
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map a raw Chat Completions ``finish_reason`` to the unified reason.
+
+    ``stop``, ``length``, ``tool_calls``, ``content_filter`` are kept; ``function_call``
+    and ``tool_use`` are tool calls; ``eos``, ``end_turn``, ``stop_sequence`` are
+    ``stop``; ``max_tokens`` is ``length``; ``refusal`` and ``error`` are kept; anything
+    else is ``other``.
+    """
+    return _FINISH.get(raw, "other")
+
+
+def _tokens(value: Any) -> int | None:
+    """A token count as the provider sent it, or ``None`` when it is not an integer."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
+def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
+    """Normalised usage keys from a Chat Completions usage object (no arithmetic)."""
+    get = usage.get
+    inp = get("prompt_tokens")
+    if inp is None:
+        inp = get("input_tokens")
+    outp = get("completion_tokens")
+    if outp is None:
+        outp = get("output_tokens")
+    ptd = get("prompt_tokens_details")
+    ctd = get("completion_tokens_details")
+    cached = _tokens(ptd.get("cached_tokens")) if isinstance(ptd, dict) else None
+    if cached is None:
+        cached = _tokens(get("prompt_cache_hit_tokens"))
+        if cached is None:
+            cached = _tokens(get("cached_tokens"))
+    return {
+        "input_tokens": _tokens(inp),
+        "output_tokens": _tokens(outp),
+        "total_tokens": _tokens(get("total_tokens")),
+        "reasoning_tokens": _tokens(ctd.get("reasoning_tokens")) if isinstance(ctd, dict) else None,
+        "cached_input_tokens": cached,
+    }
+
+
+def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
+    """Report a field whose JSON type is not the one the protocol defines."""
+    out.append(
+        diag("openai-chat.invalid-shape", "warning", f"Record {record.index}: {message}", record)
+    )
+
+
+def _compact(value: Any) -> str:
+    """Compact JSON text of a value the wire sent as an object instead of a string."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Choice:
+    """What the adapter remembers about one choice of the current response."""
+
+    __slots__ = ("finish", "index_ids", "last_index", "raw_finish", "tools")
+
+    def __init__(self) -> None:
+        self.finish: FinishReason | None = None
+        self.raw_finish: str | None = None
+        self.tools = False
+        self.index_ids: dict[int, str] = {}
+        self.last_index: int | None = None
+
+
+class OpenAIChatAdapter:
+    """Adapter for OpenAI Chat Completions chunk streams and compatible servers.
+
+    Args:
+        framing: the framing the records came from. ``"sse"`` carries ``data: [DONE]``;
+            any other framing (a JSONL dump, a JSON array) does not, so there the
+            response is complete when every choice that appeared got a finish reason.
+    """
+
+    name: ClassVar[str] = "openai-chat"
+
+    def __init__(self, framing: str) -> None:
+        self._framing = framing
+        self._sse = framing == "sse"
+        self._last: DataRecord | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget the current response (a new one starts)."""
+        self._choices: dict[int, _Choice] = {}
+        self._id: str | None = None
+        self._started = False
+        self._terminated = False
+        self._done_seen = False
+        self._error_seen = False
+        self._citations: set[str] = set()
+        self._said: set[tuple[str, object]] = set()
+
+    # ------------------------------------------------------------------ entry points
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
+        self._last = record
+        data = record.data
+        if record.event == "error":
+            return self._error_event(record)
+        if data.startswith(_DONE) or (data[:1].isspace() and data.strip().startswith(_DONE)):
+            return self._done(record)
+        if not data or data.isspace():
+            return [
+                diag(
+                    "openai-chat.empty-data",
+                    "info",
+                    f"Record {record.index} has no data ({quote(data)}); it is ignored.",
+                    record,
+                )
+            ]
+        obj, bad = decode_json(record)
+        if bad is not None:
+            return [bad]
+        if not isinstance(obj, dict):
+            kind = type(obj).__name__
+            out: list[AdapterOutput] = []
+            _invalid(out, record, f"the record is a JSON {kind}, not a chunk object: {quote(obj)}.")
+            out.append(Unknown(record.index, f"json-{kind}", cast("JSON", obj)))
+            return out
+        return self._chunk(obj, record)
+
+    def close(self) -> list[AdapterOutput]:
+        """End of the stream: judge how it ended when no end marker came."""
+        last = self._last
+        if self._terminated:
+            return []
+        choices = self._choices
+        missing = [o for o, st in choices.items() if st.finish is None]
+        offset = last.end if last is not None else None
+        rec = last.index if last is not None else None
+        if self._sse:
+            if last is None:
+                msg = "The stream ended without any chunk and without `data: [DONE]`."
+            elif choices and not missing:
+                msg = (
+                    "Every choice got a finish_reason but the stream ended without "
+                    "`data: [DONE]`; the response is reported as truncated."
+                )
+            else:
+                msg = (
+                    "The stream ended without `data: [DONE]` and before "
+                    f"{self._outputs_phrase(missing)} got a finish_reason; the response is truncated."
+                )
+            return [Diagnostic("stream.missing-done", "warning", msg, offset, rec)]
+        if not choices or last is None:
+            return []
+        if missing:
+            return [
+                Diagnostic(
+                    "openai-chat.missing-finish",
+                    "warning",
+                    f"The stream ended before {self._outputs_phrase(missing)} got a finish_reason; "
+                    "the response is truncated.",
+                    offset,
+                    rec,
+                )
+            ]
+        status = self._status()
+        self._terminated = True
+        return [
+            Terminal(
+                last.index,
+                status,
+                f"every choice finished ({self._finish_summary()}); {self._framing} framing has no [DONE]",
+            )
+        ]
+
+    # ------------------------------------------------------------------ markers
+
+    def _status(self) -> Status:
+        if self._error_seen:
+            return "failed"
+        short = False
+        for st in self._choices.values():
+            if st.finish == "error":
+                return "failed"
+            if st.finish in _SHORT:
+                short = True
+        return "incomplete" if short else "completed"
+
+    def _finish_summary(self) -> str:
+        return ", ".join(
+            f"{o}: {st.raw_finish}" for o, st in self._choices.items() if st.raw_finish
+        )
+
+    @staticmethod
+    def _outputs_phrase(missing: list[int]) -> str:
+        if not missing:
+            return "any choice"
+        if len(missing) == 1:
+            return f"choice {missing[0]}"
+        return "choices " + ", ".join(str(o) for o in missing)
+
+    def _end_marker(self, record: DataRecord, marker: str, out: list[AdapterOutput]) -> None:
+        """An explicit end marker arrived: emit the terminal with the status it implies."""
+        choices = self._choices
+        missing = [o for o, st in choices.items() if st.finish is None]
+        if not choices or len(missing) == len(choices):
+            out.append(
+                diag(
+                    "stream.done-without-finish",
+                    "warning",
+                    f"{marker} arrived before any finish_reason; the stream says it is done "
+                    "but no choice said why it stopped.",
+                    record,
+                )
+            )
+        elif missing:
+            out.append(
+                diag(
+                    "stream.done-without-finish",
+                    "warning",
+                    f"{marker} arrived before {self._outputs_phrase(missing)} got a finish_reason.",
+                    record,
+                )
+            )
+        summary = self._finish_summary()
+        reason = f"{marker} after finish_reason {summary}" if summary else f"{marker}"
+        out.append(Terminal(record.index, self._status(), reason))
+        self._terminated = True
+
+    def _done(self, record: DataRecord) -> list[AdapterOutput]:
+        out: list[AdapterOutput] = []
+        data = record.data.strip()
+        if data != _DONE:
+            out.append(
+                diag(
+                    "openai-chat.malformed-done",
+                    "info",
+                    f"Record {record.index} starts with [DONE] but carries more: {quote(data)}; it is read as [DONE].",
+                    record,
+                )
+            )
+        if self._terminated:
+            if self._done_seen:
+                out.append(
+                    diag(
+                        "openai-chat.duplicate-done",
+                        "warning",
+                        f"Record {record.index} is a second `data: [DONE]` for the same response; it is ignored.",
+                        record,
+                    )
+                )
+            self._done_seen = True
+            return out
+        self._done_seen = True
+        self._end_marker(record, "[DONE]", out)
+        return out
+
+    def _error_event(self, record: DataRecord) -> list[AdapterOutput]:
+        """An SSE ``event: error`` record: its data is the error, JSON or not."""
+        out: list[AdapterOutput] = []
+        data = record.data
+        err: Any = data
+        if data.strip():
+            obj, bad = decode_json(record)
+            if bad is None:
+                err = obj
+                if isinstance(obj, dict) and obj.get("error"):
+                    err = obj["error"]
+        self._provider_error(err, record, out)
+        if not self._terminated:
+            out.append(Terminal(record.index, "failed", "event: error"))
+            self._terminated = True
+        return out
+
+    def _provider_error(self, err: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Emit a ProviderError and its ``provider.error`` diagnostic."""
+        etype: str | None = None
+        code: str | None = None
+        if isinstance(err, dict):
+            msg = err.get("message")
+            message = msg if isinstance(msg, str) else quote(err, 200)
+            t = err.get("type")
+            etype = t if isinstance(t, str) else None
+            c = err.get("code")
+            code = None if c is None else str(c)
+        elif isinstance(err, str):
+            message = err
+        else:
+            message = quote(err, 200)
+        self._error_seen = True
+        out.append(ProviderError(record.index, etype, message, code, err))
+        detail = ", ".join(
+            part
+            for part in (f"type {etype!r}" if etype else "", f"code {code!r}" if code else "")
+            if part
+        )
+        out.append(
+            diag(
+                "provider.error",
+                "error",
+                f"The provider reported an error inside the stream: {quote(message, 160)}"
+                + (f" ({detail})." if detail else "."),
+                record,
+            )
+        )
+
+    # ------------------------------------------------------------------ chunks
+
+    def _once(self, key: str, scope: object = None) -> bool:
+        """True the first time ``(key, scope)`` is seen in this response."""
+        k = (key, scope)
+        if k in self._said:
+            return False
+        self._said.add(k)
+        return True
+
+    def _chunk(self, obj: dict[str, Any], record: DataRecord) -> list[AdapterOutput]:
+        out: list[AdapterOutput] = []
+        ri = record.index
+        get = obj.get
+        choices = get("choices")
+        obj_type = get("object")
+        err = get("error")
+        if not (
+            err
+            or obj_type == "error"
+            or "choices" in obj
+            or "usage" in obj
+            or "x_groq" in obj
+            or "citations" in obj
+            or "prompt_filter_results" in obj
+        ):
+            key = get("type") or obj_type or "chunk-without-choices"
+            out.append(Unknown(ri, key if isinstance(key, str) else "chunk-without-choices", obj))
+            return out
+
+        cid = get("id")
+        if isinstance(cid, str) and cid:
+            if self._id is None:
+                self._id = cid
+                if not self._started:
+                    self._started = True
+                    model = get("model")
+                    out.append(
+                        ResponseStart(ri, cid, model if isinstance(model, str) and model else None)
+                    )
+            elif cid != self._id:
+                self._new_id(cid, obj, record, out)
+        elif not self._started and choices:
+            self._started = True
+            model = get("model")
+            out.append(ResponseStart(ri, None, model if isinstance(model, str) and model else None))
+
+        if (
+            obj_type is not None
+            and (not isinstance(obj_type, str) or obj_type not in _KNOWN_OBJECTS)
+            and obj_type != "error"
+            and self._once("openai-chat.unexpected-object", quote(obj_type))
+        ):
+            out.append(
+                diag(
+                    "openai-chat.unexpected-object",
+                    "info",
+                    f"Record {ri} has object {quote(obj_type)}, not 'chat.completion.chunk'; it is read as a chunk.",
+                    record,
+                )
+            )
+
+        finished = False
+        if isinstance(choices, list):
+            for pos, ch in enumerate(choices):
+                if isinstance(ch, dict):
+                    if self._choice(ch, pos, record, out):
+                        finished = True
+                else:
+                    _invalid(
+                        out, record, f"choices[{pos}] is not an object: {quote(ch)}; it is skipped."
+                    )
+        elif choices is not None:
+            _invalid(out, record, f"`choices` is not a list: {quote(choices)}; it is ignored.")
+
+        usage = get("usage")
+        if usage is not None:
+            if isinstance(usage, dict):
+                source = "usage chunk" if not choices else "finish chunk" if finished else "chunk"
+                out.append(Usage(ri, _usage_values(usage), usage, source))
+            else:
+                _invalid(out, record, f"`usage` is not an object: {quote(usage)}; it is ignored.")
+        xg = get("x_groq")
+        if isinstance(xg, dict):
+            xu = xg.get("usage")
+            if isinstance(xu, dict):
+                out.append(Usage(ri, _usage_values(xu), xu, "x_groq.usage"))
+
+        cits = get("citations")
+        if cits is None:
+            cits = get("search_results")
+        if isinstance(cits, list) and cits:
+            self._citations_of(cits, ri, out)
+
+        pfr = get("prompt_filter_results")
+        if isinstance(pfr, list):
+            for item in pfr:
+                if isinstance(item, dict):
+                    res = item.get("content_filter_results")
+                    if isinstance(res, dict) and res:
+                        self._filtered(res, "the prompt", record, out)
+
+        if err or obj_type == "error":
+            self._provider_error(err if err else obj, record, out)
+            if not self._terminated:
+                out.append(Terminal(ri, "failed", "error chunk"))
+                self._terminated = True
+        elif obj_type == "chat.completion.done" and not self._terminated:
+            self._end_marker(record, "The chat.completion.done chunk", out)
+        return out
+
+    def _new_id(
+        self, cid: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A chunk with an id different from the response's."""
+        choices = self._choices
+        all_finished = bool(choices) and all(st.finish is not None for st in choices.values())
+        if not self._terminated and not all_finished:
+            if self._once("openai-chat.id-changed"):
+                out.append(
+                    diag(
+                        "openai-chat.id-changed",
+                        "warning",
+                        f"Record {record.index} has id {quote(cid)} while response {quote(self._id)} "
+                        "still has open choices; it is kept in that response.",
+                        record,
+                    )
+                )
+            return
+        if not self._terminated:
+            # Every choice finished but no end marker came before the next response.
+            if self._sse:
+                out.append(
+                    diag(
+                        "stream.missing-done",
+                        "warning",
+                        f"Response {quote(self._id)} finished but no `data: [DONE]` came before "
+                        f"the next response {quote(cid)}; it is reported as truncated.",
+                        record,
+                    )
+                )
+            else:
+                out.append(
+                    Terminal(
+                        record.index,
+                        self._status(),
+                        f"every choice finished ({self._finish_summary()}) before the next response",
+                    )
+                )
+        self._reset()
+        self._id = cid
+        self._started = True
+        model = obj.get("model")
+        out.append(
+            ResponseStart(record.index, cid, model if isinstance(model, str) and model else None)
+        )
+
+    def _choice(
+        self, ch: dict[str, Any], pos: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> bool:
+        """Map one entry of ``choices``; return whether it carried a finish reason."""
+        ri = record.index
+        o = ch.get("index")
+        if type(o) is not int:
+            if o is None:
+                if self._once("openai-chat.missing-choice-index"):
+                    out.append(
+                        diag(
+                            "openai-chat.missing-choice-index",
+                            "info",
+                            f"Record {ri}: choices[{pos}] has no `index`; its position {pos} is used.",
+                            record,
+                        )
+                    )
+            else:
+                _invalid(
+                    out,
+                    record,
+                    f"choices[{pos}].index is not an integer: {quote(o)}; position {pos} is used.",
+                )
+            o = pos
+        st = self._choices.get(o)
+        if st is None:
+            st = self._choices[o] = _Choice()
+
+        delta = ch.get("delta")
+        if isinstance(delta, dict):
+            if delta:
+                self._delta(delta, o, st, record, out)
+        elif delta is not None:
+            _invalid(
+                out,
+                record,
+                f"choices[{pos}].delta is not an object: {quote(delta)}; it is ignored.",
+            )
+        else:
+            text = ch.get("text")
+            if isinstance(text, str) and text:
+                out.append(TextDelta(ri, o, text))
+        message = ch.get("message")
+        if isinstance(message, dict):
+            self._message(message, o, st, delta is None, record, out)
+
+        cerr = ch.get("error")
+        if cerr:
+            self._provider_error(cerr, record, out)
+        cfr = ch.get("content_filter_results")
+        if cfr and isinstance(cfr, dict):
+            self._filtered(cfr, f"choice {o}", record, out)
+
+        fr = ch.get("finish_reason")
+        if fr is None or fr == "":
+            return False
+        if not isinstance(fr, str):
+            _invalid(
+                out,
+                record,
+                f"choices[{pos}].finish_reason is not a string: {quote(fr)}; it is ignored.",
+            )
+            return False
+        reason = _FINISH.get(fr, "other")
+        if reason == "other" and self._once("openai-chat.unknown-finish-reason", fr):
+            out.append(
+                diag(
+                    "openai-chat.unknown-finish-reason",
+                    "info",
+                    f"Record {ri}: finish_reason {quote(fr)} of choice {o} is not a known value; "
+                    "it is reported as 'other' with the raw value kept.",
+                    record,
+                )
+            )
+        st.finish = reason
+        st.raw_finish = fr
+        out.append(Finish(ri, o, reason, fr))
+        if st.tools and reason not in _NO_TOOL_END:
+            out.append(ToolCallsEnd(ri, o))
+        return True
+
+    def _delta(
+        self,
+        delta: dict[str, Any],
+        o: int,
+        st: _Choice,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        ri = record.index
+        get = delta.get
+        rc = get("reasoning_content")
+        rs = get("reasoning")
+        rd = get("reasoning_details")
+        if rc is not None or rs is not None or rd is not None:
+            self._reasoning(rc, rs, rd, o, record, out)
+
+        content = get("content")
+        if content is not None:
+            if isinstance(content, str):
+                if content:
+                    out.append(TextDelta(ri, o, content))
+            elif isinstance(content, list):
+                self._content_parts(content, o, record, out)
+            else:
+                _invalid(
+                    out,
+                    record,
+                    f"delta.content of choice {o} is neither a string nor a list: {quote(content)}; it is ignored.",
+                )
+        refusal = get("refusal")
+        if refusal and isinstance(refusal, str):
+            out.append(RefusalDelta(ri, o, refusal))
+        audio = get("audio")
+        if audio and isinstance(audio, dict):
+            data = audio.get("data")
+            transcript = audio.get("transcript")
+            aid = audio.get("id")
+            fmt = audio.get("format")
+            out.append(
+                Audio(
+                    ri,
+                    o,
+                    data if isinstance(data, str) else None,
+                    transcript if isinstance(transcript, str) else None,
+                    fmt if isinstance(fmt, str) else None,
+                    aid if isinstance(aid, str) else None,
+                )
+            )
+        tool_calls = get("tool_calls")
+        if tool_calls:
+            self._tool_calls(tool_calls, o, st, record, out)
+        fc = get("function_call")
+        if fc:
+            if isinstance(fc, dict):
+                st.tools = True
+                name = self._name(fc.get("name"), o, record, out)
+                args = self._arguments(fc.get("arguments"), o, record, out)
+                if name == _PARALLEL_WRAPPER:
+                    self._parallel_wrapper(o, record, out)
+                out.append(ToolCallDelta(ri, o, None, None, name, args, None))
+            else:
+                _invalid(
+                    out,
+                    record,
+                    f"delta.function_call of choice {o} is not an object: {quote(fc)}; it is ignored.",
+                )
+        annotations = get("annotations")
+        if annotations and isinstance(annotations, list):
+            out.extend(Citation(ri, o, ann) for ann in annotations)
+
+    def _reasoning(
+        self, rc: Any, rs: Any, rd: Any, o: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Reasoning from every spelling of one delta, each piece of text counted once."""
+        ri = record.index
+        plain = rc if isinstance(rc, str) else ""
+        if isinstance(rs, str) and rs:
+            if not plain:
+                plain = rs
+            elif rs != plain:
+                if self._once("openai-chat.reasoning-fields-differ", o):
+                    out.append(
+                        diag(
+                            "openai-chat.reasoning-fields-differ",
+                            "info",
+                            f"Record {ri}: delta.reasoning_content {quote(plain)} and delta.reasoning "
+                            f"{quote(rs)} of choice {o} differ; both are kept, in that order.",
+                            record,
+                        )
+                    )
+                plain += rs
+        if not rd:
+            if plain:
+                out.append(ReasoningDelta(ri, o, plain))
+            return
+        if not isinstance(rd, list):
+            _invalid(
+                out,
+                record,
+                f"delta.reasoning_details of choice {o} is not a list: {quote(rd)}; it is ignored.",
+            )
+            if plain:
+                out.append(ReasoningDelta(ri, o, plain))
+            return
+        pieces: list[tuple[str, str]] = []
+        metas: list[ReasoningMeta] = []
+        for item in rd:
+            if not isinstance(item, dict):
+                continue
+            t = item.get("type")
+            if t == "reasoning.text":
+                text = item.get("text")
+                if isinstance(text, str) and text:
+                    pieces.append((text, "text"))
+                sig = item.get("signature")
+                if isinstance(sig, str) and sig:
+                    metas.append(ReasoningMeta(ri, o, None, sig))
+            elif t == "reasoning.summary":
+                text = item.get("summary")
+                if isinstance(text, str) and text:
+                    pieces.append((text, "summary"))
+            elif t == "reasoning.encrypted":
+                data = item.get("data")
+                if isinstance(data, str) and data:
+                    metas.append(ReasoningMeta(ri, o, None, None, None, data))
+            elif self._once(
+                "openai-chat.unknown-reasoning-detail", t if isinstance(t, str) else None
+            ):
+                out.append(
+                    diag(
+                        "openai-chat.unknown-reasoning-detail",
+                        "info",
+                        f"Record {ri}: reasoning_details item of type {quote(t)} is not known; it is ignored.",
+                        record,
+                    )
+                )
+        if plain:
+            joined = "".join(p[0] for p in pieces)
+            kind = "text"
+            if joined == plain:
+                if all(p[1] == "summary" for p in pieces):
+                    kind = "summary"
+            elif joined and self._once("openai-chat.reasoning-fields-differ", o):
+                out.append(
+                    diag(
+                        "openai-chat.reasoning-fields-differ",
+                        "info",
+                        f"Record {ri}: delta.reasoning {quote(plain)} and the text of reasoning_details "
+                        f"{quote(joined)} of choice {o} differ; delta.reasoning is kept.",
+                        record,
+                    )
+                )
+            out.append(ReasoningDelta(ri, o, plain, None, kind))
+        else:
+            for text, kind in pieces:
+                out.append(ReasoningDelta(ri, o, text, None, kind))
+        out.extend(metas)
+
+    def _content_parts(
+        self, parts: list[Any], o: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Mistral-style content arrays of typed chunks."""
+        ri = record.index
+        for part in parts:
+            if isinstance(part, str):
+                if part:
+                    out.append(TextDelta(ri, o, part))
+                continue
+            if not isinstance(part, dict):
+                continue
+            t = part.get("type")
+            if t == "text":
+                text = part.get("text")
+                if isinstance(text, str) and text:
+                    out.append(TextDelta(ri, o, text))
+            elif t == "thinking":
+                thinking = part.get("thinking")
+                if isinstance(thinking, str):
+                    if thinking:
+                        out.append(ReasoningDelta(ri, o, thinking))
+                elif isinstance(thinking, list):
+                    for item in thinking:
+                        if isinstance(item, str):
+                            text = item
+                        elif isinstance(item, dict):
+                            text = item.get("text")
+                        else:
+                            continue
+                        if isinstance(text, str) and text:
+                            out.append(ReasoningDelta(ri, o, text))
+            elif t == "reference":
+                out.append(Citation(ri, o, part))
+            elif self._once("openai-chat.unknown-content-part", t if isinstance(t, str) else None):
+                out.append(
+                    diag(
+                        "openai-chat.unknown-content-part",
+                        "info",
+                        f"Record {ri}: a content part of type {quote(t)} in choice {o} is not known; it is ignored.",
+                        record,
+                    )
+                )
+
+    # ------------------------------------------------------------------ tool calls
+
+    def _name(self, name: Any, o: int, record: DataRecord, out: list[AdapterOutput]) -> str | None:
+        if name is None or isinstance(name, str):
+            return name
+        out.append(
+            diag(
+                "openai-chat.tool-name-not-string",
+                "warning",
+                f"Record {record.index}: a tool call name of choice {o} is not a string: {quote(name)}; "
+                "it is treated as absent.",
+                record,
+            )
+        )
+        return None
+
+    def _arguments(
+        self, args: Any, o: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> str | None:
+        if args is None or isinstance(args, str):
+            return args
+        text = _compact(args)
+        out.append(
+            diag(
+                "openai-chat.tool-arguments-not-string",
+                "warning",
+                f"Record {record.index}: tool call arguments of choice {o} are a JSON "
+                f"{type(args).__name__}, not a string: {quote(args)}; its compact JSON text is used.",
+                record,
+            )
+        )
+        return text
+
+    def _parallel_wrapper(self, o: int, record: DataRecord, out: list[AdapterOutput]) -> None:
+        out.append(
+            diag(
+                "openai-chat.parallel-wrapper",
+                "warning",
+                f"Record {record.index}: choice {o} called the pseudo-tool {_PARALLEL_WRAPPER!r}, "
+                "whose arguments wrap several tool calls; the call is kept as sent.",
+                record,
+            )
+        )
+
+    def _tool_calls(
+        self, entries: Any, o: int, st: _Choice, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        ri = record.index
+        if not isinstance(entries, list):
+            how = "it is read as a one-entry list" if isinstance(entries, dict) else "it is ignored"
+            _invalid(
+                out,
+                record,
+                f"delta.tool_calls of choice {o} is not a list: {quote(entries)}; {how}.",
+            )
+            if not isinstance(entries, dict):
+                return
+            entries = [entries]
+        st.tools = True
+        here: set[int] | None = None
+        for e in entries:
+            if not isinstance(e, dict):
+                _invalid(
+                    out,
+                    record,
+                    f"a delta.tool_calls entry of choice {o} is not an object: {quote(e)}; it is skipped.",
+                )
+                continue
+            get = e.get
+            idx = get("index")
+            if type(idx) is not int:
+                if idx is not None:
+                    _invalid(
+                        out,
+                        record,
+                        f"a tool call index of choice {o} is not an integer: {quote(idx)}; "
+                        "it is treated as absent.",
+                    )
+                    idx = None
+                if self._once("tool.missing-index", o):
+                    out.append(
+                        diag(
+                            "tool.missing-index",
+                            "info",
+                            f"Record {ri}: a tool call fragment of choice {o} has no `index`; "
+                            "fragments are matched by id, else to the open call.",
+                            record,
+                        )
+                    )
+            cid = get("id")
+            if cid is not None and not isinstance(cid, str):
+                out.append(
+                    diag(
+                        "openai-chat.tool-id-not-string",
+                        "warning",
+                        f"Record {ri}: a tool call id of choice {o} is not a string: {quote(cid)}; "
+                        "it is treated as absent.",
+                        record,
+                    )
+                )
+                cid = None
+            ctype = get("type")
+            if not isinstance(ctype, str):
+                ctype = None
+            kind = "function"
+            fmt = "json"
+            fn = get("function")
+            args_key = "arguments"
+            if fn is None:
+                custom = get("custom")
+                if isinstance(custom, dict):
+                    fn = custom
+                    kind = "custom"
+                    fmt = "text"
+                    args_key = "input"
+            name: str | None = None
+            args: str | None = None
+            if isinstance(fn, dict):
+                name = self._name(fn.get("name"), o, record, out)
+                args = self._arguments(fn.get(args_key), o, record, out)
+            elif fn is not None:
+                _invalid(
+                    out,
+                    record,
+                    f"a tool call `function` of choice {o} is not an object: {quote(fn)}; it is ignored.",
+                )
+            if idx is not None:
+                if here is None:
+                    here = {idx}
+                elif idx in here:
+                    out.append(
+                        diag(
+                            "openai-chat.duplicate-tool-index",
+                            "info",
+                            f"Record {ri}: two tool call entries of choice {o} in one chunk have index {idx}; "
+                            "both are applied to that call in order.",
+                            record,
+                        )
+                    )
+                else:
+                    here.add(idx)
+                known = st.index_ids
+                prev = known.get(idx)
+                if prev is None:
+                    if idx != len(known) and self._once("openai-chat.tool-index-gap", o):
+                        out.append(
+                            diag(
+                                "openai-chat.tool-index-gap",
+                                "info",
+                                f"Record {ri}: a new tool call of choice {o} has index {idx} after "
+                                f"{len(known)} call(s); indexes are not contiguous from 0.",
+                                record,
+                            )
+                        )
+                    known[idx] = cid or ""
+                else:
+                    if cid:
+                        if prev and cid != prev:
+                            out.append(
+                                diag(
+                                    "openai-chat.tool-index-reused",
+                                    "warning",
+                                    f"Record {ri}: tool call index {idx} of choice {o} is reused with a new id "
+                                    f"{quote(cid)} (was {quote(prev)}); it starts a new call.",
+                                    record,
+                                )
+                            )
+                            known[idx] = cid
+                        elif not prev:
+                            known[idx] = cid
+                    if (
+                        st.last_index is not None
+                        and idx != st.last_index
+                        and self._once("openai-chat.tool-calls-interleaved", o)
+                    ):
+                        out.append(
+                            diag(
+                                "openai-chat.tool-calls-interleaved",
+                                "info",
+                                f"Record {ri}: a fragment for tool call index {idx} of choice {o} came after "
+                                f"fragments of index {st.last_index}; parallel calls are interleaved.",
+                                record,
+                            )
+                        )
+                st.last_index = idx
+            if name == _PARALLEL_WRAPPER:
+                self._parallel_wrapper(o, record, out)
+            out.append(ToolCallDelta(ri, o, idx, cid, name, args, ctype, kind, fmt))
+
+    # ------------------------------------------------------------------ other pieces
+
+    def _message(
+        self,
+        message: dict[str, Any],
+        o: int,
+        st: _Choice,
+        calls: bool,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """A ``choices[].message`` snapshot (old Perplexity chunks, a whole completion)."""
+        ri = record.index
+        content = message.get("content")
+        if isinstance(content, str):
+            out.append(Snapshot(ri, o, "text", content))
+        refusal = message.get("refusal")
+        if isinstance(refusal, str):
+            out.append(Snapshot(ri, o, "refusal", refusal))
+        reasoning = message.get("reasoning_content")
+        if not isinstance(reasoning, str):
+            reasoning = message.get("reasoning")
+        if isinstance(reasoning, str):
+            out.append(Snapshot(ri, o, "reasoning", reasoning))
+        tool_calls = message.get("tool_calls")
+        if calls and isinstance(tool_calls, list):
+            for pos, e in enumerate(tool_calls):
+                if not isinstance(e, dict):
+                    continue
+                fn = e.get("function")
+                fn = fn if isinstance(fn, dict) else {}
+                cid = e.get("id")
+                idx = e.get("index")
+                st.tools = True
+                out.append(
+                    ToolCall(
+                        ri,
+                        o,
+                        idx if type(idx) is int else pos,
+                        cid if isinstance(cid, str) else None,
+                        self._name(fn.get("name"), o, record, out),
+                        self._arguments(fn.get("arguments"), o, record, out) or "",
+                    )
+                )
+
+    def _citations_of(self, cits: list[Any], ri: int, out: list[AdapterOutput]) -> None:
+        """Top-level citations (Perplexity repeats the whole list on every chunk): each once."""
+        seen = self._citations
+        for c in cits:
+            if isinstance(c, str):
+                key = c
+            elif isinstance(c, dict) and isinstance(c.get("url"), str):
+                key = c["url"]
+            else:
+                key = _compact(c)
+            if key not in seen:
+                seen.add(key)
+                out.append(Citation(ri, 0, c))
+
+    def _filtered(
+        self, results: dict[str, Any], what: str, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Azure content-filter results: report each category that filtered, once."""
+        for category, res in results.items():
+            if (
+                isinstance(res, dict)
+                and res.get("filtered") is True
+                and self._once("openai-chat.content-filtered", (what, category))
+            ):
+                sev: Severity = "info"
+                out.append(
+                    diag(
+                        "openai-chat.content-filtered",
+                        sev,
+                        f"Record {record.index}: the content filter flagged {what} for "
+                        f"{quote(category)} ({quote(res)}).",
+                        record,
+                    )
+                )
