@@ -1,0 +1,352 @@
+"""Cohere v2 ``/v2/chat`` stream.
+
+Theory of operation
+===================
+
+The wire is SSE with ``event:`` names, but the JSON ``type`` field is authoritative (the
+Cohere SDK parses only ``data``); the event name is used only when ``type`` is missing,
+and a disagreement is reported (``cohere.event-name-mismatch``, info). JSONL dumps carry
+the same objects, one per line. A literal ``[DONE]`` (which the SDK also stops on) is
+tolerated and ignored.
+
+Event types and what they become (one reply per response, so ``output`` is always 0):
+
+=====================  ==============================================================
+``message-start``      :class:`ResponseStart` (``id``)
+``content-start``      opens content part ``index``; ``delta.message.content.type`` is
+                       ``"text"`` or ``"thinking"``
+``content-delta``      ``content.text`` -> :class:`TextDelta`, ``content.thinking`` ->
+                       :class:`ReasoningDelta`, ``part`` = the content ``index``
+``content-end``        nothing (parts need no closing)
+``tool-plan-delta``    :class:`ReasoningDelta` of kind ``"plan"`` (part ``"tool_plan"``):
+                       the model's planning text, kept apart from the reply text
+``tool-call-start``    :class:`ToolCallDelta` with the top-level ``index``, id, name and
+                       type (``delta.message.tool_calls`` is ONE object, not a list)
+``tool-call-delta``    :class:`ToolCallDelta` with an arguments fragment
+``tool-call-end``      :class:`ToolCallEnd` for ``index``
+``citation-start``     :class:`Citation` (``delta.message.citations``), part =
+                       ``content_index``
+``citation-end``       nothing
+``message-end``        :class:`Finish`, :class:`Usage`, :class:`Terminal`
+``debug``              known, ignored
+=====================  ==============================================================
+
+``message-end`` is the only end marker, in every framing. ``finish_reason`` COMPLETE /
+STOP_SEQUENCE -> ``stop`` and TOOL_CALL -> ``tool_calls`` (status ``completed``),
+MAX_TOKENS -> ``length`` (``incomplete``), ERROR / TIMEOUT -> ``error`` (``failed``).
+Usage: ``usage.tokens`` (the tokens actually processed) gives ``input_tokens`` /
+``output_tokens``, ``cached_tokens`` gives ``cached_input_tokens``; ``billed_units`` stays in
+the raw object and is used only when ``tokens`` is absent.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, cast
+
+from ..diagnostics import Diagnostic, quote
+from ..events import (
+    JSON,
+    Citation,
+    Finish,
+    FinishReason,
+    ProviderError,
+    ReasoningDelta,
+    ResponseStart,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallEnd,
+    Unknown,
+    Usage,
+)
+from ..framing.records import DataRecord, SSEEvent
+from ._base import INVALID, AdapterOutput, decode_json, diag
+
+__all__ = ["CohereAdapter", "map_finish_reason"]
+
+_FINISH: dict[str, tuple[FinishReason, Status]] = {
+    "COMPLETE": ("stop", "completed"),
+    "STOP_SEQUENCE": ("stop", "completed"),
+    "TOOL_CALL": ("tool_calls", "completed"),
+    "MAX_TOKENS": ("length", "incomplete"),
+    "ERROR": ("error", "failed"),
+    "TIMEOUT": ("error", "failed"),
+}
+
+_IGNORED = frozenset({"content-end", "citation-end", "debug"})
+
+
+def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
+    """Map a Cohere ``finish_reason`` to the unified reason and the status it implies.
+
+    Unknown values are ``other``; ``message-end`` still ends the response, as completed.
+    """
+    return _FINISH.get(raw, ("other", "completed"))
+
+
+def _obj(value: JSON) -> dict[str, JSON]:
+    return value if isinstance(value, dict) else {}
+
+
+def _int(value: JSON) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class CohereAdapter:
+    """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
+
+    name: ClassVar[str] = "cohere"
+
+    def __init__(self, framing: str) -> None:
+        self.framing = framing
+        self._started = False
+        self._ended = False
+        self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
+        self._last_index = 0
+        self._last_end = 0
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one stream event to events and diagnostics."""
+        out: list[AdapterOutput] = []
+        self._last_index = record.index
+        self._last_end = record.end
+        value, problem = decode_json(record)
+        if problem is not None or value is INVALID:
+            if record.data.strip() == "[DONE]":
+                return out
+            if problem is not None:
+                out.append(problem)
+            return out
+        obj = cast("JSON", value)
+        if not isinstance(obj, dict):
+            out.append(
+                diag(
+                    "cohere.unexpected-json",
+                    "warning",
+                    f"Record {record.index} is JSON but not an event object: {quote(obj)}; "
+                    "it is skipped.",
+                    record,
+                )
+            )
+            return out
+        etype = obj.get("type")
+        event_name = record.event if isinstance(record, SSEEvent) else None
+        if event_name == "message":
+            event_name = None
+        if not isinstance(etype, str) or not etype:
+            if event_name is None:
+                if "message" in obj and ("id" in obj or len(obj) == 1):
+                    self._error_body(obj, record, out)
+                else:
+                    out.append(Unknown(record.index, "(no type)", obj))
+                return out
+            etype = event_name
+        elif event_name is not None and event_name != etype:
+            out.append(
+                diag(
+                    "cohere.event-name-mismatch",
+                    "info",
+                    f"The SSE event name {quote(event_name)} differs from the JSON type "
+                    f"{quote(etype)}; the JSON type is used.",
+                    record,
+                )
+            )
+        self._event(etype, obj, record, out)
+        return out
+
+    def close(self) -> list[AdapterOutput]:
+        """End of the body: report a response that never got its ``message-end``."""
+        out: list[AdapterOutput] = []
+        if self._started and not self._ended:
+            out.append(
+                Diagnostic(
+                    "cohere.missing-message-end",
+                    "warning",
+                    "The stream ended without a message-end event, Cohere's only end marker; "
+                    "the reply may be cut off.",
+                    self._last_end,
+                    self._last_index,
+                )
+            )
+        return out
+
+    # -- events --------------------------------------------------------------------------
+
+    def _event(
+        self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        rec = record.index
+        delta = _obj(obj.get("delta"))
+        message = _obj(delta.get("message"))
+        index = _int(obj.get("index"))
+        if etype == "content-delta":
+            content = _obj(message.get("content"))
+            self._content(content, index, rec, out)
+        elif etype == "tool-call-delta":
+            for call in self._calls(message):
+                function = _obj(call.get("function"))
+                arguments = function.get("arguments")
+                if isinstance(arguments, str) and arguments:
+                    out.append(ToolCallDelta(rec, 0, index, arguments=arguments))
+        elif etype == "tool-plan-delta":
+            plan = message.get("tool_plan")
+            if isinstance(plan, str) and plan:
+                out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
+        elif etype == "content-start":
+            content = _obj(message.get("content"))
+            if index is not None:
+                if content.get("type") == "thinking":
+                    self._thinking_parts.add(index)
+                else:
+                    self._thinking_parts.discard(index)
+            self._content(content, index, rec, out)
+        elif etype == "tool-call-start":
+            for call in self._calls(message):
+                function = _obj(call.get("function"))
+                call_id = call.get("id")
+                name = function.get("name")
+                call_type = call.get("type")
+                arguments = function.get("arguments")
+                out.append(
+                    ToolCallDelta(
+                        rec,
+                        0,
+                        index,
+                        call_id if isinstance(call_id, str) else None,
+                        name if isinstance(name, str) else None,
+                        arguments if isinstance(arguments, str) and arguments else None,
+                        call_type if isinstance(call_type, str) else None,
+                    )
+                )
+        elif etype == "tool-call-end":
+            out.append(ToolCallEnd(rec, 0, index))
+        elif etype == "citation-start":
+            citations = message.get("citations")
+            items = citations if isinstance(citations, list) else [citations]
+            for item in items:
+                if isinstance(item, dict):
+                    part = _int(item.get("content_index"))
+                    out.append(Citation(rec, 0, item, part))
+        elif etype == "message-start":
+            self._thinking_parts = set()
+            self._started = True
+            self._ended = False
+            msg_id = obj.get("id")
+            out.append(ResponseStart(rec, msg_id if isinstance(msg_id, str) else None))
+            plan = message.get("tool_plan")
+            if isinstance(plan, str) and plan:
+                out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
+        elif etype == "message-end":
+            self._message_end(delta, record, out)
+        elif etype in _IGNORED:
+            pass
+        elif etype in ("stream-error", "error"):
+            self._error_body(obj, record, out)
+        else:
+            out.append(Unknown(rec, etype, obj))
+
+    def _content(
+        self, content: dict[str, JSON], index: int | None, rec: int, out: list[AdapterOutput]
+    ) -> None:
+        thinking = content.get("thinking")
+        if isinstance(thinking, str) and thinking:
+            out.append(ReasoningDelta(rec, 0, thinking, index))
+        text = content.get("text")
+        if isinstance(text, str) and text:
+            if index is not None and index in self._thinking_parts:
+                out.append(ReasoningDelta(rec, 0, text, index))
+            else:
+                out.append(TextDelta(rec, 0, text, index))
+
+    @staticmethod
+    def _calls(message: dict[str, JSON]) -> list[dict[str, JSON]]:
+        calls = message.get("tool_calls")
+        if isinstance(calls, dict):
+            return [calls]
+        if isinstance(calls, list):  # tolerated: a list of call objects
+            return [c for c in calls if isinstance(c, dict)]
+        return []
+
+    def _message_end(
+        self, delta: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        rec = record.index
+        raw = delta.get("finish_reason")
+        status: Status = "completed"
+        if isinstance(raw, str) and raw:
+            reason, status = map_finish_reason(raw)
+            out.append(Finish(rec, 0, reason, raw))
+        else:
+            out.append(
+                diag(
+                    "cohere.missing-finish-reason",
+                    "warning",
+                    f"message-end carries no finish_reason ({quote(raw)}); the response "
+                    "is taken as completed.",
+                    record,
+                )
+            )
+        error = delta.get("error")
+        if isinstance(error, str) and error:
+            out.append(
+                ProviderError(rec, raw if isinstance(raw, str) else None, error, None, error)
+            )
+            out.append(
+                diag(
+                    "provider.error",
+                    "error",
+                    f"Cohere reported an error at message-end: {quote(error, 200)}.",
+                    record,
+                )
+            )
+            status = "failed"
+        usage = delta.get("usage")
+        if isinstance(usage, dict):
+            tokens = usage.get("tokens")
+            source = "message-end usage.tokens"
+            if not isinstance(tokens, dict):
+                tokens = usage.get("billed_units")
+                source = "message-end usage.billed_units"
+            counts = _obj(tokens)
+            values: dict[str, int | None] = {
+                "input_tokens": _num(counts.get("input_tokens")),
+                "output_tokens": _num(counts.get("output_tokens")),
+                "total_tokens": None,
+                "reasoning_tokens": None,
+                "cached_input_tokens": _num(usage.get("cached_tokens")),
+            }
+            if any(v is not None for v in values.values()):
+                out.append(Usage(rec, values, usage, source))
+        out.append(
+            Terminal(rec, status, f"message-end {raw}" if isinstance(raw, str) else "message-end")
+        )
+        self._ended = True
+
+    def _error_body(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        message = obj.get("message")
+        text = message if isinstance(message, str) else str(obj)
+        out.append(ProviderError(record.index, None, text, None, obj))
+        out.append(
+            diag(
+                "provider.error",
+                "error",
+                f"Cohere reported an error inside the stream: {quote(text, 200)}.",
+                record,
+            )
+        )
+        out.append(Terminal(record.index, "failed", "error"))
+        self._ended = True
+
+
+def _num(value: JSON) -> int | None:
+    """Token counts arrive as numbers (sometimes floats such as ``8.0``)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None

@@ -1,0 +1,291 @@
+"""Ollama native ``/api/chat`` and ``/api/generate`` streams.
+
+Theory of operation
+===================
+
+The body is NDJSON (``application/x-ndjson``): one object per line. The same objects
+wrapped in SSE ``data:`` events (a proxy re-framing the stream) are read the same way.
+
+* ``/api/chat`` lines carry ``message {role, content, thinking?, tool_calls?, images?}``:
+  ``content`` is reply text, ``thinking`` is reasoning (it arrives before the content when
+  ``think`` is set), and ``tool_calls`` holds **complete** calls
+  ``{id?, function {index, name, arguments}}`` whose ``arguments`` is a JSON object. Each
+  call becomes one :class:`ToolCall` (compact JSON arguments) with its own ``index``, so
+  that calls without ids never merge.
+* ``/api/generate`` lines carry ``response`` (text) and ``thinking`` at the top level; the
+  final line may carry the deprecated ``context`` token array (ignored).
+* The last line has ``done: true`` — Ollama's only end marker — with ``done_reason`` and
+  the metrics ``prompt_eval_count`` / ``eval_count`` (token counts) and the ``*_duration``
+  values (nanoseconds, kept in the raw usage object). It may still carry a last piece of
+  text. ``done_reason``: ``stop`` -> stop (completed), ``length`` -> length (incomplete),
+  ``load`` / ``unload`` -> other (completed: a model-management reply, nothing was
+  generated), ``""`` -> the runner connection closed before the model finished: other,
+  ``incomplete``, and ``ollama.connection-closed``.
+* ``{"error": "..."}`` lines (HTTP status stays 200 mid-stream) are a
+  :class:`ProviderError` and end the response as ``failed``.
+
+Lines carry no response id: a line after ``done: true`` starts a new response (two
+replies captured back to back), except an error line, which belongs to the last one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar, cast
+
+from ..diagnostics import Diagnostic, quote
+from ..events import (
+    JSON,
+    Finish,
+    FinishReason,
+    ProviderError,
+    ReasoningDelta,
+    ResponseStart,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    Unknown,
+    Usage,
+)
+from ..framing.records import DataRecord
+from ._base import INVALID, AdapterOutput, decode_json, diag
+
+__all__ = ["OllamaAdapter", "map_done_reason"]
+
+_DONE: dict[str, tuple[FinishReason, Status]] = {
+    "stop": ("stop", "completed"),
+    "length": ("length", "incomplete"),
+    "load": ("other", "completed"),
+    "unload": ("other", "completed"),
+    "": ("other", "incomplete"),
+}
+
+_METRICS = (
+    "total_duration",
+    "load_duration",
+    "prompt_eval_count",
+    "prompt_eval_duration",
+    "eval_count",
+    "eval_duration",
+)
+
+
+def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
+    """Map an Ollama ``done_reason`` to the unified reason and the status it implies.
+
+    Unknown values are ``other`` and taken as completed (``done: true`` was sent).
+    """
+    return _DONE.get(raw, ("other", "completed"))
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _count(value: JSON) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class OllamaAdapter:
+    """Adapter for Ollama's native NDJSON chat / generate streams."""
+
+    name: ClassVar[str] = "ollama"
+
+    def __init__(self, framing: str) -> None:
+        self.framing = framing
+        self._started = False
+        self._done = False
+        self._next_index = 0
+        self._last_index = 0
+        self._last_end = 0
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one line to events and diagnostics."""
+        out: list[AdapterOutput] = []
+        self._last_index = record.index
+        self._last_end = record.end
+        value, problem = decode_json(record)
+        if problem is not None or value is INVALID:
+            if record.data.strip() == "[DONE]":
+                return out  # an SSE re-framing proxy's end marker: tolerated
+            if problem is not None:
+                out.append(problem)
+            return out
+        obj = cast("JSON", value)
+        if not isinstance(obj, dict):
+            out.append(
+                diag(
+                    "ollama.unexpected-json",
+                    "warning",
+                    f"Record {record.index} is JSON but not a response line: {quote(obj)}; "
+                    "it is skipped.",
+                    record,
+                )
+            )
+            return out
+        rec = record.index
+        if "error" in obj:
+            self._error(obj, record, out)
+            return out
+        if not self._started or self._done:
+            model = obj.get("model")
+            out.append(ResponseStart(rec, None, model if isinstance(model, str) else None))
+            self._started = True
+            self._done = False
+            self._next_index = 0
+        known = False
+        message = obj.get("message")
+        if isinstance(message, dict):
+            known = True
+            thinking = message.get("thinking")
+            if isinstance(thinking, str) and thinking:
+                out.append(ReasoningDelta(rec, 0, thinking))
+            content = message.get("content")
+            if isinstance(content, str) and content:
+                out.append(TextDelta(rec, 0, content))
+            calls = message.get("tool_calls")
+            if isinstance(calls, list):
+                for call in calls:
+                    self._tool_call(call, record, out)
+        if "response" in obj or "thinking" in obj:
+            known = True
+            thinking = obj.get("thinking")
+            if isinstance(thinking, str) and thinking:
+                out.append(ReasoningDelta(rec, 0, thinking))
+            response = obj.get("response")
+            if isinstance(response, str) and response:
+                out.append(TextDelta(rec, 0, response))
+        done = obj.get("done")
+        if done is True:
+            self._finish(obj, record, out)
+        elif not known and done is not False:
+            out.append(Unknown(rec, "(unrecognised line)", obj))
+        return out
+
+    def close(self) -> list[AdapterOutput]:
+        """End of the body: report a response that never got its ``done: true`` line."""
+        out: list[AdapterOutput] = []
+        if self._started and not self._done:
+            out.append(
+                Diagnostic(
+                    "ollama.missing-done",
+                    "warning",
+                    'The stream ended without a "done": true line, Ollama\'s only end '
+                    "marker; the reply may be cut off.",
+                    self._last_end,
+                    self._last_index,
+                )
+            )
+        return out
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
+        if not isinstance(call, dict):
+            out.append(
+                diag(
+                    "ollama.invalid-tool-call",
+                    "warning",
+                    f"A tool call is not an object: {quote(call)}; it is skipped.",
+                    record,
+                )
+            )
+            return
+        function = call.get("function")
+        function = function if isinstance(function, dict) else {}
+        name = function.get("name")
+        call_id = call.get("id")
+        args = function.get("arguments")
+        if args is None:
+            arguments = "{}"
+        elif isinstance(args, str):
+            arguments = args  # some proxies send the OpenAI string form
+        else:
+            arguments = _compact(args)
+        index = self._next_index
+        self._next_index += 1
+        out.append(
+            ToolCall(
+                record.index,
+                0,
+                index,
+                call_id if isinstance(call_id, str) and call_id else None,
+                name if isinstance(name, str) and name else None,
+                arguments,
+            )
+        )
+
+    def _finish(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        rec = record.index
+        raw_usage = {k: obj[k] for k in _METRICS if k in obj}
+        values: dict[str, int | None] = {
+            "input_tokens": _count(obj.get("prompt_eval_count")),
+            "output_tokens": _count(obj.get("eval_count")),
+            "total_tokens": None,
+            "reasoning_tokens": None,
+            "cached_input_tokens": None,
+        }
+        if values["input_tokens"] is not None or values["output_tokens"] is not None:
+            out.append(Usage(rec, values, cast("JSON", raw_usage), "done line metrics"))
+        raw = obj.get("done_reason")
+        if isinstance(raw, str):
+            reason, status = map_done_reason(raw)
+            out.append(Finish(rec, 0, reason, raw))
+            if raw == "":
+                out.append(
+                    diag(
+                        "ollama.connection-closed",
+                        "warning",
+                        "The final line has an empty done_reason: Ollama's runner connection "
+                        "closed before the model finished, so the reply may be cut off.",
+                        record,
+                    )
+                )
+            elif raw in ("load", "unload"):
+                out.append(
+                    diag(
+                        "ollama.model-management",
+                        "info",
+                        f"done_reason {quote(raw)}: this reply only reports a model "
+                        f"{raw}; nothing was generated.",
+                        record,
+                    )
+                )
+            out.append(Terminal(rec, status, f"done ({raw or 'connection closed'})"))
+        else:
+            out.append(
+                diag(
+                    "ollama.missing-done-reason",
+                    "info",
+                    "The final line has no done_reason (older servers did not send "
+                    "one); the response is taken as completed.",
+                    record,
+                )
+            )
+            out.append(Terminal(rec, "completed", "done"))
+        self._done = True
+
+    def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        err = obj["error"]
+        if isinstance(err, dict):
+            message = err.get("message")
+            text = message if isinstance(message, str) else _compact(err)
+            etype = err.get("type")
+            error_type = etype if isinstance(etype, str) else None
+        else:
+            text = err if isinstance(err, str) else _compact(err)
+            error_type = None
+        rec = record.index
+        out.append(ProviderError(rec, error_type, text, None, err))
+        out.append(
+            diag(
+                "provider.error",
+                "error",
+                f"Ollama reported an error inside the stream: {quote(text, 200)}.",
+                record,
+            )
+        )
+        out.append(Terminal(rec, "failed", "error line"))
+        self._started = True
+        self._done = True
