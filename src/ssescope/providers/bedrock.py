@@ -1,0 +1,474 @@
+"""AWS Bedrock ``ConverseStream`` (and Anthropic models through ``InvokeModelWithResponseStream``).
+
+Bedrock streams are AWS event-stream messages (PROVIDER_FORMATS §5.3). Two forms are read:
+
+* the binary wire form (framing ``aws-eventstream``): each message is a record whose
+  ``event`` is ``"event:<type>"`` or ``"exception:<type>"`` and whose data is the JSON
+  payload (``{"contentBlockIndex":0,"delta":{"text":"Hi"},"p":"abcd"}``);
+* the decoded form SDKs and test suites keep (framing ``ndjson``, or a JSON array): one
+  object per message, keyed by its type (``{"contentBlockDelta":{…}}``,
+  ``{"throttlingException":{"message":…}}``).
+
+The ``p`` field of payloads is size-normalising padding and is never read.
+
+Mapping to unified events (one output, 0; ``part`` and tool ``index`` =
+``contentBlockIndex``):
+
+* ``messageStart`` → :class:`ResponseStart` (Bedrock sends no id or model).
+* ``contentBlockStart`` with ``start.toolUse`` → :class:`ToolCallDelta` with id and name;
+  text and reasoning blocks have no start event.
+* ``contentBlockDelta``: ``text`` → text; ``toolUse.input`` → argument fragment;
+  ``reasoningContent`` ``text`` → reasoning, ``signature`` → :class:`ReasoningMeta`
+  signature, ``redactedContent`` → :class:`ReasoningMeta` redacted; ``citation`` →
+  :class:`Citation`.
+* ``contentBlockStop`` → :class:`ToolCallEnd` for a tool block.
+* ``messageStop`` → :class:`Finish` and :class:`Terminal` (``completed`` for end_turn /
+  tool_use / stop_sequence, ``incomplete`` for max_tokens /
+  model_context_window_exceeded / guardrail_intervened / content_filtered).
+* ``metadata`` → :class:`Usage`. It normally arrives *after* ``messageStop``: the
+  Terminal is still emitted at ``messageStop`` (that is the protocol's end of the
+  reply), and a Usage after a Terminal is not content, so it is not an event after the
+  end.
+* exceptions (``throttlingException``, ``modelStreamErrorException``…) →
+  :class:`ProviderError` + ``provider.error`` + :class:`Terminal` ``failed``.
+* ``chunk`` (``InvokeModelWithResponseStream``): its base64 ``bytes`` hold one event of
+  the model's native API; Anthropic events are handed to an inner
+  :class:`~ssescope.providers.anthropic.AnthropicAdapter`, and the
+  ``amazon-bedrock-invocationMetrics`` Bedrock adds to the last one become a Usage.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import ClassVar, cast
+
+import orjson
+
+from ..diagnostics import Diagnostic, quote
+from ..events import (
+    JSON,
+    Citation,
+    Finish,
+    FinishReason,
+    ProviderError,
+    ReasoningDelta,
+    ReasoningMeta,
+    ResponseStart,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallEnd,
+    Unknown,
+    Usage,
+)
+from ..framing.records import DataRecord, JSONRecord, SSEEvent
+from ._base import AdapterOutput, decode_json, diag
+from .anthropic import AnthropicAdapter
+
+__all__ = ["BedrockAdapter", "finish_reason"]
+
+_FINISH: dict[str, FinishReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+}
+
+_INCOMPLETE = frozenset(
+    {"max_tokens", "model_context_window_exceeded", "guardrail_intervened", "content_filtered"}
+)
+
+_USAGE_KEYS = (
+    ("inputTokens", "input_tokens"),
+    ("outputTokens", "output_tokens"),
+    ("totalTokens", "total_tokens"),
+    ("cacheReadInputTokens", "cached_input_tokens"),
+)
+
+_INVOCATION_KEYS = (
+    ("inputTokenCount", "input_tokens"),
+    ("outputTokenCount", "output_tokens"),
+    ("cacheReadInputTokenCount", "cached_input_tokens"),
+)
+
+_EVENT_TYPES = frozenset(
+    {
+        "messageStart",
+        "contentBlockStart",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+        "chunk",
+    }
+)
+
+
+def finish_reason(raw: str) -> FinishReason:
+    """Map a Bedrock ``stopReason`` to the unified finish reason (unknown → ``other``)."""
+    return _FINISH.get(raw, "other")
+
+
+class _Malformed(Exception):
+    """A field of an event has an impossible type; reported, the event is skipped."""
+
+
+def _is_exception(name: str) -> bool:
+    return name.endswith("Exception")
+
+
+class BedrockAdapter:
+    """Bedrock ConverseStream messages (binary or decoded) → unified events."""
+
+    name: ClassVar[str] = "bedrock"
+
+    def __init__(self, framing: str) -> None:
+        self._framing = framing
+        self._tools: dict[int | None, str | None] = {}  # open tool blocks: index -> id
+        self._started = False
+        self._stopped = False
+        self._inner: AnthropicAdapter | None = None
+        self._last_end: int | None = None
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one event-stream message (or one decoded message line) to events."""
+        out: list[AdapterOutput] = []
+        self._last_end = record.end
+        if isinstance(record, JSONRecord) and record.event is not None:
+            # Binary wire form: "<message-type>:<event or exception type>".
+            mtype, _, etype = record.event.partition(":")
+            payload: JSON = {}
+            if record.data.strip():  # an empty payload is allowed (``{}``)
+                value, bad = decode_json(record)
+                if bad is not None:
+                    out.append(bad)
+                    if mtype != "event":
+                        self._fail(etype or mtype, record.data, None, None, record, out)
+                    return out
+                payload = cast(JSON, value)
+            if mtype == "event":
+                self._event(etype, payload, record, out)
+            elif mtype in {"exception", "error"}:
+                self._exception(etype or mtype, payload, record, out)
+            else:
+                out.append(Unknown(record.index, record.event, payload))
+            return out
+        value, bad = decode_json(record)
+        if bad is not None:
+            out.append(bad)
+            return out
+        obj = cast(JSON, value)
+        if isinstance(record, SSEEvent) and record.event != "message":
+            # An SSE re-wrapping that names the type in ``event:``; the payload may or may
+            # not still be wrapped in an object keyed by that type.
+            name = record.event
+            if isinstance(obj, dict) and len(obj) == 1 and name in obj:
+                obj = obj[name]
+            if _is_exception(name):
+                self._exception(name, obj, record, out)
+            else:
+                self._event(name, obj, record, out)
+            return out
+        if not isinstance(obj, dict) or not obj:
+            out.append(
+                diag(
+                    "bedrock.unexpected-json",
+                    "error",
+                    f"Record {record.index} is not an object keyed by an event type: "
+                    f"{quote(obj)}; it is skipped.",
+                    record,
+                )
+            )
+            return out
+        for key, payload in obj.items():
+            if key == "p":
+                continue
+            if _is_exception(key):
+                self._exception(key, payload, record, out)
+            else:
+                self._event(key, payload, record, out)
+        return out
+
+    def close(self) -> list[AdapterOutput]:
+        """End of stream: report a message that never got its ``messageStop``."""
+        out: list[AdapterOutput] = []
+        if self._inner is not None:
+            out.extend(self._inner.close())
+        if self._started and not self._stopped:
+            out.append(
+                Diagnostic(
+                    "bedrock.missing-message-stop",
+                    "warning",
+                    "The stream ended before messageStop; the response is truncated.",
+                    self._last_end,
+                )
+            )
+        return out
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _fail(
+        self,
+        error_type: str,
+        message: str,
+        code: str | None,
+        raw: JSON,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        out.append(ProviderError(record.index, error_type, message, code, raw))
+        out.append(
+            diag(
+                "provider.error",
+                "error",
+                f"The provider reported an error in record {record.index}: "
+                f"{error_type}: {quote(message, 120)}.",
+                record,
+            )
+        )
+        out.append(Terminal(record.index, "failed", error_type))
+        self._stopped = True
+
+    def _exception(
+        self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        message: str | None = None
+        code: str | None = None
+        if isinstance(payload, dict):
+            for k in ("message", "Message", "originalMessage"):
+                v = payload.get(k)
+                if isinstance(v, str):
+                    message = v
+                    break
+            status = payload.get("originalStatusCode")
+            if isinstance(status, (int, str)) and not isinstance(status, bool):
+                code = str(status)
+        elif isinstance(payload, str):
+            message = payload
+        if message is None:
+            message = orjson.dumps(payload).decode()
+        self._fail(etype, message, code, payload, record, out)
+
+    def _usage(
+        self,
+        usage: JSON,
+        keys: tuple[tuple[str, str], ...],
+        source: str,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        if not isinstance(usage, dict):
+            if usage is not None:
+                out.append(
+                    diag(
+                        "bedrock.invalid-usage",
+                        "warning",
+                        f"The usage of record {record.index} is not an object: {quote(usage)}.",
+                        record,
+                    )
+                )
+            return
+        values: dict[str, int | None] = {}
+        for wire, key in keys:
+            if wire in usage:
+                v = usage[wire]
+                if type(v) is int:
+                    values[key] = v
+                elif v is not None:
+                    out.append(
+                        diag(
+                            "bedrock.invalid-usage",
+                            "warning",
+                            f"{source}.{wire} of record {record.index} is not an integer: "
+                            f"{quote(v)}; it is ignored.",
+                            record,
+                        )
+                    )
+        out.append(Usage(record.index, values, usage, source))
+
+    @staticmethod
+    def _index(payload: dict[str, JSON]) -> int | None:
+        idx = payload.get("contentBlockIndex")
+        return idx if type(idx) is int else None
+
+    # -- events -------------------------------------------------------------------
+
+    def _event(
+        self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        if etype not in _EVENT_TYPES:
+            out.append(Unknown(record.index, etype, payload))
+            return
+        if not isinstance(payload, dict):
+            out.append(
+                diag(
+                    "bedrock.malformed-event",
+                    "error",
+                    f"The {etype} payload of record {record.index} is not an object: "
+                    f"{quote(payload)}; it is skipped.",
+                    record,
+                )
+            )
+            return
+        try:
+            if etype == "contentBlockDelta":
+                self._delta(payload, record, out)
+            elif etype == "messageStart":
+                self._message_start(record, out)
+            elif etype == "contentBlockStart":
+                self._block_start(payload, record, out)
+            elif etype == "contentBlockStop":
+                idx = self._index(payload)
+                if idx in self._tools:
+                    out.append(ToolCallEnd(record.index, 0, idx, self._tools.pop(idx)))
+            elif etype == "messageStop":
+                self._message_stop(payload, record, out)
+            elif etype == "metadata":
+                self._usage(payload.get("usage"), _USAGE_KEYS, "metadata", record, out)
+            else:  # chunk
+                self._chunk(payload, record, out)
+        except _Malformed as exc:
+            out.append(
+                diag(
+                    "bedrock.malformed-event",
+                    "error",
+                    f"Record {record.index} ({etype}) is malformed: {exc}; it is skipped.",
+                    record,
+                )
+            )
+
+    def _message_start(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        if self._started and not self._stopped:
+            out.append(
+                diag(
+                    "bedrock.duplicate-message-start",
+                    "warning",
+                    f"Record {record.index} is a messageStart while the message already "
+                    "started has not stopped; it is ignored.",
+                    record,
+                )
+            )
+            return
+        self._started = True
+        self._stopped = False
+        self._tools = {}
+        out.append(ResponseStart(record.index))
+
+    def _block_start(
+        self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        idx = self._index(payload)
+        start = payload.get("start")
+        if not isinstance(start, dict):
+            raise _Malformed(f'its "start" is not an object ({quote(start)})')
+        tool = start.get("toolUse")
+        if isinstance(tool, dict):
+            tid = tool.get("toolUseId")
+            name = tool.get("name")
+            tid = tid if isinstance(tid, str) else None
+            self._tools[idx] = tid
+            out.append(
+                ToolCallDelta(record.index, 0, idx, tid, name if isinstance(name, str) else None)
+            )
+            return
+        out.extend(Unknown(record.index, f"contentBlockStart:{key}", payload) for key in start)
+
+    def _delta(
+        self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        idx = self._index(payload)
+        delta = payload.get("delta")
+        if not isinstance(delta, dict):
+            raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
+        n = record.index
+        for key, value in delta.items():
+            if key == "text":
+                if not isinstance(value, str):
+                    raise _Malformed(f"its text is not a string ({quote(value)})")
+                if value:
+                    out.append(TextDelta(n, 0, value, idx))
+            elif key == "toolUse":
+                frag = value.get("input") if isinstance(value, dict) else None
+                if not isinstance(frag, str):
+                    raise _Malformed(f"its toolUse.input is not a string ({quote(value)})")
+                if frag:
+                    out.append(ToolCallDelta(n, 0, idx, None, None, frag))
+            elif key == "reasoningContent":
+                if not isinstance(value, dict):
+                    raise _Malformed(f"its reasoningContent is not an object ({quote(value)})")
+                text = value.get("text")
+                if isinstance(text, str) and text:
+                    out.append(ReasoningDelta(n, 0, text, idx))
+                sig = value.get("signature")
+                if isinstance(sig, str):
+                    out.append(ReasoningMeta(n, 0, idx, signature=sig))
+                red = value.get("redactedContent")
+                if isinstance(red, str):
+                    out.append(ReasoningMeta(n, 0, idx, redacted=red))
+            elif key == "citation":
+                out.append(Citation(n, 0, value, idx))
+            elif key != "p":
+                out.append(Unknown(n, f"contentBlockDelta:{key}", payload))
+
+    def _message_stop(
+        self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        raw = payload.get("stopReason")
+        status: Status = "completed"
+        if isinstance(raw, str):
+            out.append(Finish(record.index, 0, _FINISH.get(raw, "other"), raw))
+            if raw in _INCOMPLETE:
+                status = "incomplete"
+        else:
+            out.append(
+                diag(
+                    "bedrock.stop-without-reason",
+                    "warning",
+                    f"The messageStop of record {record.index} has no string stopReason "
+                    f"({quote(raw)}); the response is taken as completed.",
+                    record,
+                )
+            )
+        out.append(
+            Terminal(
+                record.index,
+                status,
+                f"messageStop ({raw if isinstance(raw, str) else 'no stopReason'})",
+            )
+        )
+        self._stopped = True
+
+    def _chunk(
+        self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        blob = payload.get("bytes")
+        if not isinstance(blob, str):
+            raise _Malformed(f'its "bytes" is not a base64 string ({quote(blob)})')
+        try:
+            text = base64.b64decode(blob, validate=True).decode()
+            inner = orjson.loads(text)
+        except (binascii.Error, ValueError) as exc:
+            out.append(
+                diag(
+                    "bedrock.invalid-chunk",
+                    "error",
+                    f"The chunk of record {record.index} does not hold base64 JSON "
+                    f"({exc}): {quote(blob)}; it is skipped.",
+                    record,
+                )
+            )
+            return
+        if not isinstance(inner, dict) or not isinstance(inner.get("type"), str):
+            out.append(Unknown(record.index, "chunk", inner))
+            return
+        if self._inner is None:
+            self._inner = AnthropicAdapter(self._framing)
+        out.extend(self._inner.feed_object(inner, record))
+        metrics = inner.get("amazon-bedrock-invocationMetrics")
+        if metrics is not None:
+            self._usage(metrics, _INVOCATION_KEYS, "amazon-bedrock-invocationMetrics", record, out)
