@@ -26,7 +26,7 @@ _STATUS_STYLE = {
     "cancelled": "bold magenta",
 }
 _SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
-_CHAR = re.compile(r"\(char (\d+)\)")
+_CHAR = re.compile(r"(?:at character|\(char) (\d+)")
 _USAGE_KEYS = (
     "input_tokens",
     "output_tokens",
@@ -122,8 +122,10 @@ def _output(out: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
             parts.append(Text(f"  [{i}] {json.dumps(cit, ensure_ascii=False)[:200]}"))
     if "text" in only or "tools" in only:
         finish = Text("finish: ", style="bold")
-        finish.append(str(out.get("finish_reason")))
-        finish.append(f" (raw: {out.get('raw_finish_reason')})", style="dim")
+        reason = out.get("finish_reason")
+        finish.append(reason or "not reported", style="" if reason else "yellow")
+        if out.get("raw_finish_reason") is not None:
+            finish.append(f" (raw: {out['raw_finish_reason']})", style="dim")
         parts.append(finish)
     return parts
 
@@ -202,7 +204,8 @@ def render_report(console: Console, data: dict[str, Any], only: Collection[str] 
                 console.print(part)
     else:
         if data.get("model") or data.get("id"):
-            console.print(Text(f"{data.get('model') or ''} {data.get('id') or ''}", style="dim"))
+            ident = " ".join(str(v) for v in (data.get("model"), data.get("id")) if v)
+            console.print(Text(ident, style="dim"))
         for part in _response(data, only):
             console.print(part)
     if "diagnostics" in only:
