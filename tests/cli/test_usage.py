@@ -160,3 +160,10 @@ def test_examples_lists_every_bundled_file_and_as_json() -> None:
     listed = json.loads(run("examples", "--json").out)
     names = {e["file"] for e in listed}
     assert names == {p.name for p in EXAMPLES.iterdir() if p.suffix != ".py" and p.is_file()}
+
+
+def test_container_raw_reads_the_input_as_a_bare_body() -> None:
+    auto = run("inspect", "--provider", "unknown", stdin=SSE_BODY)
+    raw = run("inspect", "--container", "raw", "--provider", "unknown", stdin=SSE_BODY)
+    assert json.loads(raw.out) == json.loads(auto.out)
+    assert json.loads(raw.out)["source"]["container"] == "raw"

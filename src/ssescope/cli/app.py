@@ -12,7 +12,6 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
-from ..aggregate.report import Report
 from ..errors import UsageError
 from ..events import Unknown
 from ..examples import list_examples
@@ -21,7 +20,8 @@ from ..framing.records import SSEComment, SSEEvent
 from ..pipeline import Pipeline
 from ..providers.registry import PROVIDERS
 from . import exitcodes
-from ._input import Source, open_source, want_color
+from ._feed import CONTAINER_CHOICES, load, run_pipeline
+from ._input import open_source, want_color
 from .check import compare, load_expected
 from .redact import redact_report
 from .render import SECTIONS, render_report
@@ -66,12 +66,8 @@ def _need_input(ctx: click.Context, file: str | None, example: str | None = None
         ctx.exit(exitcodes.USAGE)
 
 
-def _run(source: Source, provider: str, framing: str) -> Report:
-    pipeline = Pipeline(provider=provider, framing=framing)
-    for chunk in source.chunks():
-        pipeline.feed(chunk)
-    pipeline.close()
-    return pipeline.report()
+_CONTAINER = click.Choice(CONTAINER_CHOICES)
+_CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
 
 
 def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> list[str]:
@@ -101,6 +97,9 @@ def cli() -> None:
 @click.option("--example", metavar="NAME", help="Inspect a bundled example (see `examples`).")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the Report JSON (default when piped).")
 @click.option("--pretty", is_flag=True, help="Print the human view even when piped.")
 @click.option(
@@ -123,6 +122,7 @@ def inspect(
     example: str | None,
     provider: str,
     framing: str,
+    container: str,
     as_json: bool,
     pretty: bool,
     only: str | None,
@@ -141,7 +141,7 @@ def inspect(
     if as_json and pretty:
         raise click.UsageError("--json and --pretty exclude each other")
     _need_input(ctx, file, example)
-    report = _run(open_source(file, example), provider, framing)
+    report = run_pipeline(load(open_source(file, example), container), provider, framing)
     data = report.to_dict()
     if redact:
         redact_report(data)
@@ -163,6 +163,9 @@ def _preview(text: str, width: int = 48) -> str:
 @click.option("--example", metavar="NAME", help="Use a bundled example.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
 @click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @click.pass_context
@@ -172,21 +175,25 @@ def frames(
     example: str | None,
     provider: str,
     framing: str,
+    container: str,
     jsonl: bool,
     color: bool | None,
 ) -> int:
     """One row per record: offset, length, time, event / id, a data preview, findings."""
     _need_input(ctx, file, example)
-    source = open_source(file, example)
-    pipeline = Pipeline(provider=provider, framing=framing)
+    source = load(open_source(file, example), container)
+    pipeline = Pipeline(provider=provider, framing=framing, container=source.container)
+    pipeline.http_status = source.status
+    for diagnostic in source.diagnostics:
+        pipeline.add_diagnostic(diagnostic)
     framer = Framer(framing)
     records: list[Any] = []
     unknown: set[int] = set()
-    for chunk in source.chunks():
-        for ev in pipeline.feed(chunk):
+    for chunk, at in source.pieces:
+        for ev in pipeline.feed(chunk, at):
             if isinstance(ev, Unknown):
                 unknown.add(ev.record)
-        records.extend(r for r in framer.feed(chunk) if not hasattr(r, "code"))
+        records.extend(r for r in framer.feed(chunk, at) if not hasattr(r, "code"))
     for ev in pipeline.close():
         if isinstance(ev, Unknown):
             unknown.add(ev.record)
@@ -219,7 +226,10 @@ def frames(
         return exitcodes.COMPLETED
     console = _stdout(want_color(color, sys.stdout))
     console.print(
-        Text(f"{report.provider} · {report.framing} · {len(rows)} records · {report.bytes:,} bytes")
+        Text(
+            f"{report.provider} · {report.framing} · {report.container} · {len(rows)} records"
+            f" · {report.bytes:,} bytes"
+        )
     )
     table = Table(header_style="bold", box=None, pad_edge=False)
     show_time = any(row["time"] is not None for row in rows)
@@ -262,6 +272,9 @@ def frames(
 @click.option("--check", is_flag=True, help="Re-feed in many chunkings; exit 5 on a difference.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="First random seed.")
 @click.option(
     "--random",
@@ -278,6 +291,7 @@ def replay(
     check: bool,
     provider: str,
     framing: str,
+    container: str,
     seed: int,
     count: int,
     as_json: bool,
@@ -290,10 +304,12 @@ def replay(
     """
     if not check:
         raise click.UsageError("replay needs --check (timed replay is served by `ssescope serve`)")
-    body = open_source(file).read_all()
+    source = load(open_source(file), container)
+    pieces = [data for data, _ in source.pieces]
+    body = b"".join(pieces)
     runs = [
-        run_chunking(name, pieces, provider, framing)
-        for name, pieces in chunkings(body, seed=seed, count=count)
+        run_chunking(name, chunks, provider, framing)
+        for name, chunks in chunkings(body, seed=seed, count=count, original=source.original)
     ]
     reference = runs[0].digest
     same = all(r.digest == reference for r in runs)
@@ -351,7 +367,7 @@ def replay(
 def check(stream: str, result: str, provider: str, framing: str, color: bool | None) -> int:
     """Compare the reply assembled from STREAM with an expected RESULT (exit 5 if it differs)."""
     expected = load_expected(open_source(result).read_all(), result)
-    report = _run(open_source(stream), provider, framing)
+    report = run_pipeline(load(open_source(stream)), provider, framing)
     diffs = compare(expected, report)
     console = _stdout(want_color(color, sys.stdout))
     if not diffs:
