@@ -10,7 +10,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "src" / "ssescope" / "examples"
-STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
+_DEFAULT = ROOT.parent / "shared" / "real_streams"
+if not _DEFAULT.is_dir() and (ROOT / ".git").is_file():  # a git worktree: use the main checkout's
+    _DEFAULT = ROOT.parents[1] / "shared" / "real_streams"
+STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", _DEFAULT))
 
 
 @dataclass

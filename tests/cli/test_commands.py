@@ -179,3 +179,27 @@ def test_compare_accepts_input_objects_and_raw_finish_reasons() -> None:
         "text": "Hi there",
     }
     assert compare(expected, _report()) == []
+
+
+def test_invalid_tool_arguments_show_the_parse_error_and_its_position(tmp_path: Path) -> None:
+    chunk = (
+        '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":'
+        '{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":'
+        '{"name":"f","arguments":"{\\"a\\": 1,, \\"b\\": 2}"}}]},"finish_reason":null}]}'
+    )
+    end = '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}'
+    stream = tmp_path / "invalid.sse"
+    stream.write_text(f"data: {chunk}\n\ndata: {end}\n\ndata: [DONE]\n\n")
+    result = run("inspect", "--pretty", "--only", "tools", str(stream), env={"COLUMNS": "120"})
+    assert "invalid arguments" in result.out
+    assert '{"a": 1,⟨here⟩, "b": 2}' in result.out
+
+
+def test_redact_hides_the_text_of_a_real_example_in_both_views() -> None:
+    human = run("inspect", "--pretty", "--redact", "--example", "anthropic-thinking-tool-use")
+    data = json.loads(
+        run("inspect", "--json", "--redact", "--example", "anthropic-thinking-tool-use").out
+    )
+    for out in (human.out, json.dumps(data)):
+        assert "Lyon" not in out
+        assert "sha256:" in out
