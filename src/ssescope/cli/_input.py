@@ -1,0 +1,94 @@
+"""Where the bytes come from (a file, stdin, a bundled example) and colour decisions."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ..errors import UsageError
+from ..examples import example_path
+
+__all__ = ["READ_SIZE", "Source", "open_source", "want_color"]
+
+READ_SIZE = 1 << 16
+_BINARY_SAMPLE = 4096
+
+
+@dataclass(slots=True)
+class Source:
+    """An opened input: a name for messages and the binary stream."""
+
+    name: str
+    stream: BinaryIO
+    close: bool
+
+    def chunks(self) -> Iterator[bytes]:
+        """Yield the body in pieces of at most 64 KiB, checking the first for binary data."""
+        first = True
+        read = getattr(self.stream, "read1", self.stream.read)
+        try:
+            while chunk := read(READ_SIZE):
+                if first:
+                    _check_not_binary(self.name, chunk)
+                    first = False
+                yield chunk
+        finally:
+            if self.close:
+                self.stream.close()
+
+    def read_all(self) -> bytes:
+        """Read the whole body (for commands that re-feed it)."""
+        return b"".join(self.chunks())
+
+
+def _check_not_binary(name: str, chunk: bytes) -> None:
+    sample = chunk[:_BINARY_SAMPLE]
+    if b"\x00" not in sample:
+        return
+    from ..framing.detect import detect_framing
+
+    framing, _ = detect_framing(sample, final=True)
+    if framing != "aws-eventstream":
+        raise UsageError(f"{name} holds binary data, not a stream body")
+
+
+def open_source(file: str | None, example: str | None = None) -> Source:
+    """Open ``file`` (``-`` or ``None`` = stdin) or a bundled example.
+
+    Raises:
+        UsageError: missing file, a directory, unreadable file.
+    """
+    if example is not None:
+        if file not in (None, "-"):
+            raise UsageError("give either FILE or --example, not both")
+        path = example_path(example)
+        return Source(f"example {path.name}", path.open("rb"), True)
+    if file is None or file == "-":
+        return Source("<stdin>", sys.stdin.buffer, False)
+    path = Path(file)
+    if path.is_dir():
+        raise UsageError(f"{file!r} is a directory, not a stream file")
+    if not path.exists():
+        raise UsageError(f"no such file: {file!r}")
+    try:
+        return Source(file, path.open("rb"), True)
+    except OSError as exc:
+        raise UsageError(f"cannot read {file!r}: {exc.strerror}") from exc
+
+
+def want_color(flag: bool | None, stream: object) -> bool:
+    """Decide colour: ``--color/--no-color``, NO_COLOR, FORCE_COLOR, TERM=dumb, then TTY."""
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR") or os.environ.get("CLICOLOR_FORCE"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())

@@ -1,0 +1,406 @@
+"""The click commands: inspect, frames, replay, check, examples."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .. import __version__
+from ..errors import UsageError
+from ..events import Unknown
+from ..examples import list_examples
+from ..framing.detect import FRAMINGS, Framer
+from ..framing.records import SSEComment, SSEEvent
+from ..pipeline import Pipeline
+from ..providers.registry import PROVIDERS
+from . import exitcodes
+from ._feed import CONTAINER_CHOICES, load, run_pipeline
+from ._input import open_source, want_color
+from .check import compare, load_expected
+from .redact import redact_report
+from .render import SECTIONS, render_report
+from .replay import chunkings, run_chunking
+
+__all__ = ["COMMANDS", "cli"]
+
+_CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+_PROVIDER = click.Choice(["auto", *PROVIDERS])
+_FRAMING = click.Choice(["auto", *FRAMINGS])
+_EXIT_HELP = """\b
+Exit codes:
+  0  completed (or incomplete, unless --fail-on incomplete)
+  1  internal or I/O error
+  2  usage error
+  3  truncated: the bytes ended without a terminal marker
+  4  failed: provider error in the stream, or HTTP >= 400
+  5  --strict / --fail-on warning|error hit, or check/replay mismatch
+  6  incomplete, with --fail-on incomplete
+  7  stalled (live requests)
+  130 interrupted, or cancelled"""
+
+
+def _stderr(color: bool | None = None) -> Console:
+    return Console(stderr=True, no_color=not want_color(color, sys.stderr), highlight=False)
+
+
+def _stdout(color: bool) -> Console:
+    return Console(
+        file=sys.stdout,
+        force_terminal=color,
+        no_color=not color,
+        color_system="auto" if color else None,
+        highlight=False,
+        soft_wrap=False,
+    )
+
+
+def _need_input(ctx: click.Context, file: str | None, example: str | None = None) -> None:
+    if file is None and example is None and sys.stdin.isatty():
+        click.echo(ctx.get_help(), err=True)
+        ctx.exit(exitcodes.USAGE)
+
+
+_CONTAINER = click.Choice(CONTAINER_CHOICES)
+_CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
+
+
+def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> list[str]:
+    if not value:
+        return []
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad:
+        raise click.BadParameter(
+            f"{bad[0]!r} is not one of {', '.join(allowed)}", param_hint=option
+        )
+    return items
+
+
+@click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP)
+@click.version_option(__version__, prog_name="ssescope")
+def cli() -> None:
+    """What actually happened in an LLM streaming response.
+
+    Give a captured stream body (SSE, NDJSON, JSON array, AWS event-stream) as a file or
+    on stdin.
+    """
+
+
+@cli.command(context_settings=_CONTEXT, epilog=_EXIT_HELP)
+@click.argument("file", required=False)
+@click.option("--example", metavar="NAME", help="Inspect a bundled example (see `examples`).")
+@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
+@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the Report JSON (default when piped).")
+@click.option("--pretty", is_flag=True, help="Print the human view even when piped.")
+@click.option(
+    "--only",
+    metavar="SECTIONS",
+    help="Human view sections, comma-separated: text,reasoning,tools,usage,diagnostics.",
+)
+@click.option("--redact", is_flag=True, help="Show lengths and sha256 prefixes, not content.")
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@click.option("--strict", is_flag=True, help="Exit 5 on any error-severity framing/JSON finding.")
+@click.option(
+    "--fail-on",
+    metavar="LEVELS",
+    help="Comma-separated: incomplete (exit 6), warning or error (exit 5).",
+)
+@click.pass_context
+def inspect(
+    ctx: click.Context,
+    file: str | None,
+    example: str | None,
+    provider: str,
+    framing: str,
+    container: str,
+    as_json: bool,
+    pretty: bool,
+    only: str | None,
+    redact: bool,
+    color: bool | None,
+    strict: bool,
+    fail_on: str | None,
+) -> int:
+    """Assemble a stream and say how it ended.
+
+    FILE is a stream body; `-` or a pipe reads stdin. On a terminal: the verdict, the reply,
+    usage and diagnostics. Piped, or with --json: exactly the Report JSON.
+    """
+    sections = _parse_list(only, SECTIONS, "--only") or list(SECTIONS)
+    levels = _parse_list(fail_on, exitcodes.FAIL_ON_CHOICES, "--fail-on")
+    if as_json and pretty:
+        raise click.UsageError("--json and --pretty exclude each other")
+    _need_input(ctx, file, example)
+    report = run_pipeline(load(open_source(file, example), container), provider, framing)
+    data = report.to_dict()
+    if redact:
+        redact_report(data)
+    human = pretty or (not as_json and (sys.stdout.isatty() or only is not None))
+    if human:
+        render_report(_stdout(want_color(color, sys.stdout)), data, sections)
+    else:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    return exitcodes.exit_code(report, strict=strict, fail_on=levels)
+
+
+def _preview(text: str, width: int = 48) -> str:
+    flat = text.replace("\r", "\\r").replace("\n", "\\n")
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+@cli.command(context_settings=_CONTEXT)
+@click.argument("file", required=False)
+@click.option("--example", metavar="NAME", help="Use a bundled example.")
+@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
+@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
+@click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@click.pass_context
+def frames(
+    ctx: click.Context,
+    file: str | None,
+    example: str | None,
+    provider: str,
+    framing: str,
+    container: str,
+    jsonl: bool,
+    color: bool | None,
+) -> int:
+    """One row per record: offset, length, time, event / id, a data preview, findings."""
+    _need_input(ctx, file, example)
+    source = load(open_source(file, example), container)
+    pipeline = Pipeline(provider=provider, framing=framing, container=source.container)
+    pipeline.http_status = source.status
+    for diagnostic in source.diagnostics:
+        pipeline.add_diagnostic(diagnostic)
+    framer = Framer(framing)
+    records: list[Any] = []
+    unknown: set[int] = set()
+    for chunk, at in source.pieces:
+        for ev in pipeline.feed(chunk, at):
+            if isinstance(ev, Unknown):
+                unknown.add(ev.record)
+        records.extend(r for r in framer.feed(chunk, at) if not hasattr(r, "code"))
+    for ev in pipeline.close():
+        if isinstance(ev, Unknown):
+            unknown.add(ev.record)
+    records.extend(r for r in framer.close() if not hasattr(r, "code"))
+    report = pipeline.report()
+    by_record: dict[int, list[Any]] = {}
+    for d in report.diagnostics:
+        if d.record is not None:
+            by_record.setdefault(d.record, []).append(d)
+    rows = []
+    for rec in records:
+        diags = by_record.get(rec.index, [])
+        row: dict[str, Any] = {
+            "index": rec.index,
+            "kind": rec.kind,
+            "offset": rec.start,
+            "length": rec.end - rec.start,
+            "time": rec.time,
+            "event": getattr(rec, "event", None),
+            "id": rec.id if isinstance(rec, SSEEvent) else None,
+            "data": rec.text if isinstance(rec, SSEComment) else rec.data,
+            "invalid": any(d.severity == "error" for d in diags),
+            "unknown": rec.index in unknown,
+            "diagnostics": [d.code for d in diags],
+        }
+        rows.append(row)
+    if jsonl:
+        for row in rows:
+            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        return exitcodes.COMPLETED
+    console = _stdout(want_color(color, sys.stdout))
+    console.print(
+        Text(
+            f"{report.provider} · {report.framing} · {report.container} · {len(rows)} records"
+            f" · {report.bytes:,} bytes"
+        )
+    )
+    table = Table(header_style="bold", box=None, pad_edge=False)
+    show_time = any(row["time"] is not None for row in rows)
+    show_id = any(row["id"] for row in rows)
+    columns = [("#", "right"), ("offset", "right"), ("len", "right")]
+    columns += [("time", "right")] if show_time else []
+    columns += [("event", "left")] + ([("id", "left")] if show_id else [])
+    columns += [("data", "left"), ("", "left")]
+    for name, justify in columns:
+        table.add_column(
+            name,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=True,
+            min_width=None if name in ("data", "") else 9 if name == "event" else max(len(name), 5),
+            overflow="ellipsis",
+        )
+    for row in rows:
+        mark = Text()
+        if row["invalid"]:
+            mark.append("✗ invalid ", style="bold red")
+        if row["unknown"]:
+            mark.append("? unknown ", style="yellow")
+        if row["diagnostics"]:
+            mark.append(" ".join(row["diagnostics"]), style="dim")
+        cells: list[Any] = [str(row["index"]), str(row["offset"]), str(row["length"])]
+        if show_time:
+            cells.append("" if row["time"] is None else f"{row['time']:.3f}")
+        cells.append(Text(": comment" if row["kind"] == "comment" else (row["event"] or "")))
+        if show_id:
+            cells.append(Text(row["id"] or ""))
+        style = "dim" if row["kind"] == "comment" else ""
+        cells += [Text(_preview(row["data"], 30), style=style), mark]
+        table.add_row(*cells)
+    console.print(table)
+    return exitcodes.COMPLETED
+
+
+@cli.command(context_settings=_CONTEXT)
+@click.argument("file")
+@click.option("--check", is_flag=True, help="Re-feed in many chunkings; exit 5 on a difference.")
+@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
+@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option(
+    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="First random seed.")
+@click.option(
+    "--random",
+    "count",
+    type=click.IntRange(0, 1000),
+    default=8,
+    show_default=True,
+    help="How many seeded random splits.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+def replay(
+    file: str,
+    check: bool,
+    provider: str,
+    framing: str,
+    container: str,
+    seed: int,
+    count: int,
+    as_json: bool,
+    color: bool | None,
+) -> int:
+    """Prove the Report does not depend on how the bytes were chunked.
+
+    Feeds FILE whole, in 1, 2, 3, 7, 64 and 1024-byte pieces and in seeded random splits,
+    and compares the sha256 of each Report (timing removed).
+    """
+    if not check:
+        raise click.UsageError("replay needs --check (timed replay is served by `ssescope serve`)")
+    source = load(open_source(file), container)
+    pieces = [data for data, _ in source.pieces]
+    body = b"".join(pieces)
+    runs = [
+        run_chunking(name, chunks, provider, framing)
+        for name, chunks in chunkings(body, seed=seed, count=count, original=source.original)
+    ]
+    reference = runs[0].digest
+    same = all(r.digest == reference for r in runs)
+    if as_json:
+        out = {
+            "file": file,
+            "bytes": len(body),
+            "identical": same,
+            "runs": [
+                {
+                    "chunking": r.chunking,
+                    "chunks": r.chunks,
+                    "digest": r.digest,
+                    "status": r.status,
+                    "seconds": r.seconds,
+                }
+                for r in runs
+            ],
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        console = _stdout(want_color(color, sys.stdout))
+        table = Table(header_style="bold")
+        for name in ("chunking", "chunks", "digest", "status", "ms", ""):
+            table.add_column(name, justify="right" if name in ("chunks", "ms") else "left")
+        for r in runs:
+            ok = r.digest == reference
+            table.add_row(
+                r.chunking,
+                str(r.chunks),
+                r.digest[:16],
+                r.status,
+                f"{r.seconds * 1000:.1f}",
+                Text("same", style="green") if ok else Text("DIFFERS", style="bold red"),
+            )
+        console.print(table)
+        verdict = "identical in every chunking" if same else "the Report DIFFERS by chunking"
+        console.print(Text(verdict, style="bold green" if same else "bold red"))
+    return exitcodes.COMPLETED if same else exitcodes.MISMATCH
+
+
+@cli.command(context_settings=_CONTEXT)
+@click.argument("stream")
+@click.option(
+    "--against",
+    "result",
+    required=True,
+    metavar="RESULT",
+    help="A text file (output 0 text) or JSON with text, reasoning, tool_calls, "
+    "finish_reason, usage.",
+)
+@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
+@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+def check(stream: str, result: str, provider: str, framing: str, color: bool | None) -> int:
+    """Compare the reply assembled from STREAM with an expected RESULT (exit 5 if it differs)."""
+    expected = load_expected(open_source(result).read_all(), result)
+    report = run_pipeline(load(open_source(stream)), provider, framing)
+    diffs = compare(expected, report)
+    console = _stdout(want_color(color, sys.stdout))
+    if not diffs:
+        console.print(Text(f"same: {', '.join(expected)}", style="green"))
+        return exitcodes.COMPLETED
+    for diff in diffs:
+        console.print(Text(f"{diff.field} differs", style="bold red"))
+        for line in diff.lines:
+            style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
+            console.print(Text("  " + line, style=style))
+    return exitcodes.MISMATCH
+
+
+@cli.command(context_settings=_CONTEXT)
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def examples(as_json: bool) -> int:
+    """List the bundled examples (use them with `inspect --example NAME`)."""
+    items = list_examples()
+    if as_json:
+        sys.stdout.write(
+            json.dumps(
+                [{"name": e.name, "file": e.filename, "description": e.description} for e in items],
+                indent=2,
+            )
+            + "\n"
+        )
+        return exitcodes.COMPLETED
+    for e in items:
+        click.echo(f"{e.name:38} {e.description}")
+    return exitcodes.COMPLETED
+
+
+COMMANDS = tuple(cli.commands)
+"""The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""
+
+_ = UsageError  # re-exported for callers catching the library's usage errors

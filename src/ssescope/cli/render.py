@@ -1,0 +1,220 @@
+"""The human view of a Report (rich), built from its JSON form so ``--redact`` applies."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["SECTIONS", "render_report"]
+
+SECTIONS = ("text", "reasoning", "tools", "usage", "diagnostics")
+
+_STATUS_STYLE = {
+    "completed": "bold green",
+    "incomplete": "bold yellow",
+    "failed": "bold red",
+    "truncated": "bold red",
+    "cancelled": "bold magenta",
+}
+_SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
+_CHAR = re.compile(r"(?:at character|\(char) (\d+)")
+_USAGE_KEYS = (
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "reasoning_tokens",
+    "cached_input_tokens",
+)
+
+
+def _verdict(data: dict[str, Any]) -> Text:
+    records = data["records"]
+    line = Text()
+    line.append(data["provider"], style="bold")
+    line.append(" · ")
+    line.append(data["framing"])
+    if data["source"]["container"] != "raw":
+        line.append(f" in {data['source']['container']}")
+    line.append(" · ")
+    line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
+    line.append(f" ({data['status_reason']})", style="dim")
+    line.append(f" · {records['total']} records")
+    if records["invalid"]:
+        line.append(f", {records['invalid']} invalid", style="red")
+    if records["unknown"]:
+        line.append(f", {records['unknown']} unknown", style="yellow")
+    line.append(f" · {data['source']['bytes']:,} bytes")
+    if data.get("http_status") is not None:
+        line.append(f" · HTTP {data['http_status']}")
+    return line
+
+
+def _tool_card(call: dict[str, Any]) -> Panel:
+    title = Text()
+    title.append(call.get("name") or "(no name)", style="bold")
+    if call.get("kind") and call["kind"] != "function":
+        title.append(f" [{call['kind']}]", style="dim")
+    subtitle = Text(f"id {call['id']}" if call.get("id") else "no id")
+    parts: list[RenderableType] = []
+    args = call.get("arguments") or ""
+    if call.get("input") is not None:
+        pretty = json.dumps(call["input"], indent=2, ensure_ascii=False)
+        parts.append(Syntax(pretty, "json", theme="ansi_dark", background_color="default"))
+    elif args:
+        parts.append(Text(args))
+    else:
+        parts.append(Text("(no arguments)", style="dim"))
+    border = "cyan"
+    if call.get("error"):
+        border = "red"
+        msg = Text("invalid arguments: ", style="bold red")
+        msg.append(str(call["error"]))
+        match = _CHAR.search(str(call["error"]))
+        if match and args:
+            pos = int(match.group(1))
+            msg.append(f"\n  at char {pos}: ", style="red")
+            msg.append(args[max(0, pos - 20) : pos], style="dim")
+            msg.append("⟨here⟩", style="bold red")
+            msg.append(args[pos : pos + 20], style="dim")
+        parts.append(msg)
+    if not call.get("complete"):
+        border = "yellow" if border == "cyan" else border
+        parts.append(Text("incomplete: the stream never ended this call", style="bold yellow"))
+    return Panel(
+        Group(*parts),
+        title=title,
+        title_align="left",
+        subtitle=subtitle,
+        subtitle_align="right",
+        border_style=border,
+    )
+
+
+def _output(out: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
+    parts: list[RenderableType] = []
+    if "reasoning" in only and out.get("reasoning"):
+        parts.append(Text("reasoning", style="bold dim"))
+        parts.append(Panel(Text(out["reasoning"], style="dim italic"), border_style="dim"))
+    if "text" in only:
+        if out.get("text"):
+            parts.append(Text("text", style="bold"))
+            parts.append(Text(out["text"]))
+        if out.get("refusal"):
+            parts.append(Text("refusal", style="bold red"))
+            parts.append(Text(out["refusal"], style="red"))
+        audio = out.get("audio")
+        if audio:
+            parts.append(Text(f"audio: {audio['bytes']:,} bytes ({audio.get('format')})"))
+    if "tools" in only:
+        parts.extend(_tool_card(call) for call in out.get("tool_calls", []))
+    if "text" in only and out.get("citations"):
+        parts.append(Text("citations", style="bold"))
+        for i, cit in enumerate(out["citations"], 1):
+            parts.append(Text(f"  [{i}] {json.dumps(cit, ensure_ascii=False)[:200]}"))
+    if "text" in only or "tools" in only:
+        finish = Text("finish: ", style="bold")
+        reason = out.get("finish_reason")
+        finish.append(reason or "not reported", style="" if reason else "yellow")
+        if out.get("raw_finish_reason") is not None:
+            finish.append(f" (raw: {out['raw_finish_reason']})", style="dim")
+        parts.append(finish)
+    return parts
+
+
+def _usage(usage: dict[str, Any] | None) -> RenderableType:
+    if usage is None:
+        return Text("usage: not reported", style="yellow")
+    table = Table(title="usage", title_justify="left", show_header=True, header_style="bold")
+    table.add_column("field")
+    table.add_column("tokens", justify="right")
+    for key in _USAGE_KEYS:
+        value = usage.get(key)
+        table.add_row(Text(key), "not reported" if value is None else f"{value:,}")
+    if usage.get("source"):
+        table.caption = Text(f"source: {usage['source']}")
+    return table
+
+
+def _diagnostics(diags: list[dict[str, Any]]) -> RenderableType:
+    if not diags:
+        return Text("diagnostics: none", style="green")
+    table = Table(title="diagnostics", title_justify="left", header_style="bold")
+    table.add_column("severity")
+    table.add_column("code")
+    table.add_column("record", justify="right")
+    table.add_column("offset", justify="right")
+    table.add_column("message", overflow="fold")
+    for d in diags:
+        table.add_row(
+            Text(d["severity"], style=_SEVERITY_STYLE.get(d["severity"], "")),
+            Text(d["code"]),
+            "" if d.get("record") is None else str(d["record"]),
+            "" if d.get("offset") is None else str(d["offset"]),
+            Text(d["message"]),
+        )
+    return table
+
+
+def _response(resp: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
+    parts: list[RenderableType] = []
+    multi = len(resp.get("outputs", [])) > 1
+    for out in resp.get("outputs", []):
+        if multi:
+            parts.append(Rule(f"output {out['index']}", align="left", style="dim"))
+        parts.extend(_output(out, only))
+    if not resp.get("outputs") and ("text" in only or "tools" in only):
+        parts.append(Text("(no output)", style="dim"))
+    if resp.get("error") and ("text" in only or "diagnostics" in only):
+        err = resp["error"]
+        parts.append(
+            Text(f"provider error: {err.get('type')}: {err.get('message')}", style="bold red")
+        )
+    if "usage" in only:
+        parts.append(_usage(resp.get("usage")))
+    return parts
+
+
+def render_report(console: Console, data: dict[str, Any], only: Collection[str] = SECTIONS) -> None:
+    """Print the human view of a Report dict on ``console``.
+
+    Args:
+        console: where to print.
+        data: ``report.to_dict()`` (possibly redacted).
+        only: the sections to show (``SECTIONS`` by default).
+    """
+    console.print(_verdict(data))
+    responses = data.get("responses")
+    if responses:
+        for i, resp in enumerate(responses, 1):
+            title = f"response {i} of {len(responses)}"
+            if resp.get("id"):
+                title += f" · {resp['id']}"
+            title += f" · {resp['status']}"
+            console.print(Rule(title, align="left"))
+            for part in _response(resp, only):
+                console.print(part)
+    else:
+        if data.get("model") or data.get("id"):
+            ident = " ".join(str(v) for v in (data.get("model"), data.get("id")) if v)
+            console.print(Text(ident, style="dim"))
+        for part in _response(data, only):
+            console.print(part)
+    if "diagnostics" in only:
+        console.print(_diagnostics(data.get("diagnostics", [])))
+    timing = data.get("timing") or {}
+    if timing.get("total_s") is not None:
+        bits = [
+            f"{k[:-2].replace('_', ' ')} {v:.3f}s"
+            for k, v in timing.items()
+            if k.endswith("_s") and v is not None
+        ]
+        console.print(Text("timing: " + ", ".join(bits), style="dim"))

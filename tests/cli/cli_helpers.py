@@ -1,0 +1,44 @@
+"""Helpers: run the command line as a subprocess of this worktree's code."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "src" / "ssescope" / "examples"
+_DEFAULT = ROOT.parent / "shared" / "real_streams"
+if not _DEFAULT.is_dir() and (ROOT / ".git").is_file():  # a git worktree: use the main checkout's
+    _DEFAULT = ROOT.parents[1] / "shared" / "real_streams"
+STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", _DEFAULT))
+
+
+@dataclass
+class Result:
+    """What a run of ``ssescope`` gave."""
+
+    code: int
+    out: str
+    err: str
+
+
+def run(
+    *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, module: bool = True
+) -> Result:
+    """Run ``python -m ssescope ARGS`` (or the ``main`` entry point) with this tree's code."""
+    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    full_env["PYTHONPATH"] = str(ROOT / "src")
+    full_env.update(env or {})
+    cmd = [sys.executable, "-m", "ssescope", *args]
+    if not module:
+        cmd = [sys.executable, "-c", "import sys; from ssescope.cli import main; sys.exit(main())"]
+        cmd += list(args)
+    proc = subprocess.run(
+        cmd, input=stdin or b"", capture_output=True, env=full_env, timeout=120, check=False
+    )
+    return Result(
+        proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8")
+    )
