@@ -1,0 +1,311 @@
+"""``.ssecap`` captures: the lossless record of one streamed HTTP exchange.
+
+JSON Lines, UTF-8. The first line is the header::
+
+    {"ssescope": "capture", "version": 1,
+     "request": {"method": "POST", "url": "...", "headers": [["Name", "value"], ...]},
+     "response": {"status": 200, "headers": [["Name", "value"], ...]}}
+
+then one line per received chunk, ``t`` being seconds since the request started::
+
+    {"t": 0.412, "data": "data: {...}\\n\\n"}     the chunk is valid UTF-8 on its own
+    {"t": 0.413, "b64": "8J+Y"}                   it is not (a split character, binary)
+
+and optionally a last line saying how the stream ended::
+
+    {"end": "eof" | "cancelled" | "stalled" | "error", "t": 5.2}
+
+Headers are lists of pairs so that order and repeated names survive. Secrets are
+redacted when written (:mod:`ssescope.containers.redact`), and again when read. Each
+line is flushed as it is written, so a capture of a run that dies is still readable up
+to its last chunk; a garbled or cut-off line is reported and skipped on reading.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import os
+from collections.abc import Iterable, Mapping
+from typing import IO, Any, Literal, TypeAlias
+
+import orjson
+
+from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
+from ._body import Body, Chunk, RequestInfo
+from ._httpbody import check_status
+from .redact import redact_headers, redact_url
+
+__all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
+
+EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
+END_REASONS: tuple[EndReason, ...] = ("eof", "cancelled", "stalled", "error")
+"""How a capture can say its stream ended."""
+
+Headers: TypeAlias = "Iterable[tuple[str, str]] | Mapping[str, str]"
+"""Headers as ``(name, value)`` pairs or a mapping."""
+
+VERSION = 1
+
+
+def _finite(t: object) -> bool:
+    return isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+
+
+class CaptureWriter:
+    """Write a ``.ssecap`` capture, chunk by chunk, as a stream is received.
+
+    Args:
+        fp_or_path: a binary file object (left open by :meth:`close`) or a path (opened
+            for writing, truncated, and closed by :meth:`close`).
+        request: ``{"method", "url", "headers"}``; the URL and headers are redacted.
+        response_status: the response status code.
+        response_headers: the response headers (redacted).
+
+    The header line is written at once. Use as a context manager to close on exit (an
+    exception then records ``{"end": "error"}``).
+    """
+
+    def __init__(
+        self,
+        fp_or_path: IO[bytes] | str | os.PathLike[str],
+        *,
+        request: Mapping[str, Any] | None = None,
+        response_status: int | None = None,
+        response_headers: Headers | None = None,
+    ) -> None:
+        if isinstance(fp_or_path, (str, os.PathLike)):
+            self._fp: IO[bytes] = open(fp_or_path, "wb")  # noqa: SIM115 (closed by close())
+            self._owned = True
+        else:
+            self._fp = fp_or_path
+            self._owned = False
+        self._closed = False
+        self._last: float | None = None
+        req: dict[str, Any] | None = None
+        if request is not None:
+            req = {
+                "method": str(request.get("method", "")),
+                "url": redact_url(str(request.get("url", ""))),
+                "headers": [list(p) for p in redact_headers(request.get("headers") or [])],
+            }
+        header = {
+            "ssescope": "capture",
+            "version": VERSION,
+            "request": req,
+            "response": {
+                "status": response_status,
+                "headers": [list(p) for p in redact_headers(response_headers or [])],
+            },
+        }
+        self._line(header)
+
+    def _line(self, obj: dict[str, Any]) -> None:
+        self._fp.write(orjson.dumps(obj) + b"\n")
+        self._fp.flush()
+
+    def write_chunk(self, data: bytes, time: float) -> None:
+        """Record one received chunk and its time (seconds since the request started).
+
+        Raises:
+            UsageError: after :meth:`close`, or if ``time`` is not a finite number.
+        """
+        if self._closed:
+            raise UsageError("write_chunk() called after close()")
+        if not _finite(time):
+            raise UsageError(f"a chunk's time must be a finite number of seconds, not {time!r}")
+        try:
+            line: dict[str, Any] = {"t": time, "data": data.decode("utf-8")}
+        except UnicodeDecodeError:
+            line = {"t": time, "b64": base64.b64encode(data).decode("ascii")}
+        self._last = float(time)
+        self._line(line)
+
+    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+        """Finish the capture, recording how the stream ended if ``end`` is given.
+
+        ``time`` defaults to the last chunk's time. Closing twice does nothing.
+
+        Raises:
+            UsageError: for an unknown ``end`` or a non-finite ``time``.
+        """
+        if self._closed:
+            return
+        if end is not None and end not in END_REASONS:
+            raise UsageError(f"unknown end {end!r}; expected one of {', '.join(END_REASONS)}")
+        if time is not None and not _finite(time):
+            raise UsageError(f"the end time must be a finite number of seconds, not {time!r}")
+        self._closed = True
+        try:
+            if end is not None:
+                line: dict[str, Any] = {"end": end}
+                t = time if time is not None else self._last
+                if t is not None:
+                    line["t"] = t
+                self._line(line)
+        finally:
+            if self._owned:
+                self._fp.close()
+
+    def __enter__(self) -> CaptureWriter:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.close("error" if exc_type is not None else None)
+
+
+def _headers(value: object) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if isinstance(value, list):
+        out.extend(
+            (str(item[0]), str(item[1]))
+            for item in value
+            if isinstance(item, list) and len(item) == 2
+        )
+    elif isinstance(value, dict):
+        out.extend((str(k), str(v)) for k, v in value.items())
+    return out
+
+
+def read_capture(data: bytes) -> Body:
+    """Read a ``.ssecap`` capture: the exact chunks and times it recorded.
+
+    Never raises: a garbled or cut-off line becomes a diagnostic and the rest is read.
+    """
+    diags: list[Diagnostic] = []
+    chunks: list[Chunk] = []
+    body = Body(chunks, "ssecap", diagnostics=diags)
+    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    n = len(data)
+    lineno = 0
+    header_seen = False
+    after_end = False
+    while pos < n:
+        end = data.find(b"\n", pos)
+        complete = end >= 0
+        if not complete:
+            end = n
+        raw = data[pos:end]
+        at = pos
+        pos = end + 1
+        lineno += 1
+        if not raw.strip():
+            continue
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            obj = None
+            reason = str(exc)
+        else:
+            reason = "not a JSON object"
+        if not header_seen:
+            header_seen = True
+            if isinstance(obj, dict) and obj.get("ssescope") in ("capture", 1):
+                _header(obj, body, at)
+                continue
+            diags.append(
+                Diagnostic(
+                    "ssecap.invalid-header",
+                    "error",
+                    f"Line 1 is not a capture header ({reason if obj is None else 'no ssescope key'}): "
+                    f"{quote(raw)}; the status, headers and request are unknown.",
+                    at,
+                )
+            )
+            if not isinstance(obj, dict) or not ({"t", "data", "b64"} & obj.keys()):
+                continue
+        if not isinstance(obj, dict):
+            diags.append(_bad_line(lineno, raw, at, reason, complete))
+            continue
+        if after_end:
+            after_end = False  # reported once
+            diags.append(
+                Diagnostic(
+                    "ssecap.data-after-end",
+                    "warning",
+                    f"Line {lineno} follows the end line; it is read all the same.",
+                    at,
+                )
+            )
+        if "end" in obj:
+            body.end = str(obj["end"])
+            if _finite(obj.get("t")):
+                body.timing["total_s"] = float(obj["t"])
+            after_end = True
+            continue
+        t = obj.get("t")
+        time = float(t) if isinstance(t, (int, float)) and _finite(t) else None
+        if "data" in obj and isinstance(obj["data"], str):
+            piece = obj["data"].encode("utf-8", "surrogatepass")
+        elif "b64" in obj and isinstance(obj["b64"], str):
+            try:
+                piece = base64.b64decode(obj["b64"], validate=True)
+            except (binascii.Error, ValueError) as exc:
+                diags.append(_bad_line(lineno, raw, at, f"bad base64: {exc}", complete))
+                continue
+        else:
+            diags.append(_bad_line(lineno, raw, at, "no 'data' or 'b64' string", complete))
+            continue
+        if time is None:
+            diags.append(
+                Diagnostic(
+                    "ssecap.missing-time",
+                    "warning",
+                    f"Line {lineno} has no valid time ('t': {quote(t)}); its chunk is kept "
+                    "without one.",
+                    at,
+                )
+            )
+        chunks.append(Chunk(piece, time))
+    body.diagnostics.extend(check_status(body.status, "", None))
+    if chunks and chunks[0].time is not None:
+        body.timing["first_byte_s"] = chunks[0].time
+    if "total_s" not in body.timing and chunks and chunks[-1].time is not None:
+        body.timing["total_s"] = chunks[-1].time
+    return body
+
+
+def _header(obj: dict[str, Any], body: Body, at: int) -> None:
+    version = obj.get("version")
+    if version != VERSION:
+        body.diagnostics.append(
+            Diagnostic(
+                "ssecap.unknown-version",
+                "warning",
+                f"The capture says version {quote(version)}; this ssescope reads version "
+                f"{VERSION} and reads it as such.",
+                at,
+            )
+        )
+    req = obj.get("request")
+    if isinstance(req, dict):
+        body.request = RequestInfo(
+            method=str(req.get("method", "")),
+            url=redact_url(str(req.get("url", ""))),
+            headers=redact_headers(_headers(req.get("headers"))),
+        )
+    resp = obj.get("response")
+    if isinstance(resp, dict):
+        status = resp.get("status")
+        body.status = status if isinstance(status, int) and not isinstance(status, bool) else None
+        body.headers = redact_headers(_headers(resp.get("headers")))
+
+
+def _bad_line(lineno: int, raw: bytes, at: int, reason: str, complete: bool) -> Diagnostic:
+    if not complete:
+        return Diagnostic(
+            "ssecap.truncated-line",
+            "warning",
+            f"The last line ({lineno}) is cut off ({reason}): {quote(raw)}; it is skipped. The "
+            "capture was probably written by a run that was interrupted.",
+            at,
+        )
+    return Diagnostic(
+        "ssecap.invalid-line",
+        "warning",
+        f"Line {lineno} is not a capture line ({reason}): {quote(raw)}; it is skipped and "
+        "the rest is read.",
+        at,
+    )

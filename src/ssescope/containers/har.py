@@ -1,0 +1,316 @@
+"""HAR 1.2 files (browser DevTools "Save all as HAR with content", mitmproxy, Charles).
+
+Which entries: those whose response ``content.mimeType`` (or ``Content-Type`` header)
+is a streaming type (:data:`STREAM_TYPES`), or that carry Chrome's
+``_eventSourceMessages``, or whose body text starts like SSE. Each becomes one
+:class:`Body`; :func:`read_har` returns the first, :func:`read_har_all` every one.
+
+The body is ``content.text`` (base64-decoded when ``content.encoding`` is
+``"base64"``): already de-chunked and decompressed by the browser, and in one piece.
+When ``content.text`` is empty and the entry has ``_eventSourceMessages`` (Chrome, for
+``EventSource`` requests; ``{time, eventName, eventId, data}`` items), an SSE body is
+rebuilt from them, one chunk per message: comments, ``retry`` fields and the original
+line breaks are not recorded there, so the framing is rebuilt, not original.
+
+Timing: HAR gives the request's ``timings`` (milliseconds), from which
+``first_byte_s`` (blocked + dns + connect + send + wait) and ``total_s`` (``time``)
+come; per-chunk times exist only for ``_eventSourceMessages``. Their ``time`` is a
+wall-clock epoch (seconds) in some exporters and a monotonic clock in Chrome's; epoch
+times are taken relative to ``startedDateTime``, monotonic ones are anchored so that the
+first message arrives at ``first_byte_s``.
+
+Request and response headers and the URL are redacted on reading: HAR exports are often
+shared, and not every exporter sanitises them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from ..diagnostics import Diagnostic, quote
+from ._body import (
+    LOST_CHUNK_TIMING,
+    LOST_CHUNKS,
+    LOST_EXACT_BYTES,
+    LOST_FRAMING,
+    Body,
+    Chunk,
+    RequestInfo,
+)
+from .redact import redact_headers, redact_url
+
+__all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
+
+STREAM_TYPES = frozenset(
+    {
+        "text/event-stream",
+        "application/x-ndjson",
+        "application/ndjson",
+        "application/jsonl",
+        "application/json-seq",
+        "application/vnd.amazon.eventstream",
+    }
+)
+"""Response media types that mark an entry as a stream."""
+
+_SSE_START = ("data:", "event:", "id:", "retry:", ":")
+
+
+def read_har(data: bytes) -> Body:
+    """Read the first streamed response of a HAR file.
+
+    When there are several, the Body carries the info ``har.multiple-entries`` naming
+    the others. Never raises.
+    """
+    bodies = read_har_all(data)
+    first = bodies[0]
+    if len(bodies) > 1:
+        others = ", ".join(
+            quote(b.request["url"] if b.request else "?", 80) for b in bodies[1:4]
+        ) + (", …" if len(bodies) > 4 else "")
+        first.diagnostics.append(
+            Diagnostic(
+                "har.multiple-entries",
+                "info",
+                f"The HAR holds {len(bodies)} streamed responses; the first is read. The "
+                f"others: {others}.",
+            )
+        )
+    return first
+
+
+def read_har_all(data: bytes) -> list[Body]:
+    """Read every streamed response of a HAR file, in file order.
+
+    Always returns at least one Body (an empty one carrying an error diagnostic when the
+    file is not a HAR or holds no stream). Never raises.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        return [
+            _empty(
+                "har.invalid-json",
+                f"The HAR file is not valid JSON ({exc}); it may be cut off.",
+                getattr(exc, "pos", None),
+            )
+        ]
+    log = doc.get("log") if isinstance(doc, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        return [_empty("har.no-entries", "The JSON has no 'log.entries' list: it is not a HAR.")]
+    bodies: list[Body] = []
+    seen: list[str] = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            continue
+        response = _dict(entry.get("response"))
+        content = _dict(response.get("content"))
+        mime = _str(content.get("mimeType")) or _header(response.get("headers"), "content-type")
+        seen.append(mime or "(none)")
+        messages = entry.get("_eventSourceMessages", response.get("_eventSourceMessages"))
+        text = content.get("text")
+        base = mime.split(";", 1)[0].strip().lower()
+        if (
+            base in STREAM_TYPES
+            or (isinstance(messages, list) and messages)
+            or (
+                isinstance(text, str)
+                and content.get("encoding") != "base64"
+                and text.lstrip().startswith(_SSE_START)
+            )
+        ):
+            bodies.append(_entry(i, entry, response, content, messages))
+    if not bodies:
+        kinds = ", ".join(sorted(set(seen))[:6]) or "none"
+        return [
+            _empty(
+                "har.no-stream-entry",
+                f"None of the HAR's {len(entries)} entries is a streamed response (response "
+                f"types: {kinds}). Record the stream with 'Save all as HAR with content' "
+                "after it has finished.",
+            )
+        ]
+    return bodies
+
+
+def _empty(code: str, message: str, offset: int | None = None) -> Body:
+    return Body([], "har", diagnostics=[Diagnostic(code, "error", message, offset)])
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _pairs(value: object) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if isinstance(value, list):
+        out.extend(
+            (item["name"], str(item.get("value", "")))
+            for item in value
+            if isinstance(item, dict) and isinstance(item.get("name"), str)
+        )
+    return out
+
+
+def _header(value: object, name: str) -> str:
+    return next((v for k, v in _pairs(value) if k.lower() == name), "")
+
+
+def _ms(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        f = float(value)
+        return f if math.isfinite(f) else None
+    return None
+
+
+def _entry(
+    index: int,
+    entry: dict[str, Any],
+    response: dict[str, Any],
+    content: dict[str, Any],
+    messages: object,
+) -> Body:
+    diags: list[Diagnostic] = []
+    req = _dict(entry.get("request"))
+    request = RequestInfo(
+        method=_str(req.get("method")),
+        url=redact_url(_str(req.get("url"))),
+        headers=redact_headers(_pairs(req.get("headers"))),
+    )
+    status = response.get("status")
+    timing: dict[str, float] = {}
+    timings = _dict(entry.get("timings"))
+    parts = [_ms(timings.get(k)) for k in ("blocked", "dns", "connect", "send", "wait")]
+    if _ms(timings.get("wait")) is not None:
+        timing["first_byte_s"] = sum(p for p in parts if p is not None) / 1000
+    total = _ms(entry.get("time"))
+    if total is not None:
+        timing["total_s"] = total / 1000
+    lost = [LOST_CHUNK_TIMING, LOST_CHUNKS]
+    chunks: list[Chunk] = []
+    text = content.get("text")
+    if isinstance(text, str) and text:
+        if content.get("encoding") == "base64":
+            try:
+                chunks = [Chunk(base64.b64decode(text, validate=True), None)]
+            except (binascii.Error, ValueError) as exc:
+                diags.append(
+                    Diagnostic(
+                        "har.invalid-base64",
+                        "error",
+                        f"Entry {index}'s body is marked base64 but does not decode ({exc}): "
+                        f"{quote(text)}.",
+                    )
+                )
+        else:
+            chunks = [Chunk(text.encode("utf-8", "surrogatepass"), None)]
+    elif isinstance(messages, list) and messages:
+        chunks = _rebuild(index, messages, entry, timing, diags)
+        lost = [LOST_FRAMING, LOST_EXACT_BYTES]
+        if any(c.time is None for c in chunks):
+            lost.append(LOST_CHUNK_TIMING)
+    else:
+        diags.append(
+            Diagnostic(
+                "har.empty-body",
+                "warning",
+                f"Entry {index} ({quote(request['url'], 80)}) has no body in the HAR: the "
+                "exporter did not keep it (browsers drop the body of a stream still open "
+                "when the HAR is saved).",
+            )
+        )
+    return Body(
+        chunks,
+        "har",
+        status=status if isinstance(status, int) and status > 0 else None,
+        headers=redact_headers(_pairs(response.get("headers"))),
+        request=request,
+        lost=lost,
+        diagnostics=diags,
+        timing=timing,
+    )
+
+
+def _epoch(value: object) -> float | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _rebuild(
+    index: int,
+    messages: list[Any],
+    entry: dict[str, Any],
+    timing: dict[str, float],
+    diags: list[Diagnostic],
+) -> list[Chunk]:
+    times = [
+        float(m["time"])
+        if isinstance(m, dict)
+        and isinstance(m.get("time"), (int, float))
+        and not isinstance(m.get("time"), bool)
+        and math.isfinite(m["time"])
+        else None
+        for m in messages
+    ]
+    known = [t for t in times if t is not None]
+    started = _epoch(entry.get("startedDateTime"))
+    origin: float | None = None
+    if known:
+        if known[0] > 1e9 and started is not None:
+            origin = started  # epoch seconds
+        else:
+            origin = known[0] - timing.get("first_byte_s", 0.0)  # a monotonic clock
+    chunks: list[Chunk] = []
+    bad = 0
+    for msg, t in zip(messages, times, strict=True):
+        data = msg.get("data") if isinstance(msg, dict) else None
+        if not isinstance(data, str):
+            bad += 1
+            continue
+        name = _str(msg.get("eventName"))
+        event_id = msg.get("eventId")
+        parts: list[str] = []
+        if name and name != "message":
+            parts.append(f"event: {name}\n")
+        if isinstance(event_id, str) and event_id:
+            parts.append(f"id: {event_id}\n")
+        parts.extend(f"data: {line}\n" for line in data.split("\n"))
+        parts.append("\n")
+        rel = None if t is None or origin is None else round(t - origin, 6)
+        chunks.append(Chunk("".join(parts).encode("utf-8", "surrogatepass"), rel))
+    diags.append(
+        Diagnostic(
+            "har.rebuilt-from-messages",
+            "info",
+            f"Entry {index} has no body text; an SSE body was rebuilt from its {len(chunks)} "
+            "'_eventSourceMessages' (comments, retry fields and the original line breaks are "
+            "not recorded there).",
+        )
+    )
+    if bad:
+        diags.append(
+            Diagnostic(
+                "har.invalid-message",
+                "warning",
+                f"{bad} of entry {index}'s '_eventSourceMessages' have no 'data' string and "
+                "were skipped.",
+            )
+        )
+    return chunks

@@ -1,0 +1,119 @@
+"""Entry points: detect the container (or take the one given) and read it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from ..diagnostics import Diagnostic
+from ..errors import UsageError
+from ._body import (
+    CONTAINERS,
+    LOST_CHUNKS,
+    LOST_HEADERS,
+    LOST_REQUEST,
+    LOST_TIMING,
+    Body,
+    Chunk,
+    ContainerName,
+)
+from .capture import read_capture
+from .curltrace import read_curl_trace
+from .detect import detect_container
+from .har import read_har, read_har_all
+from .httpdump import read_http
+from .jsonl import read_jsonl
+
+__all__ = ["read_all", "read_container", "read_path", "read_raw"]
+
+
+def read_raw(data: bytes) -> Body:
+    """The body is the input itself: one chunk, no times, no headers."""
+    chunks = [Chunk(data, None)] if data else []
+    return Body(chunks, "raw", lost=[LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST])
+
+
+_READERS: dict[str, Callable[[bytes], Body]] = {
+    "raw": read_raw,
+    "http": read_http,
+    "curl-trace": read_curl_trace,
+    "har": read_har,
+    "ssecap": read_capture,
+    "jsonl": read_jsonl,
+}
+
+
+def _choose(data: bytes, container: str) -> tuple[ContainerName, str]:
+    if container == "auto":
+        return detect_container(data)
+    if container not in CONTAINERS:
+        raise UsageError(
+            f"unknown container {container!r}; expected auto or one of {', '.join(CONTAINERS)}"
+        )
+    return container, "given by the caller"
+
+
+def _guarded(reader: Callable[[bytes], list[Body]], data: bytes, name: ContainerName) -> list[Body]:
+    try:
+        return reader(data)
+    except Exception as exc:  # a reader bug must not lose the user's input
+        body = read_raw(data)
+        body.diagnostics.append(
+            Diagnostic(
+                "container.read-failed",
+                "error",
+                f"Reading the input as {name!r} failed unexpectedly ({type(exc).__name__}: "
+                f"{exc}); it is read as a raw body instead. Please report this.",
+            )
+        )
+        return [body]
+
+
+def read_container(data: bytes, *, container: str = "auto") -> Body:
+    """Unwrap ``data`` into the response body and what its container knew.
+
+    Args:
+        data: the whole input (a file's bytes, stdin, a paste).
+        container: ``"auto"`` (detect, see :func:`detect_container`) or one of
+            :data:`CONTAINERS`.
+
+    Returns:
+        The :class:`Body`. For a HAR with several streamed responses, the first (with
+        the info ``har.multiple-entries``); :func:`read_all` returns them all.
+
+    Raises:
+        UsageError: for an unknown ``container`` name. Bad input never raises.
+    """
+    name, rule = _choose(data, container)
+    reader = _READERS[name]
+    body = _guarded(lambda d: [reader(d)], data, name)[0]
+    body.rule = rule
+    return body
+
+
+def read_all(data: bytes, *, container: str = "auto") -> list[Body]:
+    """Like :func:`read_container`, but every streamed response of a HAR (in file order).
+
+    Raises:
+        UsageError: for an unknown ``container`` name.
+    """
+    name, rule = _choose(data, container)
+    if name == "har":
+        bodies = _guarded(read_har_all, data, name)
+    else:
+        reader = _READERS[name]
+        bodies = _guarded(lambda d: [reader(d)], data, name)
+    for body in bodies:
+        body.rule = rule
+    return bodies
+
+
+def read_path(path: str | os.PathLike[str], *, container: str = "auto") -> Body:
+    """Read the file at ``path`` with :func:`read_container`.
+
+    Raises:
+        OSError: if the file cannot be read.
+        UsageError: for an unknown ``container`` name.
+    """
+    with open(path, "rb") as fp:
+        return read_container(fp.read(), container=container)
