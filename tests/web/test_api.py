@@ -124,3 +124,12 @@ def test_a_non_loopback_host_given_explicitly_is_accepted_with_a_warning() -> No
     bind, warning = check_host("0.0.0.0")
     assert bind == "0.0.0.0"
     assert warning is not None and "warning" in warning
+
+
+def test_an_exported_capture_inspects_like_the_stream_it_came_from(client: TestClient) -> None:
+    capture = client.post("/api/ssecap", content=COHERE).content
+    body = client.post("/api/inspect", content=capture).json()
+    assert body["container"] == "ssecap"
+    assert body["report"]["status"] == "completed"
+    assert len(body["frames"]) == 13
+    assert body["body_b64"] is not None
