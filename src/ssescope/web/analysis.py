@@ -1,0 +1,279 @@
+"""What the web page needs from one stream: the Report, every record, and replay steps.
+
+The page never parses anything itself. :func:`analyse` runs the same
+:class:`~ssescope.pipeline.Pipeline` as ``ssescope inspect`` and adds what a debugger view
+needs on top of the Report: every record with its byte span and the diagnostics that name
+it, and the *steps* (each content delta with the record it came from) that let the
+timeline scrubber rebuild text, reasoning, refusal and tool-call arguments up to any record.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..aggregate.aggregator import Aggregator
+from ..diagnostics import Diagnostic
+from ..events import (
+    ReasoningDelta,
+    RefusalDelta,
+    ResponseStart,
+    Snapshot,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    ToolCallDelta,
+    Unknown,
+)
+from ..framing.detect import Framer
+from ..framing.records import SSEComment, SSEEvent
+from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
+
+__all__ = ["Chunk", "Unwrapped", "analyse", "build_capture", "unwrap"]
+
+PREVIEW_CHARS = 160
+"""How many characters of a record's data the frame table's preview column gets."""
+
+_INVALID_PREFIXES = ("json.", "eventstream.", "utf8.", "json-array.", "sse.unprefixed")
+
+
+@dataclass(slots=True)
+class Chunk:
+    """One piece of the body as it arrived (``time`` in seconds, if known)."""
+
+    data: bytes
+    time: float | None = None
+
+
+@dataclass(slots=True)
+class Unwrapped:
+    """The body taken out of whatever container held it."""
+
+    chunks: list[Chunk]
+    container: str = "raw"
+    status: int | None = None
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _container_reader() -> Callable[[bytes], Any] | None:
+    try:
+        from ssescope.containers import read_container  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    reader: Callable[[bytes], Any] = read_container
+    return reader
+
+
+def unwrap(data: bytes) -> Unwrapped:
+    """Return the body of ``data``: a raw stream, or a container when the engine has readers.
+
+    Uses ``ssescope.containers.read_container`` (``curl -i``, curl traces, HAR, ``.ssecap``)
+    when that package is present; otherwise the bytes are the body.
+    """
+    reader = _container_reader()
+    if reader is None:
+        return Unwrapped([Chunk(data)])
+    body = reader(data)
+    return Unwrapped(
+        chunks=[Chunk(bytes(c.data), c.time) for c in body.chunks],
+        container=str(body.container),
+        status=body.status,
+        headers=[(str(k), str(v)) for k, v in body.headers],
+        lost=list(body.lost),
+        diagnostics=list(body.diagnostics),
+    )
+
+
+def _preview(text: str) -> str:
+    short = text[: PREVIEW_CHARS * 2]
+    short = " ".join(short.split())
+    if len(short) > PREVIEW_CHARS:
+        short = short[: PREVIEW_CHARS - 1] + "…"
+    return short
+
+
+class _Steps:
+    """Turns unified events into replay steps for the scrubber.
+
+    A step is a list ``[record, response, output, op, slot, value, extra]``:
+
+    * ``op`` ``"text"`` / ``"reasoning"`` / ``"refusal"``: append ``value`` to part ``slot``
+      (parts numbered in the order they first appeared, as the Report joins them);
+    * ``"snap-text"`` / ``"snap-reasoning"`` / ``"snap-refusal"``: a whole-part snapshot;
+    * ``"call"``: append ``value`` to the arguments of call ``slot`` (``extra`` is
+      ``[id, name]``); ``"call-set"``: the arguments of call ``slot`` became ``value``.
+    """
+
+    def __init__(self) -> None:
+        self.steps: list[list[Any]] = []
+        self.unknown: set[int] = set()
+        self._agg = Aggregator()
+        self._response = 0
+        self._terminal = False
+        self._parts: dict[tuple[int, str, object], int] = {}
+
+    def _slot(self, output: int, kind: str, part: object) -> int:
+        key = (output, kind, part)
+        slot = self._parts.get(key)
+        if slot is None:
+            slot = sum(1 for k in self._parts if k[0] == output and k[1] == kind)
+            self._parts[key] = slot
+        return slot
+
+    def feed(self, events: list[AdapterOutput]) -> None:
+        agg = self._agg
+        steps = self.steps
+        for ev in events:
+            if isinstance(ev, Diagnostic):
+                continue
+            if isinstance(ev, ResponseStart) and self._terminal:
+                self._response += 1
+                self._terminal = False
+                self._parts.clear()
+            elif isinstance(ev, Terminal):
+                self._terminal = True
+            elif isinstance(ev, Unknown):
+                self.unknown.add(ev.record)
+            if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
+                kind = (
+                    "text"
+                    if isinstance(ev, TextDelta)
+                    else "reasoning"
+                    if isinstance(ev, ReasoningDelta)
+                    else "refusal"
+                )
+                if ev.text:
+                    slot = self._slot(ev.output, kind, ev.part)
+                    steps.append([ev.record, self._response, ev.output, kind, slot, ev.text, None])
+            elif isinstance(ev, Snapshot):
+                slot = self._slot(ev.output, ev.field, ev.part)
+                steps.append(
+                    [ev.record, self._response, ev.output, "snap-" + ev.field, slot, ev.value, None]
+                )
+            elif isinstance(ev, ToolCallDelta | ToolCall):
+                before = {id(c): (c.pieces, len(c.pieces)) for c in agg.tool_calls(ev.output)}
+                agg.feed([ev])
+                for slot, call in enumerate(agg.tool_calls(ev.output)):
+                    old = before.get(id(call))
+                    meta = [call.id, call.name]
+                    if old is None or old[0] is not call.pieces or len(call.pieces) < old[1]:
+                        value = call.arguments
+                        op = "call-set"
+                    elif len(call.pieces) > old[1]:
+                        value = "".join(call.pieces[old[1] :])
+                        op = "call"
+                    else:
+                        continue
+                    steps.append([ev.record, self._response, ev.output, op, slot, value, meta])
+                continue
+            agg.feed([ev])
+
+
+def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> dict[str, Any]:
+    """Inspect ``data`` (a stream body or a container) for the web page.
+
+    Returns:
+        ``{"report", "frames", "steps", "container", "body_b64"}``: the Report's dict, one
+        dict per record, the replay steps (see :class:`_Steps`), and the body bytes in
+        base64 when they differ from ``data`` (a container was unwrapped), else ``None``.
+
+    Raises:
+        UsageError: for an unknown provider or framing name.
+    """
+    body = unwrap(data)
+    pipeline = Pipeline(provider=provider, framing=framing, container=body.container)
+    framer = Framer(framing)
+    pipeline.http_status = body.status
+    pipeline.lost = list(body.lost)
+    for diag in body.diagnostics:
+        pipeline.add_diagnostic(diag)
+    steps = _Steps()
+    records: list[Any] = []
+    last_time: float | None = None
+    for chunk in body.chunks:
+        if chunk.time is not None:
+            last_time = chunk.time
+        steps.feed(pipeline.feed(chunk.data, chunk.time))
+        records.extend(
+            r for r in framer.feed(chunk.data, chunk.time) if not isinstance(r, Diagnostic)
+        )
+    steps.feed(pipeline.close(last_time))
+    records.extend(r for r in framer.close(last_time) if not isinstance(r, Diagnostic))
+    report = pipeline.report()
+    report_dict = report.to_dict()
+
+    by_record: dict[int, list[int]] = {}
+    invalid: set[int] = set()
+    for i, diag in enumerate(report.diagnostics):
+        if diag.record is None:
+            continue
+        by_record.setdefault(diag.record, []).append(i)
+        if diag.code.startswith(_INVALID_PREFIXES) or diag.severity == "error":
+            invalid.add(diag.record)
+
+    frames: list[dict[str, Any]] = []
+    append = frames.append
+    for rec in records:
+        if isinstance(rec, SSEComment):
+            text, event, rid = rec.text, None, None
+        elif isinstance(rec, SSEEvent):
+            text, event, rid = rec.data, rec.event, rec.id or None
+        else:
+            text, event, rid = rec.data, rec.event, None
+        index = rec.index
+        state = "invalid" if index in invalid else "unknown" if index in steps.unknown else ""
+        append(
+            {
+                "index": index,
+                "kind": rec.kind,
+                "start": rec.start,
+                "end": rec.end,
+                "time": rec.time,
+                "event": event,
+                "id": rid,
+                "size": rec.end - rec.start,
+                "preview": _preview(text),
+                "data": text,
+                "state": state,
+                "diagnostics": by_record.get(index, []),
+            }
+        )
+    joined = b"".join(c.data for c in body.chunks)
+    return {
+        "report": report_dict,
+        "frames": frames,
+        "steps": steps.steps,
+        "container": body.container,
+        "headers": body.headers,
+        "body_b64": None if joined == data else base64.b64encode(joined).decode("ascii"),
+    }
+
+
+def build_capture(data: bytes) -> bytes:
+    """Return ``data`` (a stream or a container) as an ``.ssecap`` capture (JSON Lines).
+
+    The header carries the response status and headers when the container knew them;
+    each chunk keeps its arrival time (``null`` when unknown).
+    """
+    import json
+
+    body = unwrap(data)
+    header = {
+        "ssescope": "capture",
+        "version": 1,
+        "request": None,
+        "response": {"status": body.status, "headers": [list(h) for h in body.headers]},
+    }
+    lines = [json.dumps(header, ensure_ascii=False)]
+    for chunk in body.chunks:
+        try:
+            line: dict[str, Any] = {"t": chunk.time, "data": chunk.data.decode("utf-8")}
+        except UnicodeDecodeError:
+            line = {"t": chunk.time, "b64": base64.b64encode(chunk.data).decode("ascii")}
+        lines.append(json.dumps(line, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode("utf-8")

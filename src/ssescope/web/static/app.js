@@ -1,0 +1,651 @@
+// ssescope web page: one ES module, no dependencies, no build step.
+// Every value that comes from a stream is written with textContent (never innerHTML).
+
+const $ = (id) => document.getElementById(id);
+const ROW_H = 22;
+
+const state = {
+  bytes: null,       // Uint8Array of what was loaded (stream or container)
+  body: null,        // Uint8Array of the body the offsets refer to
+  result: null,      // the /api/inspect answer
+  view: [],          // indexes of frames shown in the table (after filtering)
+  selected: -1,      // selected record index
+  scrub: -1,         // scrubber position (record index)
+  starts: null,      // Float64Array of frame start times (for Δt)
+};
+
+// ---- helpers -----------------------------------------------------------------------
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+// Make control, bidi and invisible characters visible (table, raw view).
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+function visible(text) {
+  return String(text).replace(INVISIBLE, (c) => {
+    const code = c.codePointAt(0);
+    if (code === 0x0d) return "␍";
+    if (code === 0x09) return "→";
+    return "⟨U+" + code.toString(16).toUpperCase().padStart(4, "0") + "⟩";
+  });
+}
+
+function fmtBytes(n) {
+  if (n < 1024) return n + " B";
+  if (n < 1024 * 1024) return (n / 1024).toFixed(1) + " KiB";
+  return (n / 1024 / 1024).toFixed(1) + " MiB";
+}
+
+function fmtS(s) {
+  if (s === null || s === undefined) return "–";
+  if (s < 1) return Math.round(s * 1000) + " ms";
+  return s.toFixed(2) + " s";
+}
+
+function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function b64ToBytes(b64) {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+// ---- partial JSON (tool-call arguments while they stream) --------------------------------
+
+export function parsePartial(text) {
+  if (!text) return { value: undefined, ok: false };
+  try { return { value: JSON.parse(text), ok: true }; } catch (e) { /* complete it below */ }
+  let s = text;
+  for (let attempt = 0; attempt < 48 && s.length; attempt++) {
+    const closed = closeJson(s);
+    if (closed !== null) {
+      try { return { value: JSON.parse(closed), ok: false }; } catch (e) { /* trim and retry */ }
+    }
+    s = s.slice(0, -1);
+  }
+  return { value: undefined, ok: false };
+}
+
+function closeJson(s) {
+  const stack = [];
+  let inStr = false, esc = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (inStr) {
+      if (esc) esc = false;
+      else if (c === "\\") esc = true;
+      else if (c === '"') inStr = false;
+      continue;
+    }
+    if (c === '"') inStr = true;
+    else if (c === "{" || c === "[") stack.push(c);
+    else if (c === "}" || c === "]") stack.pop();
+  }
+  let out = s;
+  if (inStr) { if (esc) out = out.slice(0, -1); out += '"'; }
+  out = out.replace(/[\s,:]+$/, "");
+  if (/[{,]\s*"(?:[^"\\]|\\.)*"$/.test(out) && stack[stack.length - 1] === "{") {
+    out = out.replace(/,?\s*"(?:[^"\\]|\\.)*"$/, "");  // a key without its value
+  }
+  if (/(?:^|[^\w.])(t|tr|tru|f|fa|fal|fals|n|nu|nul|-)$/.test(out)) return null;
+  for (let i = stack.length - 1; i >= 0; i--) out += stack[i] === "{" ? "}" : "]";
+  return out;
+}
+
+// ---- loading ---------------------------------------------------------------------------
+
+async function inspectBytes(bytes, label) {
+  state.bytes = bytes;
+  $("error").textContent = "";
+  $("busy").textContent = "inspecting " + (label || "") + " (" + fmtBytes(bytes.length) + ")…";
+  const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value });
+  let answer;
+  try {
+    const res = await fetch("/api/inspect?" + params, { method: "POST", body: bytes });
+    answer = await res.json();
+    if (!res.ok) throw new Error(answer.error || res.statusText);
+  } catch (err) {
+    $("busy").textContent = "";
+    $("error").textContent = String(err.message || err);
+    document.body.dataset.state = "error";
+    return;
+  }
+  state.result = answer;
+  state.body = answer.body_b64 ? b64ToBytes(answer.body_b64) : bytes;
+  $("busy").textContent = "";
+  render();
+  document.body.dataset.state = "ready";
+}
+
+async function loadExample(name) {
+  if (!name) return;
+  $("example").value = name;
+  const res = await fetch("/api/examples/" + encodeURIComponent(name));
+  if (!res.ok) { $("error").textContent = "cannot load example " + name; return; }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
+  await inspectBytes(bytes, name);
+}
+
+async function loadFile(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
+  await inspectBytes(bytes, file.name);
+}
+
+async function listExamples() {
+  try {
+    const res = await fetch("/api/examples");
+    const list = await res.json();
+    const select = $("example");
+    for (const ex of list) {
+      const opt = el("option", null, ex.name);
+      opt.value = ex.name;
+      opt.title = ex.description;
+      select.appendChild(opt);
+    }
+  } catch (e) { /* no examples: the select stays with its placeholder */ }
+}
+
+// ---- rendering: verdict ----------------------------------------------------------------
+
+function render() {
+  const { report, frames } = state.result;
+  for (const id of ["verdict", "timeline", "main"]) $(id).hidden = false;
+  renderVerdict(report);
+  state.starts = new Float64Array(frames.length);
+  let prev = null;
+  const events = new Set();
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    state.starts[i] = f.time === null ? NaN : (prev === null ? 0 : f.time - prev);
+    if (f.time !== null) prev = f.time;
+    events.add(f.event === null ? (f.kind === "comment" ? "(comment)" : "(none)") : f.event);
+  }
+  const evSel = $("event-filter");
+  evSel.replaceChildren(el("option", null, "all events"));
+  evSel.firstChild.value = "";
+  for (const ev of [...events].sort()) { const o = el("option", null, ev); o.value = ev; evSel.appendChild(o); }
+  $("frame-count").textContent = frames.length.toLocaleString("en") + " records";
+  const last = frames.length ? frames[frames.length - 1].index : 0;
+  const scrubber = $("scrubber");
+  scrubber.max = String(last);
+  scrubber.value = String(last);
+  state.scrub = last;
+  state.selected = -1;
+  $("raw").hidden = true;
+  applyFilter();
+  drawTimeline();
+  renderDiagnostics(report);
+  renderOutputs();
+}
+
+function renderVerdict(report) {
+  const status = $("v-status");
+  status.textContent = report.status;
+  status.dataset.status = report.status;
+  const http = report.source && report.source.http_status ? " · HTTP " + report.source.http_status : "";
+  $("v-reason").textContent = (report.status_reason || "") + http;
+  $("v-provider").textContent = report.provider;
+  $("v-framing").textContent = report.framing;
+  $("v-container").textContent = (report.source && report.source.container) || "raw";
+  const r = report.records || {};
+  let rec = (r.total ?? 0).toLocaleString("en");
+  const extra = [];
+  if (r.invalid) extra.push(r.invalid + " invalid");
+  if (r.unknown) extra.push(r.unknown + " unknown");
+  if (r.comments) extra.push(r.comments + " comments");
+  if (extra.length) rec += " (" + extra.join(", ") + ")";
+  $("v-records").textContent = rec;
+  $("v-bytes").textContent = fmtBytes((report.source && report.source.bytes) || 0);
+  const u = report.usage;
+  $("v-usage").textContent = u
+    ? `${u.input_tokens ?? "?"} in · ${u.output_tokens ?? "?"} out` + (u.reasoning_tokens ? ` · ${u.reasoning_tokens} reasoning` : "")
+    : "usage not reported";
+  const t = report.timing || {};
+  const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
+  $("v-timing-wrap").hidden = !known;
+  $("v-timing").textContent = known
+    ? `first byte ${fmtS(t.first_byte_s)} · first content ${fmtS(t.first_content_s)} · total ${fmtS(t.total_s)} · max gap ${fmtS(t.max_gap_s)}`
+    : "";
+}
+
+// ---- rendering: the frame table (virtualised) -------------------------------------------------
+
+function frameClass(f) {
+  if (f.state === "invalid") return "invalid";
+  if (f.state === "unknown") return "unknown";
+  if (f.kind === "comment") return "comment";
+  return "";
+}
+
+function applyFilter() {
+  const frames = state.result.frames;
+  const text = $("filter").value.toLowerCase();
+  const ev = $("event-filter").value;
+  const onlyBad = $("only-bad").checked;
+  const view = [];
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    if (onlyBad && !f.state && !f.diagnostics.length) continue;
+    if (ev) {
+      const name = f.event === null ? (f.kind === "comment" ? "(comment)" : "(none)") : f.event;
+      if (name !== ev) continue;
+    }
+    if (text && !f.data.toLowerCase().includes(text) && !(f.event || "").toLowerCase().includes(text)) continue;
+    view.push(i);
+  }
+  state.view = view;
+  $("spacer").style.height = view.length * ROW_H + "px";
+  drawRows(true);
+}
+
+const rowPool = [];
+function drawRows(force) {
+  const table = $("table");
+  const frames = state.result.frames;
+  const diags = state.result.report.diagnostics;
+  const first = Math.max(0, Math.floor(table.scrollTop / ROW_H) - 4);
+  const count = Math.ceil(table.clientHeight / ROW_H) + 8;
+  const last = Math.min(state.view.length, first + count);
+  if (!force && drawRows.first === first && drawRows.last === last) return;
+  drawRows.first = first; drawRows.last = last;
+  while (rowPool.length < last - first) {
+    const row = el("div", "row frame");
+    for (let c = 0; c < 7; c++) row.appendChild(el("span"));
+    row.addEventListener("click", () => select(Number(row.dataset.index), false));
+    rowPool.push(row);
+    table.appendChild(row);
+  }
+  for (let k = 0; k < rowPool.length; k++) {
+    const row = rowPool[k];
+    const vi = first + k;
+    if (vi >= last) { row.hidden = true; continue; }
+    const i = state.view[vi];
+    const f = frames[i];
+    row.hidden = false;
+    row.style.transform = `translateY(${vi * ROW_H}px)`;
+    row.dataset.index = String(f.index);
+    row.dataset.testid = "frame-row";
+    row.dataset.state = f.state || (f.kind === "comment" ? "comment" : "ok");
+    row.className = "row frame " + frameClass(f) + (f.index === state.selected ? " selected" : "") + (f.index > state.scrub ? " future" : "");
+    const cells = row.children;
+    cells[0].textContent = f.index;
+    cells[1].textContent = f.start;
+    const dt = state.starts[i];
+    cells[2].textContent = Number.isNaN(dt) ? "" : (dt * 1000).toFixed(dt < 0.01 ? 1 : 0) + " ms";
+    cells[3].textContent = f.kind === "comment" ? ":" : visible(f.event ?? "");
+    cells[4].textContent = visible(f.id ?? "");
+    cells[5].textContent = f.size;
+    const cell = cells[6];
+    cell.replaceChildren();
+    if (f.diagnostics.length) {
+      const d = diags[f.diagnostics[0]];
+      const badge = el("span", "badge sev-" + d.severity, d.code);
+      badge.dataset.testid = "row-diagnostic";
+      cell.appendChild(badge);
+      cell.title = f.diagnostics.map((j) => diags[j].message).join("\n");
+    } else cell.title = "";
+    cell.appendChild(document.createTextNode(visible(f.preview)));
+  }
+}
+
+function select(index, scroll) {
+  state.selected = index;
+  const frames = state.result.frames;
+  const pos = frames.findIndex((f) => f.index === index);
+  if (pos < 0) return;
+  if (scroll) {
+    let vi = state.view.indexOf(pos);
+    if (vi < 0) { $("filter").value = ""; $("event-filter").value = ""; $("only-bad").checked = false; applyFilter(); vi = pos; }
+    const table = $("table");
+    const top = vi * ROW_H;
+    if (top < table.scrollTop || top > table.scrollTop + table.clientHeight - ROW_H) table.scrollTop = Math.max(0, top - table.clientHeight / 3);
+  }
+  drawRows(true);
+  showRaw(frames[pos]);
+}
+
+function showRaw(f) {
+  $("raw").hidden = false;
+  $("raw-title").textContent = `record ${f.index} · ${f.kind}` + (f.event ? ` · ${f.event}` : "") + (f.state ? ` · ${f.state}` : "");
+  let pretty = f.data;
+  try { if (f.kind !== "comment") pretty = JSON.stringify(JSON.parse(f.data), null, 2); } catch (e) { /* not JSON: show as it is */ }
+  $("raw-data").textContent = visible(pretty).replace(/⟨U\+000A⟩/g, "\n");
+  $("raw-span").textContent = `[${f.start}, ${f.end})`;
+  let raw = "";
+  if (state.body && f.end <= state.body.length) {
+    raw = new TextDecoder("utf-8", { fatal: false }).decode(state.body.subarray(f.start, Math.min(f.end, f.start + 65536)));
+  }
+  $("raw-bytes").textContent = visible(raw.replace(/\r/g, "\u000d").replace(/\n/g, "↵\n"));
+  const list = $("raw-diags");
+  list.replaceChildren();
+  for (const j of f.diagnostics) list.appendChild(diagItem(state.result.report.diagnostics[j], false));
+}
+
+// ---- rendering: timeline -------------------------------------------------------------
+
+function drawTimeline() {
+  const canvas = $("ticks");
+  const frames = state.result.frames;
+  const width = canvas.clientWidth || 800;
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = width * ratio;
+  canvas.height = 44 * ratio;
+  const ctx = canvas.getContext("2d");
+  ctx.scale(ratio, ratio);
+  ctx.clearRect(0, 0, width, 44);
+  const css = getComputedStyle(document.body);
+  const color = (name) => css.getPropertyValue(name).trim();
+  const n = frames.length;
+  if (!n) return;
+  const timed = frames.every((f) => f.time !== null);
+  const t0 = timed ? frames[0].time : 0;
+  const span = timed ? Math.max(frames[n - 1].time - t0, 1e-9) : Math.max(n - 1, 1);
+  const xOf = (i) => 4 + ((timed ? frames[i].time - t0 : i) / span) * (width - 8);
+  state.xOf = xOf;
+  if (timed) {
+    ctx.fillStyle = color("--gap");
+    for (let i = 1; i < n; i++) {
+      const dt = frames[i].time - frames[i - 1].time;
+      if (dt >= 1 || (dt > 0.25 && dt > span / 8)) ctx.fillRect(xOf(i - 1), 0, xOf(i) - xOf(i - 1), 30);
+    }
+    ctx.fillStyle = color("--burst");
+    let runStart = 0;
+    for (let i = 1; i <= n; i++) {
+      if (i < n && frames[i].time - frames[i - 1].time <= 0.001) continue;
+      if (i - runStart >= 8) ctx.fillRect(xOf(runStart) - 1, 32, Math.max(3, xOf(i - 1) - xOf(runStart) + 2), 4);
+      runStart = i;
+    }
+  }
+  const step = Math.max(1, Math.floor(n / (width * 2)));
+  for (let i = 0; i < n; i += step) {
+    const f = frames[i];
+    const cls = frameClass(f) || (contentRecords().has(f.index) ? "content" : "other");
+    ctx.fillStyle = color("--tick-" + cls);
+    const x = Math.round(xOf(i));
+    const h = cls === "invalid" || cls === "unknown" ? 30 : cls === "comment" ? 10 : 22;
+    ctx.fillRect(x, 30 - h, cls === "invalid" ? 2 : 1, h);
+  }
+  // bad records are always drawn, even when ticks are sampled
+  for (let i = 0; i < n; i++) {
+    if (frames[i].state) { ctx.fillStyle = color("--tick-" + frameClass(frames[i])); ctx.fillRect(Math.round(xOf(i)), 0, 2, 30); }
+  }
+  const pos = frames.findIndex((f) => f.index >= state.scrub);
+  if (pos >= 0) {
+    ctx.fillStyle = color("--cursor");
+    ctx.fillRect(Math.round(xOf(pos)) - 1, 0, 2, 44);
+  }
+}
+
+let contentCache = null;
+function contentRecords() {
+  if (contentCache && contentCache.result === state.result) return contentCache.set;
+  const set = new Set();
+  for (const s of state.result.steps) set.add(s[0]);
+  contentCache = { result: state.result, set };
+  return set;
+}
+
+// ---- rendering: outputs, scrubbing ---------------------------------------------------------
+
+function stateAt(record) {
+  // Rebuild the latest response's outputs from the steps up to `record`.
+  const outputs = new Map();
+  let response = -1;
+  const get = (o) => {
+    let out = outputs.get(o);
+    if (!out) { out = { index: o, text: [], reasoning: [], refusal: [], calls: [] }; outputs.set(o, out); }
+    return out;
+  };
+  for (const s of state.result.steps) {
+    const [rec, resp, o, op, slot, value, meta] = s;
+    if (rec > record) break;
+    if (resp !== response) { outputs.clear(); response = resp; }
+    const out = get(o);
+    if (op === "text" || op === "reasoning" || op === "refusal") {
+      const parts = out[op];
+      while (parts.length <= slot) parts.push([]);
+      parts[slot].push(value);
+    } else if (op.startsWith("snap-")) {
+      const parts = out[op.slice(5)];
+      while (parts.length <= slot) parts.push([]);
+      const built = parts[slot].join("");
+      if (value.length >= built.length) parts[slot] = [value];
+    } else {
+      while (out.calls.length <= slot) out.calls.push({ id: null, name: null, arguments: "" });
+      const call = out.calls[slot];
+      call.id = meta[0]; call.name = meta[1];
+      call.arguments = op === "call" ? call.arguments + value : value;
+    }
+  }
+  const join = (parts) => parts.map((p) => p.join("")).join("");
+  return [...outputs.values()].sort((a, b) => a.index - b.index).map((o) => ({
+    index: o.index, text: join(o.text), reasoning: join(o.reasoning), refusal: join(o.refusal),
+    tool_calls: o.calls.map((c) => ({ ...c, complete: null })), citations: [], finish_reason: null, partial: true,
+  }));
+}
+
+function renderOutputs() {
+  const { report, frames } = state.result;
+  const last = frames.length ? frames[frames.length - 1].index : 0;
+  const atEnd = state.scrub >= last;
+  const outputs = atEnd ? report.outputs : stateAt(state.scrub);
+  const box = $("outputs");
+  box.replaceChildren();
+  if (report.error && atEnd) {
+    const err = el("div", "card error-card");
+    err.dataset.testid = "provider-error";
+    err.appendChild(el("b", null, "error " + (report.error.type || "")));
+    err.appendChild(el("div", "body-text", report.error.message || ""));
+    box.appendChild(err);
+  }
+  if (!outputs.length) box.appendChild(el("p", "muted", atEnd ? "No output was assembled." : "No output yet at this record."));
+  for (const out of outputs) box.appendChild(outputPane(out));
+}
+
+function outputPane(out) {
+  const pane = el("section", "pane");
+  pane.dataset.testid = "output";
+  const head = el("div", "pane-head");
+  head.appendChild(el("h2", null, "Output " + out.index));
+  if (out.finish_reason) {
+    const fin = el("span", "pill", out.finish_reason + (out.raw_finish_reason && out.raw_finish_reason !== out.finish_reason ? " (" + out.raw_finish_reason + ")" : ""));
+    fin.dataset.testid = "finish-reason";
+    head.appendChild(fin);
+  }
+  if (out.partial) head.appendChild(el("span", "pill partial", "replay up to record " + state.scrub));
+  pane.appendChild(head);
+  if (out.reasoning) {
+    const det = el("details", "reasoning");
+    det.open = true;
+    det.appendChild(el("summary", null, "Reasoning · " + out.reasoning.length.toLocaleString("en") + " chars"));
+    const body = el("div", "body-text", out.reasoning);
+    body.dataset.testid = "reasoning";
+    det.appendChild(body);
+    pane.appendChild(det);
+  }
+  const text = el("div", "body-text text", out.text);
+  text.dataset.testid = "text";
+  if (!out.text) { text.classList.add("muted"); text.textContent = "(no text)"; }
+  pane.appendChild(text);
+  if (out.refusal) {
+    const ref = el("div", "card refusal");
+    ref.appendChild(el("b", null, "Refusal"));
+    const body = el("div", "body-text", out.refusal);
+    body.dataset.testid = "refusal";
+    ref.appendChild(body);
+    pane.appendChild(ref);
+  }
+  for (const call of out.tool_calls || []) pane.appendChild(callCard(call));
+  if (out.citations && out.citations.length) {
+    const cit = el("div", "card citations");
+    cit.dataset.testid = "citations";
+    cit.appendChild(el("b", null, "Citations"));
+    const list = el("ol");
+    for (const c of out.citations) {
+      // citations are shown as text; URLs are never turned into live links
+      const item = el("li", "mono", typeof c === "string" ? c : JSON.stringify(c));
+      list.appendChild(item);
+    }
+    cit.appendChild(list);
+    pane.appendChild(cit);
+  }
+  return pane;
+}
+
+function callCard(call) {
+  const card = el("div", "card call");
+  card.dataset.testid = "tool-call";
+  const head = el("div", "call-head");
+  const name = el("b", "mono", call.name || "(no name)");
+  name.dataset.testid = "tool-name";
+  head.appendChild(name);
+  if (call.id) head.appendChild(el("span", "muted mono", call.id));
+  const parsed = parsePartial(call.arguments);
+  let status = call.complete === true ? "complete" : call.complete === false ? "incomplete" : (parsed.ok ? "valid so far" : "building…");
+  if (call.error) status = "error";
+  const pill = el("span", "pill " + status.replace(/[^a-z]/g, ""), status);
+  pill.dataset.testid = "tool-status";
+  head.appendChild(pill);
+  card.appendChild(head);
+  if (call.error) card.appendChild(el("div", "error-text", typeof call.error === "string" ? call.error : JSON.stringify(call.error)));
+  const args = el("pre", "args");
+  args.dataset.testid = "tool-args";
+  const value = call.input !== undefined && call.input !== null && call.complete ? call.input : parsed.value;
+  args.textContent = value === undefined ? call.arguments : JSON.stringify(value, null, 2);
+  card.appendChild(args);
+  if (!parsed.ok && call.arguments) {
+    const raw = el("details", "raw-args");
+    raw.appendChild(el("summary", null, "raw arguments (" + call.arguments.length + " chars)"));
+    raw.appendChild(el("pre", "args", call.arguments));
+    card.appendChild(raw);
+  }
+  return card;
+}
+
+function setScrub(record) {
+  state.scrub = record;
+  $("scrubber").value = String(record);
+  const last = Number($("scrubber").max);
+  $("scrub-label").textContent = record >= last ? `all ${state.result.frames.length.toLocaleString("en")} records` : `up to record ${record} of ${last}`;
+  renderOutputs();
+  drawTimeline();
+  drawRows(true);
+}
+
+// ---- diagnostics ---------------------------------------------------------------------
+
+function diagItem(d, link) {
+  const li = el("li", "diag sev-" + d.severity);
+  li.dataset.testid = "diagnostic";
+  li.appendChild(el("span", "badge sev-" + d.severity, d.severity));
+  li.appendChild(el("code", null, d.code));
+  if (link && d.record !== null && d.record !== undefined) {
+    const a = el("button", "link", "record " + d.record);
+    a.dataset.testid = "diagnostic-link";
+    a.addEventListener("click", () => select(d.record, true));
+    li.appendChild(a);
+  } else if (d.offset !== null && d.offset !== undefined) li.appendChild(el("span", "muted", "@" + d.offset));
+  li.appendChild(el("div", "msg", d.message));
+  return li;
+}
+
+function renderDiagnostics(report) {
+  const list = $("diagnostics");
+  list.replaceChildren();
+  $("diag-count").textContent = String(report.diagnostics.length);
+  if (!report.diagnostics.length) list.appendChild(el("li", "muted", "No diagnostics: nothing looks wrong."));
+  const order = { error: 0, warning: 1, info: 2 };
+  const sorted = [...report.diagnostics].sort((a, b) => order[a.severity] - order[b.severity]);
+  for (const d of sorted) list.appendChild(diagItem(d, true));
+}
+
+// ---- wiring --------------------------------------------------------------------------
+
+function wire() {
+  $("inspect").addEventListener("click", () => {
+    const text = $("paste").value;
+    if (!text) { $("error").textContent = "Paste a stream first, or pick a file or an example."; return; }
+    inspectBytes(new TextEncoder().encode(text), "pasted text");
+  });
+  $("example").addEventListener("change", (e) => loadExample(e.target.value));
+  $("file").addEventListener("change", (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); });
+  for (const id of ["provider", "framing"]) $(id).addEventListener("change", () => { if (state.bytes) inspectBytes(state.bytes, "again"); });
+  $("filter").addEventListener("input", () => applyFilter());
+  $("event-filter").addEventListener("change", () => applyFilter());
+  $("only-bad").addEventListener("change", () => applyFilter());
+  $("table").addEventListener("scroll", () => drawRows(false), { passive: true });
+  $("table").addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    const frames = state.result.frames;
+    const pos = frames.findIndex((f) => f.index === state.selected);
+    const vi = state.view.indexOf(pos) + (e.key === "ArrowDown" ? 1 : -1);
+    if (vi >= 0 && vi < state.view.length) select(frames[state.view[vi]].index, true);
+  });
+  $("raw-close").addEventListener("click", () => { $("raw").hidden = true; state.selected = -1; drawRows(true); });
+  $("scrubber").addEventListener("input", (e) => setScrub(Number(e.target.value)));
+  const canvas = $("ticks");
+  const scrubFromMouse = (e) => {
+    const frames = state.result.frames;
+    if (!frames.length || !state.xOf) return;
+    const x = e.clientX - canvas.getBoundingClientRect().left;
+    let lo = 0, hi = frames.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (state.xOf(mid) <= x) lo = mid; else hi = mid - 1; }
+    setScrub(frames[lo].index);
+  };
+  canvas.addEventListener("pointerdown", (e) => { scrubFromMouse(e); canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener("pointermove", (e) => { if (e.buttons) scrubFromMouse(e); });
+  window.addEventListener("resize", () => { if (state.result) { drawTimeline(); drawRows(true); } });
+  $("copy-text").addEventListener("click", async () => {
+    const text = state.result.report.outputs.map((o) => o.text).join("\n\n");
+    try { await navigator.clipboard.writeText(text); flash("copy-text", "Copied"); } catch (e) { flash("copy-text", "Copy failed"); }
+  });
+  $("export-report").addEventListener("click", () => {
+    download("report.json", new Blob([JSON.stringify(state.result.report, null, 2) + "\n"], { type: "application/json" }));
+  });
+  $("export-ssecap").addEventListener("click", async () => {
+    const res = await fetch("/api/ssecap", { method: "POST", body: state.bytes });
+    if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
+    download("stream.ssecap", await res.blob());
+  });
+  let depth = 0;
+  document.addEventListener("dragenter", (e) => { e.preventDefault(); depth++; $("drop").hidden = false; });
+  document.addEventListener("dragleave", () => { depth = Math.max(0, depth - 1); if (!depth) $("drop").hidden = true; });
+  document.addEventListener("dragover", (e) => e.preventDefault());
+  document.addEventListener("drop", (e) => {
+    e.preventDefault(); depth = 0; $("drop").hidden = true;
+    const file = e.dataTransfer && e.dataTransfer.files[0];
+    if (file) loadFile(file);
+    else if (e.dataTransfer) { const text = e.dataTransfer.getData("text/plain"); if (text) { $("paste").value = text; inspectBytes(new TextEncoder().encode(text), "dropped text"); } }
+  });
+}
+
+function flash(id, text) {
+  const b = $(id);
+  const old = b.textContent;
+  b.textContent = text;
+  setTimeout(() => { b.textContent = old; }, 1200);
+}
+
+wire();
+const wanted = new URLSearchParams(location.search).get("example");
+listExamples().then(() => {
+  document.body.dataset.examples = "loaded";
+  if (wanted) loadExample(wanted);
+});

@@ -1,0 +1,76 @@
+"""Fixtures for the web page tests: the app, a live server on a free port, a browser."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """A live server with the test examples, in a daemon thread."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from ssescope.web import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(examples_dir=FIXTURES), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str) -> Iterator[Any]:
+    """A fresh page with the app loaded (examples listed)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.goto(base_url + "/")
+    pg.wait_for_selector("body[data-examples=loaded]")
+    yield pg
+    context.close()
