@@ -182,3 +182,10 @@ def test_a_long_line_split_into_one_byte_chunks_is_still_one_event() -> None:
     body = b"data: " + b"q" * 5000 + b"\n\n"
     out = parse_chunks([body[i : i + 1] for i in range(len(body))])
     assert pairs(out) == [("message", "q" * 5000)]
+
+
+def test_a_comment_longer_than_the_cap_counts_like_any_line() -> None:
+    # a line that has not ended cannot be told to be a comment, so comments count too
+    out = parse(b":" + b"c" * 30 + b"\n\ndata: ok\n\n", max_event_bytes=16)
+    assert codes(out) == ["sse.event-too-large"]
+    assert pairs(out) == [("message", "ok")]

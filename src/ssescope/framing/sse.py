@@ -256,7 +256,13 @@ class SSEParser:
                 else:
                     self._line(line, ls, base + i, out, time)
                 if i < n:
-                    self._parse_rest(data, i, base, time, out)
+                    if data.find(b"\n", i) < 0 and data.find(b"\r", i) < 0 and self._max is None:
+                        # Only the start of the next line: keep it (see _parse_rest).
+                        self._in_line = self._pending_fast = True
+                        self._partial_start = base + i
+                        self._partial = [data[i:]]
+                    else:
+                        self._parse_rest(data, i, base, time, out)
                 return out
         if self._closed:
             raise UsageError("feed() called after close()")
@@ -308,80 +314,77 @@ class SSEParser:
         if data.find(b"\r", i) >= 0:
             self._parse_any(data, i, base, time, out)
             return
-        n = len(data)
-        # No CR in the rest of the chunk: lines end at LF, found with one search each.
-        find = data.find
-        startswith = data.startswith
-        append = out.append
-        mx = self._max
-        # The shortcuts below apply only while no block is open (or being discarded).
-        idle = self._block_start < 0 and not self._discarding
-        j = find(b"\n", i)
-        while j >= 0:
-            if idle:
-                if startswith(b"data:", i):
-                    # "data:<value>\n\n": a whole event, without the block buffers.
-                    if j + 1 < n and data[j + 1] == _LF and (mx is None or j + 1 - i <= mx):
-                        try:
-                            text = data[i + 6 if data[i + 5] == _SPACE else i + 5 : j].decode()
-                        except UnicodeDecodeError:
-                            pass  # the general path reports it
-                        else:
-                            index = self._index
-                            self._index = index + 1
-                            append(
-                                SSEEvent(
-                                    index,
-                                    "message",
-                                    text,
-                                    self._id,
-                                    self._retry,
-                                    base + i,
-                                    base + j + 2,
-                                    time,
+        # No CR in the rest of the chunk: its complete lines are cut with one split.
+        last = data.rfind(b"\n", i)
+        if last >= 0:
+            lines = (data[i:last] if i else data[:last]).split(b"\n")
+            m = len(lines)
+            pos = base + i  # offset of lines[k]
+            k = 0
+            line_fn = self._line
+            append = out.append
+            index = self._index
+            ident = self._id
+            retry = self._retry
+            # The shortcuts apply only while no block is open, nothing is being
+            # discarded and there is no cap (a capped parser takes the general path).
+            idle = self._block_start < 0 and not self._discarding and self._max is None
+            while k < m:
+                line = lines[k]
+                if idle:
+                    if line.startswith(b"data:"):
+                        if k + 1 < m and not lines[k + 1]:
+                            # "data:<value>" then a blank line: a whole event at once.
+                            try:
+                                text = line[6 if line[5:6] == b" " else 5 :].decode()
+                            except UnicodeDecodeError:
+                                pass  # the general path reports it
+                            else:
+                                end = pos + len(line) + 2
+                                append(
+                                    SSEEvent(index, "message", text, ident, retry, pos, end, time)
                                 )
-                            )
-                            i = j + 2
-                            j = find(b"\n", i)
-                            continue
-                elif startswith(b"event:", i) and startswith(b"data:", j + 1):
-                    # "event:<type>\ndata:<value>\n\n": the same, with a type.
-                    j2 = find(b"\n", j + 1)
-                    if (
-                        j2 >= 0
-                        and j2 + 1 < n
-                        and data[j2 + 1] == _LF
-                        and (mx is None or j2 + 1 - i <= mx)
+                                index += 1
+                                pos = end
+                                k += 2
+                                continue
+                    elif (
+                        line.startswith(b"event:")
+                        and k + 2 < m
+                        and not lines[k + 2]
+                        and lines[k + 1].startswith(b"data:")
                     ):
+                        # "event:<type>", "data:<value>", blank: the same, with a type.
+                        value = lines[k + 1]
                         try:
-                            kind = data[i + 7 if data[i + 6] == _SPACE else i + 6 : j].decode()
-                            text = data[j + 7 if data[j + 6] == _SPACE else j + 6 : j2].decode()
+                            kind = line[7 if line[6:7] == b" " else 6 :].decode()
+                            text = value[6 if value[5:6] == b" " else 5 :].decode()
                         except UnicodeDecodeError:
                             pass
                         else:
-                            index = self._index
-                            self._index = index + 1
+                            end = pos + len(line) + len(value) + 3
                             append(
                                 SSEEvent(
-                                    index,
-                                    kind or "message",
-                                    text,
-                                    self._id,
-                                    self._retry,
-                                    base + i,
-                                    base + j2 + 2,
-                                    time,
+                                    index, kind or "message", text, ident, retry, pos, end, time
                                 )
                             )
-                            i = j2 + 2
-                            j = find(b"\n", i)
+                            index += 1
+                            pos = end
+                            k += 3
                             continue
-            self._line(data[i:j], base + i, base + j + 1, out, time)
-            idle = self._block_start < 0 and not self._discarding
-            i = j + 1
-            j = find(b"\n", i)
-        if i < n:
-            if mx is None and not self._discarding:
+                self._index = index
+                end = pos + len(line) + 1
+                line_fn(line, pos, end, out, time)
+                index = self._index
+                ident = self._id
+                retry = self._retry
+                idle = self._block_start < 0 and not self._discarding and self._max is None
+                pos = end
+                k += 1
+            self._index = index
+            i = last + 1
+        if i < len(data):
+            if self._max is None and not self._discarding:
                 # The start of a line that ends in a later chunk.
                 self._in_line = True
                 self._partial_start = base + i
@@ -590,6 +593,12 @@ class SSEParser:
             return
         if self._discarding:
             return
+        if self._max is not None:
+            # Comment lines count too: a pending line cannot be told apart earlier.
+            start = self._block_start if self._block_start >= 0 else ls
+            if end - start > self._max:
+                self._overflow(start, out)
+                return
         if line[0] == 0x3A:  # ":" a comment: a record of its own, not part of the block
             try:
                 text = line.decode()
@@ -608,9 +617,6 @@ class SSEParser:
             return
         if self._block_start < 0:
             self._block_start = ls
-        if self._max is not None and end - self._block_start > self._max:
-            self._overflow(self._block_start, out)
-            return
         self._block_lines.append(line)
         if line.startswith(b"data:"):
             # The most common line of LLM streams: decode only the value.
