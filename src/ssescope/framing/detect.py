@@ -12,6 +12,11 @@ an AWS event-stream prelude whose CRC checks out   ``aws-eventstream``
 ``{``                                              ``ndjson``
 anything else (once a full line is seen)           ``sse`` (fallback)
 =================================================  ==================
+
+Detection looks only at the first bytes of the body, never at how they were chunked: a
+rule that decides on a prefix decides the same on any longer prefix, and if the first
+4 KiB are all blank the body is taken as SSE. So the choice, and every record, is the
+same whether the body arrives whole or a byte at a time.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ FRAMINGS: tuple[FramingName, ...] = ("sse", "ndjson", "json-array", "aws-eventst
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\n", b"data\r")
 _WS = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
-_DECIDE_AFTER = 256  # bytes after which an undecided prefix falls back to SSE
+_DECIDE_AFTER = 256  # bytes after which an undecided first line falls back to SSE
+_HEAD_MAX = 4096  # bytes of the body detection looks at, at most (then it decides)
 
 
 class FramingParser(Protocol):
@@ -135,9 +141,15 @@ class Framer:
             raise UsageError(
                 f"unknown framing {framing!r}; expected auto or one of {', '.join(FRAMINGS)}"
             )
+        if max_event_bytes is not None and (
+            isinstance(max_event_bytes, bool)
+            or not isinstance(max_event_bytes, int)
+            or max_event_bytes <= 0
+        ):
+            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
         self._max = max_event_bytes
         self._held: list[tuple[bytes, float | None]] = []
-        self._held_bytes = b""
+        self._head = b""  # the first bytes of the body (at most _HEAD_MAX)
         self._closed = False
         self.framing: FramingName | None = None
         self.rule = "given by the caller"
@@ -157,8 +169,10 @@ class Framer:
         if self._parser is not None:
             return self._parser.feed(data, time)
         self._held.append((data, time))
-        self._held_bytes += data[:_DECIDE_AFTER]
-        framing, rule = detect_framing(self._held_bytes)
+        if len(self._head) < _HEAD_MAX:
+            self._head = (self._head + data)[:_HEAD_MAX]
+        full = len(self._head) >= _HEAD_MAX
+        framing, rule = detect_framing(self._head, final=full)
         if framing is None:
             return []
         return self._start(framing, rule)
@@ -173,7 +187,7 @@ class Framer:
             raise UsageError("close() called twice")
         out: list[FramingOutput] = []
         if self._parser is None:
-            framing, rule = detect_framing(self._held_bytes, final=True)
+            framing, rule = detect_framing(self._head, final=True)
             assert framing is not None  # final=True always decides
             out = self._start(framing, rule)
         self._closed = True

@@ -8,8 +8,8 @@ Each message is::
 
 all big-endian; the prelude CRC covers the first 8 bytes, the message CRC everything
 before it. A header is ``name length (u8) | name | type (u8) | value``. The headers that
-matter are ``:message-type`` (``event`` or ``exception``), ``:event-type`` /
-``:exception-type`` and ``:content-type``.
+matter are ``:message-type`` (``event``, ``exception`` or ``error``), ``:event-type`` /
+``:exception-type`` / ``:error-code`` and ``:content-type``.
 
 Each message becomes a :class:`JSONRecord` whose ``event`` is ``"<message-type>:<type>"``
 (e.g. ``"event:contentBlockDelta"``) and whose ``data`` is the payload text. A CRC
@@ -200,7 +200,12 @@ class EventStreamParser:
                 )
             )
         mtype = str(headers.get(":message-type", "event"))
-        etype = headers.get(":event-type") or headers.get(":exception-type") or ""
+        etype = (
+            headers.get(":event-type")
+            or headers.get(":exception-type")
+            or headers.get(":error-code")
+            or ""
+        )
         payload = msg[12 + hlen : -4]
         text, diag = decode_utf8(payload, start + 12 + hlen, index)
         if diag is not None:

@@ -27,6 +27,9 @@ from .records import FramingOutput, JSONRecord
 __all__ = ["JSONArrayParser"]
 
 _STRUCT = re.compile(rb'["\[\]{},]|[^\s"\[\]{},]+')  # outside strings
+_RUN = re.compile(rb'[^\s"\[\]{},]*')  # the rest of a run of non-structural bytes
+_STRUCTURAL = frozenset(b'"[]{},')
+_JUNK_KEPT = 256  # bytes of unexpected text kept for its diagnostic
 _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
@@ -55,6 +58,12 @@ class JSONArrayParser:
         self._elem_start = 0
         self._scalar = False  # current element is a bare number / literal / string
         self._expect_element = True
+        self._head: bytes | None = b""  # bytes at byte 0 that may still be a BOM
+        # a run of unexpected text that may continue in the next chunk
+        self._junk: list[bytes] = []
+        self._junk_len = 0
+        self._junk_start = 0
+        self._junk_where = ""
 
     def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
         """Parse another chunk of the body.
@@ -68,17 +77,35 @@ class JSONArrayParser:
         if self._closed:
             raise UsageError("feed() called after close()")
         out: list[FramingOutput] = []
+        if self._head is not None:
+            data = self._head + data
+            if len(data) < 3 and _BOM.startswith(data):
+                self._head = data  # could still be a BOM
+                return out
+            self._head = None
+            if data.startswith(_BOM):
+                out.append(
+                    Diagnostic(
+                        "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
+                    )
+                )
+                data = data[3:]
+                self._pos = 3
+        self._parse(data, time, out)
+        return out
+
+    def _parse(self, data: bytes, time: float | None, out: list[FramingOutput]) -> None:
         base = self._pos
         self._pos += len(data)
-        if base == 0 and data.startswith(_BOM):
-            out.append(
-                Diagnostic(
-                    "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
-                )
-            )
-            i = 3
-        else:
-            i = 0
+        i = 0
+        if self._junk:
+            m = _RUN.match(data)
+            assert m is not None  # the pattern matches the empty string
+            i = m.end()
+            self._keep_junk(data[:i])
+            if i == len(data):
+                return  # the run may go on in the next chunk
+            self._flush_junk(out)
         n = len(data)
         piece_from = i  # start of the bytes of the current element within data
         while i < n:
@@ -106,8 +133,8 @@ class JSONArrayParser:
                     break
                 tok = m.group()
                 c = tok[0]
-                if self._scalar and self._depth == 0 and c in b",]":
-                    # end of a bare literal: emit without the separator
+                if self._scalar and self._depth == 0 and c in _STRUCTURAL:
+                    # end of a bare literal: emit without what follows it
                     self._emit(data, piece_from, m.start(), base, out, time)
                     i = m.start()
                     continue
@@ -128,17 +155,25 @@ class JSONArrayParser:
             tok = m.group()
             c = tok[0]
             start = m.start()
-            if self._phase == _BEFORE:
+            if self._phase in (_BEFORE, _AFTER):
                 i = m.end()
-                if c == 0x5B:  # [
-                    self._phase = _BETWEEN
-                    self._expect_element = True
+                if self._phase == _BEFORE:
+                    if c == 0x5B:  # [
+                        self._phase = _BETWEEN
+                        self._expect_element = True
+                        continue
+                    where = "before the opening '['"
                 else:
-                    self._unexpected(tok, base + start, "before the opening '['", out)
-                continue
-            if self._phase == _AFTER:
-                i = m.end()
-                self._unexpected(tok, base + start, "after the closing ']'", out)
+                    where = "after the closing ']'"
+                if c in _STRUCTURAL:
+                    self._unexpected(tok, base + start, where, out)
+                    continue
+                # A run of other bytes: reported whole, even if the next chunk goes on with it.
+                self._junk_start = base + start
+                self._junk_where = where
+                self._keep_junk(tok)
+                if i < n:
+                    self._flush_junk(out)
                 continue
             # _BETWEEN
             if c == 0x2C:  # ,
@@ -178,7 +213,6 @@ class JSONArrayParser:
                     i = m.end()  # a bare literal; it ends at "," or "]" or the end
         if self._phase == _ELEMENT and piece_from < n:
             self._pieces.append(data[piece_from:n])
-        return out
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body.
@@ -192,8 +226,14 @@ class JSONArrayParser:
         """
         if self._closed:
             raise UsageError("close() called twice")
-        self._closed = True
         out: list[FramingOutput] = []
+        if self._head:
+            head, self._head = self._head, None
+            self._parse(head, time, out)
+        self._head = None
+        self._closed = True
+        if self._junk:
+            self._flush_junk(out)
         if self._phase == _ELEMENT:
             raw = b"".join(self._pieces)
             self._pieces = []
@@ -261,6 +301,17 @@ class JSONArrayParser:
         self._expect_element = False
         self._scalar = False
         self._depth = 0
+
+    def _keep_junk(self, piece: bytes) -> None:
+        if self._junk_len < _JUNK_KEPT and piece:
+            self._junk.append(piece)
+        self._junk_len += len(piece)
+
+    def _flush_junk(self, out: list[FramingOutput]) -> None:
+        text = b"".join(self._junk)[:_JUNK_KEPT]
+        self._junk = []
+        self._junk_len = 0
+        self._unexpected(text, self._junk_start, self._junk_where, out)
 
     @staticmethod
     def _unexpected(tok: bytes, offset: int, where: str, out: list[FramingOutput]) -> None:

@@ -45,6 +45,19 @@ provider layer can still read the error.
 
 Cost is linear in the input: an unfinished line is kept as a list of pieces and joined
 once, and within a chunk the positions of the next CR and LF are cached, never rescanned.
+The hot path has three shortcuts, each giving exactly what the general path gives:
+
+* a chunk that continues an unfinished line and holds no CR or LF is appended to the
+  line's pieces and nothing else (an 8 MiB line in 512-byte chunks costs little more
+  than joining the chunks);
+* a chunk with no CR is split with one ``find(b"\n")`` per line, without CR bookkeeping;
+* the commonest event of LLM streams, a single ``data:`` line followed by a blank line
+  while no block is open, becomes an :class:`SSEEvent` directly, without touching the
+  block buffers.
+
+A leading BOM is recognised on bytes before any line is cut (at most two bytes that
+could still begin one are held, and they can never complete a line), so every offset is
+the same however the body is split.
 """
 
 from __future__ import annotations
@@ -59,6 +72,34 @@ __all__ = ["SSEParser"]
 
 _BOM = b"\xef\xbb\xbf"
 _LF = 0x0A
+_SPACE = 0x20
+
+
+def _join_lines(lines: list[bytes]) -> str:
+    """The text of a block's lines, for reports."""
+    return "\n".join([line.decode("utf-8", "replace") for line in lines])
+
+
+def _value(line: bytes, k: int) -> str:
+    """``line[k:]`` decoded; a long value straight from the line's buffer, without a copy.
+
+    Raises:
+        UnicodeDecodeError: if the value is not valid UTF-8.
+    """
+    if len(line) < 65536:
+        return line[k:].decode()
+    return str(memoryview(line)[k:], "utf-8")
+
+
+def _invalid_utf8(line: bytes, ls: int, at: int) -> tuple[str, Severity, str, int]:
+    """The ``utf8.invalid-bytes`` finding for ``line`` (at ``ls``), first bad byte at ``at``."""
+    text = line.decode("utf-8", "replace")
+    return (
+        "utf8.invalid-bytes",
+        "warning",
+        f"Invalid UTF-8 at byte {ls + at} was replaced by U+FFFD in the line {quote(text)}.",
+        ls + at,
+    )
 
 
 class SSEParser:
@@ -71,40 +112,82 @@ class SSEParser:
             terminators). A larger block is dropped with an ``sse.event-too-large``
             diagnostic and parsing resumes at the next blank line. ``None`` (the
             default) means no cap.
+
+    Raises:
+        UsageError: if ``max_event_bytes`` is not a positive integer.
     """
 
     name: ClassVar[str] = "sse"
 
+    __slots__ = (
+        "_block_diags",
+        "_block_lines",
+        "_block_start",
+        "_closed",
+        "_committed_id",
+        "_data",
+        "_discarding",
+        "_event",
+        "_fields_seen",
+        "_head",
+        "_id",
+        "_in_line",
+        "_index",
+        "_line_dropped",
+        "_max",
+        "_only_strays",
+        "_partial",
+        "_partial_start",
+        "_pending_fast",
+        "_pos",
+        "_retry",
+        "_skip_lf",
+    )
+
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
-        if max_event_bytes is not None and max_event_bytes <= 0:
-            raise UsageError(f"max_event_bytes must be positive, got {max_event_bytes!r}")
+        if max_event_bytes is not None and (
+            isinstance(max_event_bytes, bool)
+            or not isinstance(max_event_bytes, int)
+            or max_event_bytes <= 0
+        ):
+            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
         self._max = max_event_bytes
         self._closed = False
-        self._pos = 0  # absolute offset of the next byte to be fed
+        self._pos = 0  # absolute offset of the next byte to be parsed
         self._index = 0  # index of the next record
+        # bytes at byte 0 that may still turn out to be a BOM (None once decided)
+        self._head: bytes | None = b""
         # the unfinished line
-        self._partial: list[bytes] = []
+        self._in_line = False  # a line has started and not yet ended
+        self._partial: list[bytes] = []  # its pieces (empty while it is being dropped)
         self._partial_start = 0
-        self._partial_len = 0
-        self._skip_lf = False
-        self._first_line = True
+        self._line_dropped = False  # its pieces are dropped: it belongs to a too-large block
+        self._pending_fast = False  # in_line, not dropped, no cap: the drip shortcut applies
+        self._skip_lf = False  # the last line ended with CR: one LF right after it is swallowed
         # the block being built
         self._data: list[str] = []
         self._event = ""
-        self._block_start = -1
-        self._block_lines: list[str] = []
+        self._block_start = -1  # offset of the block's first line, -1 when no block is open
+        self._block_lines: list[bytes] = []  # its lines, raw, for reports
         self._fields_seen = False
         self._only_strays = True
         self._block_diags: list[tuple[str, Severity, str, int]] = []
         self._discarding = False
         # stream state
-        self._id = ""
+        self._id = ""  # the last-event-ID buffer
+        self._committed_id = ""  # its value at the last blank line that ended a block
         self._retry: int | None = None
 
     @property
     def last_event_id(self) -> str:
-        """The last-event-ID buffer (what a reconnecting client would send)."""
-        return self._id
+        """The last event ID string: what a reconnecting client would send.
+
+        The ``id`` buffer is committed at every blank line that ends a block, even one
+        that dispatches nothing; an ``id`` in a block the body never terminated is not
+        (WHATWG: the EventSource's last event ID only changes when the event is
+        dispatched).
+        """
+        return self._committed_id
 
     @property
     def retry(self) -> int | None:
@@ -125,12 +208,88 @@ class SSEParser:
         Raises:
             UsageError: if called after :meth:`close`.
         """
+        if self._pending_fast:
+            # A line is pending and nothing unusual is going on.
+            nl = data.find(b"\n")
+            if nl < 0:
+                if data.find(b"\r") < 0:
+                    # The chunk only continues the line: keep the piece, nothing else
+                    # (not even the offset: it is recounted from the pieces below).
+                    self._partial.append(data)
+                    return []
+            elif data.find(b"\r", 0, nl) < 0:
+                # The line ends at an LF in this chunk.
+                out: list[FramingOutput] = []
+                parts = self._partial
+                ls = self._partial_start
+                base = ls + sum(map(len, parts))
+                n = len(data)
+                self._pos = base + n
+                self._partial = []
+                self._in_line = self._pending_fast = False
+                parts.append(data[:nl])
+                line = b"".join(parts)
+                i = nl + 1
+                if i < n and data[i] == _LF and self._block_start < 0 and line.startswith(b"data:"):
+                    # "data:<value>\n\n" with no block open: a whole event.
+                    k = 6 if line[5:6] == b" " else 5
+                    try:
+                        text = _value(line, k)
+                    except UnicodeDecodeError:
+                        self._line(line, ls, base + i, out, time)
+                    else:
+                        index = self._index
+                        self._index = index + 1
+                        out.append(
+                            SSEEvent(
+                                index,
+                                "message",
+                                text,
+                                self._id,
+                                self._retry,
+                                ls,
+                                base + i + 1,
+                                time,
+                            )
+                        )
+                        i += 1
+                else:
+                    self._line(line, ls, base + i, out, time)
+                if i < n:
+                    if data.find(b"\n", i) < 0 and data.find(b"\r", i) < 0 and self._max is None:
+                        # Only the start of the next line: keep it (see _parse_rest).
+                        self._in_line = self._pending_fast = True
+                        self._partial_start = base + i
+                        self._partial = [data[i:]]
+                    else:
+                        self._parse_rest(data, i, base, time, out)
+                return out
         if self._closed:
             raise UsageError("feed() called after close()")
-        out: list[FramingOutput] = []
+        out = []
+        if self._head is not None:
+            data = self._head + data
+            if len(data) < 3 and _BOM.startswith(data):
+                self._head = data  # could still be a BOM; no line can end in it
+                return out
+            self._head = None
+            if data.startswith(_BOM):
+                out.append(
+                    Diagnostic(
+                        "sse.bom-stripped",
+                        "info",
+                        "A UTF-8 byte order mark at byte 0 was stripped, as the standard says.",
+                        0,
+                    )
+                )
+                data = data[3:]
+                self._pos = 3
         n = len(data)
         if not n:
             return out
+        if self._pending_fast:
+            # Pieces appended by the shortcut above were not counted yet.
+            self._pos = self._partial_start + sum(map(len, self._partial))
         base = self._pos
         self._pos = base + n
         i = 0
@@ -139,70 +298,140 @@ class SSEParser:
             self._skip_lf = False
             if data[0] == _LF:
                 i = 1
-        nl = data.find(b"\n", i)
-        cr = data.find(b"\r", i)
-        line_fn = self._line
-        while nl >= 0 or cr >= 0:
-            if cr < 0 or (0 <= nl < cr):
-                j = nl
-                nxt = nl + 1
-            else:
-                j = cr
-                nxt = cr + 1
-                if nxt < n:
-                    if data[nxt] == _LF:
-                        nxt += 1
-                else:
-                    self._skip_lf = True
-            if self._partial:
-                self._partial.append(data[i:j])
-                line = b"".join(self._partial)
-                ls = self._partial_start
-                self._partial = []
-                self._partial_len = 0
-            else:
-                line = data[i:j]
-                ls = base + i
-            # The span ends just past the CR of a CRLF: whether its LF had arrived yet
-            # must not change the record, so the LF is counted in no span.
-            line_fn(line, ls, base + j + 1, out, time)
-            i = nxt
-            if 0 <= nl < i:
-                nl = data.find(b"\n", i)
-            if 0 <= cr < i:
-                cr = data.find(b"\r", i)
-        if i < n:
-            self._add_partial(data, i, base, out)
+                if n == 1:
+                    return out
+        if self._in_line:
+            i = self._finish_line(data, i, base, time, out)
+            if i >= n:
+                return out
+        self._parse_rest(data, i, base, time, out)
         return out
 
-    def close(self, time: float | None = None) -> list[FramingOutput]:  # noqa: ARG002
+    def _parse_rest(
+        self, data: bytes, i: int, base: int, time: float | None, out: list[FramingOutput]
+    ) -> None:
+        """Parse ``data[i:]``, which starts a line, ``data[0]`` being at offset ``base``."""
+        if data.find(b"\r", i) >= 0:
+            self._parse_any(data, i, base, time, out)
+            return
+        # No CR in the rest of the chunk: its complete lines are cut with one split.
+        last = data.rfind(b"\n", i)
+        if last >= 0:
+            lines = (data[i:last] if i else data[:last]).split(b"\n")
+            m = len(lines)
+            pos = base + i  # offset of lines[k]
+            k = 0
+            line_fn = self._line
+            append = out.append
+            index = self._index
+            ident = self._id
+            retry = self._retry
+            # The shortcuts apply only while no block is open, nothing is being
+            # discarded and there is no cap (a capped parser takes the general path).
+            idle = self._block_start < 0 and not self._discarding and self._max is None
+            while k < m:
+                line = lines[k]
+                if idle:
+                    if line.startswith(b"data:"):
+                        if k + 1 < m and not lines[k + 1]:
+                            # "data:<value>" then a blank line: a whole event at once.
+                            try:
+                                text = line[6 if line[5:6] == b" " else 5 :].decode()
+                            except UnicodeDecodeError:
+                                pass  # the general path reports it
+                            else:
+                                end = pos + len(line) + 2
+                                append(
+                                    SSEEvent(index, "message", text, ident, retry, pos, end, time)
+                                )
+                                index += 1
+                                pos = end
+                                k += 2
+                                continue
+                    elif (
+                        line.startswith(b"event:")
+                        and k + 2 < m
+                        and not lines[k + 2]
+                        and lines[k + 1].startswith(b"data:")
+                    ):
+                        # "event:<type>", "data:<value>", blank: the same, with a type.
+                        value = lines[k + 1]
+                        try:
+                            kind = line[7 if line[6:7] == b" " else 6 :].decode()
+                            text = value[6 if value[5:6] == b" " else 5 :].decode()
+                        except UnicodeDecodeError:
+                            pass
+                        else:
+                            end = pos + len(line) + len(value) + 3
+                            append(
+                                SSEEvent(
+                                    index, kind or "message", text, ident, retry, pos, end, time
+                                )
+                            )
+                            index += 1
+                            pos = end
+                            k += 3
+                            continue
+                self._index = index
+                end = pos + len(line) + 1
+                line_fn(line, pos, end, out, time)
+                index = self._index
+                ident = self._id
+                retry = self._retry
+                idle = self._block_start < 0 and not self._discarding and self._max is None
+                pos = end
+                k += 1
+            self._index = index
+            i = last + 1
+        if i < len(data):
+            if self._max is None and not self._discarding:
+                # The start of a line that ends in a later chunk.
+                self._in_line = True
+                self._partial_start = base + i
+                self._partial = [data[i:] if i else data]
+                self._pending_fast = True
+            else:
+                self._add_partial(data, i, base, out)
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body.
 
+        Args:
+            time: when the body ended (not stamped on anything: nothing is completed).
+
         Returns:
-            A ``sse.unterminated-event`` diagnostic (with the raw text) if the body ended
-            inside an event block; per the standard that block is not dispatched.
+            The diagnostics still pending for an unterminated block, then one
+            ``sse.unterminated-event`` diagnostic (with the raw text) if the body ended
+            inside an event block or a line; per the standard it is not dispatched.
 
         Raises:
             UsageError: if called twice.
         """
         if self._closed:
             raise UsageError("close() called twice")
-        self._closed = True
         out: list[FramingOutput] = []
+        if self._head:
+            # One or two bytes that began like a BOM and the body ended: plain text.
+            head, self._head = self._head, None
+            out += self.feed(head, time)
+        self._closed = True
+        self._pending_fast = False
+        self._head = None
         tail = b"".join(self._partial)
-        if self._first_line and tail.startswith(_BOM):
-            tail = tail[len(_BOM) :]
-            self._partial_start += len(_BOM)
+        in_line = self._in_line and not self._line_dropped
+        self._in_line = False
+        self._partial = []
         if self._discarding:
             return out
-        has_block = self._block_start >= 0 and (self._data or self._fields_seen)
-        if tail or has_block:
-            lines = list(self._block_lines)
-            if tail:
-                lines.append(tail.decode("utf-8", "replace"))
-            raw = "\n".join(lines)
-            start = self._block_start if self._block_start >= 0 else self._partial_start
-            what = "an unterminated line" if tail and not has_block else "an event block"
+        has_block = self._block_start >= 0 and (bool(self._data) or self._fields_seen)
+        self._flush_block_diags(out, None)
+        if in_line or has_block:
+            lines = list(self._block_lines) if has_block else []
+            if in_line:
+                lines.append(tail)
+            raw = _join_lines(lines)
+            start = self._block_start if has_block else self._partial_start
+            what = "an event block" if has_block else "an unterminated line"
             out.append(
                 Diagnostic(
                     "sse.unterminated-event",
@@ -218,19 +447,123 @@ class SSEParser:
 
     # -- internals ---------------------------------------------------------------------
 
+    def _finish_line(
+        self, data: bytes, i: int, base: int, time: float | None, out: list[FramingOutput]
+    ) -> int:
+        """Continue the unfinished line with ``data[i:]``; return where parsing resumes."""
+        n = len(data)
+        nl = data.find(b"\n", i)
+        cr = data.find(b"\r", i, nl if nl >= 0 else n)
+        if nl < 0 and cr < 0:
+            self._add_partial(data, i, base, out)
+            return n
+        if cr < 0:
+            j = nxt = nl
+            nxt += 1
+        else:
+            j = cr
+            nxt = cr + 1
+            if nxt < n:
+                if data[nxt] == _LF:
+                    nxt += 1
+            else:
+                self._skip_lf = True
+        self._in_line = False
+        self._pending_fast = False
+        if self._line_dropped:
+            # The rest of a line of a too-large block: dropped with it.
+            self._line_dropped = False
+            return nxt
+        self._partial.append(data[i:j])
+        line = b"".join(self._partial)
+        self._partial = []
+        if (
+            j == nl
+            and nxt < n
+            and data[nxt] == _LF
+            and self._block_start < 0
+            and self._max is None
+            and not self._discarding
+            and line.startswith(b"data:")
+        ):
+            # "data:<value>\n\n" again (see ``feed``), the line's start in earlier chunks.
+            try:
+                k = 6 if line[5:6] == b" " else 5
+                text = _value(line, k)
+            except UnicodeDecodeError:
+                pass
+            else:
+                index = self._index
+                self._index = index + 1
+                out.append(
+                    SSEEvent(
+                        index,
+                        "message",
+                        text,
+                        self._id,
+                        self._retry,
+                        self._partial_start,
+                        base + nxt + 1,
+                        time,
+                    )
+                )
+                return nxt + 1
+        # The span ends just past the CR of a CRLF: whether its LF had arrived yet
+        # must not change the record, so the LF is counted in no span.
+        self._line(line, self._partial_start, base + j + 1, out, time)
+        return nxt
+
+    def _parse_any(
+        self,
+        data: bytes,
+        i: int,
+        base: int,
+        time: float | None,
+        out: list[FramingOutput],
+    ) -> None:
+        """Split ``data[i:]`` into lines ended by CRLF, LF or CR."""
+        n = len(data)
+        find = data.find
+        line_fn = self._line
+        nl = find(b"\n", i)
+        cr = find(b"\r", i)
+        while nl >= 0 or cr >= 0:
+            if cr < 0 or (0 <= nl < cr):
+                j = nl
+                nxt = nl + 1
+            else:
+                j = cr
+                nxt = cr + 1
+                if nxt < n:
+                    if data[nxt] == _LF:
+                        nxt += 1
+                else:
+                    self._skip_lf = True
+            line_fn(data[i:j], base + i, base + j + 1, out, time)
+            i = nxt
+            if 0 <= nl < i:
+                nl = find(b"\n", i)
+            if 0 <= cr < i:
+                cr = find(b"\r", i)
+        if i < n:
+            self._add_partial(data, i, base, out)
+
     def _add_partial(self, data: bytes, i: int, base: int, out: list[FramingOutput]) -> None:
-        piece = data[i:]
-        if not self._partial:
+        """Keep ``data[i:]``, the start or a piece of a line that has not ended yet."""
+        if not self._in_line:
+            self._in_line = True
             self._partial_start = base + i
-        if self._discarding:
+        if self._line_dropped or self._discarding:
+            self._line_dropped = True
             return
-        self._partial_len += len(piece)
         if self._max is not None:
             start = self._block_start if self._block_start >= 0 else self._partial_start
             if base + len(data) - start > self._max:
                 self._overflow(start, out)
+                self._line_dropped = True
                 return
-        self._partial.append(piece)
+        self._partial.append(data[i:] if i else data)
+        self._pending_fast = self._max is None
 
     def _overflow(self, start: int, out: list[FramingOutput]) -> None:
         out.append(
@@ -244,71 +577,66 @@ class SSEParser:
         )
         self._discarding = True
         self._partial = []
-        self._partial_len = 0
         self._reset_block()
 
     def _line(
         self, line: bytes, ls: int, end: int, out: list[FramingOutput], time: float | None
     ) -> None:
-        if self._first_line:
-            self._first_line = False
-            if line.startswith(_BOM):
-                line = line[3:]
-                out.append(
-                    Diagnostic(
-                        "sse.bom-stripped",
-                        "info",
-                        "A UTF-8 byte order mark at byte 0 was stripped, as the standard says.",
-                        0,
-                    )
-                )
-                ls += 3
+        """Interpret one complete line (terminator excluded) spanning ``[ls, end)``."""
         if not line:
             if self._discarding:
                 self._discarding = False
+                self._committed_id = self._id
                 self._reset_block()
-                return
-            if self._block_start >= 0:
+            elif self._block_start >= 0:
                 self._dispatch(end, out, time)
             return
         if self._discarding:
             return
-        if self._block_start < 0:
-            self._block_start = ls
-        if self._max is not None and end - self._block_start > self._max:
-            self._overflow(self._block_start, out)
-            return
-        try:
-            text = line.decode()
-        except UnicodeDecodeError as exc:
-            text = line.decode("utf-8", "replace")
-            self._block_diags.append(
-                (
-                    "utf8.invalid-bytes",
-                    "warning",
-                    f"Invalid UTF-8 at byte {ls + exc.start} was replaced by U+FFFD "
-                    f"in the line {quote(text)}.",
-                    ls + exc.start,
-                )
-            )
-        self._block_lines.append(text)
-        if text.startswith("data:"):
-            # Fast path for the most common line of LLM streams.
-            value = text[5:]
-            if value[:1] == " ":
-                value = value[1:]
-            self._data.append(value)
-            self._only_strays = False
-            return
-        if text[0] == ":":
+        if self._max is not None:
+            # Comment lines count too: a pending line cannot be told apart earlier.
+            start = self._block_start if self._block_start >= 0 else ls
+            if end - start > self._max:
+                self._overflow(start, out)
+                return
+        if line[0] == 0x3A:  # ":" a comment: a record of its own, not part of the block
+            try:
+                text = line.decode()
+                bad: tuple[str, Severity, str, int] | None = None
+            except UnicodeDecodeError as exc:
+                text = line.decode("utf-8", "replace")
+                bad = _invalid_utf8(line, ls, exc.start)
             value = text[1:]
             if value[:1] == " ":
                 value = value[1:]
-            comment = SSEComment(self._index, value, ls, end, time)
-            self._index += 1
-            self._flush_block_diags(out, comment.index)
-            out.append(comment)
+            index = self._index
+            self._index = index + 1
+            if bad is not None:
+                out.append(Diagnostic(*bad, index))
+            out.append(SSEComment(index, value, ls, end, time))
             return
+        if self._block_start < 0:
+            self._block_start = ls
+        self._block_lines.append(line)
+        if line.startswith(b"data:"):
+            # The most common line of LLM streams: decode only the value.
+            k = 6 if line[5:6] == b" " else 5
+            try:
+                value = _value(line, k)
+            except UnicodeDecodeError as exc:
+                value = line[k:].decode("utf-8", "replace")
+                self._block_diags.append(_invalid_utf8(line, ls, k + exc.start))
+            self._data.append(value)
+            self._only_strays = False
+            return
+        try:
+            text = line.decode()
+            bad = None
+        except UnicodeDecodeError as exc:
+            text = line.decode("utf-8", "replace")
+            bad = _invalid_utf8(line, ls, exc.start)
+        if bad is not None:
+            self._block_diags.append(bad)
         colon = text.find(":")
         if colon < 0:
             name, value = text, ""
@@ -368,25 +696,27 @@ class SSEParser:
             self._block_diags.clear()
 
     def _dispatch(self, end: int, out: list[FramingOutput], time: float | None) -> None:
+        self._committed_id = self._id
         if self._data:
-            event = SSEEvent(
-                self._index,
-                self._event or "message",
-                "\n".join(self._data),
-                self._id,
-                self._retry,
-                self._block_start,
-                end,
-                time,
-            )
-            self._index += 1
+            index = self._index
+            self._index = index + 1
             if self._block_diags:
-                self._flush_block_diags(out, event.index)
-            out.append(event)
+                self._flush_block_diags(out, index)
+            out.append(
+                SSEEvent(
+                    index,
+                    self._event or "message",
+                    "\n".join(self._data),
+                    self._id,
+                    self._retry,
+                    self._block_start,
+                    end,
+                    time,
+                )
+            )
         elif self._fields_seen:
-            raw = "\n".join(self._block_lines)
-            stray = self._only_strays and raw.lstrip()[:1] in ("{", "[")
-            if stray:
+            raw = _join_lines(self._block_lines)
+            if self._only_strays and raw.lstrip()[:1] in ("{", "["):
                 # Bare JSON without "data:" (Gemini writes errors this way). Not an
                 # event for the standard; handed on so the provider layer can read it.
                 self._block_diags.clear()
