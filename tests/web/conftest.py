@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import threading
 import time
@@ -33,14 +34,25 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def base_url() -> Iterator[str]:
-    """A live server with the test examples, in a daemon thread."""
+def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled examples plus the page's own test streams, in one folder."""
+    from ssescope.web.examples import find_examples
+
+    folder = tmp_path_factory.mktemp("examples")
+    for example in [*find_examples(), *find_examples(FIXTURES)]:
+        shutil.copyfile(example.path, folder / example.path.name)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def base_url(examples_dir: Path) -> Iterator[str]:
+    """A live server with the bundled and the test examples, in a daemon thread."""
     uvicorn = pytest.importorskip("uvicorn")
     from ssescope.web import create_app
 
     port = _free_port()
     config = uvicorn.Config(
-        create_app(examples_dir=FIXTURES), host="127.0.0.1", port=port, log_level="warning"
+        create_app(examples_dir=examples_dir), host="127.0.0.1", port=port, log_level="warning"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
