@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .aggregate.report import Report
@@ -20,6 +20,7 @@ from .containers import (
 )
 from .errors import UsageError
 from .pipeline import Pipeline
+from .providers._base import AdapterOutput
 
 __all__ = ["Source", "feed_body", "inspect"]
 
@@ -29,12 +30,22 @@ Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[byte
 _READ_SIZE = 1 << 16
 
 
-def feed_body(pipeline: Pipeline, body: Body) -> Pipeline:
+def feed_body(
+    pipeline: Pipeline,
+    body: Body,
+    on_events: Callable[[list[AdapterOutput]], None] | None = None,
+) -> Pipeline:
     """Feed an unwrapped container :class:`Body` into ``pipeline`` and close it.
 
     The container's name, HTTP status, losses and diagnostics go into the Report; chunks
     are fed with their arrival times; a capture that says the client cancelled marks the
     response cancelled.
+
+    Args:
+        pipeline: a new pipeline.
+        body: what :func:`ssescope.containers.read_container` unwrapped.
+        on_events: called with the events (and diagnostics) of each chunk, as
+            :meth:`Pipeline.feed` returns them, and with those of the close.
 
     Returns:
         The same pipeline, closed (call :meth:`Pipeline.report`).
@@ -44,11 +55,18 @@ def feed_body(pipeline: Pipeline, body: Body) -> Pipeline:
     pipeline.lost = list(body.lost)
     for diagnostic in body.diagnostics:
         pipeline.add_diagnostic(diagnostic)
+    last = body.timing.get("total_s")
     for chunk in body.chunks:
-        pipeline.feed(chunk.data, chunk.time)
+        events = pipeline.feed(chunk.data, chunk.time)
+        if on_events is not None:
+            on_events(events)
+        if chunk.time is not None and (last is None or chunk.time > last):
+            last = chunk.time
     if body.end == "cancelled":
         pipeline.cancel("the capture says the client cancelled the stream")
-    pipeline.close(body.timing.get("total_s"))
+    events = pipeline.close(last)
+    if on_events is not None:
+        on_events(events)
     return pipeline
 
 

@@ -13,15 +13,22 @@ from .aggregate.timing import TimingOptions, compute_timing
 from .diagnostics import Diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, SSEComment
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
 
-__all__ = ["Pipeline"]
+__all__ = ["INVALID_PREFIXES", "Pipeline"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
-_INVALID_PREFIXES = ("json.", "eventstream.", "utf8.", "json-array.", "sse.unprefixed")
+INVALID_PREFIXES: tuple[str, ...] = (
+    "json.",
+    "eventstream.",
+    "utf8.",
+    "json-array.",
+    "sse.unprefixed",
+)
+"""Diagnostic code prefixes that make the record they name count as invalid."""
 
 
 class Pipeline:
@@ -34,6 +41,8 @@ class Pipeline:
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for ``timing.stall`` / ``timing.burst``.
         container: the container name reported in the Report's ``source``.
+        keep_records: keep every record in :attr:`records` (for frame views); off by
+            default so that a long stream is inspected in bounded memory.
 
     Raises:
         UsageError: for an unknown provider or framing.
@@ -47,6 +56,7 @@ class Pipeline:
         max_event_bytes: int | None = None,
         timing: TimingOptions | None = None,
         container: str = "raw",
+        keep_records: bool = False,
     ) -> None:
         if provider != "auto" and provider not in PROVIDERS:
             raise UsageError(
@@ -73,6 +83,9 @@ class Pipeline:
         self.lost: list[str] = []
         self._extra: list[Diagnostic] = []
         self._report: Report | None = None
+        self._keep = keep_records
+        self.records: list[Record] = []
+        """Every record, in order, when ``keep_records`` was asked for."""
 
     # -- what is known so far ------------------------------------------------------------
 
@@ -99,6 +112,20 @@ class Pipeline:
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
         """The tool calls of ``output`` assembled so far (with a partial-JSON view)."""
         return self.aggregator.tool_calls(output)
+
+    @property
+    def unknown_records(self) -> set[int]:
+        """Indexes of the records the adapter did not know."""
+        return self.aggregator.unknown_record_indexes()
+
+    def invalid_records(self) -> set[int]:
+        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`)."""
+        report = self.report()
+        return {
+            d.record
+            for d in report.diagnostics
+            if d.record is not None and d.code.startswith(INVALID_PREFIXES)
+        }
 
     def _offset(self, record: int) -> int | None:
         return self._starts[record] if 0 <= record < len(self._starts) else None
@@ -170,6 +197,8 @@ class Pipeline:
                 continue
             self._starts.append(item.start)
             self._times.append(item.time)
+            if self._keep:
+                self.records.append(item)
             counts.total += 1
             if isinstance(item, SSEComment):
                 counts.comments += 1
@@ -239,7 +268,7 @@ class Pipeline:
             {
                 d.record
                 for d in diagnostics
-                if d.record is not None and d.code.startswith(_INVALID_PREFIXES)
+                if d.record is not None and d.code.startswith(INVALID_PREFIXES)
             }
         )
         self._counts.unknown = agg.unknown_records

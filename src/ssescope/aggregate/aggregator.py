@@ -498,6 +498,10 @@ class Aggregator:
 
     # -- the end ----------------------------------------------------------------------
 
+    def unknown_record_indexes(self) -> set[int]:
+        """Indexes of the records reported as :class:`Unknown`."""
+        return {i for records in self._unknown.values() for i in records}
+
     def cancel(self, reason: str) -> None:
         """Mark the current response cancelled by the client (Ctrl-C, an abort)."""
         resp = self._current

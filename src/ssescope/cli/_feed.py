@@ -1,90 +1,97 @@
 """Run the Pipeline over an input, unwrapping its container (curl -i, trace, HAR, .ssecap).
 
-The container layer (``ssescope.containers``) needs the whole input; a raw body is fed
-from disk in 64 KiB pieces and never held in memory. Without the container layer every
-input is read as a raw body.
+The container layer needs the whole input; a raw body is fed from disk in 64 KiB pieces
+and never held in memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..aggregate.report import Report
+from ..api import feed_body
+from ..containers import (
+    CONTAINERS,
+    DETECT_BYTES,
+    LOST_CHUNKS,
+    LOST_HEADERS,
+    LOST_REQUEST,
+    LOST_TIMING,
+    Body,
+    detect_container,
+    read_container,
+)
 from ..pipeline import Pipeline
 from ._input import Source
 
-__all__ = ["CONTAINER_CHOICES", "Input", "load", "run_pipeline"]
+__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "run_pipeline"]
 
-try:
-    from .. import containers as _containers
-except ImportError:  # the container layer is not installed
-    _containers = None  # type: ignore[assignment]
+CONTAINER_CHOICES: tuple[str, ...] = ("auto", *CONTAINERS)
 
-CONTAINER_CHOICES: tuple[str, ...] = (
-    ("auto", *_containers.CONTAINERS) if _containers is not None else ("auto", "raw")
-)
+_RAW_LOST = [LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST]
 
 
 @dataclass(slots=True)
 class Input:
-    """The body to feed: pieces with arrival times, and what the container knew."""
+    """The input to feed: an unwrapped container :class:`Body`, or a raw body streamed."""
 
     container: str
-    pieces: Iterable[tuple[bytes, float | None]]
-    status: int | None = None
-    lost: list[str] = field(default_factory=list)
-    diagnostics: list[Any] = field(default_factory=list)
-    cancelled: bool = False
-    original: list[bytes] | None = None
+    body: Body | None = None
+    raw: Iterator[bytes] | None = None
+
+    @property
+    def original(self) -> list[bytes] | None:
+        """The chunking the container recorded (``None`` for a raw body)."""
+        if self.body is None or self.body.container == "raw":
+            return None
+        return [c.data for c in self.body.chunks]
+
+    def pieces(self) -> Iterator[bytes]:
+        """The body bytes, in the pieces they were read or recorded in."""
+        if self.body is not None:
+            yield from (c.data for c in self.body.chunks)
+        elif self.raw is not None:
+            yield from self.raw
 
 
-def _raw(head: bytes, rest: Iterator[bytes]) -> Iterator[tuple[bytes, float | None]]:
+def _raw(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     if head:
-        yield head, None
-    for chunk in rest:
-        yield chunk, None
+        yield head
+    yield from rest
 
 
 def load(source: Source, container: str = "auto") -> Input:
     """Open the input: stream a raw body, or unwrap a container (which reads it whole)."""
     chunks = source.chunks()
-    if _containers is None or container == "raw":
-        return Input("raw", _raw(b"", chunks))
+    if container == "raw":
+        return Input("raw", raw=chunks)
     head = b""
     if container == "auto":
         for chunk in chunks:
             head += chunk
-            if len(head) >= _containers.DETECT_BYTES:
+            if len(head) >= DETECT_BYTES:
                 break
-        name, _ = _containers.detect_container(head)
+        name, _ = detect_container(head)
         if name == "raw":
-            return Input("raw", _raw(head, chunks))
+            return Input("raw", raw=_raw(head, chunks))
         container = name
-    data = head + b"".join(chunks)
-    body = _containers.read_container(data, container=container)
-    return Input(
-        body.container,
-        [(c.data, c.time) for c in body.chunks],
-        status=body.status,
-        lost=list(body.lost),
-        diagnostics=list(body.diagnostics),
-        cancelled=body.end == "cancelled",
-        original=[c.data for c in body.chunks] if body.container != "raw" else None,
-    )
+    body = read_container(head + b"".join(chunks), container=container)
+    return Input(body.container, body=body)
+
+
+def feed(source: Input, pipeline: Pipeline) -> Pipeline:
+    """Feed the input through ``pipeline`` and close it."""
+    if source.body is not None:
+        return feed_body(pipeline, source.body)
+    pipeline.container = "raw"
+    pipeline.lost = list(_RAW_LOST)
+    for data in source.pieces():
+        pipeline.feed(data)
+    pipeline.close()
+    return pipeline
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:
     """Feed the input through a new Pipeline and return its Report."""
-    pipeline = Pipeline(provider=provider, framing=framing, container=source.container)
-    pipeline.http_status = source.status
-    pipeline.lost = list(source.lost)
-    for diagnostic in source.diagnostics:
-        pipeline.add_diagnostic(diagnostic)
-    for data, time in source.pieces:
-        pipeline.feed(data, time)
-    if source.cancelled:
-        pipeline.cancel("the capture says the client aborted the stream")
-    pipeline.close()
-    return pipeline.report()
+    return feed(source, Pipeline(provider=provider, framing=framing)).report()

@@ -13,19 +13,21 @@ from rich.text import Text
 
 from .. import __version__
 from ..errors import UsageError
-from ..events import Unknown
 from ..examples import list_examples
-from ..framing.detect import FRAMINGS, Framer
+from ..framing.detect import FRAMINGS
 from ..framing.records import SSEComment, SSEEvent
 from ..pipeline import Pipeline
 from ..providers.registry import PROVIDERS
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, load, run_pipeline
+from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
 from ._input import open_source, want_color
 from .check import compare, load_expected
 from .redact import redact_report
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
+from .request_cmd import request_command
+from .serve_cmd import serve_command
+from .web_cmd import web_command
 
 __all__ = ["COMMANDS", "cli"]
 
@@ -182,22 +184,9 @@ def frames(
     """One row per record: offset, length, time, event / id, a data preview, findings."""
     _need_input(ctx, file, example)
     source = load(open_source(file, example), container)
-    pipeline = Pipeline(provider=provider, framing=framing, container=source.container)
-    pipeline.http_status = source.status
-    for diagnostic in source.diagnostics:
-        pipeline.add_diagnostic(diagnostic)
-    framer = Framer(framing)
-    records: list[Any] = []
-    unknown: set[int] = set()
-    for chunk, at in source.pieces:
-        for ev in pipeline.feed(chunk, at):
-            if isinstance(ev, Unknown):
-                unknown.add(ev.record)
-        records.extend(r for r in framer.feed(chunk, at) if not hasattr(r, "code"))
-    for ev in pipeline.close():
-        if isinstance(ev, Unknown):
-            unknown.add(ev.record)
-    records.extend(r for r in framer.close() if not hasattr(r, "code"))
+    pipeline = feed(source, Pipeline(provider=provider, framing=framing, keep_records=True))
+    records = pipeline.records
+    unknown = pipeline.unknown_records
     report = pipeline.report()
     by_record: dict[int, list[Any]] = {}
     for d in report.diagnostics:
@@ -305,7 +294,7 @@ def replay(
     if not check:
         raise click.UsageError("replay needs --check (timed replay is served by `ssescope serve`)")
     source = load(open_source(file), container)
-    pieces = [data for data, _ in source.pieces]
+    pieces = list(source.pieces())
     body = b"".join(pieces)
     runs = [
         run_chunking(name, chunks, provider, framing)
@@ -399,6 +388,10 @@ def examples(as_json: bool) -> int:
         click.echo(f"{e.name:38} {e.description}")
     return exitcodes.COMPLETED
 
+
+cli.add_command(request_command, "request")
+cli.add_command(serve_command, "serve")
+cli.add_command(web_command, "web")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

@@ -34,7 +34,7 @@ import orjson
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
-from ._body import Body, Chunk, RequestInfo
+from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_headers, redact_url
 
@@ -106,21 +106,25 @@ class CaptureWriter:
         self._fp.write(orjson.dumps(obj) + b"\n")
         self._fp.flush()
 
-    def write_chunk(self, data: bytes, time: float) -> None:
+    def write_chunk(self, data: bytes, time: float | None) -> None:
         """Record one received chunk and its time (seconds since the request started).
+
+        ``time`` is ``None`` only for a body whose arrival times were never measured
+        (it is written as ``null``, and read back as "timing lost").
 
         Raises:
             UsageError: after :meth:`close`, or if ``time`` is not a finite number.
         """
         if self._closed:
             raise UsageError("write_chunk() called after close()")
-        if not _finite(time):
+        if time is not None and not _finite(time):
             raise UsageError(f"a chunk's time must be a finite number of seconds, not {time!r}")
         try:
             line: dict[str, Any] = {"t": time, "data": data.decode("utf-8")}
         except UnicodeDecodeError:
             line = {"t": time, "b64": base64.b64encode(data).decode("ascii")}
-        self._last = float(time)
+        if time is not None:
+            self._last = float(time)
         self._line(line)
 
     def close(self, end: EndReason | None = None, time: float | None = None) -> None:
@@ -248,7 +252,12 @@ def read_capture(data: bytes) -> Body:
         else:
             diags.append(_bad_line(lineno, raw, at, "no 'data' or 'b64' string", complete))
             continue
-        if time is None:
+        if time is None and t is None and "t" in obj:
+            # "t": null is how a capture of a body without arrival times (a pasted
+            # stream exported by the web page) says "not measured"; nothing is wrong.
+            if LOST_TIMING not in body.lost:
+                body.lost.append(LOST_TIMING)
+        elif time is None:
             diags.append(
                 Diagnostic(
                     "ssecap.missing-time",

@@ -121,7 +121,10 @@ def detect_provider(record: DataRecord) -> tuple[str, str] | None:
         return "ollama", "a JSON object with 'done' and 'message'/'response' (Ollama)"
     chunk = obj.get("chunk")
     if len(obj) == 1 and isinstance(chunk, dict) and "bytes" in chunk:
-        return "bedrock", "a JSON object keyed by 'chunk' with base64 'bytes' (InvokeModelWithResponseStream)"
+        return (
+            "bedrock",
+            "a JSON object keyed by 'chunk' with base64 'bytes' (InvokeModelWithResponseStream)",
+        )
     keys = _BEDROCK_KEYS.intersection(obj)
     if keys and len(obj) == 1:
         return "bedrock", f"a JSON object keyed by the ConverseStream event {next(iter(keys))!r}"

@@ -10,11 +10,12 @@ timeline scrubber rebuild text, reasoning, refusal and tool-call arguments up to
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import io
 from typing import Any
 
 from ..aggregate.aggregator import Aggregator
+from ..api import feed_body
+from ..containers import CaptureWriter, read_container
 from ..diagnostics import Diagnostic
 from ..events import (
     ReasoningDelta,
@@ -27,66 +28,14 @@ from ..events import (
     ToolCallDelta,
     Unknown,
 )
-from ..framing.detect import Framer
 from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import Pipeline
+from ..pipeline import INVALID_PREFIXES, Pipeline
 from ..providers._base import AdapterOutput
 
-__all__ = ["Chunk", "Unwrapped", "analyse", "build_capture", "unwrap"]
+__all__ = ["analyse", "build_capture"]
 
 PREVIEW_CHARS = 160
 """How many characters of a record's data the frame table's preview column gets."""
-
-_INVALID_PREFIXES = ("json.", "eventstream.", "utf8.", "json-array.", "sse.unprefixed")
-
-
-@dataclass(slots=True)
-class Chunk:
-    """One piece of the body as it arrived (``time`` in seconds, if known)."""
-
-    data: bytes
-    time: float | None = None
-
-
-@dataclass(slots=True)
-class Unwrapped:
-    """The body taken out of whatever container held it."""
-
-    chunks: list[Chunk]
-    container: str = "raw"
-    status: int | None = None
-    headers: list[tuple[str, str]] = field(default_factory=list)
-    lost: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def _container_reader() -> Callable[[bytes], Any] | None:
-    try:
-        from ssescope.containers import read_container  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    reader: Callable[[bytes], Any] = read_container
-    return reader
-
-
-def unwrap(data: bytes) -> Unwrapped:
-    """Return the body of ``data``: a raw stream, or a container when the engine has readers.
-
-    Uses ``ssescope.containers.read_container`` (``curl -i``, curl traces, HAR, ``.ssecap``)
-    when that package is present; otherwise the bytes are the body.
-    """
-    reader = _container_reader()
-    if reader is None:
-        return Unwrapped([Chunk(data)])
-    body = reader(data)
-    return Unwrapped(
-        chunks=[Chunk(bytes(c.data), c.time) for c in body.chunks],
-        container=str(body.container),
-        status=body.status,
-        headers=[(str(k), str(v)) for k, v in body.headers],
-        lost=list(body.lost),
-        diagnostics=list(body.diagnostics),
-    )
 
 
 def _preview(text: str) -> str:
@@ -185,25 +134,11 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
     Raises:
         UsageError: for an unknown provider or framing name.
     """
-    body = unwrap(data)
-    pipeline = Pipeline(provider=provider, framing=framing, container=body.container)
-    framer = Framer(framing)
-    pipeline.http_status = body.status
-    pipeline.lost = list(body.lost)
-    for diag in body.diagnostics:
-        pipeline.add_diagnostic(diag)
+    body = read_container(data)
+    pipeline = Pipeline(provider=provider, framing=framing, keep_records=True)
     steps = _Steps()
-    records: list[Any] = []
-    last_time: float | None = None
-    for chunk in body.chunks:
-        if chunk.time is not None:
-            last_time = chunk.time
-        steps.feed(pipeline.feed(chunk.data, chunk.time))
-        records.extend(
-            r for r in framer.feed(chunk.data, chunk.time) if not isinstance(r, Diagnostic)
-        )
-    steps.feed(pipeline.close(last_time))
-    records.extend(r for r in framer.close(last_time) if not isinstance(r, Diagnostic))
+    feed_body(pipeline, body, on_events=steps.feed)
+    records = pipeline.records
     report = pipeline.report()
     report_dict = report.to_dict()
 
@@ -213,7 +148,7 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
         if diag.record is None:
             continue
         by_record.setdefault(diag.record, []).append(i)
-        if diag.code.startswith(_INVALID_PREFIXES) or diag.severity == "error":
+        if diag.code.startswith(INVALID_PREFIXES) or diag.severity == "error":
             invalid.add(diag.record)
 
     frames: list[dict[str, Any]] = []
@@ -258,22 +193,17 @@ def build_capture(data: bytes) -> bytes:
     """Return ``data`` (a stream or a container) as an ``.ssecap`` capture (JSON Lines).
 
     The header carries the response status and headers when the container knew them;
-    each chunk keeps its arrival time (``null`` when unknown).
+    each chunk keeps its arrival time (``null`` when it was never measured).
     """
-    import json
-
-    body = unwrap(data)
-    header = {
-        "ssescope": "capture",
-        "version": 1,
-        "request": None,
-        "response": {"status": body.status, "headers": [list(h) for h in body.headers]},
-    }
-    lines = [json.dumps(header, ensure_ascii=False)]
+    body = read_container(data)
+    out = io.BytesIO()
+    writer = CaptureWriter(
+        out,
+        request=None if body.request is None else dict(body.request),
+        response_status=body.status,
+        response_headers=body.headers,
+    )
     for chunk in body.chunks:
-        try:
-            line: dict[str, Any] = {"t": chunk.time, "data": chunk.data.decode("utf-8")}
-        except UnicodeDecodeError:
-            line = {"t": chunk.time, "b64": base64.b64encode(chunk.data).decode("ascii")}
-        lines.append(json.dumps(line, ensure_ascii=False))
-    return ("\n".join(lines) + "\n").encode("utf-8")
+        writer.write_chunk(chunk.data, chunk.time)
+    writer.close()
+    return out.getvalue()
