@@ -116,7 +116,11 @@ def inspect(
             directory, or chunks that are not bytes.
     """
     pipeline = Pipeline(
-        provider=provider, framing=framing, max_event_bytes=max_event_bytes, timing=timing
+        provider=provider,
+        framing=framing,
+        max_event_bytes=max_event_bytes,
+        timing=timing,
+        collect_events=False,
     )
     if isinstance(source, bytes | bytearray | memoryview):
         feed_body(pipeline, read_container(bytes(source), container=container))

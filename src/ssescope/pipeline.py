@@ -43,6 +43,8 @@ class Pipeline:
         container: the container name reported in the Report's ``source``.
         keep_records: keep every record in :attr:`records` (for frame views); off by
             default so that a long stream is inspected in bounded memory.
+        collect_events: return the unified events from :meth:`feed` and :meth:`close`
+            (on by default; ``inspect``, which only wants the Report, turns it off).
 
     Raises:
         UsageError: for an unknown provider or framing.
@@ -57,6 +59,7 @@ class Pipeline:
         timing: TimingOptions | None = None,
         container: str = "raw",
         keep_records: bool = False,
+        collect_events: bool = True,
     ) -> None:
         if provider != "auto" and provider not in PROVIDERS:
             raise UsageError(
@@ -70,7 +73,9 @@ class Pipeline:
         self.aggregator = Aggregator()
         self.aggregator.set_offset_lookup(self._offset)
         self._starts: list[int] = []
-        self._times: list[float | None] = []
+        self._times: list[tuple[int, float]] = []
+        self._comments = 0
+        self._collect = collect_events
         self._counts = RecordCounts()
         self._first_data: int | None = None
         self._bytes = 0
@@ -107,7 +112,7 @@ class Pipeline:
     @property
     def record_count(self) -> int:
         """How many records were framed so far."""
-        return self._counts.total
+        return len(self._starts)
 
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
         """The tool calls of ``output`` assembled so far (with a partial-JSON view)."""
@@ -187,34 +192,42 @@ class Pipeline:
         self._extra.append(diagnostic)
 
     def _records(self, items: list[FramingOutput]) -> list[AdapterOutput]:
+        # The per-record loop of the whole engine: kept to type checks and appends
+        # (record counts are derived from these lists at the end, not counted here).
         out: list[AdapterOutput] = []
-        agg = self.aggregator
+        if not items:
+            return out
+        agg_feed = self.aggregator.feed
         adapter = self._adapter
-        counts = self._counts
+        starts = self._starts
+        keep = self._keep
+        collect = self._collect
         for item in items:
-            if isinstance(item, Diagnostic):
-                agg.diagnostics.append(item)
+            kind = type(item)
+            if kind is Diagnostic:
+                self.aggregator.diagnostics.append(item)  # type: ignore[arg-type]
                 continue
-            self._starts.append(item.start)
-            self._times.append(item.time)
-            if self._keep:
-                self.records.append(item)
-            counts.total += 1
-            if isinstance(item, SSEComment):
-                counts.comments += 1
+            record: Record = item  # type: ignore[assignment]
+            starts.append(record.start)
+            if record.time is not None:
+                self._times.append((record.index, record.time))
+            if keep:
+                self.records.append(record)
+            if kind is SSEComment:
+                self._comments += 1
                 continue
-            record: DataRecord = item
-            counts.data += 1
+            data: DataRecord = record  # type: ignore[assignment]
             if self._first_data is None:
-                self._first_data = record.index
+                self._first_data = data.index
             if adapter is None:
-                out.extend(self._hold(record))
+                out.extend(self._hold(data))
                 adapter = self._adapter
                 continue
-            events = adapter.feed(record)
+            events = adapter.feed(data)
             if events:
-                agg.feed(events)
-                out.extend(events)
+                agg_feed(events)
+                if collect:
+                    out.extend(events)
         return out
 
     def _hold(self, record: DataRecord) -> list[AdapterOutput]:
@@ -272,9 +285,14 @@ class Pipeline:
             }
         )
         self._counts.unknown = agg.unknown_records
-        record_times = [
-            (i, t, s) for i, (t, s) in enumerate(zip(self._times, self._starts, strict=True))
+        starts = self._starts
+        record_times: list[tuple[int, float | None, int]] = [
+            (i, t, starts[i]) for i, t in self._times
         ]
+        counts = self._counts
+        counts.total = len(starts)
+        counts.comments = self._comments
+        counts.data = counts.total - self._comments
         timing, timing_diags = compute_timing(
             self._first_byte,
             self._last_time,

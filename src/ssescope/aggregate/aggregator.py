@@ -224,6 +224,8 @@ class Aggregator:
     def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> None:
         """Fold events (and pass through diagnostics) in order."""
         handlers = self._handlers
+        resp = self._current
+        record: int | None = None
         for ev in events:
             handler = handlers.get(type(ev))
             if handler is None:
@@ -231,13 +233,15 @@ class Aggregator:
                     self.diagnostics.append(ev)
                     continue
                 raise TypeError(f"not a unified event: {ev!r}")
-            resp = self._current
+            record = ev.record
+            if resp.first_record is None:
+                resp.first_record = record
             if resp.terminal_seen and isinstance(ev, _CONTENT_TYPES):
                 self._after_terminal(ev.record)
-            if resp.first_record is None:
-                resp.first_record = ev.record
-            resp.last_record = ev.record
             handler(ev)
+            resp = self._current  # a ResponseStart may have begun a new response
+        if record is not None:
+            resp.last_record = record
 
     def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
         offset = None if record is None else self._offsets(record)
