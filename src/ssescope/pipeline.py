@@ -7,10 +7,13 @@ chunks as they arrive, it returns the unified events they completed, and
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
 from .aggregate.timing import TimingOptions, compute_timing
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, quote
 from .errors import UsageError
 from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment
@@ -18,17 +21,41 @@ from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
 
-__all__ = ["INVALID_PREFIXES", "Pipeline"]
+__all__ = ["INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
+_ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 INVALID_PREFIXES: tuple[str, ...] = (
     "json.",
     "eventstream.",
     "utf8.",
     "json-array.",
-    "sse.unprefixed",
+    "sse.unprefixed-json",
 )
 """Diagnostic code prefixes that make the record they name count as invalid."""
+
+
+def error_from_body(body: bytes) -> dict[str, Any]:
+    """The provider's error in an HTTP error body (``{"error": {...}}`` and its variants).
+
+    Returns:
+        ``{"type": ..., "message": ...}``; the message is the body text when it is not JSON.
+    """
+    try:
+        obj: Any = json.loads(body)
+    except ValueError:
+        return {"type": None, "message": body.decode("utf-8", "replace").strip()[:500]}
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        obj = obj[0]  # Gemini wraps errors in an array outside alt=sse
+    if isinstance(obj, dict):
+        err = obj.get("error", obj)
+        if isinstance(err, dict):
+            kind = err.get("type") or err.get("status") or err.get("code")
+            message = err.get("message") or json.dumps(err)
+            return {"type": None if kind is None else str(kind), "message": str(message)}
+        if isinstance(err, str):
+            return {"type": None, "message": err}
+    return {"type": None, "message": body.decode("utf-8", "replace")[:500]}
 
 
 class Pipeline:
@@ -75,6 +102,7 @@ class Pipeline:
         self._starts: list[int] = []
         self._times: list[tuple[int, float]] = []
         self._comments = 0
+        self._head: list[bytes] = []
         self._collect = collect_events
         self._counts = RecordCounts()
         self._first_data: int | None = None
@@ -153,6 +181,8 @@ class Pipeline:
         if self._closed:
             raise UsageError("feed() called after close()")
         if data:
+            if self._bytes < _ERROR_BODY_BYTES:
+                self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
             self._bytes += len(data)
             if time is not None:
                 if self._first_byte is None:
@@ -263,6 +293,27 @@ class Pipeline:
 
     # -- the end ----------------------------------------------------------------------
 
+    def _http_error(self, report: Report) -> None:
+        """An HTTP error answer is a failed response, whatever its body looks like."""
+        status = self.http_status
+        body = b"".join(self._head)
+        if not any(d.code == "http.error-status" for d in report.diagnostics):
+            report.diagnostics.append(
+                Diagnostic(
+                    "http.error-status",
+                    "error",
+                    f"The server answered HTTP {status} with {quote(body.decode('utf-8', 'replace'))}: "
+                    "the body is the provider's error, not the stream asked for.",
+                    0,
+                )
+            )
+        response = report.response
+        if response.status != "failed":
+            response.status = "failed"
+            response.status_reason = f"the server answered HTTP {status}"
+        if response.error is None:
+            response.error = {**error_from_body(body), "code": status, "record": None}
+
     def report(self) -> Report:
         """Build the Report (once; later calls return the same object).
 
@@ -319,5 +370,7 @@ class Pipeline:
         )
         if not self._bytes:
             report.response.status_reason = "the body is empty"
+        if self.http_status is not None and self.http_status >= 400:
+            self._http_error(report)
         self._report = report
         return report

@@ -6,12 +6,12 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import click
 
 from ..aggregate.report import Report
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 
@@ -70,26 +70,6 @@ def _body(data: str | None) -> bytes | None:
         except OSError as exc:
             raise click.BadParameter(f"cannot read {str(path)!r}: {exc.strerror}") from None
     return data.encode()
-
-
-def _error_of(body: bytes) -> dict[str, Any]:
-    """The provider's error in an HTTP error body (``{"error": {...}}`` and friends)."""
-    try:
-        obj = json.loads(body)
-    except ValueError:
-        text = body.decode("utf-8", "replace").strip()
-        return {"type": None, "message": text[:500]}
-    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
-        obj = obj[0]
-    if isinstance(obj, dict):
-        err = obj.get("error", obj)
-        if isinstance(err, dict):
-            kind = err.get("type") or err.get("status") or err.get("code")
-            message = err.get("message") or json.dumps(err)
-            return {"type": None if kind is None else str(kind), "message": str(message)}
-        if isinstance(err, str):
-            return {"type": None, "message": err}
-    return {"type": None, "message": body.decode("utf-8", "replace")[:500]}
 
 
 def _fmt_s(value: float | None) -> str:
@@ -206,20 +186,8 @@ def _run(
                 raw = response.read()
                 if capture is not None:
                     capture.write_chunk(raw, time.monotonic() - start)
-                live.pipeline.add_diagnostic(
-                    Diagnostic(
-                        "http.error-status",
-                        "error",
-                        f"The server answered HTTP {response.status_code} "
-                        f"with {quote(raw.decode('utf-8', 'replace'))}.",
-                        0,
-                    )
-                )
                 live.pipeline.feed(raw, time.monotonic() - start)
                 report = live.close("the server answered with an HTTP error")
-                report.response.status = "failed"
-                report.response.status_reason = f"the server answered HTTP {response.status_code}"
-                report.response.error = _error_of(raw)
             else:
                 printed = False
                 try:

@@ -64,7 +64,7 @@ def check_status(status: int | None, reason: str, offset: int | None) -> list[Di
     return [
         Diagnostic(
             "http.error-status",
-            "warning",
+            "error",
             f"The response status is {status} {quote(reason)}: the body is an error "
             "response from the server, not the stream that was asked for.",
             offset,
