@@ -31,6 +31,11 @@ class TestProviderDetection:
             ('{"candidates":[{"content":{"parts":[]}}]}', None, "gemini"),
             ('{"model":"llama","message":{"content":"x"},"done":false}', None, "ollama"),
             ('{"messageStart":{"role":"assistant"}}', None, "bedrock"),
+            (
+                '{"object":"error","message":"bad","type":"BadRequestError","code":400}',
+                None,
+                "openai-chat",
+            ),
             ('{"role":"assistant"}', "event:messageStart", "bedrock"),
         ],
     )
@@ -165,6 +170,12 @@ class TestTimingDiagnostics:
         times = [(0, 0.0, 0)] + [(i, 0.5 + i * 1e-5, i * 10) for i in range(1, 12)]
         _, diags = compute_timing(0.0, 0.6, times, 0, 0, TimingOptions())
         assert [d.code for d in diags] == ["timing.burst"]
+
+    def test_a_whole_response_held_back_and_sent_in_the_first_chunk_is_a_burst(self) -> None:
+        times = [(i, 0.515 + i * 3e-6, i * 10) for i in range(11)]
+        _, diags = compute_timing(0.515, 0.52, times, 0, 0, TimingOptions())
+        assert [d.code for d in diags] == ["timing.burst"]
+        assert "0.515 s wait" in diags[0].message
 
     def test_a_steady_stream_has_no_timing_diagnostics(self) -> None:
         times = [(i, i * 0.05, i) for i in range(50)]

@@ -59,7 +59,21 @@ def test_an_exception_message_names_its_exception_type() -> None:
 def test_an_error_message_names_its_error_code() -> None:
     msg = encode_message({":message-type": "error", ":error-code": "InternalFailure"}, b"")
     (record,) = parse(msg)
-    assert (record.event, record.data) == ("error:InternalFailure", "")  # type: ignore[attr-defined]
+    assert record.event == "error:InternalFailure"  # type: ignore[attr-defined]
+    assert record.data == '{"message": ""}'  # type: ignore[attr-defined]
+
+
+def test_an_error_message_carries_its_header_message_as_the_payload() -> None:
+    msg = encode_message(
+        {
+            ":message-type": "error",
+            ":error-code": "ThrottlingException",
+            ":error-message": "Slow down",
+        },
+        b"",
+    )
+    (record,) = parse(msg)
+    assert record.data == '{"message": "Slow down"}'  # type: ignore[attr-defined]
 
 
 def test_a_message_crc_mismatch_is_an_error_but_the_message_is_kept() -> None:
@@ -115,3 +129,12 @@ def test_records_carry_the_time_of_the_chunk_that_completed_them() -> None:
         EventStreamParser(), [DELTA[:10], DELTA[10:] + STOP[:5], STOP[5:]], [1.0, 2.0, 3.0]
     )
     assert [r.time for r in out] == [2.0, 3.0]  # type: ignore[attr-defined]
+
+
+def test_a_flipped_bit_in_a_length_stops_framing_instead_of_swallowing_the_body() -> None:
+    bad = bytearray(DELTA)
+    bad[3] ^= 0x10  # total length 16 bytes longer: it would end inside the next message
+    out = parse(bytes(bad) + STOP + STOP)
+    assert codes(out) == ["eventstream.crc-mismatch"]
+    assert out[0].severity == "error" and out[0].record is None  # type: ignore[attr-defined]
+    assert not [r for r in out if isinstance(r, JSONRecord)]

@@ -20,6 +20,7 @@ fine); an impossible length stops framing, reported with the offset.
 from __future__ import annotations
 
 import binascii
+import json
 from typing import ClassVar
 
 from ..diagnostics import Diagnostic
@@ -46,7 +47,7 @@ def _read_headers(raw: bytes) -> dict[str, object]:
         if kind in (0, 1):  # bool true / false
             value = kind == 0
         elif kind == 2:
-            value = raw[i]
+            value = int.from_bytes(raw[i : i + 1], "big", signed=True)
             i += 1
         elif kind == 3:
             value = int.from_bytes(raw[i : i + 2], "big", signed=True)
@@ -111,6 +112,11 @@ class EventStreamParser:
         if self._broken:
             return out
         self._buf += data
+        return self._drain(time, final=False)
+
+    def _drain(self, time: float | None, *, final: bool) -> list[FramingOutput]:
+        """Cut every complete message off the buffer (``final``: no more bytes will come)."""
+        out: list[FramingOutput] = []
         pos = 0
         buf = self._buf
         while len(buf) - pos >= 12:
@@ -133,13 +139,56 @@ class EventStreamParser:
             if len(buf) - pos < total:
                 break
             msg = bytes(buf[pos : pos + total])
+            if binascii.crc32(msg[:8]) != int.from_bytes(msg[8:12], "big"):
+                trusted = self._lengths_hold(buf, pos, total, final=final)
+                if trusted is None:
+                    break  # decided once the next prelude (or the end) has arrived
+                out.append(
+                    Diagnostic(
+                        "eventstream.crc-mismatch",
+                        "error",
+                        f"The prelude CRC of the event-stream message at byte {start} does not "
+                        + (
+                            "match, but its lengths check out, so the message is read."
+                            if trusted
+                            else f"match, and its lengths (total {total}) lead nowhere valid: "
+                            "they cannot be trusted, so framing stops here."
+                        ),
+                        start,
+                        self._index if trusted else None,
+                    )
+                )
+                if not trusted:
+                    # A flipped bit in a length would swallow the rest of the body as one
+                    # message; stop rather than guess.
+                    self._broken = True
+                    pos = len(buf)
+                    break
             pos += total
             out.extend(self._message(msg, start, time))
         del buf[:pos]
         self._buf_start += pos
         return out
 
-    def close(self, time: float | None = None) -> list[FramingOutput]:  # noqa: ARG002
+    @staticmethod
+    def _lengths_hold(buf: bytearray, pos: int, total: int, *, final: bool) -> bool | None:
+        """Whether a message whose prelude CRC failed still has the right lengths.
+
+        They hold if its message CRC matches, or if a valid prelude (or the end of the
+        body) follows where it says it ends. ``None``: not known until more bytes come.
+        """
+        end = pos + total
+        if binascii.crc32(buf[pos : end - 4]) == int.from_bytes(buf[end - 4 : end], "big"):
+            return True
+        if len(buf) >= end + 12:
+            return binascii.crc32(buf[end : end + 8]) == int.from_bytes(
+                buf[end + 8 : end + 12], "big"
+            )
+        if final:
+            return len(buf) == end
+        return None
+
+    def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body; leftover bytes are reported.
 
         Raises:
@@ -148,7 +197,7 @@ class EventStreamParser:
         if self._closed:
             raise UsageError("close() called twice")
         self._closed = True
-        out: list[FramingOutput] = []
+        out: list[FramingOutput] = [] if self._broken else self._drain(time, final=True)
         if self._buf and not self._broken:
             out.append(
                 Diagnostic(
@@ -165,17 +214,10 @@ class EventStreamParser:
         out: list[FramingOutput] = []
         index = self._index
         self._index += 1
-        if binascii.crc32(msg[:8]) != int.from_bytes(msg[8:12], "big"):
-            out.append(
-                Diagnostic(
-                    "eventstream.crc-mismatch",
-                    "error",
-                    f"The prelude CRC of the event-stream message at byte {start} does not match.",
-                    start,
-                    index,
-                )
-            )
-        elif binascii.crc32(msg[:-4]) != int.from_bytes(msg[-4:], "big"):
+        # A bad prelude CRC was reported before the lengths were trusted; it also breaks
+        # the message CRC, which is then not reported a second time.
+        prelude_ok = binascii.crc32(msg[:8]) == int.from_bytes(msg[8:12], "big")
+        if prelude_ok and binascii.crc32(msg[:-4]) != int.from_bytes(msg[-4:], "big"):
             out.append(
                 Diagnostic(
                     "eventstream.crc-mismatch",
@@ -207,6 +249,10 @@ class EventStreamParser:
             or ""
         )
         payload = msg[12 + hlen : -4]
+        if not payload and mtype == "error":
+            # An error message carries its text in headers, not in the payload.
+            message = headers.get(":error-message", "")
+            payload = json.dumps({"message": str(message)}).encode()
         text, diag = decode_utf8(payload, start + 12 + hlen, index)
         if diag is not None:
             out.append(diag)

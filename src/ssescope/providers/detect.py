@@ -113,6 +113,11 @@ def detect_provider(record: DataRecord) -> tuple[str, str] | None:
             return "vercel-ui", f"JSON type {kind!r} is an AI SDK UI-message stream part"
     if obj.get("object") in ("chat.completion.chunk", "chat.completion.done"):
         return "openai-chat", f"JSON object {obj.get('object')!r}"
+    if obj.get("object") == "error" and "message" in obj:
+        return (
+            "openai-chat",
+            "a vLLM error object ('object': 'error') in an OpenAI-compatible stream",
+        )
     if "choices" in obj:
         return "openai-chat", "a JSON object with 'choices' (an OpenAI-compatible chunk)"
     if "candidates" in obj or "usageMetadata" in obj or "promptFeedback" in obj:
