@@ -227,15 +227,16 @@ class Pipeline:
         out: list[AdapterOutput] = []
         if not items:
             return out
-        agg_feed = self.aggregator.feed
         adapter = self._adapter
         starts = self._starts
         keep = self._keep
-        collect = self._collect
+        # Events and framing diagnostics of the whole chunk go to the aggregator in one
+        # call, in stream order (so the Report cannot depend on the chunking).
+        batch: list[AdapterOutput] = []
         for item in items:
             kind = type(item)
             if kind is Diagnostic:
-                self.aggregator.diagnostics.append(item)  # type: ignore[arg-type]
+                batch.append(item)  # type: ignore[arg-type]
                 continue
             record: Record = item  # type: ignore[assignment]
             starts.append(record.start)
@@ -247,18 +248,26 @@ class Pipeline:
                 self._comments += 1
                 continue
             data: DataRecord = record  # type: ignore[assignment]
-            if self._first_data is None:
-                self._first_data = data.index
             if adapter is None:
+                if self._first_data is None:
+                    self._first_data = data.index
+                if batch:
+                    self._flush(batch, out)
+                    batch = []
                 out.extend(self._hold(data))
                 adapter = self._adapter
                 continue
             events = adapter.feed(data)
             if events:
-                agg_feed(events)
-                if collect:
-                    out.extend(events)
+                batch += events
+        if batch:
+            self._flush(batch, out)
         return out
+
+    def _flush(self, batch: list[AdapterOutput], out: list[AdapterOutput]) -> None:
+        self.aggregator.feed(batch)
+        if self._collect:
+            out.extend(batch)
 
     def _hold(self, record: DataRecord) -> list[AdapterOutput]:
         if self._provider != "auto":

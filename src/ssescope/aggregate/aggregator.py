@@ -227,7 +227,25 @@ class Aggregator:
         resp = self._current
         record: int | None = None
         for ev in events:
-            handler = handlers.get(type(ev))
+            cls = type(ev)
+            if cls is TextDelta and not resp.terminal_seen and resp.first_record is not None:
+                # The hot path (most events of most streams), inlined: _text without the
+                # dispatch.
+                tev: TextDelta = ev  # type: ignore[assignment]
+                record = tev.record
+                out = resp.outputs.get(tev.output)
+                if out is None:
+                    out = self._output(tev.output)
+                text = tev.text
+                pieces = out.text.get(tev.part)
+                if pieces is None:
+                    out.text[tev.part] = [text]
+                else:
+                    pieces.append(text)
+                if self.first_content_record is None and text:
+                    self.first_content_record = record
+                continue
+            handler = handlers.get(cls)
             if handler is None:
                 if isinstance(ev, Diagnostic):
                     self.diagnostics.append(ev)

@@ -503,10 +503,36 @@ class OpenAIChatAdapter:
         return True
 
     def _chunk(self, obj: dict[str, Any], record: DataRecord) -> list[AdapterOutput]:
-        out: list[AdapterOutput] = []
         get = obj.get
         choices = get("choices")
         obj_type = get("object")
+        if (
+            type(choices) is list
+            and len(choices) == 1
+            and obj_type == "chat.completion.chunk"
+            and self._started
+            and get("id") == self._id
+            and _TOP_RARE.isdisjoint(obj)
+        ):
+            # The shape of almost every chunk: one known choice with a plain content
+            # delta and no finish reason. Same result as the general path below, with
+            # a third of its work (it is most of the adapter's time on long replies).
+            ch = choices[0]
+            if type(ch) is dict and ch.get("finish_reason") is None and _CHOICE_RARE.isdisjoint(ch):
+                o = ch.get("index")
+                delta = ch.get("delta")
+                if (
+                    type(o) is int
+                    and o in self._choices
+                    and type(delta) is dict
+                    and _DELTA_RARE.isdisjoint(delta)
+                ):
+                    content = delta.get("content")
+                    if type(content) is str:
+                        return [TextDelta(record.index, o, content)] if content else []
+                    if content is None:
+                        return []
+        out: list[AdapterOutput] = []
         if choices is None and not self._is_chunk(obj, obj_type):
             key = get("type") or obj_type or "chunk-without-choices"
             out.append(
