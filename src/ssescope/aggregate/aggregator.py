@@ -244,6 +244,7 @@ class Aggregator:
                     pieces.append(text)
                 if self.first_content_record is None and text:
                     self.first_content_record = record
+                resp.last_record = record
                 continue
             handler = handlers.get(cls)
             if handler is None:
@@ -256,10 +257,10 @@ class Aggregator:
                 resp.first_record = record
             if resp.terminal_seen and isinstance(ev, _CONTENT_TYPES):
                 self._after_terminal(ev.record)
+            if not (cls is ResponseStart and resp.terminal_seen):
+                resp.last_record = record  # (a new response begins with this event)
             handler(ev)
             resp = self._current  # a ResponseStart may have begun a new response
-        if record is not None:
-            resp.last_record = record
 
     def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
         offset = None if record is None else self._offsets(record)
@@ -508,7 +509,7 @@ class Aggregator:
         if resp.terminal_seen:
             self._done.append(resp)
             resp = self._current = _Response()
-            resp.first_record = ev.record
+            resp.first_record = resp.last_record = ev.record
         if resp.id is None:
             resp.id = ev.id
         if resp.model is None:
