@@ -8,6 +8,7 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
+from array import array
 from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
@@ -99,7 +100,8 @@ class Pipeline:
         self._held: list[DataRecord] = []
         self.aggregator = Aggregator()
         self.aggregator.set_offset_lookup(self._offset)
-        self._starts: list[int] = []
+        # offsets as machine integers: a list of int objects costs 36 bytes a record
+        self._starts = array("q")
         self._times: list[tuple[int, float]] = []
         self._comments = 0
         self._head: list[bytes] = []

@@ -313,3 +313,17 @@ class TestStatus:
         agg, _ = run(Unknown(0, "x"), Unknown(1, "x"), Unknown(2, "y"))
         assert agg.unknown_records == 3
         assert codes(agg).count("provider.unknown-event") == 2
+
+
+class TestLongReplies:
+    def test_thousands_of_pieces_join_to_the_same_text_in_order(self) -> None:
+        words = [f"w{i} " for i in range(5000)]
+        _, [resp] = run(*(TextDelta(i, 0, w) for i, w in enumerate(words)))
+        assert resp.outputs[0].text == "".join(words)
+
+    def test_a_snapshot_is_compared_with_every_piece_of_a_long_part(self) -> None:
+        words = [f"w{i} " for i in range(3000)]
+        events = [ReasoningDelta(i, 0, w, part="r") for i, w in enumerate(words)]
+        agg, [resp] = run(*events, Snapshot(3000, 0, "reasoning", "".join(words), part="r"))
+        assert resp.outputs[0].reasoning == "".join(words)
+        assert "snapshot.mismatch" not in codes(agg)
