@@ -123,22 +123,54 @@ def _verdict(report: Report, out: IO[str]) -> None:
 
 
 class _Counters:
-    """Live milestones on stderr (only on a terminal)."""
+    """Live counters on stderr (only on a terminal).
 
-    def __init__(self, err: IO[str], enabled: bool) -> None:
+    When the reply text streams to the same terminal, each milestone (first byte, first
+    event, first content) is one dim line, so that the text is never overwritten. When
+    the text goes elsewhere (a pipe, a file), one status line on stderr is rewritten as
+    records arrive: milestones, records and bytes.
+    """
+
+    def __init__(self, err: IO[str], enabled: bool, inline: bool) -> None:
         self.err = err
         self.enabled = enabled
-        self.seen: set[str] = set()
+        self.inline = enabled and inline
+        self.seen: dict[str, float] = {}
+        self._last_draw = 0.0
+        self._drawn = False
 
     def mark(self, what: str, elapsed: float, records: int, nbytes: int) -> None:
         if not self.enabled or what in self.seen:
             return
-        self.seen.add(what)
+        self.seen[what] = elapsed
+        if self.inline:
+            self.tick(elapsed, records, nbytes, force=True)
+            return
         print(
             f"{_DIM}{what} after {elapsed:.3f} s · {records} records · {nbytes} bytes{_RESET}",
             file=self.err,
             flush=True,
         )
+
+    def tick(self, elapsed: float, records: int, nbytes: int, *, force: bool = False) -> None:
+        """Redraw the status line (at most ten times a second)."""
+        if not self.inline or (not force and elapsed - self._last_draw < 0.1):
+            return
+        self._last_draw = elapsed
+        marks = " · ".join(f"{k} {v:.3f} s" for k, v in self.seen.items())
+        line = (
+            f"{marks + ' · ' if marks else ''}{records} records · {nbytes} bytes · {elapsed:.1f} s"
+        )
+        self.err.write(f"\r\x1b[2K{_DIM}{line}{_RESET}")
+        self.err.flush()
+        self._drawn = True
+
+    def finish(self) -> None:
+        """End the status line so the verdict starts on a line of its own."""
+        if self._drawn:
+            self.err.write("\n")
+            self.err.flush()
+            self._drawn = False
 
 
 def _run(
@@ -159,7 +191,7 @@ def _run(
     out = sys.stdout
     err = sys.stderr
     tty = out.isatty() and not as_json
-    counters = _Counters(err, err.isatty() and not as_json)
+    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty())
     timeout = httpx.Timeout(30.0, read=stall)
     start = time.monotonic()
     live: LiveStream | None = None
@@ -194,6 +226,7 @@ def _run(
                     for ev in live:
                         p = live.pipeline
                         counters.mark("first byte", live.elapsed, p.record_count, p.bytes_seen)
+                        counters.tick(live.elapsed, p.record_count, p.bytes_seen)
                         if p.record_count:
                             counters.mark("first event", live.elapsed, p.record_count, p.bytes_seen)
                         if as_json:
@@ -212,6 +245,7 @@ def _run(
                 except KeyboardInterrupt:
                     interrupted = True
                     live.close()
+                counters.finish()
                 if printed:
                     out.write("\n")
                 report = live.close() if live.report is None else live.report
