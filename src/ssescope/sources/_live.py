@@ -8,8 +8,12 @@ stall abort, a connection error or a cancellation).
 
 from __future__ import annotations
 
+import asyncio
+from abc import abstractmethod
 import time as _time
-from typing import Literal, Protocol, TypeAlias
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any, Literal, Protocol, TypeAlias
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
@@ -155,3 +159,112 @@ class LiveCore:
     def report(self) -> Report | None:
         """The Report, once the stream is over (``None`` before)."""
         return self._report
+
+
+class StreamBase:
+    """What every live adapter exposes: the pipeline, the Report at the end, the state."""
+
+    def __init__(self, core: LiveCore) -> None:
+        self._core = core
+        self._pending: deque[AdapterOutput] = deque()
+        self._done = False
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """The pipeline being fed (live state: records, tool calls so far, …)."""
+        return self._core.pipeline
+
+    @property
+    def report(self) -> Report | None:
+        """The final Report once the stream is exhausted or closed, else ``None``."""
+        return self._core.report
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the stream was aborted because nothing arrived for ``stall`` seconds."""
+        return self._core.stalled
+
+    @property
+    def terminal_seen(self) -> bool:
+        """Whether the protocol's terminal marker arrived."""
+        return self._core.terminal_seen
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the start."""
+        return self._core.now()
+
+    def _end(self) -> None:
+        self._done = True
+        self._pending.extend(self._core.finish())
+
+
+class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
+    """The async reading loop shared by the async adapters (httpx, aiohttp).
+
+    A subclass sets ``_response``, ``_raw`` (an async iterator of byte chunks), the
+    exception classes that mean a stall or a broken transport for its library, and how
+    to close its response.
+    """
+
+    _response: Any
+    _raw: AsyncIterator[bytes]
+    _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
+    _transport_errors: tuple[type[BaseException], ...] = ()
+
+    @abstractmethod
+    async def _close_response(self) -> None:
+        """Close the library's response (each library does it its own way)."""
+
+    def __aiter__(self) -> AsyncStream:
+        return self
+
+    async def __anext__(self) -> AdapterOutput:
+        while not self._pending:
+            if self._done:
+                raise StopAsyncIteration
+            await self._pull()
+        return self._pending.popleft()
+
+    async def _pull(self) -> None:
+        core = self._core
+        try:
+            if core.stall is None:
+                chunk = await self._raw.__anext__()
+            else:
+                chunk = await asyncio.wait_for(self._raw.__anext__(), core.stall)
+        except StopAsyncIteration:
+            self._end()
+            return
+        except self._stall_errors:
+            core.on_stall()
+            await self._close_response()
+            self._end()
+            return
+        except self._transport_errors as exc:
+            core.on_error(exc)
+            self._end()
+            return
+        except asyncio.CancelledError:
+            await self.aclose()
+            raise
+        self._pending.extend(core.feed(chunk))
+
+    async def aclose(self, reason: str = "the client aborted the stream") -> Report:
+        """Stop reading: the response is ``cancelled`` unless it had already ended."""
+        if not self._done:
+            if not self._core.terminal_seen:
+                self._core.on_cancel(reason)
+            await self._close_response()
+            self._end()
+        report = self._core.report
+        assert report is not None
+        return report
+
+    async def run(self) -> Report:
+        """Read the whole stream and return the Report."""
+        async for _ in self:
+            pass
+        report = self._core.report
+        assert report is not None
+        return report

@@ -14,21 +14,15 @@ server's charset (aiohttp undoes a ``Content-Encoding`` itself).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-
 import aiohttp
 
-from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
-from ..providers._base import AdapterOutput
-from ._live import CaptureSink, LiveCore
-from .httpx import _Base
+from ._live import AsyncStream, CaptureSink, LiveCore
 
 __all__ = ["AiohttpLiveStream", "aiter_events"]
 
 
-class AiohttpLiveStream(_Base, AsyncIterator[AdapterOutput]):
+class AiohttpLiveStream(AsyncStream):
     """Async iterator of unified events over an aiohttp response; ``report`` at the end."""
 
     def __init__(
@@ -54,58 +48,10 @@ class AiohttpLiveStream(_Base, AsyncIterator[AdapterOutput]):
         self._response = response
         self._raw = response.content.iter_any()
 
-    def __aiter__(self) -> AiohttpLiveStream:
-        return self
+    _transport_errors = (aiohttp.ClientError,)
 
-    async def __anext__(self) -> AdapterOutput:
-        while not self._pending:
-            if self._done:
-                raise StopAsyncIteration
-            await self._pull()
-        return self._pending.popleft()
-
-    async def _pull(self) -> None:
-        core = self._core
-        try:
-            if core.stall is None:
-                chunk = await self._raw.__anext__()
-            else:
-                chunk = await asyncio.wait_for(self._raw.__anext__(), core.stall)
-        except StopAsyncIteration:
-            self._end()
-            return
-        except asyncio.TimeoutError:
-            core.on_stall()
-            self._response.close()
-            self._end()
-            return
-        except aiohttp.ClientError as exc:
-            core.on_error(exc)
-            self._end()
-            return
-        except asyncio.CancelledError:
-            await self.aclose()
-            raise
-        self._pending.extend(core.feed(chunk))
-
-    async def aclose(self, reason: str = "the client aborted the stream") -> Report:
-        """Stop reading: the response is ``cancelled`` unless it had already ended."""
-        if not self._done:
-            if not self._core.terminal_seen:
-                self._core.on_cancel(reason)
-            self._response.close()
-            self._end()
-        report = self._core.report
-        assert report is not None
-        return report
-
-    async def run(self) -> Report:
-        """Read the whole stream and return the Report."""
-        async for _ in self:
-            pass
-        report = self._core.report
-        assert report is not None
-        return report
+    async def _close_response(self) -> None:
+        self._response.close()
 
 
 def aiter_events(

@@ -21,16 +21,14 @@ connection is closed and ``stream.open-after-finish`` is reported.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
-from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
-from ._live import CaptureSink, LiveCore
+from ._live import AsyncStream, CaptureSink, LiveCore, StreamBase
 
 __all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
 
@@ -45,43 +43,7 @@ async def _once(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
-class _Base:
-    def __init__(self, core: LiveCore) -> None:
-        self._core = core
-        self._pending: deque[AdapterOutput] = deque()
-        self._done = False
-
-    @property
-    def pipeline(self) -> Pipeline:
-        """The pipeline being fed (live state: records, tool calls so far, …)."""
-        return self._core.pipeline
-
-    @property
-    def report(self) -> Report | None:
-        """The final Report once the stream is exhausted or closed, else ``None``."""
-        return self._core.report
-
-    @property
-    def stalled(self) -> bool:
-        """Whether the stream was aborted because nothing arrived for ``stall`` seconds."""
-        return self._core.stalled
-
-    @property
-    def terminal_seen(self) -> bool:
-        """Whether the protocol's terminal marker arrived."""
-        return self._core.terminal_seen
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the start."""
-        return self._core.now()
-
-    def _end(self) -> None:
-        self._done = True
-        self._pending.extend(self._core.finish())
-
-
-class LiveStream(_Base, Iterator[AdapterOutput]):
+class LiveStream(StreamBase, Iterator[AdapterOutput]):
     """Iterator of unified events (and diagnostics) over a sync httpx response.
 
     ``report`` holds the Report once the iterator is exhausted or :meth:`close` d.
@@ -165,7 +127,7 @@ class LiveStream(_Base, Iterator[AdapterOutput]):
         return report
 
 
-class AsyncLiveStream(_Base, AsyncIterator[AdapterOutput]):
+class AsyncLiveStream(AsyncStream):
     """Async iterator of unified events over an ``httpx.AsyncClient`` streaming response."""
 
     def __init__(
@@ -195,58 +157,11 @@ class AsyncLiveStream(_Base, AsyncIterator[AdapterOutput]):
         else:
             self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
 
-    def __aiter__(self) -> AsyncLiveStream:
-        return self
+    _stall_errors = (asyncio.TimeoutError, httpx.ReadTimeout)
+    _transport_errors = (httpx.TransportError,)
 
-    async def __anext__(self) -> AdapterOutput:
-        while not self._pending:
-            if self._done:
-                raise StopAsyncIteration
-            await self._pull()
-        return self._pending.popleft()
-
-    async def _pull(self) -> None:
-        core = self._core
-        try:
-            if core.stall is None:
-                chunk = await self._raw.__anext__()
-            else:
-                chunk = await asyncio.wait_for(self._raw.__anext__(), core.stall)
-        except StopAsyncIteration:
-            self._end()
-            return
-        except (asyncio.TimeoutError, httpx.ReadTimeout):
-            core.on_stall()
-            await self._response.aclose()
-            self._end()
-            return
-        except httpx.TransportError as exc:
-            core.on_error(exc)
-            self._end()
-            return
-        except asyncio.CancelledError:
-            await self.aclose()
-            raise
-        self._pending.extend(core.feed(chunk))
-
-    async def aclose(self, reason: str = "the client aborted the stream") -> Report:
-        """Stop reading: the response is ``cancelled`` unless it had already ended."""
-        if not self._done:
-            if not self._core.terminal_seen:
-                self._core.on_cancel(reason)
-            await self._response.aclose()
-            self._end()
-        report = self._core.report
-        assert report is not None
-        return report
-
-    async def run(self) -> Report:
-        """Read the whole stream and return the Report."""
-        async for _ in self:
-            pass
-        report = self._core.report
-        assert report is not None
-        return report
+    async def _close_response(self) -> None:
+        await self._response.aclose()
 
 
 def iter_events(
