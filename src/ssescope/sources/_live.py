@@ -9,8 +9,8 @@ stall abort, a connection error or a cancellation).
 from __future__ import annotations
 
 import asyncio
-from abc import abstractmethod
 import time as _time
+from abc import abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any, Literal, Protocol, TypeAlias
@@ -22,7 +22,7 @@ from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 
-__all__ = ["CaptureSink", "EndReason", "LiveCore"]
+__all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase"]
 
 EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 
