@@ -16,7 +16,15 @@ from ..diagnostics import Diagnostic, quote
 from ..events import JSON, UnifiedEvent
 from ..framing.records import DataRecord
 
-__all__ = ["INVALID", "Adapter", "AdapterOutput", "decode_json", "diag"]
+__all__ = [
+    "INVALID",
+    "Adapter",
+    "AdapterOutput",
+    "compact_json",
+    "decode_json",
+    "diag",
+    "int_or_none",
+]
 
 AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
 
@@ -89,3 +97,14 @@ def diag(
 ) -> Diagnostic:
     """Build a diagnostic located at ``record``."""
     return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+
+
+def compact_json(value: object) -> str:
+    """Compact JSON text of a value the wire sent as an object instead of a string
+    (whole tool-call arguments): no spaces, non-ASCII kept as it is."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def int_or_none(value: object) -> int | None:
+    """``value`` if it is an integer (and not a bool), else ``None``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

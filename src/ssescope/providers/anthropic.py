@@ -40,7 +40,6 @@ block 0 never lands in the first message's block 0 or tool call.
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
@@ -63,7 +62,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import AdapterOutput, decode_json, diag
+from ._base import AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
 
@@ -100,10 +99,6 @@ _USAGE_KEYS = (
 def finish_reason(raw: str) -> FinishReason:
     """Map an Anthropic ``stop_reason`` to the unified finish reason (unknown → ``other``)."""
     return _FINISH.get(raw, "other")
-
-
-def _compact(value: JSON) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 class _Block:
@@ -453,7 +448,9 @@ class AnthropicAdapter:
         elif btype == "redacted_thinking":
             data = block.get("data")
             out.append(
-                ReasoningMeta(n, 0, key, redacted=data if isinstance(data, str) else _compact(data))
+                ReasoningMeta(
+                    n, 0, key, redacted=data if isinstance(data, str) else compact_json(data)
+                )
             )
         elif kind is not None:
             tid = block.get("id")
@@ -461,7 +458,7 @@ class AnthropicAdapter:
             state.id = tid if isinstance(tid, str) else None
             inp = block.get("input")
             if inp:  # a non-empty input object (or any other non-empty value) at the start
-                state.pending = _compact(inp)
+                state.pending = compact_json(inp)
             out.append(
                 ToolCallDelta(
                     n,
@@ -662,12 +659,16 @@ class AnthropicAdapter:
             msg = err.get("message")
             self._fail(
                 etype if isinstance(etype, str) else None,
-                msg if isinstance(msg, str) else _compact(err),
+                msg if isinstance(msg, str) else compact_json(err),
                 obj,
                 record,
                 out,
             )
         else:
             self._fail(
-                None, _compact(err) if err is not None else "(no error object)", obj, record, out
+                None,
+                compact_json(err) if err is not None else "(no error object)",
+                obj,
+                record,
+                out,
             )

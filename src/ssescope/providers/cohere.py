@@ -61,7 +61,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["CohereAdapter", "map_finish_reason"]
 
@@ -87,10 +87,6 @@ def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
 
 def _obj(value: JSON) -> dict[str, JSON]:
     return value if isinstance(value, dict) else {}
-
-
-def _int(value: JSON) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class CohereAdapter:
@@ -179,7 +175,7 @@ class CohereAdapter:
         rec = record.index
         delta = _obj(obj.get("delta"))
         message = _obj(delta.get("message"))
-        index = _int(obj.get("index"))
+        index = int_or_none(obj.get("index"))
         if etype == "content-delta":
             content = _obj(message.get("content"))
             self._content(content, index, rec, out)
@@ -226,7 +222,7 @@ class CohereAdapter:
             items = citations if isinstance(citations, list) else [citations]
             for item in items:
                 if isinstance(item, dict):
-                    part = _int(item.get("content_index"))
+                    part = int_or_none(item.get("content_index"))
                     out.append(Citation(rec, 0, item, part))
         elif etype == "message-start":
             self._thinking_parts = set()

@@ -46,7 +46,6 @@ hold in every framing: the JSON array's closing ``]`` is checked by the framer.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import ClassVar, cast
 
@@ -70,7 +69,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json, diag
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["GeminiAdapter", "map_finish_reason"]
 
@@ -120,10 +119,6 @@ def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
     if raw in _TOOL_FAILURES:
         return "error", "failed"
     return "other", "incomplete"
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _parse_path(path: str) -> list[str | int] | None:
@@ -300,11 +295,11 @@ class GeminiAdapter:
             message = err.get("message")
             code = err.get("code")
             error_type = status if isinstance(status, str) else None
-            text = message if isinstance(message, str) else _compact(err)
+            text = message if isinstance(message, str) else compact_json(err)
             code_text = None if code is None else str(code)
         else:
             error_type = None
-            text = err if isinstance(err, str) else _compact(err)
+            text = err if isinstance(err, str) else compact_json(err)
             code_text = None
         rec = record.index
         out.append(ProviderError(rec, error_type, text, code_text, err))
@@ -463,7 +458,7 @@ class GeminiAdapter:
 
     def _citation(self, output: int, item: JSON, rec: int, out: list[AdapterOutput]) -> None:
         # Gemini may restate citation / grounding metadata on later chunks: keep each once.
-        key = _compact(item)
+        key = compact_json(item)
         seen = self._seen_citations.setdefault(output, set())
         if key not in seen:
             seen.add(key)
@@ -505,7 +500,7 @@ class GeminiAdapter:
                     self._take_index(output),
                     call_id if isinstance(call_id, str) else None,
                     "code_execution",
-                    _compact(code),
+                    compact_json(code),
                     "server",
                 )
             )
@@ -612,7 +607,7 @@ class GeminiAdapter:
             if current is not None:
                 self._abandon(output, record, "a new function call started", out)
             args = fc.get("args")
-            arguments = "{}" if args is None else _compact(args)
+            arguments = "{}" if args is None else compact_json(args)
             out.append(ToolCall(rec, output, self._take_index(output), call_id, name, arguments))
             return
 
@@ -717,7 +712,7 @@ class GeminiAdapter:
                 call.index,
                 call.id,
                 call.name,
-                _compact(call.args),
+                compact_json(call.args),
                 complete=complete,
             )
         )

@@ -30,7 +30,6 @@ replies captured back to back), except an error line, which belongs to the last 
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
@@ -49,7 +48,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json, diag
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none
 
 __all__ = ["OllamaAdapter", "map_done_reason"]
 
@@ -77,14 +76,6 @@ def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
     Unknown values are ``other`` and taken as completed (``done: true`` was sent).
     """
     return _DONE.get(raw, ("other", "completed"))
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _count(value: JSON) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class OllamaAdapter:
@@ -202,7 +193,7 @@ class OllamaAdapter:
         elif isinstance(args, str):
             arguments = args  # some proxies send the OpenAI string form
         else:
-            arguments = _compact(args)
+            arguments = compact_json(args)
         index = self._next_index
         self._next_index += 1
         out.append(
@@ -220,8 +211,8 @@ class OllamaAdapter:
         rec = record.index
         raw_usage = {k: obj[k] for k in _METRICS if k in obj}
         values: dict[str, int | None] = {
-            "input_tokens": _count(obj.get("prompt_eval_count")),
-            "output_tokens": _count(obj.get("eval_count")),
+            "input_tokens": int_or_none(obj.get("prompt_eval_count")),
+            "output_tokens": int_or_none(obj.get("eval_count")),
             "total_tokens": None,
             "reasoning_tokens": None,
             "cached_input_tokens": None,
@@ -270,11 +261,11 @@ class OllamaAdapter:
         err = obj["error"]
         if isinstance(err, dict):
             message = err.get("message")
-            text = message if isinstance(message, str) else _compact(err)
+            text = message if isinstance(message, str) else compact_json(err)
             etype = err.get("type")
             error_type = etype if isinstance(etype, str) else None
         else:
-            text = err if isinstance(err, str) else _compact(err)
+            text = err if isinstance(err, str) else compact_json(err)
             error_type = None
         rec = record.index
         out.append(ProviderError(rec, error_type, text, None, err))

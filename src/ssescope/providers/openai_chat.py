@@ -82,7 +82,6 @@ Speed
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar, cast
 
 from orjson import JSONDecodeError
@@ -111,7 +110,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import AdapterOutput, decode_json, diag
+from ._base import AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
 
@@ -222,11 +221,6 @@ def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None
     out.append(
         diag("openai-chat.invalid-shape", "warning", f"Record {record.index}: {message}", record)
     )
-
-
-def _compact(value: Any) -> str:
-    """Compact JSON text of a value the wire sent as an object instead of a string."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 class _Choice:
@@ -1041,7 +1035,7 @@ class OpenAIChatAdapter:
     ) -> str | None:
         if args is None or isinstance(args, str):
             return args
-        text = _compact(args)
+        text = compact_json(args)
         out.append(
             diag(
                 "openai-chat.tool-arguments-not-string",
@@ -1268,7 +1262,7 @@ class OpenAIChatAdapter:
             elif isinstance(c, dict) and isinstance(c.get("url"), str):
                 key = c["url"]
             else:
-                key = _compact(c)
+                key = compact_json(c)
             if key not in seen:
                 seen.add(key)
                 out.append(Citation(ri, 0, c))

@@ -75,7 +75,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["OpenAIResponsesAdapter"]
 
@@ -171,10 +171,6 @@ def _key(value: object) -> str | int | None:
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         return value
     return None
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _str(value: object) -> str | None:
@@ -544,7 +540,7 @@ class OpenAIResponsesAdapter:
     def _call_index(self, obj: dict[str, Any]) -> tuple[int | None, _Item | None]:
         item_id = obj.get("item_id")
         item = self._items.get(item_id) if isinstance(item_id, str) else None
-        index = _int(obj.get("output_index"))
+        index = int_or_none(obj.get("output_index"))
         if item is None and index is not None:
             item = self._by_index.get(index)
         if index is None and item is not None:
@@ -565,7 +561,7 @@ class OpenAIResponsesAdapter:
         item = obj.get("item")
         if not isinstance(item, dict):
             return
-        index = _int(obj.get("output_index"))
+        index = int_or_none(obj.get("output_index"))
         itype = item.get("type")
         if not isinstance(itype, str):
             return
@@ -594,7 +590,7 @@ class OpenAIResponsesAdapter:
     def _item_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         item = obj.get("item")
         if isinstance(item, dict):
-            self._final_item(item, _int(obj.get("output_index")), record, out)
+            self._final_item(item, int_or_none(obj.get("output_index")), record, out)
 
     def _final_item(
         self, item: dict[str, Any], index: int | None, record: DataRecord, out: list[AdapterOutput]
@@ -863,13 +859,13 @@ class OpenAIResponsesAdapter:
         in_details = usage.get("input_tokens_details")
         out_details = usage.get("output_tokens_details")
         values: dict[str, int | None] = {
-            "input_tokens": _int(usage.get("input_tokens")),
-            "output_tokens": _int(usage.get("output_tokens")),
-            "total_tokens": _int(usage.get("total_tokens")),
-            "reasoning_tokens": _int(out_details.get("reasoning_tokens"))
+            "input_tokens": int_or_none(usage.get("input_tokens")),
+            "output_tokens": int_or_none(usage.get("output_tokens")),
+            "total_tokens": int_or_none(usage.get("total_tokens")),
+            "reasoning_tokens": int_or_none(out_details.get("reasoning_tokens"))
             if isinstance(out_details, dict)
             else None,
-            "cached_input_tokens": _int(in_details.get("cached_tokens"))
+            "cached_input_tokens": int_or_none(in_details.get("cached_tokens"))
             if isinstance(in_details, dict)
             else None,
         }

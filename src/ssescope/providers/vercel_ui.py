@@ -55,7 +55,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json, diag
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["VercelUIAdapter"]
 
@@ -94,10 +94,6 @@ _QUIET = frozenset(
 _LEGACY_LINE = re.compile(r"[0-9a-k]:")
 
 
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
     """Normalise an AI SDK ``LanguageModelUsage`` (v5 flat numbers, or v6 objects with
     ``total`` / ``reasoning`` / ``cacheRead``); no arithmetic."""
@@ -107,20 +103,20 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
     out_obj = out if isinstance(out, dict) else {}
     in_details = obj.get("inputTokenDetails")
     out_details = obj.get("outputTokenDetails")
-    reasoning = _int(obj.get("reasoningTokens"))
+    reasoning = int_or_none(obj.get("reasoningTokens"))
     if reasoning is None:
-        reasoning = _int(out_obj.get("reasoning"))
+        reasoning = int_or_none(out_obj.get("reasoning"))
     if reasoning is None and isinstance(out_details, dict):
-        reasoning = _int(out_details.get("reasoningTokens"))
-    cached = _int(obj.get("cachedInputTokens"))
+        reasoning = int_or_none(out_details.get("reasoningTokens"))
+    cached = int_or_none(obj.get("cachedInputTokens"))
     if cached is None:
-        cached = _int(in_obj.get("cacheRead"))
+        cached = int_or_none(in_obj.get("cacheRead"))
     if cached is None and isinstance(in_details, dict):
-        cached = _int(in_details.get("cacheReadTokens"))
+        cached = int_or_none(in_details.get("cacheReadTokens"))
     return {
-        "input_tokens": _int(inp) if not in_obj else _int(in_obj.get("total")),
-        "output_tokens": _int(out) if not out_obj else _int(out_obj.get("total")),
-        "total_tokens": _int(obj.get("totalTokens")),
+        "input_tokens": int_or_none(inp) if not in_obj else int_or_none(in_obj.get("total")),
+        "output_tokens": int_or_none(out) if not out_obj else int_or_none(out_obj.get("total")),
+        "total_tokens": int_or_none(obj.get("totalTokens")),
         "reasoning_tokens": reasoning,
         "cached_input_tokens": cached,
     }
