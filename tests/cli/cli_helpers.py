@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,11 +29,14 @@ class Result:
 def run(
     *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, module: bool = True
 ) -> Result:
-    """Run ``python -m ssescope ARGS`` (or the ``main`` entry point) with this tree's code."""
+    """Run ``ssescope ARGS`` (the console script, or ``python -m ssescope`` where it is not
+    installed; ``module=False``: the ``main`` entry point) with this tree's code."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     full_env["PYTHONPATH"] = str(ROOT / "src")
     full_env.update(env or {})
-    cmd = [sys.executable, "-m", "ssescope", *args]
+    # the installed console script, as a user runs it (PYTHONPATH makes it run this tree)
+    script = shutil.which("ssescope")
+    cmd = [script, *args] if script else [sys.executable, "-m", "ssescope", *args]
     if not module:
         cmd = [sys.executable, "-c", "import sys; from ssescope.cli import main; sys.exit(main())"]
         cmd += list(args)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import json
 import os
 import signal
@@ -276,3 +277,36 @@ def test_ctrl_c_prints_what_arrived_and_exits_130(server: ServerThread, tmp_path
     assert (first + out).decode().strip() == "Bonjour à tous"
     assert "cancelled" in err.decode()
     assert read_path(cap).end == "cancelled"
+
+
+def test_a_saved_capture_replays_with_its_chunks_and_timing_and_inspects_like_the_live_run(
+    tmp_path: Path,
+) -> None:
+    source = FIXTURES / "openai_chat.sse"
+    app = make_app(load_captures(source), ReplayOptions(chunk="96", delay="80"), log=io.StringIO())
+    first = tmp_path / "first.ssecap"
+    with ServerThread(app) as server:
+        code, live, _ = request(server, "/v1/chat/completions", "--save", str(first))
+    assert code == 0
+    # inspect of the capture is the live Report (same bytes, same chunks, same times)
+    offline = ssescope.inspect(first).to_dict()
+    for key in ("status", "outputs", "usage", "error", "records", "diagnostics", "timing"):
+        assert offline[key] == live[key], key
+
+    replay = make_app(
+        load_captures(first), ReplayOptions(chunk="original", delay="original"), log=io.StringIO()
+    )
+    second = tmp_path / "second.ssecap"
+    with ServerThread(replay) as server:
+        code, again, _ = request(server, "/v1/chat/completions", "--save", str(second))
+    assert code == 0
+    assert again["outputs"] == live["outputs"]
+    a, b = read_path(first).chunks, read_path(second).chunks
+    # the original chunk boundaries come back exactly ...
+    assert [c.data for c in b] == [c.data for c in a]
+    # ... and so do the gaps between chunks, within scheduling noise
+    gaps_a = [y.time - x.time for x, y in itertools.pairwise(a)]  # type: ignore[operator]
+    gaps_b = [y.time - x.time for x, y in itertools.pairwise(b)]  # type: ignore[operator]
+    assert len(gaps_a) >= 5
+    assert all(abs(ga - gb) < 0.04 for ga, gb in zip(gaps_a, gaps_b, strict=True))
+    assert abs(sum(gaps_b) - sum(gaps_a)) < 0.1 * sum(gaps_a) + 0.04
