@@ -27,7 +27,11 @@ class Result:
 
 
 def run(
-    *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, module: bool = True
+    *args: str,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    module: bool = True,
+    dash_m: bool = False,
 ) -> Result:
     """Run ``ssescope ARGS`` (the console script, or ``python -m ssescope`` where it is not
     installed; ``module=False``: the ``main`` entry point) with this tree's code."""
@@ -35,7 +39,7 @@ def run(
     full_env["PYTHONPATH"] = str(ROOT / "src")
     full_env.update(env or {})
     # the installed console script, as a user runs it (PYTHONPATH makes it run this tree)
-    script = shutil.which("ssescope")
+    script = None if dash_m else shutil.which("ssescope")
     cmd = [script, *args] if script else [sys.executable, "-m", "ssescope", *args]
     if not module:
         cmd = [sys.executable, "-c", "import sys; from ssescope.cli import main; sys.exit(main())"]

@@ -53,7 +53,7 @@ def test_json_flag_gives_the_same_report_as_piping() -> None:
 
 def test_python_dash_m_with_a_file_is_inspect() -> None:
     path = str(EXAMPLES / "broken-bad-json-record.sse")
-    direct = run(path, "--provider", "unknown")
+    direct = run(path, "--provider", "unknown", dash_m=True)
     sub = run("inspect", path, "--provider", "unknown")
     assert direct.out == sub.out
     assert direct.code == sub.code
