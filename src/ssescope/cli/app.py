@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import click
+import orjson
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -160,6 +161,37 @@ def _preview(text: str, width: int = 48) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _envelope(datas: list[str]) -> tuple[dict[int, dict[str, Any]], set[str]]:
+    """Decode the JSON objects among ``datas`` and find their envelope: the keys whose
+    value is the same in (nearly) every record (``id``, ``object``, ``model``…), which
+    say nothing about one record and would fill every preview."""
+    objects: dict[int, dict[str, Any]] = {}
+    for i, data in enumerate(datas):
+        if data[:1] == "{":
+            try:
+                value = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(value, dict):
+                objects[i] = value
+    if len(objects) < 3:
+        return objects, set()
+    seen: dict[tuple[str, bytes], int] = {}
+    for obj in objects.values():
+        for key, value in obj.items():
+            pair = (key, orjson.dumps(value))
+            seen[pair] = seen.get(pair, 0) + 1
+    least = max(3, int(len(objects) * 0.8))
+    return objects, {key for (key, _), n in seen.items() if n >= least}
+
+
+def _json_preview(obj: dict[str, Any], envelope: set[str], event: str | None) -> str:
+    """A record's JSON without its envelope keys (nor a ``type`` that repeats the SSE event
+    name), compact (``{…}`` if nothing is left)."""
+    rest = {k: v for k, v in obj.items() if k not in envelope and not (k == "type" and v == event)}
+    return orjson.dumps(rest).decode() if rest else "{…}"
+
+
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file", required=False)
 @click.option("--example", metavar="NAME", help="Use a bundled example.")
@@ -227,15 +259,39 @@ def frames(
     columns += [("time", "right")] if show_time else []
     columns += [("event", "left")] + ([("id", "left")] if show_id else [])
     columns += [("data", "left"), ("", "left")]
+    longest_event = max((len(row["event"] or "") for row in rows), default=0)
+    longest_mark = max(
+        (
+            len(" ".join(row["diagnostics"]))
+            + (10 if row["invalid"] else 0)
+            + (10 if row["unknown"] else 0)
+            for row in rows
+        ),
+        default=0,
+    )
+    widths = {
+        "#": max(len(str(len(rows))), 1),
+        "offset": 7,
+        "len": 6,
+        "time": 8,
+        "event": min(max(longest_event, 9), 24),
+        "id": 10,
+        "": min(longest_mark, 40),
+    }
+    # the data preview gets what the other columns leave of the terminal's width
+    fixed = sum(widths[name] + 2 for name, _ in columns if name != "data")  # + padding
+    widths["data"] = max(20, console.width - fixed - 2)
     for name, justify in columns:
         table.add_column(
             name,
             justify=justify,  # type: ignore[arg-type]
             no_wrap=True,
-            min_width=None if name in ("data", "") else 9 if name == "event" else max(len(name), 5),
+            min_width=widths[name],
+            max_width=widths[name],
             overflow="ellipsis",
         )
-    for row in rows:
+    objects, envelope = _envelope([row["data"] if row["kind"] != "comment" else "" for row in rows])
+    for pos, row in enumerate(rows):
         mark = Text()
         if row["invalid"]:
             mark.append("✗ invalid ", style="bold red")
@@ -250,7 +306,10 @@ def frames(
         if show_id:
             cells.append(Text(row["id"] or ""))
         style = "dim" if row["kind"] == "comment" else ""
-        cells += [Text(_preview(row["data"], 30), style=style), mark]
+        shown = (
+            _json_preview(objects[pos], envelope, row["event"]) if pos in objects else row["data"]
+        )
+        cells += [Text(_preview(shown, widths["data"]), style=style), mark]
         table.add_row(*cells)
     console.print(table)
     return exitcodes.COMPLETED
