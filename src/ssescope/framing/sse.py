@@ -128,6 +128,7 @@ class SSEParser:
         "_data",
         "_discarding",
         "_event",
+        "_event_only",
         "_fields_seen",
         "_head",
         "_id",
@@ -167,6 +168,9 @@ class SSEParser:
         # the block being built
         self._data: list[str] = []
         self._event = ""
+        # the open block is exactly one clean "event:" line (the Anthropic shape), so a
+        # "data:" line and a blank line can dispatch it without the general path
+        self._event_only = False
         self._block_start = -1  # offset of the block's first line, -1 when no block is open
         self._block_lines: list[bytes] = []  # its lines, raw, for reports
         self._fields_seen = False
@@ -252,6 +256,35 @@ class SSEParser:
                                 time,
                             )
                         )
+                        i += 1
+                elif self._block_start < 0 and line.startswith(b"event:"):
+                    # A lone "event:" line opening a block (what _line does for it).
+                    try:
+                        kind = line[7 if line[6:7] == b" " else 6 :].decode()
+                    except UnicodeDecodeError:
+                        self._line(line, ls, base + i, out, time)
+                    else:
+                        self._event = kind
+                        self._block_start = ls
+                        self._block_lines.append(line)
+                        self._fields_seen = True
+                        self._only_strays = False
+                        self._event_only = True
+                elif (
+                    i < n
+                    and data[i] == _LF
+                    and self._event_only
+                    and not self._block_diags
+                    and line.startswith(b"data:")
+                ):
+                    # "data:<value>\n\n" after a lone "event:" line (Anthropic's shape)
+                    k = 6 if line[5:6] == b" " else 5
+                    try:
+                        text = _value(line, k)
+                    except UnicodeDecodeError:
+                        self._line(line, ls, base + i, out, time)
+                    else:
+                        self._dispatch_typed(text, base + i + 1, out, time)
                         i += 1
                 else:
                     self._line(line, ls, base + i, out, time)
@@ -372,6 +405,29 @@ class SSEParser:
                             pos = end
                             k += 3
                             continue
+                elif (
+                    self._event_only
+                    and self._max is None
+                    and not self._block_diags
+                    and k + 1 < m
+                    and not lines[k + 1]
+                    and line.startswith(b"data:")
+                ):
+                    # "data:<value>" and a blank line after a lone "event:" line that
+                    # ended in an earlier chunk (Anthropic's shape, split by the network).
+                    try:
+                        text = line[6 if line[5:6] == b" " else 5 :].decode()
+                    except UnicodeDecodeError:
+                        pass  # the general path reports it
+                    else:
+                        end = pos + len(line) + 2
+                        self._index = index
+                        self._dispatch_typed(text, end, out, time)
+                        index = self._index
+                        idle = not self._discarding
+                        pos = end
+                        k += 2
+                        continue
                 self._index = index
                 end = pos + len(line) + 1
                 line_fn(line, pos, end, out, time)
@@ -615,8 +671,10 @@ class SSEParser:
                 out.append(Diagnostic(*bad, index))
             out.append(SSEComment(index, value, ls, end, time))
             return
-        if self._block_start < 0:
+        opens = self._block_start < 0
+        if opens:
             self._block_start = ls
+        self._event_only = False
         self._block_lines.append(line)
         if line.startswith(b"data:"):
             # The most common line of LLM streams: decode only the value.
@@ -651,6 +709,7 @@ class SSEParser:
         elif name == "event":
             self._event = value
             self._only_strays = False
+            self._event_only = opens and bad is None
         elif name == "id":
             self._only_strays = False
             if "\x00" in value:
@@ -694,6 +753,33 @@ class SSEParser:
             for code, severity, message, offset in self._block_diags:
                 out.append(Diagnostic(code, severity, message, offset, record))
             self._block_diags.clear()
+
+    def _dispatch_typed(
+        self, text: str, end: int, out: list[FramingOutput], time: float | None
+    ) -> None:
+        """Dispatch the open block, which is one ``event:`` line, with the data ``text``:
+        what ``_line`` + ``_dispatch`` would do for its ``data:`` line and blank line."""
+        index = self._index
+        self._index = index + 1
+        self._committed_id = self._id
+        out.append(
+            SSEEvent(
+                index,
+                self._event or "message",
+                text,
+                self._id,
+                self._retry,
+                self._block_start,
+                end,
+                time,
+            )
+        )
+        self._event = ""
+        self._event_only = False
+        self._block_start = -1
+        self._block_lines = []
+        self._fields_seen = False
+        self._only_strays = True
 
     def _dispatch(self, end: int, out: list[FramingOutput], time: float | None) -> None:
         self._committed_id = self._id
@@ -756,6 +842,7 @@ class SSEParser:
         if self._data:
             self._data = []
         self._event = ""
+        self._event_only = False
         self._block_start = -1
         if self._block_lines:
             self._block_lines = []
