@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 import click
-import orjson
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -18,6 +17,7 @@ from ..examples import list_examples
 from ..framing.detect import FRAMINGS
 from ..framing.records import SSEComment, SSEEvent
 from ..pipeline import Pipeline
+from ..preview import summaries
 from ..providers.registry import PROVIDERS
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
@@ -161,37 +161,6 @@ def _preview(text: str, width: int = 48) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def _envelope(datas: list[str]) -> tuple[dict[int, dict[str, Any]], set[str]]:
-    """Decode the JSON objects among ``datas`` and find their envelope: the keys whose
-    value is the same in (nearly) every record (``id``, ``object``, ``model``…), which
-    say nothing about one record and would fill every preview."""
-    objects: dict[int, dict[str, Any]] = {}
-    for i, data in enumerate(datas):
-        if data[:1] == "{":
-            try:
-                value = orjson.loads(data)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(value, dict):
-                objects[i] = value
-    if len(objects) < 3:
-        return objects, set()
-    seen: dict[tuple[str, bytes], int] = {}
-    for obj in objects.values():
-        for key, value in obj.items():
-            pair = (key, orjson.dumps(value))
-            seen[pair] = seen.get(pair, 0) + 1
-    least = max(3, int(len(objects) * 0.8))
-    return objects, {key for (key, _), n in seen.items() if n >= least}
-
-
-def _json_preview(obj: dict[str, Any], envelope: set[str], event: str | None) -> str:
-    """A record's JSON without its envelope keys (nor a ``type`` that repeats the SSE event
-    name), compact (``{…}`` if nothing is left)."""
-    rest = {k: v for k, v in obj.items() if k not in envelope and not (k == "type" and v == event)}
-    return orjson.dumps(rest).decode() if rest else "{…}"
-
-
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file", required=False)
 @click.option("--example", metavar="NAME", help="Use a bundled example.")
@@ -290,8 +259,11 @@ def frames(
             max_width=widths[name],
             overflow="ellipsis",
         )
-    objects, envelope = _envelope([row["data"] if row["kind"] != "comment" else "" for row in rows])
-    for pos, row in enumerate(rows):
+    shown_data = summaries(
+        [None if row["kind"] == "comment" else row["data"] for row in rows],
+        [row["event"] for row in rows],
+    )
+    for row, shown in zip(rows, shown_data, strict=True):
         mark = Text()
         if row["invalid"]:
             mark.append("✗ invalid ", style="bold red")
@@ -306,10 +278,8 @@ def frames(
         if show_id:
             cells.append(Text(row["id"] or ""))
         style = "dim" if row["kind"] == "comment" else ""
-        shown = (
-            _json_preview(objects[pos], envelope, row["event"]) if pos in objects else row["data"]
-        )
-        cells += [Text(_preview(shown, widths["data"]), style=style), mark]
+        text = row["data"] if row["kind"] == "comment" else shown
+        cells += [Text(_preview(text, widths["data"]), style=style), mark]
         table.add_row(*cells)
     console.print(table)
     return exitcodes.COMPLETED

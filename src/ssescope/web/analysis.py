@@ -30,6 +30,7 @@ from ..events import (
 )
 from ..framing.records import SSEComment, SSEEvent
 from ..pipeline import INVALID_PREFIXES, Pipeline
+from ..preview import summaries
 from ..providers._base import AdapterOutput
 
 __all__ = ["analyse", "build_capture"]
@@ -153,7 +154,11 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
 
     frames: list[dict[str, Any]] = []
     append = frames.append
-    for rec in records:
+    shown = summaries(
+        [None if isinstance(r, SSEComment) else r.data for r in records],
+        [None if isinstance(r, SSEComment) else r.event for r in records],
+    )
+    for rec, summary in zip(records, shown, strict=True):
         if isinstance(rec, SSEComment):
             text, event, rid = rec.text, None, None
         elif isinstance(rec, SSEEvent):
@@ -172,7 +177,7 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
                 "event": event,
                 "id": rid,
                 "size": rec.end - rec.start,
-                "preview": _preview(text),
+                "preview": _preview(text if isinstance(rec, SSEComment) else summary),
                 "data": text,
                 "state": state,
                 "diagnostics": by_record.get(index, []),
