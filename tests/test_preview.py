@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 from ssescope.preview import summaries
 
 
 def chunk(text: str) -> str:
-    return (
-        '{"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"delta":{"content":"%s"}}]}'
-        % text
-    )
+    body = {"id": "c1", "object": "chat.completion.chunk", "model": "m"}
+    body["choices"] = [{"delta": {"content": text}}]  # type: ignore[list-item]
+    return json.dumps(body, separators=(",", ":"))
 
 
 def test_keys_with_the_same_value_in_every_record_are_left_out() -> None:

@@ -2,8 +2,9 @@
 
 Most JSON records of a stream repeat an envelope (``id``, ``object``, ``model``,
 ``created``…) that says nothing about the one record, and a preview that starts with it
-shows the same characters on every row. :func:`summaries` drops the keys whose value is
-the same in (nearly) every record, and a ``type`` that only repeats the SSE event name.
+shows the same characters on every row. :func:`summaries` drops a key where it has the
+value it has in (nearly) every record, and a ``type`` that only repeats the SSE event
+name; a record whose ``id`` differs from the others' still shows it.
 """
 
 from __future__ import annotations
@@ -40,15 +41,17 @@ def summaries(texts: Sequence[str | None], events: Sequence[str | None]) -> list
                 continue
             if isinstance(value, dict):
                 objects[i] = value
-    envelope: set[str] = set()
+    envelope: dict[str, Any] = {}  # key -> the value nearly every record gives it
     if len(objects) >= _MIN_RECORDS:
         seen: dict[tuple[str, bytes], int] = {}
+        first: dict[tuple[str, bytes], Any] = {}
         for obj in objects.values():
             for key, value in obj.items():
                 pair = (key, orjson.dumps(value))
                 seen[pair] = seen.get(pair, 0) + 1
+                first.setdefault(pair, value)
         least = max(_MIN_RECORDS, int(len(objects) * _SHARE))
-        envelope = {key for (key, _), n in seen.items() if n >= least}
+        envelope = {key: first[(key, raw)] for (key, raw), n in seen.items() if n >= least}
     out: list[str] = []
     for i, text in enumerate(texts):
         found = objects.get(i)
@@ -58,7 +61,9 @@ def summaries(texts: Sequence[str | None], events: Sequence[str | None]) -> list
         obj = found
         event = events[i]
         rest = {
-            k: v for k, v in obj.items() if k not in envelope and not (k == "type" and v == event)
+            k: v
+            for k, v in obj.items()
+            if not (k in envelope and envelope[k] == v) and not (k == "type" and v == event)
         }
         out.append(orjson.dumps(rest).decode() if rest else "{…}")
     return out
