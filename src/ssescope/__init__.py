@@ -20,7 +20,8 @@ from .aggregate import (
     UsageReport,
     parse_partial,
 )
-from .api import inspect
+from .api import feed_body, inspect
+from .containers import Body, CaptureWriter, read_container, read_path
 from .diagnostics import Diagnostic
 from .errors import SSEScopeError, StreamError, UsageError
 from .framing import (
@@ -42,6 +43,8 @@ __all__ = [
     "PROVIDERS",
     "SCHEMA_VERSION",
     "AudioReport",
+    "Body",
+    "CaptureWriter",
     "Diagnostic",
     "Framer",
     "JSONArrayParser",
@@ -64,6 +67,9 @@ __all__ = [
     "UsageReport",
     "__version__",
     "detect_framing",
+    "feed_body",
     "inspect",
     "parse_partial",
+    "read_container",
+    "read_path",
 ]
