@@ -203,3 +203,12 @@ def test_redact_hides_the_text_of_a_real_example_in_both_views() -> None:
     for out in (human.out, json.dumps(data)):
         assert "Lyon" not in out
         assert "sha256:" in out
+
+
+def test_frames_redact_shows_lengths_and_hashes_instead_of_data() -> None:
+    result = run("frames", "--jsonl", "--redact", str(EXAMPLES / "openai-chat-tool-call.sse"))
+    assert result.code == 0
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    assert rows
+    assert all(r["data"].startswith("[redacted ") for r in rows if r["data"])
+    assert "Lyon" not in result.out

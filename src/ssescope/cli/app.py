@@ -23,7 +23,7 @@ from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
 from ._input import open_source, want_color
 from .check import compare, load_expected
-from .redact import redact_report
+from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
@@ -170,6 +170,9 @@ def _preview(text: str, width: int = 48) -> str:
     "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
 )
 @click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
+@click.option(
+    "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @click.pass_context
 def frames(
@@ -180,6 +183,7 @@ def frames(
     framing: str,
     container: str,
     jsonl: bool,
+    redact: bool,
     color: bool | None,
 ) -> int:
     """One row per record: offset, length, time, event / id, a data preview, findings."""
@@ -210,6 +214,9 @@ def frames(
             "diagnostics": [d.code for d in diags],
         }
         rows.append(row)
+    if redact:
+        for row in rows:
+            row["data"] = redacted(row["data"])
     if jsonl:
         for row in rows:
             sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
