@@ -174,3 +174,26 @@ def test_original_delay_replays_the_capture_timing_scaled_by_speed() -> None:
 def test_bad_chunking_or_delay_is_a_usage_error(chunk: str, delay: str) -> None:
     with pytest.raises(UsageError):
         schedule(apply_faults(ANTHROPIC, []), chunk=chunk, delay=delay)
+
+
+@pytest.mark.parametrize(
+    ("provider", "framing"),
+    [
+        ("openai-chat", "sse"),
+        ("anthropic", "sse"),
+        ("openai-responses", "sse"),
+        ("gemini", "sse"),
+        ("ollama", "ndjson"),
+        ("cohere", "sse"),
+        ("bedrock", "ndjson"),
+        ("bedrock", "aws-eventstream"),
+        ("vercel-ui", "sse"),
+    ],
+)
+def test_each_providers_injected_error_fails_the_stream(provider: str, framing: str) -> None:
+    report = ssescope.inspect(
+        iter([error_frame(provider, framing)]), provider=provider, framing=framing
+    )
+    assert report.status == "failed"
+    assert report.error is not None
+    assert "provider.error" in [d.code for d in report.diagnostics]

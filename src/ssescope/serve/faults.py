@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from ..framing.detect import Framer
+from ..framing.eventstream import encode_message
 from ..framing.records import JSONRecord, SSEComment, SSEEvent
 from ..providers.detect import detect_provider
 
@@ -184,13 +185,33 @@ _ERRORS: dict[str, tuple[str | None, dict[str, object]]] = {
         {"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}},
     ),
     "ollama": (None, {"error": "an error was encountered while running the model"}),
+    "cohere": (
+        "message-end",
+        {
+            "type": "message-end",
+            "delta": {"finish_reason": "ERROR", "error": "internal server error"},
+        },
+    ),
+    # Bedrock's decoded (one object per line) form; the binary form is built below
+    "bedrock": (None, {"modelStreamErrorException": {"message": "Model stream error."}}),
     "vercel-ui": (None, {"type": "error", "errorText": "The model is overloaded."}),
 }
 
 
 def error_frame(provider: str, framing: str) -> bytes:
-    """The provider's own mid-stream error, framed like the stream (SSE or NDJSON)."""
+    """The provider's own mid-stream error, framed like the stream (SSE, NDJSON or the AWS
+    event-stream)."""
     event, payload = _ERRORS.get(provider, _ERRORS["openai-chat"])
+    if framing == "aws-eventstream":
+        # Bedrock's binary framing: an exception message, its type in the headers
+        return encode_message(
+            {
+                ":message-type": "exception",
+                ":exception-type": "modelStreamErrorException",
+                ":content-type": "application/json",
+            },
+            b'{"message":"Model stream error."}',
+        )
     data = json.dumps(payload, separators=(",", ":"))
     if framing != "sse":
         return data.encode() + b"\n"
