@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol, TypeAlias
 import orjson
 
 from ..diagnostics import Diagnostic, quote
-from ..events import JSON, UnifiedEvent
+from ..events import JSON, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 
 __all__ = [
@@ -108,3 +108,52 @@ def compact_json(value: object) -> str:
 def int_or_none(value: object) -> int | None:
     """``value`` if it is an integer (and not a bool), else ``None``."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def usage_event(
+    usage: object,
+    keys: tuple[tuple[str, str], ...],
+    source: str,
+    code: str,
+    record: DataRecord,
+    out: list[AdapterOutput],
+) -> None:
+    """Append a :class:`~ssescope.events.Usage` mapping the wire's usage object by name.
+
+    Args:
+        usage: the wire's usage object (anything: it is checked).
+        keys: ``(wire name, normalised name)`` pairs; the numbers are taken as sent.
+        source: where the usage came from (``"message_delta"``, ``"metadata"``…).
+        code: the diagnostic code for a usage that is not an object or a count that is
+            not an integer (e.g. ``"anthropic.invalid-usage"``); such values are ignored.
+        record: the record it came from.
+        out: where the event and diagnostics go.
+    """
+    if not isinstance(usage, dict):
+        if usage is not None:
+            out.append(
+                diag(
+                    code,
+                    "warning",
+                    f"The usage of record {record.index} is not an object: {quote(usage)}.",
+                    record,
+                )
+            )
+        return
+    values: dict[str, int | None] = {}
+    for wire, key in keys:
+        if wire in usage:
+            v = usage[wire]
+            if type(v) is int:
+                values[key] = v
+            elif v is not None:
+                out.append(
+                    diag(
+                        code,
+                        "warning",
+                        f"{source}.{wire} of record {record.index} is not an integer: "
+                        f"{quote(v)}; it is ignored.",
+                        record,
+                    )
+                )
+    out.append(Usage(record.index, values, usage, source))

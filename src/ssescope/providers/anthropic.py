@@ -59,10 +59,9 @@ from ..events import (
     ToolCallDelta,
     ToolCallEnd,
     Unknown,
-    Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import AdapterOutput, compact_json, decode_json, diag
+from ._base import AdapterOutput, compact_json, decode_json, diag, usage_event
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
 
@@ -299,34 +298,7 @@ class AnthropicAdapter:
     def _usage(
         self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        if not isinstance(usage, dict):
-            if usage is not None:
-                out.append(
-                    diag(
-                        "anthropic.invalid-usage",
-                        "warning",
-                        f"The usage of record {record.index} is not an object: {quote(usage)}.",
-                        record,
-                    )
-                )
-            return
-        values: dict[str, int | None] = {}
-        for wire, key in _USAGE_KEYS:
-            if wire in usage:
-                v = usage[wire]
-                if type(v) is int:
-                    values[key] = v
-                elif v is not None:
-                    out.append(
-                        diag(
-                            "anthropic.invalid-usage",
-                            "warning",
-                            f"usage.{wire} of record {record.index} is not an integer: "
-                            f"{quote(v)}; it is ignored.",
-                            record,
-                        )
-                    )
-        out.append(Usage(record.index, values, usage, source))
+        usage_event(usage, _USAGE_KEYS, source, "anthropic.invalid-usage", record, out)
 
     def _fail(
         self,

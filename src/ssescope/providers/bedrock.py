@@ -61,10 +61,9 @@ from ..events import (
     ToolCallDelta,
     ToolCallEnd,
     Unknown,
-    Usage,
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
-from ._base import AdapterOutput, decode_json, diag
+from ._base import AdapterOutput, decode_json, diag, usage_event
 from .anthropic import AnthropicAdapter
 
 __all__ = ["BedrockAdapter", "finish_reason"]
@@ -262,34 +261,7 @@ class BedrockAdapter:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        if not isinstance(usage, dict):
-            if usage is not None:
-                out.append(
-                    diag(
-                        "bedrock.invalid-usage",
-                        "warning",
-                        f"The usage of record {record.index} is not an object: {quote(usage)}.",
-                        record,
-                    )
-                )
-            return
-        values: dict[str, int | None] = {}
-        for wire, key in keys:
-            if wire in usage:
-                v = usage[wire]
-                if type(v) is int:
-                    values[key] = v
-                elif v is not None:
-                    out.append(
-                        diag(
-                            "bedrock.invalid-usage",
-                            "warning",
-                            f"{source}.{wire} of record {record.index} is not an integer: "
-                            f"{quote(v)}; it is ignored.",
-                            record,
-                        )
-                    )
-        out.append(Usage(record.index, values, usage, source))
+        usage_event(usage, keys, source, "bedrock.invalid-usage", record, out)
 
     @staticmethod
     def _index(payload: dict[str, JSON]) -> int | None:
