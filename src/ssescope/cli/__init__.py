@@ -17,6 +17,10 @@ from .app import COMMANDS, cli
 __all__ = ["cli", "main", "main_module"]
 
 
+# optional dependencies of the commands, and the extra that brings each
+_EXTRAS = {"httpx": "http", "aiohttp": "aiohttp", "starlette": "serve", "uvicorn": "serve"}
+
+
 def _error(message: str) -> None:
     sys.stderr.write(f"ssescope: error: {message}\n")
 
@@ -45,6 +49,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return exitcodes.COMPLETED
+    except ModuleNotFoundError as exc:
+        extra = _EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            _error(f"internal error: {type(exc).__name__}: {exc}")
+            return exitcodes.INTERNAL
+        _error(
+            f"this command needs {exc.name}, which is not installed: pip install 'ssescope[{extra}]'"
+        )
+        return exitcodes.INTERNAL
     except OSError as exc:
         _error(f"{exc.strerror or exc}{f': {exc.filename!r}' if exc.filename else ''}")
         return exitcodes.INTERNAL
