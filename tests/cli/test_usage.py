@@ -167,3 +167,19 @@ def test_container_raw_reads_the_input_as_a_bare_body() -> None:
     raw = run("inspect", "--container", "raw", "--provider", "unknown", stdin=SSE_BODY)
     assert json.loads(raw.out) == json.loads(auto.out)
     assert json.loads(raw.out)["source"]["container"] == "raw"
+
+
+def test_a_missing_optional_dependency_names_the_extra_to_install() -> None:
+    code = (
+        "import sys; sys.modules['httpx'] = None\n"
+        "from ssescope.cli import main\n"
+        "sys.exit(main(['request', 'http://127.0.0.1:9/']))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        "ssescope: error: this command needs httpx, which is not installed: pip install 'ssescope[http]'"
+    )
