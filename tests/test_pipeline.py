@@ -166,6 +166,14 @@ class TestTimingDiagnostics:
         assert [d.code for d in diags] == ["timing.stall"]
         assert diags[0].record == 1
 
+    def test_a_long_silence_after_the_last_record_is_a_stall(self) -> None:
+        _, diags = compute_timing(
+            0.0, 30.0, [(0, 0.1, 0), (1, 0.2, 10)], 0, 0, TimingOptions(stall_s=10)
+        )
+        assert [d.code for d in diags] == ["timing.stall"]
+        assert diags[0].record == 1
+        assert "after record 1 until the end" in diags[0].message
+
     def test_many_records_at_once_after_a_wait_is_a_burst(self) -> None:
         times = [(0, 0.0, 0)] + [(i, 0.5 + i * 1e-5, i * 10) for i in range(1, 12)]
         _, diags = compute_timing(0.0, 0.6, times, 0, 0, TimingOptions())

@@ -362,6 +362,10 @@ class Pipeline:
             self._first_data,
             agg.first_content_record,
             self._timing,
+            # the live client reports the silence it closed the connection on itself
+            trailing_stall=not any(
+                d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
+            ),
         )
         diagnostics.extend(timing_diags)
         report = Report(

@@ -55,6 +55,8 @@ def compute_timing(
     first_data_record: int | None,
     first_content_record: int | None,
     options: TimingOptions,
+    *,
+    trailing_stall: bool = True,
 ) -> tuple[Timing, list[Diagnostic]]:
     """Compute :class:`Timing` and the timing diagnostics.
 
@@ -65,6 +67,8 @@ def compute_timing(
         first_data_record: index of the first data record.
         first_content_record: index of the record of the first content delta.
         options: thresholds.
+        trailing_stall: report a silence after the last record as ``timing.stall`` (off
+            when the live client already reported the stall it aborted on).
     """
     timing = Timing()
     diags: list[Diagnostic] = []
@@ -128,7 +132,21 @@ def compute_timing(
                 )
         prev_t = t
     if last_byte is not None:
-        max_gap = max(max_gap, last_byte - prev_t)
+        tail = last_byte - prev_t
+        max_gap = max(max_gap, tail)
+        if trailing_stall and times and tail >= options.stall_s and stall_reported < 20:
+            # silence after the last record, until the body ended (or the client gave up)
+            index, _, offset = times[-1]
+            diags.append(
+                Diagnostic(
+                    "timing.stall",
+                    "warning",
+                    f"Nothing arrived for {tail:.3f} s after record {index} until the end of the "
+                    f"body (threshold {options.stall_s:g} s).",
+                    offset,
+                    index,
+                )
+            )
     timing.max_gap_s = round(max_gap, 6)
     timing.gap_histogram = histogram
     return timing, diags
