@@ -164,8 +164,24 @@ class LiveCore:
 class StreamBase:
     """What every live adapter exposes: the pipeline, the Report at the end, the state."""
 
-    def __init__(self, core: LiveCore) -> None:
-        self._core = core
+    def __init__(
+        self,
+        http_status: int,
+        *,
+        provider: str,
+        capture: CaptureSink | None,
+        stall: float | None,
+        start: float | None,
+        timing: TimingOptions | None,
+    ) -> None:
+        self._core = LiveCore(
+            provider=provider,
+            capture=capture,
+            stall=stall,
+            start=start,
+            http_status=http_status,
+            timing=timing,
+        )
         self._pending: deque[AdapterOutput] = deque()
         self._done = False
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import aiohttp
 
 from ..aggregate.timing import TimingOptions
-from ._live import AsyncStream, CaptureSink, LiveCore
+from ._live import AsyncStream, CaptureSink
 
 __all__ = ["AiohttpLiveStream", "aiter_events"]
 
@@ -36,14 +36,12 @@ class AiohttpLiveStream(AsyncStream):
         timing: TimingOptions | None = None,
     ) -> None:
         super().__init__(
-            LiveCore(
-                provider=provider,
-                capture=capture,
-                stall=stall,
-                start=start,
-                http_status=response.status,
-                timing=timing,
-            )
+            response.status,
+            provider=provider,
+            capture=capture,
+            stall=stall,
+            start=start,
+            timing=timing,
         )
         self._response = response
         self._raw = response.content.iter_any()

@@ -28,7 +28,7 @@ import httpx
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..providers._base import AdapterOutput
-from ._live import AsyncStream, CaptureSink, LiveCore, StreamBase
+from ._live import AsyncStream, CaptureSink, StreamBase
 
 __all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
 
@@ -60,14 +60,12 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
         timing: TimingOptions | None = None,
     ) -> None:
         super().__init__(
-            LiveCore(
-                provider=provider,
-                capture=capture,
-                stall=stall,
-                start=start,
-                http_status=response.status_code,
-                timing=timing,
-            )
+            response.status_code,
+            provider=provider,
+            capture=capture,
+            stall=stall,
+            start=start,
+            timing=timing,
         )
         self._response = response
         self._raw: Iterator[bytes]
@@ -141,14 +139,12 @@ class AsyncLiveStream(AsyncStream):
         timing: TimingOptions | None = None,
     ) -> None:
         super().__init__(
-            LiveCore(
-                provider=provider,
-                capture=capture,
-                stall=stall,
-                start=start,
-                http_status=response.status_code,
-                timing=timing,
-            )
+            response.status_code,
+            provider=provider,
+            capture=capture,
+            stall=stall,
+            start=start,
+            timing=timing,
         )
         self._response = response
         self._raw: AsyncIterator[bytes]
