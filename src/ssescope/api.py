@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from .aggregate.report import Report
@@ -22,7 +23,7 @@ from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
 
-__all__ = ["Source", "feed_body", "inspect"]
+__all__ = ["Source", "feed_body", "feed_raw", "inspect", "open_chunks"]
 
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[bytes]
 """What :func:`inspect` accepts: body bytes, a path, or an iterable of byte chunks."""
@@ -70,20 +71,52 @@ def feed_body(
     return pipeline
 
 
-def _read_file(path: Path, pipeline: Pipeline, container: str) -> None:
+_RAW_LOST = (LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST)
+
+
+def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iterator[bytes]:
+    """Unwrap the container of an input that arrives in chunks (a file, stdin).
+
+    Returns:
+        The unwrapped :class:`Body` (containers need the whole input), or, for a raw
+        body, an iterator over the same chunks: streamed on, never held whole, so a 50 MB
+        capture is inspected in bounded memory.
+
+    Raises:
+        UsageError: for an unknown container name.
+    """
+    if container == "raw":
+        return chunks
+    head = b""
+    if container == "auto":
+        for chunk in chunks:
+            head += chunk
+            if len(head) >= DETECT_BYTES:
+                break
+        container = detect_container(head)[0]
+        if container == "raw":
+            return itertools.chain((head,) if head else (), chunks)
+    return read_container(head + b"".join(chunks), container=container)
+
+
+def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:
+    """Feed a raw body (no container, no arrival times) into ``pipeline`` and close it.
+
+    Returns:
+        The same pipeline, closed.
+    """
+    pipeline.container = "raw"
+    pipeline.lost = list(_RAW_LOST)
+    for chunk in chunks:
+        pipeline.feed(chunk)
+    pipeline.close()
+    return pipeline
+
+
+def _file_chunks(path: Path) -> Iterator[bytes]:
     with path.open("rb") as fp:
-        head = fp.read(DETECT_BYTES)
-        name = detect_container(head)[0] if container == "auto" else container
-        if name != "raw":
-            feed_body(pipeline, read_container(head + fp.read(), container=name))
-            return
-        # A raw body is streamed from disk, never held whole: a 50 MB capture is
-        # inspected in constant memory (plus what the Report keeps).
-        pipeline.lost = [LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST]
-        pipeline.feed(head)
         while chunk := fp.read(_READ_SIZE):
-            pipeline.feed(chunk)
-        pipeline.close()
+            yield chunk
 
 
 def inspect(
@@ -130,7 +163,11 @@ def inspect(
             raise UsageError(f"{str(path)!r} is a directory, not a stream file")
         if not path.exists():
             raise UsageError(f"no such file: {str(path)!r}")
-        _read_file(path, pipeline, container)
+        opened = open_chunks(_file_chunks(path), container)
+        if isinstance(opened, Body):
+            feed_body(pipeline, opened)
+        else:
+            feed_raw(pipeline, opened)
     else:
         for chunk in source:
             if not isinstance(chunk, bytes | bytearray | memoryview):

@@ -10,26 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
-from ..api import feed_body
-from ..containers import (
-    CONTAINERS,
-    DETECT_BYTES,
-    LOST_CHUNKS,
-    LOST_HEADERS,
-    LOST_REQUEST,
-    LOST_TIMING,
-    Body,
-    detect_container,
-    read_container,
-)
+from ..api import feed_body, feed_raw, open_chunks
+from ..containers import CONTAINERS, Body
 from ..pipeline import Pipeline
 from ._input import Source
 
 __all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "run_pipeline"]
 
 CONTAINER_CHOICES: tuple[str, ...] = ("auto", *CONTAINERS)
-
-_RAW_LOST = [LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST]
 
 
 @dataclass(slots=True)
@@ -55,41 +43,19 @@ class Input:
             yield from self.raw
 
 
-def _raw(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    if head:
-        yield head
-    yield from rest
-
-
 def load(source: Source, container: str = "auto") -> Input:
     """Open the input: stream a raw body, or unwrap a container (which reads it whole)."""
-    chunks = source.chunks()
-    if container == "raw":
-        return Input("raw", raw=chunks)
-    head = b""
-    if container == "auto":
-        for chunk in chunks:
-            head += chunk
-            if len(head) >= DETECT_BYTES:
-                break
-        name, _ = detect_container(head)
-        if name == "raw":
-            return Input("raw", raw=_raw(head, chunks))
-        container = name
-    body = read_container(head + b"".join(chunks), container=container)
-    return Input(body.container, body=body)
+    opened = open_chunks(source.chunks(), container)
+    if isinstance(opened, Body):
+        return Input(opened.container, body=opened)
+    return Input("raw", raw=opened)
 
 
 def feed(source: Input, pipeline: Pipeline) -> Pipeline:
     """Feed the input through ``pipeline`` and close it."""
     if source.body is not None:
         return feed_body(pipeline, source.body)
-    pipeline.container = "raw"
-    pipeline.lost = list(_RAW_LOST)
-    for data in source.pieces():
-        pipeline.feed(data)
-    pipeline.close()
-    return pipeline
+    return feed_raw(pipeline, source.pieces())
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:
