@@ -203,6 +203,15 @@ class _Pieces(list[str]):
         self.blocks = blocks + 1
 
 
+def _add(parts: dict[object, _Pieces], part: object, text: str) -> None:
+    """Append ``text`` to ``part`` (a new part starts at the end of the order)."""
+    pieces = parts.get(part)
+    if pieces is None:
+        parts[part] = _Pieces(text)
+    else:
+        pieces.add(text)
+
+
 def _join(parts: dict[object, _Pieces]) -> str:
     if not parts:
         return ""
@@ -328,32 +337,19 @@ class Aggregator:
         if self.first_content_record is None and ev.text:
             self.first_content_record = ev.record
         out = self._current.outputs.get(ev.output) or self._output(ev.output)
-        parts = out.text
-        pieces = parts.get(ev.part)
-        if pieces is None:
-            parts[ev.part] = _Pieces(ev.text)
-        else:
-            pieces.add(ev.text)
+        _add(out.text, ev.part, ev.text)
 
     def _reasoning(self, ev: ReasoningDelta) -> None:
         if ev.text:
             self._content(ev.record)
         out = self._output(ev.output)
-        pieces = out.reasoning.get(ev.part)
-        if pieces is None:
-            out.reasoning[ev.part] = _Pieces(ev.text)
-        else:
-            pieces.add(ev.text)
+        _add(out.reasoning, ev.part, ev.text)
 
     def _refusal(self, ev: RefusalDelta) -> None:
         if ev.text:
             self._content(ev.record)
         out = self._output(ev.output)
-        pieces = out.refusal.get(ev.part)
-        if pieces is None:
-            out.refusal[ev.part] = _Pieces(ev.text)
-        else:
-            pieces.add(ev.text)
+        _add(out.refusal, ev.part, ev.text)
 
     def _reasoning_meta(self, ev: ReasoningMeta) -> None:
         out = self._output(ev.output)
