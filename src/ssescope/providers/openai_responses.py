@@ -400,9 +400,11 @@ class OpenAIResponsesAdapter:
     ) -> str | int | None:
         """The item a content event belongs to, by its ``output_index`` (its
         ``item_id`` only when the event has no position)."""
-        return self._resolve(
-            _str(obj.get("item_id")), int_or_none(obj.get("output_index")), record, out
-        )
+        position = obj.get("output_index")
+        item_id = obj.get("item_id")
+        if type(position) is int and type(item_id) is str and self._labels.get(position) == item_id:
+            return self._index_owner[position]  # an item already met under this id
+        return self._resolve(_str(item_id), int_or_none(position), record, out)
 
     def _resolve(
         self, item_id: str | None, index: int | None, record: DataRecord, out: list[AdapterOutput]
