@@ -415,3 +415,110 @@ def test_an_expected_reply_can_be_compared_directly() -> None:
     expected = normalise_result({"finish_reason": "length"})
     assert isinstance(expected, ExpectedReply)
     assert paths(compare_result(expected, report)) == ["outputs[0].finish_reason"]
+
+
+# -- any JSON is read or refused with a clear message, never an internal error --------------
+
+_KEYS = [
+    "choices",
+    "message",
+    "content",
+    "refusal",
+    "tool_calls",
+    "function",
+    "name",
+    "arguments",
+    "custom",
+    "input",
+    "finish_reason",
+    "usage",
+    "prompt_tokens",
+    "completion_tokens_details",
+    "reasoning_tokens",
+    "object",
+    "output",
+    "type",
+    "summary",
+    "text",
+    "call_id",
+    "status",
+    "incomplete_details",
+    "reason",
+    "stop_reason",
+    "candidates",
+    "parts",
+    "functionCall",
+    "args",
+    "thought",
+    "usageMetadata",
+    "promptTokenCount",
+    "toolCalls",
+    "toolName",
+    "toolCallId",
+    "finishReason",
+    "reasoning",
+    "reasoningText",
+    "inputTokens",
+    "outputTokenDetails",
+    "outputs",
+    "schema",
+    "index",
+    "id",
+    "response",
+    "function_call",
+    "providerExecuted",
+]
+_TYPES = [
+    "message",
+    "response",
+    "function_call",
+    "reasoning",
+    "output_text",
+    "refusal",
+    "tool_use",
+    "thinking",
+    "text",
+    "custom_tool_call",
+]
+
+
+def _json_values() -> Any:
+    from hypothesis import strategies as st
+
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 300),
+        st.floats(allow_nan=False, width=16),
+        st.sampled_from(_TYPES),
+        st.text(max_size=6),
+    )
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3),
+            st.dictionaries(st.sampled_from(_KEYS), inner, max_size=5),
+        ),
+        max_leaves=25,
+    )
+
+
+def test_any_json_result_is_compared_or_refused_with_a_result_error() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    report = report_of("openai-chat/parallel-tool-calls.sse")
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.dictionaries(st.sampled_from(_KEYS), _json_values(), min_size=1, max_size=5))
+    def check(result: dict[str, Any]) -> None:
+        try:
+            diffs = compare_result(result, report)
+        except ResultError as exc:
+            assert str(exc).startswith("the result")
+            return
+        for diff in diffs:
+            json.dumps(diff.to_dict())
+            assert diff.path and diff.message
+
+    check()
