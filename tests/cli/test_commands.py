@@ -9,9 +9,9 @@ import pytest
 from cli_helpers import EXAMPLES, run
 
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
-from ssescope.cli.check import compare, load_expected
 from ssescope.cli.exitcodes import exit_code
 from ssescope.cli.redact import redact_report
+from ssescope.compare import compare_result, load_result
 from ssescope.diagnostics import Diagnostic
 
 BAD_JSON = str(EXAMPLES / "broken-bad-json-record.sse")
@@ -156,7 +156,7 @@ def test_redact_replaces_content_with_length_and_hash_everywhere() -> None:
 
 
 def test_compare_reports_each_differing_field() -> None:
-    expected = load_expected(
+    expected = load_result(
         json.dumps(
             {
                 "text": "Hi there",
@@ -167,9 +167,11 @@ def test_compare_reports_each_differing_field() -> None:
         ).encode(),
         "r.json",
     )
-    diffs = {d.field: d.lines for d in compare(expected, _report())}
-    assert set(diffs) == {"tool_calls", "usage"}
-    assert "Paris" in diffs["tool_calls"][0]
+    diffs = {d.path: d.message for d in compare_result(expected, _report())}
+    assert diffs == {
+        "outputs[0].tool_calls[0].arguments.city": 'the result has "Paris", the stream has "Lyon"',
+        "usage.input_tokens": "the result has 3, the stream reported none",
+    }
 
 
 def test_compare_accepts_input_objects_and_raw_finish_reasons() -> None:
@@ -178,7 +180,7 @@ def test_compare_accepts_input_objects_and_raw_finish_reasons() -> None:
         "finish_reason": "tool_calls",
         "text": "Hi there",
     }
-    assert compare(expected, _report()) == []
+    assert compare_result(expected, _report()) == []
 
 
 def test_invalid_tool_arguments_show_the_parse_error_and_its_position(tmp_path: Path) -> None:

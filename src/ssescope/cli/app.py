@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
+from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
@@ -22,7 +23,7 @@ from ..providers.registry import PROVIDERS
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
 from ._input import open_source, want_color
-from .check import compare, load_expected
+from .check import print_differences
 from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -383,27 +384,27 @@ def replay(
     "result",
     required=True,
     metavar="RESULT",
-    help="A text file (output 0 text) or JSON with text, reasoning, tool_calls, "
-    "finish_reason, usage.",
+    help="What a client built from STREAM: an openai ChatCompletion or Response, an "
+    "anthropic Message, a Gemini GenerateContentResponse, a Vercel AI SDK result or a "
+    "ssescope Report (as JSON), JSON with text, reasoning, refusal, tool_calls, "
+    "finish_reason, usage, or a text file (the expected text).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
-def check(stream: str, result: str, provider: str, framing: str, color: bool | None) -> int:
-    """Compare the reply assembled from STREAM with an expected RESULT (exit 5 if it differs)."""
-    expected = load_expected(open_source(result).read_all(), result)
+def check(
+    stream: str, result: str, as_json: bool, provider: str, framing: str, color: bool | None
+) -> int:
+    """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
+
+    Only what RESULT states is compared; tool arguments are compared as parsed JSON.
+    """
+    expected = normalise_result(load_result(open_source(result).read_all(), result))
     report = run_pipeline(load(open_source(stream)), provider, framing)
-    diffs = compare(expected, report)
-    console = _stdout(want_color(color, sys.stdout))
-    if not diffs:
-        console.print(Text(f"same: {', '.join(expected)}", style="green"))
-        return exitcodes.COMPLETED
-    for diff in diffs:
-        console.print(Text(f"{diff.field} differs", style="bold red"))
-        for line in diff.lines:
-            style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-            console.print(Text("  " + line, style=style))
-    return exitcodes.MISMATCH
+    diffs = compare_result(expected, report)
+    print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json)
+    return exitcodes.MISMATCH if diffs else exitcodes.COMPLETED
 
 
 @cli.command(context_settings=_CONTEXT)
