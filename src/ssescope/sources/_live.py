@@ -132,6 +132,21 @@ class LiveCore:
             )
         )
 
+    def on_decode_error(self, exc: BaseException, encoding: str = "") -> None:
+        """The compressed body could not be decoded: keep what decoded, say why it stopped."""
+        self.failed = True
+        how = f"Content-Encoding {quote(encoding)}" if encoding else "its Content-Encoding"
+        self.pipeline.add_diagnostic(
+            Diagnostic(
+                "stream.decode-error",
+                "error",
+                f"The body could not be decoded ({how}) after {self.pipeline.bytes_seen} "
+                f"decoded bytes: {type(exc).__name__} {quote(str(exc))}. What decoded is "
+                "kept; the rest of the body is lost.",
+                self.pipeline.bytes_seen,
+            )
+        )
+
     def on_cancel(self, reason: str = "the client aborted the stream") -> None:
         """The caller stopped reading (Ctrl-C, ``close()`` before the end)."""
         self.cancelled = True
@@ -227,6 +242,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
     _raw: AsyncIterator[bytes]
     _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
     _transport_errors: tuple[type[BaseException], ...] = ()
+    _decode_errors: tuple[type[BaseException], ...] = ()
+
+    def _encoding(self) -> str:
+        """The response's Content-Encoding (for the decode-error diagnostic)."""
+        return ""
 
     @abstractmethod
     async def _close_response(self) -> None:
@@ -254,6 +274,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
             return
         except self._stall_errors:
             core.on_stall()
+            await self._close_response()
+            self._end()
+            return
+        except self._decode_errors as exc:
+            core.on_decode_error(exc, self._encoding())
             await self._close_response()
             self._end()
             return
