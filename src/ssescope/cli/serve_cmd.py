@@ -7,13 +7,16 @@ import sys
 import click
 
 from ..errors import UsageError
+from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
 
 
 @click.command("serve")
 @click.argument("path", type=click.Path(exists=True))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
+)
 @click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
 @click.option(
     "--chunk",
@@ -37,7 +40,7 @@ __all__ = ["serve_command"]
 )
 def serve_command(
     path: str,
-    host: str,
+    host: str | None,
     port: int,
     chunk: str,
     delay: str,
@@ -62,14 +65,17 @@ def serve_command(
         raise click.UsageError(str(exc)) from None
     if speed <= 0:
         raise click.BadParameter("must be positive", param_hint="--speed")
+    address, warning = check_host(host, "the captures it serves")
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
-    app = make_app(captures, options)
+    app = make_app(captures, options, allowed_hosts=allowed_hosts(host, address))
     try:
-        sock = bind(host, port)
+        sock = bind(address, port)
     except OSError as exc:
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise click.UsageError(f"cannot listen on {address}:{port}: {exc.strerror}") from None
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    shown = f"[{address}]" if ":" in address else address
     click.echo(f"http://{shown}:{bound}/")
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
