@@ -404,7 +404,7 @@ def check(stream: str, result: str, provider: str, framing: str, color: bool | N
     diffs = compare(expected, report)
     console = _stdout(want_color(color, sys.stdout))
     if not diffs:
-        console.print(Text(f"same: {', '.join(expected)}", style="green"))
+        console.print(Text(f"same: {visible(', '.join(expected))}", style="green"))
         return exitcodes.COMPLETED
     for diff in diffs:
         console.print(Text(f"{visible(diff.field)} differs", style="bold red"))
