@@ -95,6 +95,9 @@ def test_every_field_shows_its_escapes_in_the_inspect_view(evil_stream: Path) ->
     for field in (f"gpt-{seen}", f"chatcmpl-{seen}", f"get_{seen}", f"call_{seen}", f"stop{seen}"):
         assert field in flat, field
     assert "line two" in out  # a line feed in the reply text stays a line feed
+    card = next(line for line in out.splitlines() if '"city"' in line)
+    # pretty-printed arguments keep their lines; JSON spells ESC out as \u001b
+    assert card.strip(" │").startswith('"city": "\\u001b]52;c;')
     assert "\\n" not in out.split("line two")[0].split("text")[-1]
 
 

@@ -74,7 +74,8 @@ def _tool_card(call: dict[str, Any], full: bool) -> Panel:
         pretty = json.dumps(call["input"], indent=2, ensure_ascii=False)
     if pretty is not None and len(pretty) <= FOLD_CHARS:
         # JSON escapes C0 controls; visible() catches the C1 and bidirectional ones
-        parts.append(Syntax(visible(pretty), "json", theme="ansi_dark", background_color="default"))
+        shown = visible(pretty, multiline=True)
+        parts.append(Syntax(shown, "json", theme="ansi_dark", background_color="default"))
     elif pretty is not None:
         parts.append(text_block(pretty, full=full))
     elif args:
