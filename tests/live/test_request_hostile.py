@@ -9,15 +9,18 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from rawserver import RawServer, canned
 
 from ssescope.cli.request_cmd import ERROR_BODY_CAP, request_command
 from ssescope.containers import read_path
+from ssescope.sources.httpx import iter_events
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -217,3 +220,28 @@ def test_the_live_text_is_shown_with_control_characters_visible() -> None:
     assert code == 0
     assert "\x1b]" not in out + err
     assert "\\x1b]52;c;cHduZWQ=\\x07" in out
+
+
+class _BrokenBody(httpx.SyncByteStream):
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield _SSE[:40]
+        raise httpx.ReadError(self.message)
+
+
+def test_a_transport_error_quoting_the_key_is_scrubbed_in_the_library_report() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        # a transport whose error message repeats the request's credentials
+        leak = f"{request.headers['authorization']} was refused by {request.url}"
+        return httpx.Response(200, stream=_BrokenBody(leak))
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    headers = {"Authorization": f"Bearer {KEY}"}
+    with client.stream("POST", f"http://127.0.0.1/v1?key={KEY}x", headers=headers) as response:
+        report = iter_events(response).run()
+    text = json.dumps(report.to_dict())
+    assert KEY not in text
+    diag = next(d for d in report.diagnostics if d.code == "stream.connection-error")
+    assert "[redacted]" in diag.message

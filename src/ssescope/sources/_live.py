@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
+from ..containers.redact import scrub
 from ..diagnostics import Diagnostic, quote
 from ..events import Terminal
 from ..pipeline import Pipeline
@@ -70,6 +71,7 @@ class LiveCore:
         self.stalled = False
         self.cancelled = False
         self.failed = False
+        self.secrets: list[str] = []  # credentials of the request, kept out of messages
         self._report: Report | None = None
 
     def now(self) -> float:
@@ -127,7 +129,7 @@ class LiveCore:
                 "stream.connection-error",
                 "error",
                 f"The connection failed after {self.pipeline.bytes_seen} bytes: "
-                f"{type(exc).__name__} {quote(str(exc))}.",
+                f"{type(exc).__name__} {quote(scrub(str(exc), self.secrets))}.",
                 self.pipeline.bytes_seen,
             )
         )
@@ -141,8 +143,8 @@ class LiveCore:
                 "stream.decode-error",
                 "error",
                 f"The body could not be decoded ({how}) after {self.pipeline.bytes_seen} "
-                f"decoded bytes: {type(exc).__name__} {quote(str(exc))}. What decoded is "
-                "kept; the rest of the body is lost.",
+                f"decoded bytes: {type(exc).__name__} {quote(scrub(str(exc), self.secrets))}. "
+                "What decoded is kept; the rest of the body is lost.",
                 self.pipeline.bytes_seen,
             )
         )

@@ -28,12 +28,22 @@ import httpx
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
+from ..containers.redact import secret_values
 from ..providers._base import AdapterOutput
 from ._live import AsyncStream, CaptureSink, StreamBase
 
 __all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
 
 _IDENTITY = ("", "identity")
+
+
+def _secrets(response: httpx.Response) -> list[str]:
+    """The credentials the request carried (kept out of error messages)."""
+    try:
+        request = response.request
+    except RuntimeError:  # a response built by hand has no request
+        return []
+    return secret_values(list(request.headers.items()), str(request.url))
 
 
 def _encoding(response: httpx.Response) -> str:
@@ -73,6 +83,7 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
             timing=timing,
         )
         self._response = response
+        self._core.secrets = _secrets(response)
         self._raw: Iterator[bytes]
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = iter([response.content])
@@ -164,6 +175,7 @@ class AsyncLiveStream(AsyncStream):
             timing=timing,
         )
         self._response = response
+        self._core.secrets = _secrets(response)
         self._raw: AsyncIterator[bytes]
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = _once(response.content)
