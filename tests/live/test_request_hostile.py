@@ -62,6 +62,7 @@ def hostile() -> Any:
         "/moved": canned(
             "302 Found", [f"Location: https://elsewhere.example/v1?key={KEY}"], b"moved"
         ),
+        "/nowhere": canned("307 Temporary Redirect", [], b""),
         "/endless": _endless_500,
         "/silent": _silent,
         "/gzip": canned(
@@ -128,6 +129,14 @@ def test_a_redirect_is_reported_as_a_redirect_not_followed_and_exits_4(
     assert code == 4
     flat = " ".join(err.split())
     assert "failed (the server answered HTTP 302, a redirect (not followed))" in flat
+
+
+def test_a_redirect_without_a_location_says_so(hostile: RawServer) -> None:
+    code, out, _err = _request(hostile.url + "/nowhere", "--json")
+    report = json.loads(out)
+    assert code == 4
+    diag = next(d for d in report["diagnostics"] if d["code"] == "http.redirect")
+    assert "HTTP 307, with no Location" in diag["message"]
 
 
 def test_an_endless_error_body_is_read_up_to_the_cap_and_the_cap_is_recorded(

@@ -254,13 +254,14 @@ def _not_a_stream(
     location = None
     if status < 400:
         location = redact_url(scrub(response.headers.get("location", ""), secrets))
+        where = f"a redirect to {quote(location, 200)}" if location else "with no Location"
         pipeline.add_diagnostic(
             Diagnostic(
                 "http.redirect",
                 "error",
-                f"The server answered HTTP {status}, a redirect to {quote(location, 200)}; "
-                "`request` does not follow redirects (the request's credentials would go "
-                "to the new address): send the request there if it is the right one.",
+                f"The server answered HTTP {status}, {where}; `request` does not follow "
+                "redirects (the request's credentials would go to the new address): send "
+                "the request there if it is the right one.",
                 0,
             )
         )
