@@ -38,7 +38,9 @@ def evil_stream(tmp_path: Path) -> Path:
         "function": {"name": f"get_{EVIL}", "arguments": json.dumps({"city": EVIL})},
     }
     body = (
-        _chunk({"role": "assistant", "content": f"text {EVIL}\nline two\tTab"})
+        _chunk({"role": "assistant", "reasoning_content": f"thinking {EVIL}"})
+        + _chunk({"refusal": f"no {EVIL}"})
+        + _chunk({"content": f"text {EVIL}\nline two\tTab"})
         + _chunk({"tool_calls": [call]})
         + _chunk({}, finish=f"stop{EVIL}")
         + "data: [DONE]\n\n"
@@ -92,7 +94,8 @@ def test_every_field_shows_its_escapes_in_the_inspect_view(evil_stream: Path) ->
     out = run("inspect", "--pretty", "--no-color", str(evil_stream)).out
     flat = "".join(out.split())
     seen = visible(EVIL).replace(" ", "")
-    for field in (f"gpt-{seen}", f"chatcmpl-{seen}", f"get_{seen}", f"call_{seen}", f"stop{seen}"):
+    fields = ("gpt-", "chatcmpl-", "get_", "call_", "stop", "thinking", "no", "text")
+    for field in (name + seen for name in fields):
         assert field in flat, field
     assert "line two" in out  # a line feed in the reply text stays a line feed
     card = next(line for line in out.splitlines() if '"city"' in line)

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import UsageError
+from ..visible import visible
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -79,7 +80,7 @@ def serve_command(
     click.echo(f"http://{shown}:{bound}/")
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
-    print(f"serving {len(captures)} capture(s): {names}", file=sys.stderr, flush=True)
+    print(f"serving {len(captures)} capture(s): {visible(names)}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     try:
