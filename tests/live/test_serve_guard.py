@@ -114,3 +114,39 @@ def test_serve_warns_for_an_address_other_than_loopback_names() -> None:
     assert first.startswith("warning: serving on 127.0.0.2")
     assert "captures it serves" in first
     assert url.startswith("http://127.0.0.2:")
+
+
+def test_allowed_hosts_for_each_host_option() -> None:
+    from ssescope.cli.web_cmd import allowed_hosts
+
+    assert allowed_hosts(None, "127.0.0.1") is None
+    assert allowed_hosts("::1", "::1") is None
+    assert allowed_hosts("0.0.0.0", "0.0.0.0") == ["0.0.0.0", "127.0.0.1", "localhost", "::1"]
+    assert allowed_hosts(None, "127.0.0.1", ("box.internal",)) == [
+        "127.0.0.1",
+        "localhost",
+        "::1",
+        "box.internal",
+    ]
+
+
+def test_serve_answers_a_name_given_with_allow_host() -> None:
+    import httpx
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    cmd = [sys.executable, "-m", "ssescope", "serve", str(FIXTURES), "--port", "0"]
+    cmd += ["--allow-host", "box.internal"]
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            url = proc.stdout.readline().strip()
+            name = sorted(load_captures(FIXTURES))[0]
+            ok = httpx.get(f"{url}{name}/v1", headers={"host": "box.internal:80"}, timeout=30)
+            refused = httpx.get(f"{url}{name}/v1", headers={"host": "evil.example"}, timeout=30)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=10)
+    assert ok.status_code == 200
+    assert refused.status_code == 421

@@ -20,6 +20,14 @@ __all__ = ["serve_command"]
 )
 @click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
 @click.option(
+    "--allow-host",
+    "extra_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
+    "container uses to reach this machine). Others get 421.",
+)
+@click.option(
     "--chunk",
     default="original",
     show_default=True,
@@ -43,6 +51,7 @@ def serve_command(
     path: str,
     host: str | None,
     port: int,
+    extra_hosts: tuple[str, ...],
     chunk: str,
     delay: str,
     speed: float,
@@ -70,7 +79,8 @@ def serve_command(
     if warning:
         print(warning, file=sys.stderr, flush=True)
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
-    app = make_app(captures, options, allowed_hosts=allowed_hosts(host, address))
+    hosts = allowed_hosts(host, address, extra_hosts)
+    app = make_app(captures, options, allowed_hosts=hosts)
     try:
         sock = bind(address, port)
     except OSError as exc:

@@ -35,9 +35,15 @@ def check_host(host: str | None, serves: str = "the streams you load") -> tuple[
     )
 
 
-def allowed_hosts(host: str | None, bind: str) -> list[str] | None:
-    """The ``Host`` header names to accept: the loopback names, and ``bind`` if explicit."""
-    return None if host is None or bind in _LOOPBACK else [bind, *_LOOPBACK]
+def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> list[str] | None:
+    """The ``Host`` header names to accept (``None``: the loopback names).
+
+    The loopback names, ``bind`` when it was given and is not one of them, and ``extra``.
+    """
+    if (host is None or bind in _LOOPBACK) and not extra:
+        return None
+    own = [] if host is None or bind in _LOOPBACK else [bind]
+    return [*own, *_LOOPBACK, *extra]
 
 
 @click.command("web")
