@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import click
 
 from ..errors import SSEScopeError
+from ..visible import visible
 from . import exitcodes
 from .app import COMMANDS, cli
 
@@ -22,7 +23,7 @@ _EXTRAS = {"httpx": "http", "aiohttp": "aiohttp", "starlette": "serve", "uvicorn
 
 
 def _error(message: str) -> None:
-    sys.stderr.write(f"ssescope: error: {message}\n")
+    sys.stderr.write(f"ssescope: error: {visible(message)}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

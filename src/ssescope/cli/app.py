@@ -20,6 +20,7 @@ from ..framing.records import SSEComment, SSEEvent
 from ..pipeline import Pipeline
 from ..preview import summaries
 from ..providers.registry import PROVIDERS
+from ..visible import escape_json_text, visible
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
 from ._input import open_source, want_color
@@ -112,6 +113,11 @@ def cli() -> None:
     help="Human view sections, comma-separated: text,reasoning,tools,usage,diagnostics.",
 )
 @click.option("--redact", is_flag=True, help="Show lengths and sha256 prefixes, not content.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Show long texts whole (the human view folds them at 20,000 chars).",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @click.option("--strict", is_flag=True, help="Exit 5 on any error-severity framing/JSON finding.")
 @click.option(
@@ -131,6 +137,7 @@ def inspect(
     pretty: bool,
     only: str | None,
     redact: bool,
+    full: bool,
     color: bool | None,
     strict: bool,
     fail_on: str | None,
@@ -151,14 +158,14 @@ def inspect(
         redact_report(data)
     human = pretty or (not as_json and (sys.stdout.isatty() or only is not None))
     if human:
-        render_report(_stdout(want_color(color, sys.stdout)), data, sections)
+        render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
     else:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(escape_json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
 
 
 def _preview(text: str, width: int = 48) -> str:
-    flat = text.replace("\r", "\\r").replace("\n", "\\n")
+    flat = visible(text[: width * 8])  # no escape spells out to more than 6 characters
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
@@ -220,12 +227,12 @@ def frames(
             row["data"] = redacted(row["data"])
     if jsonl:
         for row in rows:
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            sys.stdout.write(escape_json_text(json.dumps(row, ensure_ascii=False)) + "\n")
         return exitcodes.COMPLETED
     console = _stdout(want_color(color, sys.stdout))
     console.print(
         Text(
-            f"{report.provider} · {report.framing} · {report.container} · {len(rows)} records"
+            f"{report.provider} · {report.framing} · {visible(report.container)} · {len(rows)} records"
             f" · {report.bytes:,} bytes"
         )
     )
@@ -282,9 +289,10 @@ def frames(
         cells: list[Any] = [str(row["index"]), str(row["offset"]), str(row["length"])]
         if show_time:
             cells.append("" if row["time"] is None else f"{row['time']:.3f}")
-        cells.append(Text(": comment" if row["kind"] == "comment" else (row["event"] or "")))
+        event = ": comment" if row["kind"] == "comment" else (row["event"] or "")
+        cells.append(Text(_preview(event, widths["event"])))
         if show_id:
-            cells.append(Text(row["id"] or ""))
+            cells.append(Text(_preview(row["id"] or "", widths["id"])))
         style = "dim" if row["kind"] == "comment" else ""
         text = row["data"] if row["kind"] == "comment" else shown
         cells += [Text(_preview(text, widths["data"]), style=style), mark]

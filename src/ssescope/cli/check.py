@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..compare import Difference, ExpectedReply
+from ..visible import escape_json_text, visible
 
 __all__ = ["print_differences"]
 
@@ -40,7 +41,7 @@ def print_differences(
             "same": not diffs,
             "differences": [d.to_dict() for d in diffs],
         }
-        console.file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        console.file.write(escape_json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
         return
     if not diffs:
         stated = ", ".join(expected.stated()) or "nothing"
@@ -53,9 +54,9 @@ def print_differences(
     for diff in diffs:
         fields.setdefault(diff.field, []).append(diff)
     for name, group in fields.items():
-        console.print(Text(f"{name} differs", style="bold red"), soft_wrap=True)
+        console.print(Text(f"{visible(name)} differs", style="bold red"), soft_wrap=True)
         for diff in group:
-            console.print(Text(f"  {diff.path}: {diff.message}"), soft_wrap=True)
+            console.print(Text(f"  {visible(diff.path)}: {visible(diff.message)}"), soft_wrap=True)
             for line in diff.detail:
                 style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-                console.print(Text("    " + line, style=style), soft_wrap=True)
+                console.print(Text("    " + visible(line), style=style), soft_wrap=True)

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
 from ..aggregate.report import Report
-from ..diagnostics import quote
+from ..containers.redact import REDACTED, redact_url, scrub, secret_values
+from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
+from ..visible import escape_json_text, visible
 
-__all__ = ["EXIT", "exit_code", "request_command"]
+__all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
+
+ERROR_BODY_CAP = 1 << 20
+"""The most bytes of an HTTP error (or redirect) body that ``request`` reads (1 MiB)."""
 
 EXIT = {
     "completed": 0,
@@ -29,6 +35,7 @@ EXIT = {
 }
 """The exit codes of ``request``."""
 
+_SHORT = 500  # the longest error message repeated on the first line
 _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
@@ -51,11 +58,28 @@ def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
     return 0
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _parse_header(value: str) -> tuple[str, str]:
     name, sep, rest = value.partition(":")
     if not sep or not name.strip():
-        raise click.BadParameter(f"expected 'Name: value', got {quote(name.strip() or value)}")
-    return name.strip(), rest.strip()
+        # the text before a missing colon may be a bare key: never echo it
+        raise click.BadParameter("expected 'Name: value' (the text given has no colon)")
+    name, rest = name.strip(), rest.strip(" \t")
+    if _CONTROL.search(name):
+        raise click.BadParameter("a header name holds a control character")
+    bad = _CONTROL.search(rest)
+    if bad:
+        # e.g. a key read from a .env file with CRLF line ends; the value is never shown
+        what = {"\r": "a carriage return (CR)", "\n": "a line feed (LF)"}.get(
+            bad.group(0), f"the control character {bad.group(0)!r}"
+        )
+        raise click.BadParameter(
+            f"the value of header {visible(name)!r} holds {what} at character {bad.start() + 1}"
+            f" of {len(rest)} (the value is not shown); remove it, e.g. a CRLF .env file's CR"
+        )
+    return name, rest
 
 
 def _body(data: str | None) -> bytes | None:
@@ -173,6 +197,83 @@ class _Counters:
             self._drawn = False
 
 
+def _read_capped(response: Any, cap: int) -> tuple[bytes, bool, BaseException | None]:
+    """Read at most ``cap`` decoded bytes of a body: (bytes, whether the cap was hit, error)."""
+    import httpx
+
+    parts: list[bytes] = []
+    size = 0
+    try:
+        for piece in response.iter_bytes():
+            parts.append(piece)
+            size += len(piece)
+            if size > cap:
+                return b"".join(parts)[:cap], True, None
+    except (httpx.DecodingError, httpx.TransportError) as exc:
+        return b"".join(parts), False, exc
+    return b"".join(parts), False, None
+
+
+def _not_a_stream(
+    response: Any, live: Any, capture: Any, start: float, secrets: list[str]
+) -> Report:
+    """Read an HTTP error or redirect answer (capped, credentials scrubbed) into a Report."""
+    status = response.status_code
+    raw, capped, error = _read_capped(response, ERROR_BODY_CAP)
+    text = raw.decode("utf-8", "replace")
+    cleaned = scrub(text, secrets)
+    pipeline = live.pipeline
+    if cleaned != text:
+        raw = cleaned.encode("utf-8")
+        pipeline.add_diagnostic(
+            Diagnostic(
+                "http.secret-echoed",
+                "warning",
+                "The server's answer repeats a credential sent with the request; it is "
+                f"replaced by {REDACTED} in the Report, the output and the capture.",
+                0,
+            )
+        )
+    if raw:
+        elapsed = time.monotonic() - start
+        if capture is not None:
+            capture.write_chunk(raw, elapsed)
+        pipeline.feed(raw, elapsed)
+    if capped:
+        pipeline.add_diagnostic(
+            Diagnostic(
+                "http.body-capped",
+                "warning",
+                f"The HTTP {status} answer's body is longer than {ERROR_BODY_CAP:,} bytes; "
+                f"only the first {ERROR_BODY_CAP:,} were read before the connection was closed.",
+                ERROR_BODY_CAP,
+            )
+        )
+    if error is not None:
+        live.fail(error)
+    location = None
+    if status < 400:
+        location = redact_url(scrub(response.headers.get("location", ""), secrets))
+        where = f"a redirect to {quote(location, 200)}" if location else "with no Location"
+        pipeline.add_diagnostic(
+            Diagnostic(
+                "http.redirect",
+                "error",
+                f"The server answered HTTP {status}, {where}; `request` does not follow "
+                "redirects (the request's credentials would go to the new address): send "
+                "the request there if it is the right one.",
+                0,
+            )
+        )
+    report: Report = live.close("the server did not answer with a stream")
+    if location is not None:
+        report.response.status = "failed"
+        report.response.status_reason = (
+            f"the server answered HTTP {status}, a redirect (not followed)"
+        )
+    return report
+
+
 def _run(
     url: str,
     method: str,
@@ -193,12 +294,13 @@ def _run(
     tty = out.isatty() and not as_json
     counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty())
     timeout = httpx.Timeout(30.0, read=stall)
+    secrets = secret_values(headers, url)
     start = time.monotonic()
     live: LiveStream | None = None
     interrupted = False
     try:
         with (
-            httpx.Client(timeout=timeout) as client,
+            httpx.Client(timeout=timeout, follow_redirects=False) as client,
             client.stream(method, url, headers=headers, content=body) as response,
         ):
             capture = None
@@ -214,12 +316,8 @@ def _run(
             live = iter_events(
                 response, provider=provider, capture=capture, stall=stall, start=start
             )
-            if response.status_code >= 400:
-                raw = response.read()
-                if capture is not None:
-                    capture.write_chunk(raw, time.monotonic() - start)
-                live.pipeline.feed(raw, time.monotonic() - start)
-                report = live.close("the server answered with an HTTP error")
+            if response.status_code >= 300:
+                report = _not_a_stream(response, live, capture, start, secrets)
             else:
                 printed = False
                 try:
@@ -235,11 +333,11 @@ def _run(
                             counters.mark(
                                 "first content", live.elapsed, p.record_count, p.bytes_seen
                             )
-                            out.write(ev.text)
+                            out.write(visible(ev.text, multiline=True))
                             out.flush()
                             printed = True
                         elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:
-                            out.write(f"{_DIM}{ev.text}{_RESET}")
+                            out.write(f"{_DIM}{visible(ev.text, multiline=True)}{_RESET}")
                             out.flush()
                             printed = True
                 except KeyboardInterrupt:
@@ -255,29 +353,48 @@ def _run(
             print("interrupted before the response began", file=err)
             return EXIT["interrupted"]
         report = live.close()
-    except httpx.HTTPError as exc:
+    except httpx.ReadTimeout as exc:
+        if live is not None and live.report is not None:
+            report = live.report
+        elif live is None and stall is not None:
+            print(f"ssescope: stalled: no response headers within {stall:g} s (--stall)", file=err)
+            return EXIT["stalled"]
+        else:
+            _request_failed(exc, secrets)
+            return EXIT["internal"]
+    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
         if live is not None and live.report is not None:
             report = live.report
         else:
-            print(f"ssescope: request failed: {type(exc).__name__}: {exc}", file=err)
+            _request_failed(exc, secrets)
             return EXIT["internal"]
+    except (ValueError, TypeError) as exc:  # e.g. a header value httpx cannot encode
+        if live is not None:
+            raise
+        _request_failed(exc, secrets)
+        return EXIT["internal"]
     if as_json:
-        json.dump(report.to_dict(), out, ensure_ascii=False, indent=2)
+        out.write(escape_json_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2)))
         out.write("\n")
     else:
         if report.http_status is not None and report.http_status >= 400 and report.error:
             kind = report.error.get("type")
-            print(
-                f"HTTP {report.http_status}: {kind + ': ' if kind else ''}"
-                f"{report.error.get('message')}",
-                file=err,
-            )
+            message = f"{kind + ': ' if kind else ''}{report.error.get('message')}"
+            if len(message) > _SHORT:
+                message = message[: _SHORT - 1] + "…"
+            print(f"HTTP {report.http_status}: {visible(message)}", file=err)
         _verdict(report, err)
     if save is not None:
         print(f"saved {save}", file=err)
     if interrupted:
         return EXIT["interrupted"]
     return exit_code(report, stalled=bool(live and live.stalled), fail_on=fail_on)
+
+
+def _request_failed(exc: BaseException, secrets: list[str]) -> None:
+    """One line on stderr for a request that got no answer; never a credential."""
+    message = scrub(f"{type(exc).__name__}: {exc}", secrets)
+    print(f"ssescope: request failed: {visible(message)}", file=sys.stderr)
 
 
 @click.command("request")

@@ -7,14 +7,26 @@ import sys
 import click
 
 from ..errors import UsageError
+from ..visible import visible
+from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
 
 
 @click.command("serve")
 @click.argument("path", type=click.Path(exists=True))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
+)
 @click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
+@click.option(
+    "--allow-host",
+    "extra_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
+    "container uses to reach this machine). Others get 421.",
+)
 @click.option(
     "--chunk",
     default="original",
@@ -37,8 +49,9 @@ __all__ = ["serve_command"]
 )
 def serve_command(
     path: str,
-    host: str,
+    host: str | None,
     port: int,
+    extra_hosts: tuple[str, ...],
     chunk: str,
     delay: str,
     speed: float,
@@ -62,18 +75,22 @@ def serve_command(
         raise click.UsageError(str(exc)) from None
     if speed <= 0:
         raise click.BadParameter("must be positive", param_hint="--speed")
+    address, warning = check_host(host, "the captures it serves")
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
-    app = make_app(captures, options)
+    hosts = allowed_hosts(host, address, extra_hosts)
+    app = make_app(captures, options, allowed_hosts=hosts)
     try:
-        sock = bind(host, port)
+        sock = bind(address, port)
     except OSError as exc:
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise click.UsageError(f"cannot listen on {address}:{port}: {exc.strerror}") from None
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    shown = f"[{address}]" if ":" in address else address
     click.echo(f"http://{shown}:{bound}/")
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
-    print(f"serving {len(captures)} capture(s): {names}", file=sys.stderr, flush=True)
+    print(f"serving {len(captures)} capture(s): {visible(names)}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     try:

@@ -3,6 +3,12 @@
 Any GET or POST path is answered with the captured stream. A directory serves several
 captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
 (repeatable) adds faults to one request.
+
+The app runs behind :class:`~ssescope.serve.guard.HostGuard`: the ``Host`` header must
+name a loopback address (or the one the server was bound to), so a web page cannot read
+the captures through DNS rebinding, and every answer carries :data:`SERVE_CSP`, so a
+capture served as HTML runs nothing. The request log shows paths and capture names with
+control characters made visible.
 """
 
 from __future__ import annotations
@@ -22,9 +28,14 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import UsageError
+from ..visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
+from .guard import LOOPBACK_HOSTS, HostGuard
 
-__all__ = ["Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+__all__ = ["SERVE_CSP", "Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+
+SERVE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
+"""The Content-Security-Policy of every answer of the replay server: it serves data only."""
 
 _CONTENT_TYPES = {
     "sse": "text/event-stream",
@@ -120,6 +131,7 @@ def make_app(
     options: ReplayOptions | None = None,
     *,
     log: IO[str] | None = None,
+    allowed_hosts: list[str] | None = None,
 ) -> Starlette:
     """Build the Starlette app replaying ``captures``.
 
@@ -127,12 +139,14 @@ def make_app(
         captures: from :func:`load_captures`.
         options: chunking, delays, speed and faults for every request.
         log: where each request is logged (default: stderr). Headers are never logged.
+        allowed_hosts: the names the ``Host`` header may carry (default: the loopback
+            names); ``[]`` disables the check.
     """
     opts = options or ReplayOptions()
 
     def _log(line: str) -> None:
         stream = log if log is not None else sys.stderr
-        print(line, file=stream, flush=True)
+        print(visible(line), file=stream, flush=True)
 
     async def endpoint(request: Request) -> Response:
         cap, name = _pick(captures, request)
@@ -171,12 +185,19 @@ def make_app(
 
         return StreamingResponse(body(), media_type=media, headers={"cache-control": "no-cache"})
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
         ]
     )
+    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
+    app.add_middleware(
+        HostGuard,
+        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
+        csp=SERVE_CSP,
+    )
+    return app
 
 
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:

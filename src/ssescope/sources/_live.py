@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
+from ..containers.redact import scrub
 from ..diagnostics import Diagnostic, quote
 from ..events import Terminal
 from ..pipeline import Pipeline
@@ -70,6 +71,7 @@ class LiveCore:
         self.stalled = False
         self.cancelled = False
         self.failed = False
+        self.secrets: list[str] = []  # credentials of the request, kept out of messages
         self._report: Report | None = None
 
     def now(self) -> float:
@@ -127,7 +129,22 @@ class LiveCore:
                 "stream.connection-error",
                 "error",
                 f"The connection failed after {self.pipeline.bytes_seen} bytes: "
-                f"{type(exc).__name__} {quote(str(exc))}.",
+                f"{type(exc).__name__} {quote(scrub(str(exc), self.secrets))}.",
+                self.pipeline.bytes_seen,
+            )
+        )
+
+    def on_decode_error(self, exc: BaseException, encoding: str = "") -> None:
+        """The compressed body could not be decoded: keep what decoded, say why it stopped."""
+        self.failed = True
+        how = f"Content-Encoding {quote(encoding)}" if encoding else "its Content-Encoding"
+        self.pipeline.add_diagnostic(
+            Diagnostic(
+                "stream.decode-error",
+                "error",
+                f"The body could not be decoded ({how}) after {self.pipeline.bytes_seen} "
+                f"decoded bytes: {type(exc).__name__} {quote(scrub(str(exc), self.secrets))}. "
+                "What decoded is kept; the rest of the body is lost.",
                 self.pipeline.bytes_seen,
             )
         )
@@ -227,6 +244,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
     _raw: AsyncIterator[bytes]
     _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
     _transport_errors: tuple[type[BaseException], ...] = ()
+    _decode_errors: tuple[type[BaseException], ...] = ()
+
+    def _encoding(self) -> str:
+        """The response's Content-Encoding (for the decode-error diagnostic)."""
+        return ""
 
     @abstractmethod
     async def _close_response(self) -> None:
@@ -254,6 +276,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
             return
         except self._stall_errors:
             core.on_stall()
+            await self._close_response()
+            self._end()
+            return
+        except self._decode_errors as exc:
+            core.on_decode_error(exc, self._encoding())
             await self._close_response()
             self._end()
             return
