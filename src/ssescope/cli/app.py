@@ -16,7 +16,6 @@ from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
 from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import Pipeline
 from ..preview import summaries
 from ..providers.registry import PROVIDERS
 from . import exitcodes
@@ -189,7 +188,7 @@ def frames(
     """One row per record: offset, length, time, event / id, a data preview, findings."""
     _need_input(ctx, file, example)
     source = load(open_source(file, example), container)
-    pipeline = feed(source, Pipeline(provider=provider, framing=framing, keep_records=True))
+    pipeline = feed(source, provider=provider, framing=framing, keep_records=True)
     records = pipeline.records
     unknown = pipeline.unknown_records
     report = pipeline.report()

@@ -28,21 +28,18 @@ import binascii
 import math
 import os
 from collections.abc import Iterable, Mapping
-from typing import IO, Any, Literal, TypeAlias
+from typing import IO, Any, TypeAlias
 
 import orjson
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
+from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_headers, redact_url
 
 __all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
-
-EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
-END_REASONS: tuple[EndReason, ...] = ("eof", "cancelled", "stalled", "error")
-"""How a capture can say its stream ended."""
 
 Headers: TypeAlias = "Iterable[tuple[str, str]] | Mapping[str, str]"
 """Headers as ``(name, value)`` pairs or a mapping."""

@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,6 +62,7 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, SSEEvent
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import AdapterOutput, compact_json, decode_json, diag, usage_event
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
@@ -132,6 +134,8 @@ class _Malformed(Exception):
 class AnthropicAdapter:
     """Anthropic Messages stream events → unified events."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "anthropic"
 
     def __init__(self, framing: str) -> None:
@@ -158,6 +162,8 @@ class AnthropicAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (an SSE event or a JSON line) to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         name = record.event if isinstance(record, SSEEvent) else None
         if name == "message":  # no ``event:`` line: the JSON type alone decides
             name = None
@@ -244,6 +250,9 @@ class AnthropicAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         if self._started and not self._stopped:
             reason = (
                 f"the last stop_reason was {quote(self._stop_reason)}"

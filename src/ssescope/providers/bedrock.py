@@ -46,6 +46,7 @@ from typing import ClassVar, cast
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -63,6 +64,7 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import AdapterOutput, decode_json, diag, usage_event
 from .anthropic import AnthropicAdapter
 
@@ -124,6 +126,8 @@ def _is_exception(name: str) -> bool:
 class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "bedrock"
 
     def __init__(self, framing: str) -> None:
@@ -136,6 +140,8 @@ class BedrockAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event-stream message (or one decoded message line) to events."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:
@@ -195,6 +201,9 @@ class BedrockAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())

@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,6 +62,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["CohereAdapter", "map_finish_reason"]
@@ -92,6 +94,8 @@ def _obj(value: JSON) -> dict[str, JSON]:
 class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
@@ -104,6 +108,8 @@ class CohereAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -153,6 +159,9 @@ class CohereAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
             out.append(

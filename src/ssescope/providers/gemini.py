@@ -50,6 +50,7 @@ import re
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, Severity, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -69,6 +70,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["GeminiAdapter", "map_finish_reason"]
@@ -204,6 +206,8 @@ class _StreamedCall:
 class GeminiAdapter:
     """Adapter for Gemini ``streamGenerateContent`` in SSE, JSON-array and JSONL form."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "gemini"
 
     def __init__(self, framing: str) -> None:
@@ -224,6 +228,8 @@ class GeminiAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one chunk (or error object) to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -253,6 +259,9 @@ class GeminiAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)

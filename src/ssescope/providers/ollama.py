@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Finish,
@@ -48,6 +49,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none
 
 __all__ = ["OllamaAdapter", "map_done_reason"]
@@ -81,6 +83,8 @@ def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
@@ -93,6 +97,8 @@ class OllamaAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -156,6 +162,9 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         out: list[AdapterOutput] = []
         if self._started and not self._done:
             out.append(

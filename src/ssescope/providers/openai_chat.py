@@ -88,6 +88,7 @@ from orjson import JSONDecodeError
 from orjson import loads as _loads
 
 from ..diagnostics import Diagnostic, Severity, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -110,6 +111,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
@@ -245,6 +247,8 @@ class OpenAIChatAdapter:
             response is complete when every choice that appeared got a finish reason.
     """
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "openai-chat"
 
     def __init__(self, framing: str) -> None:
@@ -268,6 +272,8 @@ class OpenAIChatAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         self._last = record
         data = record.data
         if data[:1] == "{" and record.event != "error":
@@ -311,6 +317,9 @@ class OpenAIChatAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: judge how it ended when no end marker came."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         last = self._last
         if self._terminated:
             return []

@@ -53,6 +53,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -75,6 +76,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["OpenAIResponsesAdapter"]
@@ -206,6 +208,8 @@ class OpenAIResponsesAdapter:
     JSON events in every framing.
     """
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "openai-responses"
 
     def __init__(self, framing: str) -> None:
@@ -249,6 +253,8 @@ class OpenAIResponsesAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one Responses event) to unified events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         obj, bad = decode_json(record)
         if obj is INVALID:
@@ -339,6 +345,9 @@ class OpenAIResponsesAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: nothing to add (a missing terminal event is the aggregator's
         ``truncated`` status, unended calls its ``tool.incomplete``)."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         return []
 
     # -- helpers -----------------------------------------------------------------------

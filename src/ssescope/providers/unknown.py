@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..errors import UsageError
 from ..events import Unknown
 from ..framing.records import DataRecord
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, decode_json
 
 __all__ = ["UnknownAdapter"]
@@ -14,6 +16,8 @@ __all__ = ["UnknownAdapter"]
 class UnknownAdapter:
     """Reports each record as :class:`Unknown` (by its JSON ``type``/``object`` or SSE event)."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "unknown"
 
     def __init__(self, framing: str) -> None:
@@ -21,6 +25,8 @@ class UnknownAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record to an :class:`Unknown` event (or a ``json.invalid`` diagnostic)."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         if record.data.strip() == "[DONE]":
             return [Unknown(record.index, "[DONE]")]
         value, problem = decode_json(record)
@@ -38,4 +44,7 @@ class UnknownAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """Nothing is left unfinished by an unknown protocol."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         return []

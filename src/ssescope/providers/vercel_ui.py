@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     Citation,
     Finish,
@@ -55,6 +56,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
 
 __all__ = ["VercelUIAdapter"]
@@ -125,6 +127,8 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
 class VercelUIAdapter:
     """Adapter for AI SDK UI-message streams (SSE, or a dump of its chunks one per line)."""
 
+    _closed = False  # the Incremental contract: nothing is fed after close()
+
     name: ClassVar[str] = "vercel-ui"
 
     def __init__(self, framing: str) -> None:
@@ -164,6 +168,8 @@ class VercelUIAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one UI-message chunk, or ``[DONE]``) to events and diagnostics."""
+        if self._closed:
+            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         data = record.data
         if data == "[DONE]" or (data[:1] != "{" and data.strip() == "[DONE]"):
@@ -220,6 +226,9 @@ class VercelUIAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
             return [
