@@ -34,6 +34,7 @@ import orjson
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
+from ..framing import BOM
 from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
@@ -178,7 +179,7 @@ def read_capture(data: bytes) -> Body:
     diags: list[Diagnostic] = []
     chunks: list[Chunk] = []
     body = Body(chunks, "ssecap", diagnostics=diags)
-    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    pos = 3 if data.startswith(BOM) else 0
     n = len(data)
     lineno = 0
     header_seen = False

@@ -34,6 +34,7 @@ from typing import Any
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..framing import BOM
 from ._body import (
     LOST_CHUNK_TIMING,
     LOST_CHUNKS,
@@ -91,7 +92,7 @@ def read_har_all(data: bytes) -> list[Body]:
     Always returns at least one Body (an empty one carrying an error diagnostic when the
     file is not a HAR or holds no stream). Never raises.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM):
         data = data[3:]
     try:
         doc = orjson.loads(data)

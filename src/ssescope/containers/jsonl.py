@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from ..diagnostics import Diagnostic, quote
+from ..framing import BOM
 from ._body import (
     LOST_EXACT_BYTES,
     LOST_FRAMING,
@@ -82,7 +83,7 @@ def read_jsonl(data: bytes) -> Body:
     chunks: list[Chunk] = []
     origin: float | None = None
     timed = False
-    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    pos = 3 if data.startswith(BOM) else 0
     n = len(data)
     lineno = 0
     while pos < n:

@@ -25,6 +25,7 @@ import binascii
 from typing import Literal, Protocol
 
 from ..errors import UsageError
+from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
 from .records import FramingOutput
@@ -37,7 +38,6 @@ FRAMINGS: tuple[FramingName, ...] = ("sse", "ndjson", "json-array", "aws-eventst
 
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\n", b"data\r")
 _WS = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
 _DECIDE_AFTER = 256  # bytes after which an undecided first line falls back to SSE
 _HEAD_MAX = 4096  # bytes of the body detection looks at, at most (then it decides)
 
@@ -79,7 +79,7 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
             return "aws-eventstream", "the body starts with an AWS event-stream prelude"
         if binary is None and not final:
             return None, "waiting for the first 12 bytes"
-    body = prefix[3:] if prefix.startswith(_BOM) else prefix
+    body = prefix[3:] if prefix.startswith(BOM) else prefix
     stripped = body.lstrip(_WS)
     if not stripped:
         if final:
@@ -141,13 +141,7 @@ class Framer:
             raise UsageError(
                 f"unknown framing {framing!r}; expected auto or one of {', '.join(FRAMINGS)}"
             )
-        if max_event_bytes is not None and (
-            isinstance(max_event_bytes, bool)
-            or not isinstance(max_event_bytes, int)
-            or max_event_bytes <= 0
-        ):
-            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
-        self._max = max_event_bytes
+        self._max = check_max_event_bytes(max_event_bytes)
         self._held: list[tuple[bytes, float | None]] = []
         self._head = b""  # the first bytes of the body (at most _HEAD_MAX)
         self._closed = False

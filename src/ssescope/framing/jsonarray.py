@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
-from ._text import decode_utf8
+from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord
 
 __all__ = ["JSONArrayParser"]
@@ -32,7 +32,6 @@ _STRUCTURAL = frozenset(b'"[]{},')
 _JUNK_KEPT = 256  # bytes of unexpected text kept for its diagnostic
 _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
 
 # phases
 _BEFORE = 0  # waiting for "["
@@ -79,11 +78,11 @@ class JSONArrayParser:
         out: list[FramingOutput] = []
         if self._head is not None:
             data = self._head + data
-            if len(data) < 3 and _BOM.startswith(data):
+            if len(data) < 3 and BOM.startswith(data):
                 self._head = data  # could still be a BOM
                 return out
             self._head = None
-            if data.startswith(_BOM):
+            if data.startswith(BOM):
                 out.append(
                     Diagnostic(
                         "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..containers import read_path
 from ..errors import UsageError
 from .faults import Fault, apply_faults, parse_fault, schedule
 
@@ -47,10 +48,6 @@ class Capture:
 
 def _read_capture(path: Path) -> Capture:
     name = path.stem
-    try:
-        from ..containers import read_path  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return Capture(name, path.read_bytes())
     body = read_path(path)
     data = b"".join(c.data for c in body.chunks)
     chunks: list[tuple[int, float]] | None = None
