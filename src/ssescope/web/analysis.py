@@ -15,7 +15,7 @@ from typing import Any
 
 from ..aggregate.aggregator import Aggregator
 from ..api import feed_chunks
-from ..containers import CaptureWriter, read_all, read_container
+from ..containers import Body, CaptureWriter, read_all
 from ..diagnostics import Diagnostic
 from ..errors import UsageError
 from ..events import (
@@ -148,15 +148,12 @@ def analyse(
     Raises:
         UsageError: for an unknown provider or framing name, or an ``entry`` out of range.
     """
-    bodies = read_all(data)
+    bodies, chosen = _choose(data, entry)
     entries: list[dict[str, Any]] = []
     if len(bodies) > 1:
         for i, other in enumerate(bodies):
             each = Pipeline(provider=provider, framing=framing, source=other.info())
             entries.append(_entry_line(i, feed_chunks(each, other.chunks).report().to_dict()))
-    chosen = 0 if entry is None else entry
-    if not 0 <= chosen < len(bodies):
-        raise UsageError(f"entry {chosen} does not exist; the input holds {len(bodies)}")
     body = bodies[chosen]
     pipeline = Pipeline(provider=provider, framing=framing, keep_records=True, source=body.info())
     steps = _Steps()
@@ -218,13 +215,26 @@ def analyse(
     }
 
 
-def build_capture(data: bytes) -> bytes:
+def _choose(data: bytes, entry: int | None) -> tuple[list[Body], int]:
+    bodies = read_all(data)
+    chosen = 0 if entry is None else entry
+    if not 0 <= chosen < len(bodies):
+        raise UsageError(f"entry {chosen} does not exist; the input holds {len(bodies)}")
+    return bodies, chosen
+
+
+def build_capture(data: bytes, entry: int | None = None) -> bytes:
     """Return ``data`` (a stream or a container) as an ``.ssecap`` capture (JSON Lines).
 
     The header carries the response status and headers when the container knew them;
-    each chunk keeps its arrival time (``null`` when it was never measured).
+    each chunk keeps its arrival time (``null`` when it was never measured). Of a capture
+    holding several streams, the ``entry``-th (its position; the first by default).
+
+    Raises:
+        UsageError: for an ``entry`` out of range.
     """
-    body = read_container(data)
+    bodies, chosen = _choose(data, entry)
+    body = bodies[chosen]
     out = io.BytesIO()
     writer = CaptureWriter(
         out,

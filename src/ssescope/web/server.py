@@ -130,6 +130,16 @@ def _too_large(limit: int) -> JSONResponse:
     )
 
 
+def _entry_param(request: Request) -> int | None:
+    """The ``entry`` query parameter: which stream of a capture holding several."""
+    raw = request.query_params.get("entry")
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit():
+        raise UsageError(f"entry must be a stream's position (0, 1, …), not {raw!r}")
+    return int(raw)
+
+
 def create_app(
     *,
     max_body: int = DEFAULT_MAX_BODY,
@@ -162,7 +172,8 @@ def create_app(
         provider = request.query_params.get("provider", "auto") or "auto"
         framing = request.query_params.get("framing", "auto") or "auto"
         try:
-            result = analyse(data, provider=provider, framing=framing)
+            entry = _entry_param(request)
+            result = analyse(data, provider=provider, framing=framing, entry=entry)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except Exception as exc:  # the engine must not take the page down with it
@@ -178,8 +189,12 @@ def create_app(
             data = await _read_body(request, max_body)
         except _TooLarge:
             return _too_large(max_body)
+        try:
+            capture = build_capture(data, entry=_entry_param(request))
+        except UsageError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
         return Response(
-            build_capture(data),
+            capture,
             media_type="application/x-ndjson",
             headers={"content-disposition": 'attachment; filename="stream.ssecap"'},
         )
