@@ -222,7 +222,8 @@ def inspect(
             an ``.ssecap`` capture, a JSONL dump), a path to a file holding one, or an
             iterable of raw body chunks.
         provider: ``"auto"`` or a provider name (``ssescope.PROVIDERS``).
-        framing: ``"auto"`` or ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"aws-eventstream"``.
+        framing: ``"auto"`` or ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"json"`` (one
+            document), ``"aws-eventstream"``.
         container: ``"auto"`` or a container name (``ssescope.containers.CONTAINERS``);
             ignored for an iterable of chunks, which is always a raw body.
         max_event_bytes: opt-in cap on one SSE event block.

@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic, quote
 from .errors import UsageError
 from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment
+from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
@@ -67,7 +68,7 @@ class Pipeline:
     Args:
         provider: ``"auto"`` (default) or a provider name (``ssescope.providers.PROVIDERS``).
         framing: ``"auto"`` (default) or ``"sse"``, ``"ndjson"``, ``"json-array"``,
-            ``"aws-eventstream"``.
+            ``"json"`` (one document), ``"aws-eventstream"``.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for ``timing.stall`` / ``timing.burst``.
         source: what is known about the body's source (container, HTTP status, what it
@@ -363,6 +364,24 @@ class Pipeline:
         if response.error is None:
             response.error = {**error_from_body(body), "code": status, "record": None}
 
+    def _not_a_stream(self, report: Report) -> None:
+        """Not one record: say what the body is (empty, an HTML page, plain text)."""
+        found = describe_non_stream(b"".join(self._head), self._bytes)
+        if found is None:
+            return
+        report.diagnostics.append(found.diagnostic)
+        response = report.response
+        response.status_reason = found.reason
+        if found.status == "failed" and response.status == "truncated":
+            response.status = "failed"
+            if response.error is None:
+                response.error = {
+                    "type": None,
+                    "message": found.error,
+                    "code": None,
+                    "record": None,
+                }
+
     def report(self) -> Report:
         """Build the Report (once; later calls return the same object).
 
@@ -422,9 +441,10 @@ class Pipeline:
             lost=list(self.source.lost),
             entry=self.source.entry,
         )
-        if not self._bytes:
-            report.response.status_reason = "the body is empty"
-        if self.source.status is not None and self.source.status >= 400:
+        http_error = self.source.status is not None and self.source.status >= 400
+        if not counts.total and not http_error:
+            self._not_a_stream(report)
+        if http_error:
             self._http_error(report)
         self._report = report
         return report

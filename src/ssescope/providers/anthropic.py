@@ -63,7 +63,15 @@ from ..events import (
 )
 from ..framing.records import DataRecord, SSEEvent
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import AdapterOutput, compact_json, decode_json, diag, usage_event
+from ._base import (
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    not_streamed,
+    usage_event,
+    whole_terminal,
+)
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
 
@@ -158,6 +166,7 @@ class AnthropicAdapter:
             "message_delta": self._message_delta,
             "message_stop": self._message_stop,
             "error": self._error,
+            "message": self._whole_message,
         }
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
@@ -632,6 +641,37 @@ class AnthropicAdapter:
             status = "incomplete"
         out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
         self._stopped = True
+
+    def _whole_message(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Messages response (not streamed), read as the events that stream it:
+        message_start, each content block started whole and stopped, the stop reason,
+        message_stop."""
+        out.append(not_streamed("Messages 'message' object", record))
+        head = {k: v for k, v in obj.items() if k not in ("content", "stop_reason")}
+        self._message_start({"message": {**head, "content": []}}, record, out)
+        content = obj.get("content")
+        if not isinstance(content, list):
+            raise _Malformed(f'its "content" is not a list ({quote(content)})')
+        for n, block in enumerate(content):
+            try:
+                self._block_start({"index": n, "content_block": block}, record, out)
+            except _Malformed as exc:
+                out.append(
+                    diag(
+                        "anthropic.malformed-event",
+                        "error",
+                        f"Record {record.index} (message): content[{n}] is malformed: {exc}; "
+                        "it is skipped.",
+                        record,
+                    )
+                )
+                continue
+            self._block_stop({"index": n}, record, out)
+        self._message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
+        self._message_stop({}, record, out)
+        whole_terminal(out, "Messages message")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj.get("error")

@@ -112,7 +112,7 @@ from ..events import (
 )
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import AdapterOutput, compact_json, decode_json, diag
+from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
 
@@ -216,6 +216,15 @@ def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
         "reasoning_tokens": _tokens(ctd.get("reasoning_tokens")) if isinstance(ctd, dict) else None,
         "cached_input_tokens": cached,
     }
+
+
+def _is_whole(choices: Any) -> bool:
+    """Whether ``choices`` are those of a whole completion: messages, no deltas."""
+    return (
+        type(choices) is list
+        and bool(choices)
+        and all(type(c) is dict and "message" in c and "delta" not in c for c in choices)
+    )
 
 
 def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
@@ -611,6 +620,22 @@ class OpenAIChatAdapter:
                 self._terminated = True
         elif obj_type == "chat.completion.done" and not self._terminated:
             self._end_marker(record, "The chat.completion.done chunk", out)
+        elif obj_type == "chat.completion" and _is_whole(choices) and not self._terminated:
+            self._whole_completion(record, out)
+
+    def _whole_completion(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """A whole ``chat.completion`` (not streamed): its choices' messages were taken as
+        snapshots; it ends the response when every choice has a finish reason."""
+        out.append(not_streamed("chat.completion object", record))
+        if self._choices and all(st.finish is not None for st in self._choices.values()):
+            out.append(
+                Terminal(
+                    record.index,
+                    self._status(),
+                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})",
+                )
+            )
+            self._terminated = True
 
     @staticmethod
     def _is_chunk(obj: dict[str, Any], obj_type: Any) -> bool:

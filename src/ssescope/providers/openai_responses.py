@@ -77,7 +77,15 @@ from ..events import (
 )
 from ..framing.records import DataRecord, SSEEvent
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    int_or_none,
+    not_streamed,
+    whole_terminal,
+)
 
 __all__ = ["OpenAIResponsesAdapter"]
 
@@ -166,6 +174,15 @@ _PART_FIELDS: dict[str, tuple[str, str]] = {
     "refusal": ("refusal", "refusal"),
     "reasoning_text": ("reasoning", "text"),
 }
+
+
+_WHOLE_STATUS = {
+    "completed": "response.completed",
+    "incomplete": "response.incomplete",
+    "failed": "response.failed",
+    "cancelled": "response.cancelled",
+}
+"""The terminal event a whole Response object stands for, by its ``status``."""
 
 
 def _key(value: object) -> str | int | None:
@@ -286,6 +303,9 @@ class OpenAIResponsesAdapter:
             return out
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
+        if etype is None and obj.get("object") == "response":
+            self._whole_response(obj, record, out)
+            return out
         if not isinstance(etype, str):
             if wire_name and wire_name != "message":
                 etype = wire_name
@@ -809,6 +829,24 @@ class OpenAIResponsesAdapter:
         nested = obj.get("error")
         err = nested if isinstance(nested, dict) else obj
         self._provider_error(err, obj, "an 'error' event", record, out)
+
+    def _whole_response(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Response object (not streamed): read as the terminal event its status
+        names, whose snapshot carries every output item."""
+        out.append(not_streamed("Response object", record))
+        etype = _WHOLE_STATUS.get(_str(obj.get("status")) or "")
+        if etype is not None:
+            self._terminal(etype, {"response": obj}, record, out)
+            whole_terminal(out, "Response")
+            return
+        # queued or in progress (a background response polled early): what it has so far
+        self._start(obj, record, out)
+        output = obj.get("output")
+        for position, item in enumerate(output if isinstance(output, list) else []):
+            if isinstance(item, dict):
+                self._final_item(item, position, record, out)
 
     def _terminal(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]

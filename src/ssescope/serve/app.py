@@ -31,6 +31,7 @@ _CONTENT_TYPES = {
     "sse": "text/event-stream",
     "ndjson": "application/x-ndjson",
     "json-array": "application/json",
+    "json": "application/json",
     "aws-eventstream": "application/vnd.amazon.eventstream",
 }
 _SUFFIXES = {".ssecap", ".sse", ".txt", ".ndjson", ".jsonl", ".json", ".har", ".log"}
