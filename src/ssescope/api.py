@@ -69,16 +69,17 @@ class Stream:
 
     Attributes:
         info: what the source knows about the stream (give it to the Pipeline).
-        chunks: the body as it arrived (iterated once, lazily for a raw file).
+        chunks: the body as it arrived (iterated once, lazily for a raw file): each a
+            :class:`Chunk` with its arrival time, or bare ``bytes`` when there is none.
     """
 
     info: SourceInfo
-    chunks: Iterable[Chunk]
+    chunks: Iterable[Chunk | bytes]
 
 
 def feed_chunks(
     pipeline: Pipeline,
-    chunks: Iterable[Chunk],
+    chunks: Iterable[Chunk | bytes],
     on_events: Callable[[list[AdapterOutput]], None] | None = None,
 ) -> Pipeline:
     """Feed every chunk (with its arrival time) into ``pipeline`` and close it: the one loop.
@@ -88,15 +89,27 @@ def feed_chunks(
 
     Args:
         pipeline: a new pipeline.
-        chunks: the body as it arrived.
+        chunks: the body as it arrived: :class:`Chunk` values (with arrival times), or
+            bare ``bytes`` (``bytearray``, ``memoryview``) where no time is known.
         on_events: called with the events (and diagnostics) of each chunk, as
             :meth:`Pipeline.feed` returns them, and with those of the close.
 
     Returns:
         The same pipeline, closed (call :meth:`Pipeline.report`).
+
+    Raises:
+        UsageError: for a chunk that is neither a :class:`Chunk` nor bytes.
     """
+    feed = pipeline.feed
     for chunk in chunks:
-        events = pipeline.feed(chunk.data, chunk.time)
+        # Raw bodies come as bare bytes: nothing is built or checked per piece of a
+        # large file beyond this type test.
+        if type(chunk) is bytes:
+            events = feed(chunk)
+        elif type(chunk) is Chunk:
+            events = feed(chunk.data, chunk.time)
+        else:
+            events = feed(_as_bytes(chunk))
         if on_events is not None:
             on_events(events)
     events = pipeline.close()
@@ -155,11 +168,10 @@ def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iter
     return opened[0] if isinstance(opened, list) else opened
 
 
-def _timeless(pieces: Iterable[bytes]) -> Iterator[Chunk]:
-    for piece in pieces:
-        if not isinstance(piece, bytes | bytearray | memoryview):
-            raise UsageError(f"chunks must be bytes, got {type(piece).__name__}")
-        yield Chunk(bytes(piece))
+def _as_bytes(piece: object) -> bytes:
+    if isinstance(piece, bytearray | memoryview):
+        return bytes(piece)
+    raise UsageError(f"chunks must be bytes, got {type(piece).__name__}")
 
 
 def open_streams(
@@ -196,8 +208,8 @@ def open_streams(
         opened = unwrap_chunks(_file_chunks(path), container, every=every)
         if isinstance(opened, list):
             return [Stream(b.info(), b.chunks) for b in opened]
-        return [Stream(RAW_FILE, _timeless(opened))]
-    return [Stream(RAW_CHUNKS, _timeless(source))]
+        return [Stream(RAW_FILE, opened)]
+    return [Stream(RAW_CHUNKS, source)]
 
 
 def _file_chunks(path: Path) -> Iterator[bytes]:
@@ -326,4 +338,4 @@ def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:
         UsageError: if the pipeline already has a source or was fed.
     """
     _adopt(pipeline, RAW_FILE, "feed_raw")
-    return feed_chunks(pipeline, _timeless(chunks))
+    return feed_chunks(pipeline, chunks)

@@ -49,12 +49,12 @@ class Input:
         elif self.raw is not None:
             yield from self.raw
 
-    def chunks(self) -> Iterator[Chunk]:
+    def chunks(self) -> Iterator[Chunk | bytes]:
         """The body as it arrived (with arrival times when the container has them)."""
         if self.body is not None:
             yield from self.body.chunks
         else:
-            yield from (Chunk(piece) for piece in self.pieces())
+            yield from self.pieces()
 
 
 def _inputs(source: Source, container: str, every: bool) -> list[Input]:

@@ -13,8 +13,10 @@ from typing import ClassVar, Protocol, TypeAlias
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import JSON, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
+from ..incremental import FEED_AFTER_CLOSE
 
 __all__ = [
     "INVALID",
@@ -25,6 +27,7 @@ __all__ = [
     "diag",
     "int_or_none",
     "not_streamed",
+    "refuse_feed",
     "whole_terminal",
 ]
 
@@ -99,6 +102,19 @@ def diag(
 ) -> Diagnostic:
     """Build a diagnostic located at ``record``."""
     return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+
+
+def _feed_after_close(*_args: object) -> list[AdapterOutput]:
+    raise UsageError(FEED_AFTER_CLOSE)
+
+
+def refuse_feed(adapter: object) -> None:
+    """Make ``adapter.feed`` raise :class:`~ssescope.errors.UsageError` (call in ``close``).
+
+    The instance's ``feed`` is shadowed by one that raises, so the per-record path of an
+    open adapter carries no check at all.
+    """
+    vars(adapter)["feed"] = _feed_after_close
 
 
 def not_streamed(what: str, record: DataRecord) -> Diagnostic:

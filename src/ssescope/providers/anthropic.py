@@ -62,13 +62,14 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..incremental import CLOSE_TWICE
 from ._base import (
     AdapterOutput,
     compact_json,
     decode_json,
     diag,
     not_streamed,
+    refuse_feed,
     usage_event,
     whole_terminal,
 )
@@ -142,7 +143,7 @@ class _Malformed(Exception):
 class AnthropicAdapter:
     """Anthropic Messages stream events → unified events."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "anthropic"
 
@@ -171,8 +172,6 @@ class AnthropicAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (an SSE event or a JSON line) to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         name = record.event if isinstance(record, SSEEvent) else None
         if name == "message":  # no ``event:`` line: the JSON type alone decides
             name = None
@@ -262,6 +261,7 @@ class AnthropicAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         if self._started and not self._stopped:
             reason = (
                 f"the last stop_reason was {quote(self._stop_reason)}"

@@ -64,8 +64,8 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import AdapterOutput, decode_json, diag, usage_event
+from ..incremental import CLOSE_TWICE
+from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
 from .anthropic import AnthropicAdapter
 
 __all__ = ["BedrockAdapter", "finish_reason"]
@@ -126,7 +126,7 @@ def _is_exception(name: str) -> bool:
 class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "bedrock"
 
@@ -140,8 +140,6 @@ class BedrockAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event-stream message (or one decoded message line) to events."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:
@@ -204,6 +202,7 @@ class BedrockAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())

@@ -62,8 +62,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["CohereAdapter", "map_finish_reason"]
 
@@ -94,7 +94,7 @@ def _obj(value: JSON) -> dict[str, JSON]:
 class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "cohere"
 
@@ -108,8 +108,6 @@ class CohereAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -162,6 +160,7 @@ class CohereAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
             out.append(

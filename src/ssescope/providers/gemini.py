@@ -70,8 +70,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, refuse_feed
 
 __all__ = ["GeminiAdapter", "map_finish_reason"]
 
@@ -206,7 +206,7 @@ class _StreamedCall:
 class GeminiAdapter:
     """Adapter for Gemini ``streamGenerateContent`` in SSE, JSON-array and JSONL form."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "gemini"
 
@@ -228,8 +228,6 @@ class GeminiAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one chunk (or error object) to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -262,6 +260,7 @@ class GeminiAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)

@@ -49,8 +49,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["OllamaAdapter", "map_done_reason"]
 
@@ -83,7 +83,7 @@ def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "ollama"
 
@@ -97,8 +97,6 @@ class OllamaAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
@@ -165,6 +163,7 @@ class OllamaAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._done:
             out.append(

@@ -111,8 +111,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed
+from ..incremental import CLOSE_TWICE
+from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed, refuse_feed
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
 
@@ -256,7 +256,7 @@ class OpenAIChatAdapter:
             response is complete when every choice that appeared got a finish reason.
     """
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "openai-chat"
 
@@ -281,8 +281,6 @@ class OpenAIChatAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         self._last = record
         data = record.data
         if data[:1] == "{" and record.event != "error":
@@ -329,6 +327,7 @@ class OpenAIChatAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         last = self._last
         if self._terminated:
             return []

@@ -76,7 +76,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..incremental import CLOSE_TWICE
 from ._base import (
     INVALID,
     AdapterOutput,
@@ -84,6 +84,7 @@ from ._base import (
     diag,
     int_or_none,
     not_streamed,
+    refuse_feed,
     whole_terminal,
 )
 
@@ -225,7 +226,7 @@ class OpenAIResponsesAdapter:
     JSON events in every framing.
     """
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "openai-responses"
 
@@ -270,8 +271,6 @@ class OpenAIResponsesAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one Responses event) to unified events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         obj, bad = decode_json(record)
         if obj is INVALID:
@@ -368,6 +367,7 @@ class OpenAIResponsesAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         return []
 
     # -- helpers -----------------------------------------------------------------------

@@ -7,8 +7,8 @@ from typing import ClassVar
 from ..errors import UsageError
 from ..events import Unknown
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, decode_json
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, refuse_feed
 
 __all__ = ["UnknownAdapter"]
 
@@ -16,7 +16,7 @@ __all__ = ["UnknownAdapter"]
 class UnknownAdapter:
     """Reports each record as :class:`Unknown` (by its JSON ``type``/``object`` or SSE event)."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "unknown"
 
@@ -25,8 +25,6 @@ class UnknownAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record to an :class:`Unknown` event (or a ``json.invalid`` diagnostic)."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         if record.data.strip() == "[DONE]":
             return [Unknown(record.index, "[DONE]")]
         value, problem = decode_json(record)
@@ -47,4 +45,5 @@ class UnknownAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         return []

@@ -56,8 +56,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["VercelUIAdapter"]
 
@@ -127,7 +127,7 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
 class VercelUIAdapter:
     """Adapter for AI SDK UI-message streams (SSE, or a dump of its chunks one per line)."""
 
-    _closed = False  # the Incremental contract: nothing is fed after close()
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "vercel-ui"
 
@@ -168,8 +168,6 @@ class VercelUIAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one UI-message chunk, or ``[DONE]``) to events and diagnostics."""
-        if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
         out: list[AdapterOutput] = []
         data = record.data
         if data == "[DONE]" or (data[:1] != "{" and data.strip() == "[DONE]"):
@@ -229,6 +227,7 @@ class VercelUIAdapter:
         if self._closed:
             raise UsageError(CLOSE_TWICE)
         self._closed = True
+        refuse_feed(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
             return [
