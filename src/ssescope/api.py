@@ -39,6 +39,8 @@ from .providers._base import AdapterOutput
 from .sourceinfo import SourceInfo
 
 __all__ = [
+    "RAW_CHUNKS",
+    "RAW_FILE",
     "Source",
     "Stream",
     "feed_body",
