@@ -18,9 +18,12 @@ from .diagnostics import Diagnostic, quote
 from .errors import UsageError
 from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment
+from .framing.sniff import describe_non_stream
+from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
+from .sourceinfo import SourceInfo
 
 __all__ = ["INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
@@ -65,10 +68,12 @@ class Pipeline:
     Args:
         provider: ``"auto"`` (default) or a provider name (``ssescope.providers.PROVIDERS``).
         framing: ``"auto"`` (default) or ``"sse"``, ``"ndjson"``, ``"json-array"``,
-            ``"aws-eventstream"``.
+            ``"json"`` (one document), ``"aws-eventstream"``.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for ``timing.stall`` / ``timing.burst``.
-        container: the container name reported in the Report's ``source``.
+        source: what is known about the body's source (container, HTTP status, what it
+            lost, how a capture ended, its own diagnostics, its entry); frozen, given
+            once. The default is a raw body that says nothing about itself.
         keep_records: keep every record in :attr:`records` (for frame views); off by
             default so that a long stream is inspected in bounded memory.
         collect_events: return the unified events from :meth:`feed` and :meth:`close`
@@ -85,7 +90,7 @@ class Pipeline:
         framing: str = "auto",
         max_event_bytes: int | None = None,
         timing: TimingOptions | None = None,
-        container: str = "raw",
+        source: SourceInfo | None = None,
         keep_records: bool = False,
         collect_events: bool = True,
     ) -> None:
@@ -113,10 +118,9 @@ class Pipeline:
         self._last_time: float | None = None
         self._closed = False
         self._timing = timing or TimingOptions()
-        self.container = container
-        self.http_status: int | None = None
-        self.lost: list[str] = []
-        self._extra: list[Diagnostic] = []
+        self._source = source or SourceInfo()
+        self._extra: list[Diagnostic] = list(self._source.diagnostics)
+        self._max_time: float | None = None
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -133,6 +137,34 @@ class Pipeline:
     def provider(self) -> str | None:
         """The provider, once decided."""
         return None if self._provider == "auto" else self._provider
+
+    @property
+    def source(self) -> SourceInfo:
+        """What is known about the body's source (given when the pipeline was built)."""
+        return self._source
+
+    def _adopt_source(self, info: SourceInfo) -> None:
+        # Only for the deprecated feed_body()/feed_raw(), which were handed a pipeline
+        # built without its source.
+        if self._source != SourceInfo() or self._bytes or self._closed:
+            raise UsageError("the pipeline already has a source or was fed; build it with one")
+        self._source = info
+        self._extra[:0] = info.diagnostics
+
+    @property
+    def container(self) -> str:
+        """The container the body came in (``source.container``)."""
+        return self.source.container
+
+    @property
+    def http_status(self) -> int | None:
+        """The response's HTTP status, if the source records it."""
+        return self.source.status
+
+    @property
+    def lost(self) -> list[str]:
+        """What the source cannot give (``source.lost``)."""
+        return list(self.source.lost)
 
     @property
     def bytes_seen(self) -> int:
@@ -153,15 +185,6 @@ class Pipeline:
         """Indexes of the records the adapter did not know."""
         return self.aggregator.unknown_record_indexes()
 
-    def invalid_records(self) -> set[int]:
-        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`)."""
-        report = self.report()
-        return {
-            d.record
-            for d in report.diagnostics
-            if d.record is not None and d.code.startswith(INVALID_PREFIXES)
-        }
-
     def _offset(self, record: int) -> int | None:
         return self._starts[record] if 0 <= record < len(self._starts) else None
 
@@ -181,7 +204,7 @@ class Pipeline:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            raise UsageError(FEED_AFTER_CLOSE)
         if data:
             if self._bytes < _ERROR_BODY_BYTES:
                 self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
@@ -190,10 +213,19 @@ class Pipeline:
                 if self._first_byte is None:
                     self._first_byte = time
                 self._last_time = time
+        if time is not None and (self._max_time is None or time > self._max_time):
+            self._max_time = time
         return self._records(self._framer.feed(data, time))
 
     def close(self, time: float | None = None) -> list[AdapterOutput]:
         """Signal the end of the body.
+
+        Args:
+            time: when the body ended (seconds since the request started), if known.
+                Without it, a source that records the exchange's duration
+                (``source.total_s``) ends it then, or at the last chunk if that came later.
+                A source whose capture says the client cancelled marks the response
+                cancelled.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -202,7 +234,14 @@ class Pipeline:
             UsageError: if called twice.
         """
         if self._closed:
-            raise UsageError("close() called twice")
+            raise UsageError(CLOSE_TWICE)
+        source = self.source
+        if source.end == "cancelled":
+            self.cancel("the capture says the client cancelled the stream")
+        if time is None:
+            time = source.total_s
+            if self._max_time is not None and (time is None or self._max_time > time):
+                time = self._max_time
         if time is not None:
             self._last_time = time
         out = self._records(self._framer.close(time))
@@ -306,7 +345,7 @@ class Pipeline:
 
     def _http_error(self, report: Report) -> None:
         """An HTTP error answer is a failed response, whatever its body looks like."""
-        status = self.http_status
+        status = self.source.status
         body = b"".join(self._head)
         if not any(d.code == "http.error-status" for d in report.diagnostics):
             report.diagnostics.append(
@@ -325,6 +364,24 @@ class Pipeline:
         if response.error is None:
             response.error = {**error_from_body(body), "code": status, "record": None}
 
+    def _not_a_stream(self, report: Report) -> None:
+        """Not one record: say what the body is (empty, an HTML page, plain text)."""
+        found = describe_non_stream(b"".join(self._head), self._bytes)
+        if found is None:
+            return
+        report.diagnostics.append(found.diagnostic)
+        response = report.response
+        response.status_reason = found.reason
+        if found.status == "failed" and response.status == "truncated":
+            response.status = "failed"
+            if response.error is None:
+                response.error = {
+                    "type": None,
+                    "message": found.error,
+                    "code": None,
+                    "record": None,
+                }
+
     def report(self) -> Report:
         """Build the Report (once; later calls return the same object).
 
@@ -336,7 +393,7 @@ class Pipeline:
         if self._report is not None:
             return self._report
         agg = self.aggregator
-        responses = agg.finish()
+        responses = agg.close()
         diagnostics = list(agg.diagnostics)
         diagnostics.extend(self._extra)
         self._counts.invalid = len(
@@ -380,12 +437,14 @@ class Pipeline:
             records=self._counts,
             diagnostics=diagnostics,
             timing=timing,
-            http_status=self.http_status,
-            lost=list(self.lost),
+            http_status=self.source.status,
+            lost=list(self.source.lost),
+            entry=self.source.entry,
         )
-        if not self._bytes:
-            report.response.status_reason = "the body is empty"
-        if self.http_status is not None and self.http_status >= 400:
+        http_error = self.source.status is not None and self.source.status >= 400
+        if not counts.total and not http_error:
+            self._not_a_stream(report)
+        if http_error:
             self._http_error(report)
         self._report = report
         return report

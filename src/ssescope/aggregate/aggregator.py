@@ -16,7 +16,7 @@ Rules it implements, each one a bug some SDK accumulator has:
 * A ``ResponseStart`` after a terminal marker starts a new response.
 
 Per event the work is a type lookup and an append; everything else happens once, in
-:meth:`Aggregator.finish`.
+:meth:`Aggregator.close`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -52,6 +53,7 @@ from ..events import (
     Unknown,
     Usage,
 )
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .partial_json import parse_partial
 from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
 
@@ -219,7 +221,7 @@ def _join(parts: dict[object, _Pieces]) -> str:
 
 
 class Aggregator:
-    """Folds unified events into responses. Sans-I/O; feed events, then :meth:`finish`.
+    """Folds unified events into responses. Sans-I/O; feed events, then :meth:`close`.
 
     Attributes:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
@@ -263,8 +265,18 @@ class Aggregator:
 
     # -- feeding ----------------------------------------------------------------------
 
-    def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> None:
-        """Fold events (and pass through diagnostics) in order."""
+    def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> list[ResponseReport]:
+        """Fold events (and pass through diagnostics) in order.
+
+        Returns:
+            Always an empty list: responses are built by :meth:`close` (the
+            :class:`~ssescope.incremental.Incremental` shape).
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._finished:
+            raise UsageError(FEED_AFTER_CLOSE)
         handlers = self._handlers
         resp = self._current
         record: int | None = None
@@ -305,6 +317,7 @@ class Aggregator:
                 resp.last_record = record  # (a new response begins with this event)
             handler(ev)
             resp = self._current  # a ResponseStart may have begun a new response
+        return []
 
     def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
         offset = None if record is None else self._offsets(record)
@@ -576,14 +589,17 @@ class Aggregator:
         out = self._current.outputs.get(output)
         return [] if out is None else list(out.calls)
 
-    def finish(self) -> list[ResponseReport]:
+    def close(self) -> list[ResponseReport]:
         """End of stream: build every response and add the end-of-stream diagnostics.
 
         Returns:
             The responses, oldest first (at least one).
+
+        Raises:
+            UsageError: if called twice.
         """
         if self._finished:
-            raise RuntimeError("finish() called twice")
+            raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
         reports = [self._build(r) for r in responses]

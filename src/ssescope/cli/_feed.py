@@ -1,7 +1,8 @@
 """Run the Pipeline over an input, unwrapping its container (curl -i, trace, HAR, .ssecap).
 
 The container layer needs the whole input; a raw body is fed from disk in 64 KiB pieces
-and never held in memory.
+and never held in memory. Every input is fed the same way: a Pipeline built with what the
+source knows (:attr:`Input.info`), then :func:`ssescope.api.feed_chunks`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
-from ..api import feed_body, feed_raw, open_chunks
-from ..containers import CONTAINERS, Body
+from ..api import RAW_FILE, feed_chunks, unwrap_chunks
+from ..containers import CONTAINERS, Body, Chunk
 from ..pipeline import Pipeline
+from ..sourceinfo import SourceInfo
 from ._input import Source
 
-__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "run_pipeline"]
+__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "load_all", "run_pipeline"]
 
 CONTAINER_CHOICES: tuple[str, ...] = ("auto", *CONTAINERS)
 
@@ -27,6 +29,11 @@ class Input:
     container: str
     body: Body | None = None
     raw: Iterator[bytes] | None = None
+
+    @property
+    def info(self) -> SourceInfo:
+        """What the source knows about the stream (the Pipeline is built with it)."""
+        return RAW_FILE if self.body is None else self.body.info()
 
     @property
     def original(self) -> list[bytes] | None:
@@ -42,22 +49,45 @@ class Input:
         elif self.raw is not None:
             yield from self.raw
 
+    def chunks(self) -> Iterator[Chunk | bytes]:
+        """The body as it arrived (with arrival times when the container has them)."""
+        if self.body is not None:
+            yield from self.body.chunks
+        else:
+            yield from self.pieces()
+
+
+def _inputs(source: Source, container: str, every: bool) -> list[Input]:
+    # A raw body is streamed on, never held whole; a container is read whole.
+    opened = unwrap_chunks(source.chunks(), container, every=every)
+    if isinstance(opened, list):
+        return [Input(body.container, body=body) for body in opened]
+    return [Input("raw", raw=opened)]
+
 
 def load(source: Source, container: str = "auto") -> Input:
-    """Open the input: stream a raw body, or unwrap a container (which reads it whole)."""
-    opened = open_chunks(source.chunks(), container)
-    if isinstance(opened, Body):
-        return Input(opened.container, body=opened)
-    return Input("raw", raw=opened)
+    """Open the input: stream a raw body, or unwrap a container (which reads it whole).
+
+    A capture holding several streams gives its first (naming the others in an info).
+    """
+    return _inputs(source, container, every=False)[0]
 
 
-def feed(source: Input, pipeline: Pipeline) -> Pipeline:
-    """Feed the input through ``pipeline`` and close it."""
-    if source.body is not None:
-        return feed_body(pipeline, source.body)
-    return feed_raw(pipeline, source.pieces())
+def load_all(source: Source, container: str = "auto") -> list[Input]:
+    """Open every stream of the input: each streamed entry of a HAR or a JSONL log."""
+    return _inputs(source, container, every=True)
+
+
+def feed(
+    source: Input, *, provider: str = "auto", framing: str = "auto", keep_records: bool = False
+) -> Pipeline:
+    """Feed the input through a new Pipeline (built with its source info) and close it."""
+    pipeline = Pipeline(
+        provider=provider, framing=framing, keep_records=keep_records, source=source.info
+    )
+    return feed_chunks(pipeline, source.chunks())
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:
     """Feed the input through a new Pipeline and return its Report."""
-    return feed(source, Pipeline(provider=provider, framing=framing)).report()
+    return feed(source, provider=provider, framing=framing).report()

@@ -17,14 +17,14 @@ from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
 from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import Pipeline
 from ..preview import summaries
 from ..providers.registry import PROVIDERS
 from ..visible import escape_json_text, visible
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
+from ._feed import CONTAINER_CHOICES, Input, feed, load, load_all, run_pipeline
 from ._input import open_source, want_color
 from .check import print_differences
+from .entries import render_entries, select_entry, worst_exit
 from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -125,6 +125,12 @@ def cli() -> None:
     metavar="LEVELS",
     help="Comma-separated: incomplete (exit 6), warning or error (exit 5).",
 )
+@click.option(
+    "--entry",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
+)
 @click.pass_context
 def inspect(
     ctx: click.Context,
@@ -141,18 +147,38 @@ def inspect(
     color: bool | None,
     strict: bool,
     fail_on: str | None,
+    entry: int | None,
 ) -> int:
     """Assemble a stream and say how it ended.
 
     FILE is a stream body; `-` or a pipe reads stdin. On a terminal: the verdict, the reply,
-    usage and diagnostics. Piped, or with --json: exactly the Report JSON.
+    usage and diagnostics. Piped, or with --json: exactly the Report JSON. A HAR or JSONL
+    log holding several streams gives one verdict line per entry, then the details (with
+    --json, an array of Reports); --entry N picks one.
     """
     sections = _parse_list(only, SECTIONS, "--only") or list(SECTIONS)
     levels = _parse_list(fail_on, exitcodes.FAIL_ON_CHOICES, "--fail-on")
     if as_json and pretty:
         raise click.UsageError("--json and --pretty exclude each other")
     _need_input(ctx, file, example)
-    report = run_pipeline(load(open_source(file, example), container), provider, framing)
+    inputs = load_all(open_source(file, example), container)
+    if entry is not None:
+        inputs = [select_entry(inputs, entry)]
+    if len(inputs) > 1:
+        return _inspect_entries(
+            inputs,
+            provider,
+            framing,
+            as_json,
+            pretty,
+            only,
+            sections,
+            redact,
+            color,
+            strict,
+            levels,
+        )
+    report = run_pipeline(inputs[0], provider, framing)
     data = report.to_dict()
     if redact:
         redact_report(data)
@@ -162,6 +188,32 @@ def inspect(
     else:
         sys.stdout.write(escape_json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
+
+
+def _inspect_entries(
+    inputs: list[Input],
+    provider: str,
+    framing: str,
+    as_json: bool,
+    pretty: bool,
+    only: str | None,
+    sections: list[str],
+    redact: bool,
+    color: bool | None,
+    strict: bool,
+    levels: list[str],
+) -> int:
+    reports = [run_pipeline(source, provider, framing) for source in inputs]
+    datas = [report.to_dict() for report in reports]
+    if redact:
+        for data in datas:
+            redact_report(data)
+    if pretty or (not as_json and (sys.stdout.isatty() or only is not None)):
+        console = _stdout(want_color(color, sys.stdout))
+        render_entries(console, datas, lambda data: render_report(console, data, sections))
+    else:
+        sys.stdout.write(json.dumps(datas, ensure_ascii=False, indent=2) + "\n")
+    return worst_exit(exitcodes.exit_code(r, strict=strict, fail_on=levels) for r in reports)
 
 
 def _preview(text: str, width: int = 48) -> str:
@@ -197,7 +249,7 @@ def frames(
     """One row per record: offset, length, time, event / id, a data preview, findings."""
     _need_input(ctx, file, example)
     source = load(open_source(file, example), container)
-    pipeline = feed(source, Pipeline(provider=provider, framing=framing, keep_records=True))
+    pipeline = feed(source, provider=provider, framing=framing, keep_records=True)
     records = pipeline.records
     unknown = pipeline.unknown_records
     report = pipeline.report()

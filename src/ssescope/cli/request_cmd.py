@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
+from rich.console import Console
 
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
@@ -17,6 +18,7 @@ from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 from ..visible import escape_json_text, visible
+from .render import render_report
 
 __all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
 
@@ -96,54 +98,9 @@ def _body(data: str | None) -> bytes | None:
     return data.encode()
 
 
-def _fmt_s(value: float | None) -> str:
-    return "not measured" if value is None else f"{value:.3f} s"
-
-
 def _verdict(report: Report, out: IO[str]) -> None:
-    """Print the human verdict (the ``inspect`` renderer when available)."""
-    try:
-        from rich.console import Console
-
-        from . import render  # type: ignore[attr-defined,unused-ignore]
-
-        render.render_report(Console(file=out), report.to_dict())
-        return
-    except (ImportError, AttributeError):
-        pass
-    r = report
-    t = r.timing
-    reason = r.response.status_reason
-    line = f"status {r.status}" + (f" ({reason})" if reason else "")
-    if r.http_status is not None:
-        line += f" · HTTP {r.http_status}"
-    print(line, file=out)
-    print(
-        f"provider {r.provider} · framing {r.framing} · {r.records.total} records · "
-        f"{r.bytes} bytes",
-        file=out,
-    )
-    print(
-        f"first byte {_fmt_s(t.first_byte_s)} · first event {_fmt_s(t.first_event_s)} · "
-        f"first content {_fmt_s(t.first_content_s)} · total {_fmt_s(t.total_s)} · "
-        f"max gap {_fmt_s(t.max_gap_s)}",
-        file=out,
-    )
-    if r.error:
-        print(
-            f"error: {r.error.get('type') or ''} {r.error.get('message') or ''}".strip(), file=out
-        )
-    if r.usage is not None:
-        u = r.usage
-        print(
-            f"usage: in {u.input_tokens} · out {u.output_tokens} · total {u.total_tokens}", file=out
-        )
-    for out_report in r.outputs:
-        for call in out_report.tool_calls:
-            print(f"tool call {call.name}({call.arguments})", file=out)
-    for d in r.diagnostics:
-        where = f" [record {d.record}]" if d.record is not None else ""
-        print(f"{d.severity}: {d.code}{where}: {d.message}", file=out)
+    """Print the human verdict (the ``inspect`` renderer)."""
+    render_report(Console(file=out), report.to_dict())
 
 
 class _Counters:

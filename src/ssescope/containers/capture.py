@@ -28,21 +28,19 @@ import binascii
 import math
 import os
 from collections.abc import Iterable, Mapping
-from typing import IO, Any, Literal, TypeAlias
+from typing import IO, Any, TypeAlias
 
 import orjson
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
+from ..framing import BOM
+from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_headers, redact_url
 
 __all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
-
-EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
-END_REASONS: tuple[EndReason, ...] = ("eof", "cancelled", "stalled", "error")
-"""How a capture can say its stream ended."""
 
 Headers: TypeAlias = "Iterable[tuple[str, str]] | Mapping[str, str]"
 """Headers as ``(name, value)`` pairs or a mapping."""
@@ -181,7 +179,7 @@ def read_capture(data: bytes) -> Body:
     diags: list[Diagnostic] = []
     chunks: list[Chunk] = []
     body = Body(chunks, "ssecap", diagnostics=diags)
-    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    pos = 3 if data.startswith(BOM) else 0
     n = len(data)
     lineno = 0
     header_seen = False

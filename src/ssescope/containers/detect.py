@@ -19,6 +19,7 @@ import re
 
 import orjson
 
+from ..framing import BOM
 from ._body import ContainerName
 from ._httpbody import STATUS_LINE
 from .jsonl import is_jsonl_wrapper
@@ -28,7 +29,6 @@ __all__ = ["DETECT_BYTES", "detect_container"]
 DETECT_BYTES = 65536
 """How many leading bytes :func:`detect_container` looks at."""
 
-_BOM = b"\xef\xbb\xbf"
 _CAPTURE_PREFIX = re.compile(rb'\{\s*"ssescope"\s*:\s*(?:"capture"|1)\s*[,}]')
 _HAR = re.compile(rb'\{\s*"log"\s*:\s*\{')
 _TRACE = re.compile(rb"(?:\d\d:\d\d:\d\d\.\d+ )?(?:\[[^\]\r\n]*\] )?(?:== Info:|=> Send |<= Recv )")
@@ -52,7 +52,7 @@ def detect_container(head: bytes) -> tuple[ContainerName, str]:
         Never raises; undecidable input is ``"raw"``.
     """
     data = head[:DETECT_BYTES]
-    if data.startswith(_BOM):
+    if data.startswith(BOM):
         data = data[3:]
     stripped = data.lstrip(b" \t\r\n")
     nl = stripped.find(b"\n")

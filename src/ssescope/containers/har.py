@@ -19,6 +19,9 @@ wall-clock epoch (seconds) in some exporters and a monotonic clock in Chrome's; 
 times are taken relative to ``startedDateTime``, monotonic ones are anchored so that the
 first message arrives at ``first_byte_s``.
 
+Each Body names its entry (:attr:`Body.entry`: its index in ``log.entries``, the request
+method and URL, ``startedDateTime``).
+
 Request and response headers and the URL are redacted on reading: HAR exports are often
 shared, and not every exporter sanitises them.
 """
@@ -34,6 +37,8 @@ from typing import Any
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..framing import BOM
+from ..sourceinfo import EntryInfo
 from ._body import (
     LOST_CHUNK_TIMING,
     LOST_CHUNKS,
@@ -91,7 +96,7 @@ def read_har_all(data: bytes) -> list[Body]:
     Always returns at least one Body (an empty one carrying an error diagnostic when the
     file is not a HAR or holds no stream). Never raises.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM):
         data = data[3:]
     try:
         doc = orjson.loads(data)
@@ -241,7 +246,13 @@ def _entry(
         lost=lost,
         diagnostics=diags,
         timing=timing,
+        entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
     )
+
+
+def _started(entry: dict[str, Any]) -> str | None:
+    started = entry.get("startedDateTime")
+    return started if isinstance(started, str) and started else None
 
 
 def _epoch(value: object) -> float | None:

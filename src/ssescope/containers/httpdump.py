@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostic, quote
+from ..framing import BOM
 from ._body import LOST_CHUNKS, LOST_REQUEST, LOST_TIMING, Body, Chunk
 from ._httpbody import (
     STATUS_LINE,
@@ -28,7 +29,6 @@ from .redact import redact_headers
 __all__ = ["read_http"]
 
 _BLANK = re.compile(rb"\r?\n\r?\n")
-_BOM = b"\xef\xbb\xbf"
 
 
 def read_http(data: bytes) -> Body:
@@ -37,7 +37,7 @@ def read_http(data: bytes) -> Body:
     Never raises: what is wrong becomes a diagnostic.
     """
     diags: list[Diagnostic] = []
-    pos = 3 if data.startswith(_BOM) else 0
+    pos = 3 if data.startswith(BOM) else 0
     while pos < len(data) and data[pos] in b" \t\r\n":
         pos += 1
     status: int | None = None

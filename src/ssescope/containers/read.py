@@ -22,7 +22,7 @@ from .curltrace import read_curl_trace
 from .detect import detect_container
 from .har import read_har, read_har_all
 from .httpdump import read_http
-from .jsonl import read_jsonl
+from .jsonl import read_jsonl, read_jsonl_all
 
 __all__ = ["read_all", "read_container", "read_path", "read_raw"]
 
@@ -40,6 +40,12 @@ _READERS: dict[str, Callable[[bytes], Body]] = {
     "har": read_har,
     "ssecap": read_capture,
     "jsonl": read_jsonl,
+}
+
+
+_READ_ALL: dict[str, Callable[[bytes], list[Body]]] = {
+    "har": read_har_all,
+    "jsonl": read_jsonl_all,
 }
 
 
@@ -79,7 +85,8 @@ def read_container(data: bytes, *, container: str = "auto") -> Body:
 
     Returns:
         The :class:`Body`. For a HAR with several streamed responses, the first (with
-        the info ``har.multiple-entries``); :func:`read_all` returns them all.
+        the info ``har.multiple-entries``), and for a JSONL log holding several streams
+        the first (with ``jsonl.multiple-streams``); :func:`read_all` returns them all.
 
     Raises:
         UsageError: for an unknown ``container`` name. Bad input never raises.
@@ -92,14 +99,14 @@ def read_container(data: bytes, *, container: str = "auto") -> Body:
 
 
 def read_all(data: bytes, *, container: str = "auto") -> list[Body]:
-    """Like :func:`read_container`, but every streamed response of a HAR (in file order).
+    """Like :func:`read_container`, but every stream of a HAR or a JSONL log (in file order).
 
     Raises:
         UsageError: for an unknown ``container`` name.
     """
     name, rule = _choose(data, container)
-    if name == "har":
-        bodies = _guarded(read_har_all, data, name)
+    if name in _READ_ALL:
+        bodies = _guarded(_READ_ALL[name], data, name)
     else:
         reader = _READERS[name]
         bodies = _guarded(lambda d: [reader(d)], data, name)

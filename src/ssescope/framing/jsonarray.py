@@ -12,6 +12,10 @@ chunking. Bytes of an unfinished element are kept as a list of pieces and joined
 Anything that is not where JSON allows it (text before ``[``, after ``]``, a stray
 separator) is reported with its byte offset and skipped; the element is not validated
 here (the provider layer decodes it and reports invalid JSON).
+
+The same scanner frames a body that is one JSON document spread over several lines (a
+response that was not streamed, pretty-printed): with ``document=True`` (the ``json``
+framing) there are no brackets around it, and the document is the one record.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
-from ._text import decode_utf8
+from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord
 
 __all__ = ["JSONArrayParser"]
@@ -32,7 +36,6 @@ _STRUCTURAL = frozenset(b'"[]{},')
 _JUNK_KEPT = 256  # bytes of unexpected text kept for its diagnostic
 _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
 
 # phases
 _BEFORE = 0  # waiting for "["
@@ -46,11 +49,13 @@ class JSONArrayParser:
 
     name: ClassVar[str] = "json-array"
 
-    def __init__(self) -> None:
+    def __init__(self, *, document: bool = False) -> None:
         self._closed = False
+        self._document = document
         self._pos = 0
         self._index = 0
-        self._phase = _BEFORE
+        # a document has no "[": its one value is expected at once
+        self._phase = _BETWEEN if document else _BEFORE
         self._depth = 0  # nesting inside the current element
         self._in_string = False
         self._escape = False
@@ -79,11 +84,11 @@ class JSONArrayParser:
         out: list[FramingOutput] = []
         if self._head is not None:
             data = self._head + data
-            if len(data) < 3 and _BOM.startswith(data):
+            if len(data) < 3 and BOM.startswith(data):
                 self._head = data  # could still be a BOM
                 return out
             self._head = None
-            if data.startswith(_BOM):
+            if data.startswith(BOM):
                 out.append(
                     Diagnostic(
                         "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
@@ -164,7 +169,7 @@ class JSONArrayParser:
                         continue
                     where = "before the opening '['"
                 else:
-                    where = "after the closing ']'"
+                    where = "after the JSON document" if self._document else "after the closing ']'"
                 if c in _STRUCTURAL:
                     self._unexpected(tok, base + start, where, out)
                     continue
@@ -247,17 +252,20 @@ class JSONArrayParser:
                 self._expect_element = False
             else:
                 text = raw.decode("utf-8", "replace")
+                where = "the JSON document" if self._document else "an array element"
                 out.append(
                     Diagnostic(
                         "json-array.unterminated-element",
                         "warning",
-                        f"The body ended inside an array element: {quote(text)}.",
+                        f"The body ended inside {where}: {quote(text)}.",
                         self._elem_start,
                         None,
                         text,
                     )
                 )
-        if self._phase == _BEFORE and self._pos:
+        if self._document:
+            pass  # no brackets to check; a cut document is reported above
+        elif self._phase == _BEFORE and self._pos:
             out.append(
                 Diagnostic(
                     "json-array.missing-open",
@@ -297,7 +305,7 @@ class JSONArrayParser:
         stop = self._elem_start + len(raw) if self._scalar else base + end
         out.append(JSONRecord(self._index, text, self._elem_start, stop, time))
         self._index += 1
-        self._phase = _BETWEEN
+        self._phase = _AFTER if self._document else _BETWEEN
         self._expect_element = False
         self._scalar = False
         self._depth = 0

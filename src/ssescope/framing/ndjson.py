@@ -12,12 +12,10 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
-from ._text import decode_utf8
+from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord
 
 __all__ = ["NDJSONParser"]
-
-_BOM = b"\xef\xbb\xbf"
 
 
 class NDJSONParser:
@@ -85,7 +83,7 @@ class NDJSONParser:
     def _line(
         self, line: bytes, ls: int, end: int, out: list[FramingOutput], time: float | None
     ) -> None:
-        if ls == 0 and line.startswith(_BOM):
+        if ls == 0 and line.startswith(BOM):
             line = line[3:]
             ls = 3
             out.append(

@@ -66,11 +66,11 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, Severity, quote
 from ..errors import UsageError
+from ._text import BOM, check_max_event_bytes
 from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent
 
 __all__ = ["SSEParser"]
 
-_BOM = b"\xef\xbb\xbf"
 _LF = 0x0A
 _SPACE = 0x20
 
@@ -146,13 +146,7 @@ class SSEParser:
     )
 
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
-        if max_event_bytes is not None and (
-            isinstance(max_event_bytes, bool)
-            or not isinstance(max_event_bytes, int)
-            or max_event_bytes <= 0
-        ):
-            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
-        self._max = max_event_bytes
+        self._max = check_max_event_bytes(max_event_bytes)
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
         self._index = 0  # index of the next record
@@ -302,11 +296,11 @@ class SSEParser:
         out = []
         if self._head is not None:
             data = self._head + data
-            if len(data) < 3 and _BOM.startswith(data):
+            if len(data) < 3 and BOM.startswith(data):
                 self._head = data  # could still be a BOM; no line can end in it
                 return out
             self._head = None
-            if data.startswith(_BOM):
+            if data.startswith(BOM):
                 out.append(
                     Diagnostic(
                         "sse.bom-stripped",

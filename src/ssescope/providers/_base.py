@@ -13,8 +13,10 @@ from typing import ClassVar, Protocol, TypeAlias
 import orjson
 
 from ..diagnostics import Diagnostic, quote
-from ..events import JSON, UnifiedEvent, Usage
+from ..errors import UsageError
+from ..events import JSON, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
+from ..incremental import FEED_AFTER_CLOSE
 
 __all__ = [
     "INVALID",
@@ -24,6 +26,9 @@ __all__ = [
     "decode_json",
     "diag",
     "int_or_none",
+    "not_streamed",
+    "refuse_feed",
+    "whole_terminal",
 ]
 
 AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
@@ -97,6 +102,46 @@ def diag(
 ) -> Diagnostic:
     """Build a diagnostic located at ``record``."""
     return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+
+
+def _feed_after_close(*_args: object) -> list[AdapterOutput]:
+    raise UsageError(FEED_AFTER_CLOSE)
+
+
+def refuse_feed(adapter: object) -> None:
+    """Make ``adapter.feed`` raise :class:`~ssescope.errors.UsageError` (call in ``close``).
+
+    The instance's ``feed`` is shadowed by one that raises, so the per-record path of an
+    open adapter carries no check at all.
+    """
+    vars(adapter)["feed"] = _feed_after_close
+
+
+def not_streamed(what: str, record: DataRecord) -> Diagnostic:
+    """The ``stream.not-streamed`` warning: the body is one whole response, not a stream.
+
+    Args:
+        what: the object the body is (``"chat.completion object"``, ``"Response object"``).
+        record: the record holding it.
+    """
+    return diag(
+        "stream.not-streamed",
+        "warning",
+        f"The body is one whole {what}, not a stream: the request did not ask for "
+        "streaming (stream: true), or the server ignored it. Its reply is shown as it is; "
+        "nothing about streaming (timing, chunking, end markers) can be judged.",
+        record,
+    )
+
+
+def whole_terminal(out: list[AdapterOutput], what: str) -> None:
+    """Say in the terminal reason that the response came whole: ``a whole X, not streamed
+    (<the marker's reason>)`` (for the events a whole, not streamed, body was read as)."""
+    for i, item in enumerate(out):
+        if isinstance(item, Terminal):
+            out[i] = Terminal(
+                item.record, item.status, f"a whole {what}, not streamed ({item.reason})"
+            )
 
 
 def compact_json(value: object) -> str:

@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,7 +62,17 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import AdapterOutput, compact_json, decode_json, diag, usage_event
+from ..incremental import CLOSE_TWICE
+from ._base import (
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    not_streamed,
+    refuse_feed,
+    usage_event,
+    whole_terminal,
+)
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
 
@@ -132,6 +143,8 @@ class _Malformed(Exception):
 class AnthropicAdapter:
     """Anthropic Messages stream events → unified events."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "anthropic"
 
     def __init__(self, framing: str) -> None:
@@ -154,6 +167,7 @@ class AnthropicAdapter:
             "message_delta": self._message_delta,
             "message_stop": self._message_stop,
             "error": self._error,
+            "message": self._whole_message,
         }
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
@@ -244,6 +258,10 @@ class AnthropicAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         if self._started and not self._stopped:
             reason = (
                 f"the last stop_reason was {quote(self._stop_reason)}"
@@ -623,6 +641,37 @@ class AnthropicAdapter:
             status = "incomplete"
         out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
         self._stopped = True
+
+    def _whole_message(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Messages response (not streamed), read as the events that stream it:
+        message_start, each content block started whole and stopped, the stop reason,
+        message_stop."""
+        out.append(not_streamed("Messages 'message' object", record))
+        head = {k: v for k, v in obj.items() if k not in ("content", "stop_reason")}
+        self._message_start({"message": {**head, "content": []}}, record, out)
+        content = obj.get("content")
+        if not isinstance(content, list):
+            raise _Malformed(f'its "content" is not a list ({quote(content)})')
+        for n, block in enumerate(content):
+            try:
+                self._block_start({"index": n, "content_block": block}, record, out)
+            except _Malformed as exc:
+                out.append(
+                    diag(
+                        "anthropic.malformed-event",
+                        "error",
+                        f"Record {record.index} (message): content[{n}] is malformed: {exc}; "
+                        "it is skipped.",
+                        record,
+                    )
+                )
+                continue
+            self._block_stop({"index": n}, record, out)
+        self._message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
+        self._message_stop({}, record, out)
+        whole_terminal(out, "Messages message")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj.get("error")

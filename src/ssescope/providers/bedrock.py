@@ -46,6 +46,7 @@ from typing import ClassVar, cast
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -63,7 +64,8 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
-from ._base import AdapterOutput, decode_json, diag, usage_event
+from ..incremental import CLOSE_TWICE
+from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
 from .anthropic import AnthropicAdapter
 
 __all__ = ["BedrockAdapter", "finish_reason"]
@@ -123,6 +125,8 @@ def _is_exception(name: str) -> bool:
 
 class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "bedrock"
 
@@ -195,6 +199,10 @@ class BedrockAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())

@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,7 +62,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["CohereAdapter", "map_finish_reason"]
 
@@ -91,6 +93,8 @@ def _obj(value: JSON) -> dict[str, JSON]:
 
 class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "cohere"
 
@@ -153,6 +157,10 @@ class CohereAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
             out.append(

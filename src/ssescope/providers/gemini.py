@@ -50,6 +50,7 @@ import re
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, Severity, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -69,7 +70,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, refuse_feed
 
 __all__ = ["GeminiAdapter", "map_finish_reason"]
 
@@ -204,6 +206,8 @@ class _StreamedCall:
 class GeminiAdapter:
     """Adapter for Gemini ``streamGenerateContent`` in SSE, JSON-array and JSONL form."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "gemini"
 
     def __init__(self, framing: str) -> None:
@@ -253,6 +257,10 @@ class GeminiAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)

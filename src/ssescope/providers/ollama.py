@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ..diagnostics import Diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Finish,
@@ -48,7 +49,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["OllamaAdapter", "map_done_reason"]
 
@@ -80,6 +82,8 @@ def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
 
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "ollama"
 
@@ -156,6 +160,10 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._done:
             out.append(

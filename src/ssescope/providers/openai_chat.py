@@ -88,6 +88,7 @@ from orjson import JSONDecodeError
 from orjson import loads as _loads
 
 from ..diagnostics import Diagnostic, Severity, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -110,7 +111,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import AdapterOutput, compact_json, decode_json, diag
+from ..incremental import CLOSE_TWICE
+from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed, refuse_feed
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
 
@@ -216,6 +218,15 @@ def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
     }
 
 
+def _is_whole(choices: Any) -> bool:
+    """Whether ``choices`` are those of a whole completion: messages, no deltas."""
+    return (
+        type(choices) is list
+        and bool(choices)
+        and all(type(c) is dict and "message" in c and "delta" not in c for c in choices)
+    )
+
+
 def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
     """Report a field whose JSON type is not the one the protocol defines."""
     out.append(
@@ -244,6 +255,8 @@ class OpenAIChatAdapter:
             any other framing (a JSONL dump, a JSON array) does not, so there the
             response is complete when every choice that appeared got a finish reason.
     """
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "openai-chat"
 
@@ -311,6 +324,10 @@ class OpenAIChatAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: judge how it ended when no end marker came."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         last = self._last
         if self._terminated:
             return []
@@ -602,6 +619,22 @@ class OpenAIChatAdapter:
                 self._terminated = True
         elif obj_type == "chat.completion.done" and not self._terminated:
             self._end_marker(record, "The chat.completion.done chunk", out)
+        elif obj_type == "chat.completion" and _is_whole(choices) and not self._terminated:
+            self._whole_completion(record, out)
+
+    def _whole_completion(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """A whole ``chat.completion`` (not streamed): its choices' messages were taken as
+        snapshots; it ends the response when every choice has a finish reason."""
+        out.append(not_streamed("chat.completion object", record))
+        if self._choices and all(st.finish is not None for st in self._choices.values()):
+            out.append(
+                Terminal(
+                    record.index,
+                    self._status(),
+                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})",
+                )
+            )
+            self._terminated = True
 
     @staticmethod
     def _is_chunk(obj: dict[str, Any], obj_type: Any) -> bool:

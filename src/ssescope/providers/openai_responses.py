@@ -61,6 +61,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -83,7 +84,17 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    int_or_none,
+    not_streamed,
+    refuse_feed,
+    whole_terminal,
+)
 
 __all__ = ["OpenAIResponsesAdapter"]
 
@@ -174,6 +185,15 @@ _PART_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
+_WHOLE_STATUS = {
+    "completed": "response.completed",
+    "incomplete": "response.incomplete",
+    "failed": "response.failed",
+    "cancelled": "response.cancelled",
+}
+"""The terminal event a whole Response object stands for, by its ``status``."""
+
+
 def _key(value: object) -> str | int | None:
     """A value usable in a part key (hashable, protocol-shaped) or ``None``."""
     if isinstance(value, (str, int)) and not isinstance(value, bool):
@@ -213,6 +233,8 @@ class OpenAIResponsesAdapter:
     The framing does not change the end markers: the protocol's terminal events are
     JSON events in every framing.
     """
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "openai-responses"
 
@@ -292,6 +314,9 @@ class OpenAIResponsesAdapter:
             return out
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
+        if etype is None and obj.get("object") == "response":
+            self._whole_response(obj, record, out)
+            return out
         if not isinstance(etype, str):
             if wire_name and wire_name != "message":
                 etype = wire_name
@@ -351,6 +376,10 @@ class OpenAIResponsesAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: nothing to add (a missing terminal event is the aggregator's
         ``truncated`` status, unended calls its ``tool.incomplete``)."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         return []
 
     # -- helpers -----------------------------------------------------------------------
@@ -876,6 +905,25 @@ class OpenAIResponsesAdapter:
         nested = obj.get("error")
         err = nested if isinstance(nested, dict) else obj
         self._provider_error(err, obj, "an 'error' event", record, out)
+
+    def _whole_response(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Response object (not streamed): read as the terminal event its status
+        names, whose snapshot carries every output item."""
+        out.append(not_streamed("Response object", record))
+        etype = _WHOLE_STATUS.get(_str(obj.get("status")) or "")
+        if etype is not None:
+            self._terminal(etype, {"response": obj}, record, out)
+            whole_terminal(out, "Response")
+            return
+        # queued or in progress (a background response polled early): what it has so far
+        self._start(obj, record, out)
+        output = obj.get("output")
+        for position, item in enumerate(output if isinstance(output, list) else []):
+            if isinstance(item, dict):
+                owner = self._resolve(_str(item.get("id")), position, record, out)
+                self._final_item(item, position, owner, record, out)
 
     def _terminal(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]

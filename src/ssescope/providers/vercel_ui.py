@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 import orjson
 
 from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     Citation,
     Finish,
@@ -55,7 +56,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["VercelUIAdapter"]
 
@@ -124,6 +126,8 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
 
 class VercelUIAdapter:
     """Adapter for AI SDK UI-message streams (SSE, or a dump of its chunks one per line)."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "vercel-ui"
 
@@ -220,6 +224,10 @@ class VercelUIAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
             return [

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..containers import read_path
 from ..errors import UsageError
 from ..visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
@@ -41,6 +42,7 @@ _CONTENT_TYPES = {
     "sse": "text/event-stream",
     "ndjson": "application/x-ndjson",
     "json-array": "application/json",
+    "json": "application/json",
     "aws-eventstream": "application/vnd.amazon.eventstream",
 }
 _SUFFIXES = {".ssecap", ".sse", ".txt", ".ndjson", ".jsonl", ".json", ".har", ".log"}
@@ -58,10 +60,6 @@ class Capture:
 
 def _read_capture(path: Path) -> Capture:
     name = path.stem
-    try:
-        from ..containers import read_path  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return Capture(name, path.read_bytes())
     body = read_path(path)
     data = b"".join(c.data for c in body.chunks)
     chunks: list[tuple[int, float]] | None = None

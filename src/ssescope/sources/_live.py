@@ -13,7 +13,7 @@ import time as _time
 from abc import abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Protocol
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
@@ -22,10 +22,9 @@ from ..diagnostics import Diagnostic, quote
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
+from ..sourceinfo import EndReason, SourceInfo
 
 __all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase"]
-
-EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 
 
 class CaptureSink(Protocol):
@@ -62,8 +61,11 @@ class LiveCore:
     ) -> None:
         if timing is None and stall is not None:
             timing = TimingOptions(stall_s=stall)
-        self.pipeline = Pipeline(provider=provider, timing=timing, container="http")
-        self.pipeline.http_status = http_status
+        self.pipeline = Pipeline(
+            provider=provider,
+            timing=timing,
+            source=SourceInfo(container="http", status=http_status),
+        )
         self.capture = capture
         self.stall = stall
         self.start = _time.monotonic() if start is None else start

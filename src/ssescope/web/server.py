@@ -159,6 +159,16 @@ def _too_large(limit: int) -> JSONResponse:
     )
 
 
+def _entry_param(request: Request) -> int | None:
+    """The ``entry`` query parameter: which stream of a capture holding several."""
+    raw = request.query_params.get("entry")
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit():
+        raise UsageError(f"entry must be a stream's position (0, 1, …), not {raw!r}")
+    return int(raw)
+
+
 def create_app(
     *,
     max_body: int = DEFAULT_MAX_BODY,
@@ -201,9 +211,9 @@ def create_app(
         finally:
             jobs.admitted -= 1
 
-    def inspect_job(data: bytes, provider: str, framing: str) -> Response:
+    def inspect_job(data: bytes, provider: str, framing: str, entry: int | None) -> Response:
         try:
-            result = analyse(data, provider=provider, framing=framing)
+            result = analyse(data, provider=provider, framing=framing, entry=entry)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except Exception as exc:  # the engine must not take the page down with it
@@ -217,17 +227,29 @@ def create_app(
     async def inspect(request: Request) -> Response:
         provider = request.query_params.get("provider", "auto") or "auto"
         framing = request.query_params.get("framing", "auto") or "auto"
-        return await queued(request, lambda data: inspect_job(data, provider, framing))
+        try:
+            entry = _entry_param(request)
+        except UsageError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return await queued(request, lambda data: inspect_job(data, provider, framing, entry))
 
-    def ssecap_job(data: bytes) -> Response:
+    def ssecap_job(data: bytes, entry: int | None) -> Response:
+        try:
+            capture = build_capture(data, entry=entry)
+        except UsageError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
         return Response(
-            build_capture(data),
+            capture,
             media_type="application/x-ndjson",
             headers={"content-disposition": 'attachment; filename="stream.ssecap"'},
         )
 
     async def ssecap(request: Request) -> Response:
-        return await queued(request, ssecap_job)
+        try:
+            entry = _entry_param(request)
+        except UsageError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return await queued(request, lambda data: ssecap_job(data, entry))
 
     async def examples(_request: Request) -> Response:
         listed: list[dict[str, Any]] = [
