@@ -18,7 +18,7 @@ import math
 from datetime import datetime
 from typing import Any
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ._body import (
     LOST_EXACT_BYTES,
     LOST_FRAMING,
@@ -99,23 +99,11 @@ def read_jsonl(data: bytes) -> Body:
             obj = _loads(raw)
         except (ValueError, RecursionError) as exc:
             diags.append(
-                Diagnostic(
-                    "jsonl.invalid-line",
-                    "warning",
-                    f"Line {lineno} is not JSON ({exc}): {quote(raw)}; it is skipped.",
-                    at,
-                )
+                diagnostic("jsonl.invalid-line", at, lineno=lineno, error=str(exc), raw_text=raw)
             )
             continue
         if not isinstance(obj, dict) or "chunk" not in obj:
-            diags.append(
-                Diagnostic(
-                    "jsonl.missing-chunk",
-                    "warning",
-                    f"Line {lineno} has no 'chunk' field: {quote(raw)}; it is skipped.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("jsonl.missing-chunk", at, lineno=lineno, raw_text=raw))
             continue
         chunk = obj["chunk"]
         piece = (
@@ -129,13 +117,7 @@ def read_jsonl(data: bytes) -> Body:
             stamp = _seconds(obj[key])
             if stamp is None:
                 diags.append(
-                    Diagnostic(
-                        "jsonl.invalid-time",
-                        "warning",
-                        f"Line {lineno}'s {key!r} is not a time ({quote(obj[key])}); its chunk "
-                        "is kept without one.",
-                        at,
-                    )
+                    diagnostic("jsonl.invalid-time", at, lineno=lineno, key=key, obj=obj[key])
                 )
             else:
                 if origin is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 
 __all__ = ["decode_utf8"]
 
@@ -17,10 +17,11 @@ def decode_utf8(raw: bytes, offset: int, record: int | None) -> tuple[str, Diagn
         return raw.decode(), None
     except UnicodeDecodeError as exc:
         text = raw.decode("utf-8", "replace")
-        return text, Diagnostic(
+        return text, diagnostic(
             "utf8.invalid-bytes",
-            "warning",
-            f"Invalid UTF-8 at byte {offset + exc.start} was replaced by U+FFFD in {quote(text)}.",
             offset + exc.start,
             record,
+            form="text",
+            at=offset + exc.start,
+            text=text,
         )

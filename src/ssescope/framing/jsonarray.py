@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord
@@ -84,11 +84,7 @@ class JSONArrayParser:
                 return out
             self._head = None
             if data.startswith(_BOM):
-                out.append(
-                    Diagnostic(
-                        "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
-                    )
-                )
+                out.append(diagnostic("json-array.bom-stripped", 0))
                 data = data[3:]
                 self._pos = 3
         self._parse(data, time, out)
@@ -190,13 +186,7 @@ class JSONArrayParser:
             else:
                 if not self._expect_element:
                     out.append(
-                        Diagnostic(
-                            "json-array.missing-comma",
-                            "warning",
-                            f"An array element starts at byte {base + start} without a "
-                            "comma after the previous one.",
-                            base + start,
-                        )
+                        diagnostic("json-array.missing-comma", base + start, at=base + start)
                     )
                 self._phase = _ELEMENT
                 self._elem_start = base + start
@@ -248,33 +238,14 @@ class JSONArrayParser:
             else:
                 text = raw.decode("utf-8", "replace")
                 out.append(
-                    Diagnostic(
-                        "json-array.unterminated-element",
-                        "warning",
-                        f"The body ended inside an array element: {quote(text)}.",
-                        self._elem_start,
-                        None,
-                        text,
+                    diagnostic(
+                        "json-array.unterminated-element", self._elem_start, None, text, text=text
                     )
                 )
         if self._phase == _BEFORE and self._pos:
-            out.append(
-                Diagnostic(
-                    "json-array.missing-open",
-                    "error",
-                    "The body never opened a JSON array with '['.",
-                    0,
-                )
-            )
+            out.append(diagnostic("json-array.missing-open", 0))
         elif self._phase in (_BETWEEN, _ELEMENT):
-            out.append(
-                Diagnostic(
-                    "json-array.unclosed",
-                    "warning",
-                    "The body ended before the JSON array was closed with ']'.",
-                    self._pos,
-                )
-            )
+            out.append(diagnostic("json-array.unclosed", self._pos))
         return out
 
     def _emit(
@@ -317,10 +288,7 @@ class JSONArrayParser:
     def _unexpected(tok: bytes, offset: int, where: str, out: list[FramingOutput]) -> None:
         text = tok.decode("utf-8", "replace")
         out.append(
-            Diagnostic(
-                "json-array.unexpected-text",
-                "warning",
-                f"Unexpected {quote(text)} at byte {offset} {where}; it is skipped.",
-                offset,
+            diagnostic(
+                "json-array.unexpected-text", offset, text=text, byte_offset=offset, where=where
             )
         )

@@ -12,7 +12,7 @@ from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, build, diagnostic
 from ..events import JSON, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 
@@ -78,25 +78,14 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         pos = getattr(exc, "pos", None)
         where = f" at character {pos}" if pos is not None else ""
         reason = getattr(exc, "msg", str(exc))
-        return INVALID, Diagnostic(
-            "json.invalid",
-            "error",
-            f"Record {record.index} is not valid JSON ({reason}{where}): {quote(data)}; "
-            "it is kept with its raw text and the stream goes on.",
-            record.start,
-            record.index,
-            data,
+        return INVALID, diagnostic(
+            "json.invalid", record.start, record.index, data, reason=reason, where=where, data=data
         )
 
 
-def diag(
-    code: str,
-    severity: str,
-    message: str,
-    record: DataRecord,
-) -> Diagnostic:
-    """Build a diagnostic located at ``record``."""
-    return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+def diag(code: str, record: DataRecord, *, form: str | None = None, **args: object) -> Diagnostic:
+    """Build the registered diagnostic ``code`` located at ``record`` (see :func:`diagnostic`)."""
+    return build(code, args, record.start, record.index, None, form)
 
 
 def compact_json(value: object) -> str:
@@ -131,14 +120,7 @@ def usage_event(
     """
     if not isinstance(usage, dict):
         if usage is not None:
-            out.append(
-                diag(
-                    code,
-                    "warning",
-                    f"The usage of record {record.index} is not an object: {quote(usage)}.",
-                    record,
-                )
-            )
+            out.append(diag(code, record, form="not-an-object", usage=usage))
         return
     values: dict[str, int | None] = {}
     for wire, key in keys:
@@ -148,12 +130,6 @@ def usage_event(
                 values[key] = v
             elif v is not None:
                 out.append(
-                    diag(
-                        code,
-                        "warning",
-                        f"{source}.{wire} of record {record.index} is not an integer: "
-                        f"{quote(v)}; it is ignored.",
-                        record,
-                    )
+                    diag(code, record, form="not-an-integer", source=source, field=wire, value=v)
                 )
     out.append(Usage(record.index, values, usage, source))

@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol, TypeAlias
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
@@ -97,25 +97,18 @@ class LiveCore:
         offset = self.pipeline.bytes_seen
         wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
         if self.terminal_seen:
-            self.pipeline.add_diagnostic(
-                Diagnostic(
-                    "stream.open-after-finish",
-                    "warning",
-                    f"The terminal marker arrived but the server kept the connection open; "
-                    f"the client closed it after {wait} of silence.",
-                    offset,
-                )
-            )
+            self.pipeline.add_diagnostic(diagnostic("stream.open-after-finish", offset, wait=wait))
             return
         self.stalled = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "timing.stall",
-                "error",
-                f"Nothing arrived for {wait} after byte {offset} "
-                f"({t:.3f} s into the response); the client aborted the stream.",
                 offset,
                 self.pipeline.record_count or None,
+                form="aborted",
+                wait=wait,
+                byte_offset=offset,
+                time=t,
             )
         )
 
@@ -123,12 +116,12 @@ class LiveCore:
         """The connection failed mid-body: keep what arrived, say why it stopped."""
         self.failed = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "stream.connection-error",
-                "error",
-                f"The connection failed after {self.pipeline.bytes_seen} bytes: "
-                f"{type(exc).__name__} {quote(str(exc))}.",
                 self.pipeline.bytes_seen,
+                bytes_seen=self.pipeline.bytes_seen,
+                name=type(exc).__name__,
+                exc=str(exc),
             )
         )
 
