@@ -61,7 +61,7 @@ class Diagnostic:
             "message": self.message,
             "record": self.record,
             "offset": self.offset,
-            "args": {} if self.args is None else {k: jsonable(v) for k, v in self.args.items()},
+            "args": None if self.args is None else {k: jsonable(v) for k, v in self.args.items()},
         }
         if self.form is not None:
             out["form"] = self.form

@@ -44,7 +44,9 @@ CODES: tuple[Code, ...] = (
             "skipped": "Record {record} has no string 'type' field (got {etype!q}) and no SSE event name; it is skipped.",
         },
         (
-            "- **Means:** an event's JSON has no string `type` field.\n"
+            "- **Means:** an event's JSON has no string `type` field. When the SSE `event:` line\n"
+            "  supplies the type it is used (form `event-name`); otherwise the record is skipped\n"
+            "  (form `skipped`).\n"
             '- **Example:** `data: {"item_id":"msg_1","delta":"Hi"}`\n'
             "- **What to do:** check that the body really is a Responses stream (`--provider`); a\n"
             "  gateway that strips `type` breaks the official SDKs too.\n"
