@@ -6,6 +6,9 @@ Routes:
   read from package data through :mod:`importlib.resources`.
 * ``POST /api/inspect?provider=auto&framing=auto``: the body is a raw stream or a
   container; the answer is :func:`ssescope.web.analysis.analyse`'s JSON.
+* ``POST /api/report?provider=auto&framing=auto&redact=1``: the same body; the answer is
+  the Report's JSON as a download, with content redacted (:mod:`ssescope.redaction`)
+  when ``redact`` is ``1``.
 * ``POST /api/ssecap``: the same body, returned as an ``.ssecap`` capture.
 * ``GET /api/examples`` and ``GET /api/examples/{name}``: the bundled examples.
 
@@ -28,6 +31,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import UsageError
+from ..redaction import redact_report
 from .analysis import analyse, build_capture
 from .examples import find_examples
 
@@ -154,7 +158,7 @@ def create_app(
             return JSONResponse({"error": "not found"}, status_code=404)
         return Response(_static(name), media_type=_STATIC[name])
 
-    async def inspect(request: Request) -> Response:
+    async def analysed(request: Request) -> dict[str, Any] | Response:
         try:
             data = await _read_body(request, max_body)
         except _TooLarge:
@@ -162,7 +166,7 @@ def create_app(
         provider = request.query_params.get("provider", "auto") or "auto"
         framing = request.query_params.get("framing", "auto") or "auto"
         try:
-            result = analyse(data, provider=provider, framing=framing)
+            return analyse(data, provider=provider, framing=framing)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except Exception as exc:  # the engine must not take the page down with it
@@ -170,8 +174,29 @@ def create_app(
                 {"error": f"The engine failed on this stream: {type(exc).__name__}: {exc}"},
                 status_code=500,
             )
+
+    async def inspect(request: Request) -> Response:
+        result = await analysed(request)
+        if isinstance(result, Response):
+            return result
         body = json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
         return Response(body.encode("utf-8"), media_type="application/json")
+
+    async def report(request: Request) -> Response:
+        result = await analysed(request)
+        if isinstance(result, Response):
+            return result
+        data: dict[str, Any] = result["report"]
+        name = "report.json"
+        if request.query_params.get("redact") == "1":
+            redact_report(data)
+            name = "report.redacted.json"
+        body = json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+        return Response(
+            body.encode("utf-8"),
+            media_type="application/json",
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
 
     async def ssecap(request: Request) -> Response:
         try:
@@ -207,6 +232,7 @@ def create_app(
             Route("/", index),
             Route("/static/{name}", static),
             Route("/api/inspect", inspect, methods=["POST"]),
+            Route("/api/report", report, methods=["POST"]),
             Route("/api/ssecap", ssecap, methods=["POST"]),
             Route("/api/examples", examples),
             Route("/api/examples/{name}", example),
