@@ -61,9 +61,17 @@ def _redact_output(out: dict[str, Any]) -> None:
         audio["transcript"] = redacted(audio.get("transcript") or "")
 
 
-def _redact_error(error: dict[str, Any] | None) -> None:
-    if error and error.get("message") is not None:
-        error["message"] = redacted(_text(error["message"]))
+def _redact_error(response: dict[str, Any]) -> None:
+    """The provider's error message, wherever the response shows it (its ``error`` and the
+    ``status_reason`` some providers build from it)."""
+    error = response.get("error")
+    if not error or error.get("message") is None:
+        return
+    message = _text(error["message"])
+    error["message"] = redacted(message)
+    reason = response.get("status_reason")
+    if message and isinstance(reason, str) and message in reason:
+        response["status_reason"] = reason.replace(message, error["message"])
 
 
 def redact_diagnostic(diag: dict[str, Any]) -> dict[str, Any]:
@@ -103,11 +111,11 @@ def redact_report(data: dict[str, Any]) -> dict[str, Any]:
     """
     for out in data.get("outputs", []):
         _redact_output(out)
-    _redact_error(data.get("error"))
+    _redact_error(data)
     for resp in data.get("responses", []):
         for out in resp.get("outputs", []):
             _redact_output(out)
-        _redact_error(resp.get("error"))
+        _redact_error(resp)
     for diag in data.get("diagnostics", []):
         redact_diagnostic(diag)
     return data
