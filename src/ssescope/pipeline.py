@@ -23,12 +23,15 @@ from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
 
-__all__ = ["INVALID_CODES", "Pipeline", "error_from_body"]
+__all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
 """The registered codes that make the record they name count as invalid."""
+INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
+"""The same codes as a tuple, for code written as ``code.startswith(INVALID_PREFIXES)``;
+prefer ``code in INVALID_CODES`` (or the registry's ``invalidates``)."""
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:

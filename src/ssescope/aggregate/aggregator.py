@@ -505,7 +505,7 @@ class Aggregator:
             form="text",
             field=ev.field,
             snapshot=ev.value,
-            n_value=len(ev.value),
+            n_snapshot=len(ev.value),
             built=built,
             n_built=len(built),
             keep=keep,

@@ -94,7 +94,7 @@ CODES: tuple[Code, ...] = (
         "aggregate",
         PAGE,
         {
-            "text": "The {field} snapshot in record {record} is {snapshot!q:40} ({n_value} chars) but the deltas built {built!q:40} ({n_built} chars); the {keep} {verb} kept.",
+            "text": "The {field} snapshot in record {record} is {snapshot!q:40} ({n_snapshot} chars) but the deltas built {built!q:40} ({n_built} chars); the {keep} {verb} kept.",
             "tool-arguments": "The arguments snapshot of tool call {label} is {snapshot!q:40} but the fragments built {arguments!q:40}; the {kept} are kept.",
         },
         (
