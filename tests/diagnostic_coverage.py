@@ -1,7 +1,8 @@
 """A pytest plugin: every diagnostic the library makes during the run is checked.
 
-While the tests run, every :class:`~ssescope.diagnostics.Diagnostic` constructed by the
-library (not by a test) is recorded. At the end of the session:
+While the tests run, every :class:`~ssescope.diagnostics.Diagnostic` the library emits is
+recorded (its emitter, the first caller outside the builders of ``ssescope.diagnostics``, is
+library code: a test that builds a diagnostic itself does not count). At the end of the session:
 
 * a diagnostic whose code is not in the registry, whose severity differs from the
   registry's, or that was built by hand with a message instead of through the registry
@@ -25,6 +26,7 @@ from ssescope.diagnostics import Diagnostic
 
 TESTS = Path(__file__).resolve().parent
 LIBRARY = str(Path(sys.modules["ssescope"].__file__ or "").resolve().parent)
+BUILDERS = str(Path(sys.modules["ssescope.diagnostics"].__file__ or "").resolve())
 
 seen: Counter[str] = Counter()
 misbuilt: dict[str, str] = {}
@@ -58,7 +60,11 @@ def _record(d: Diagnostic, caller: str, line: int) -> None:
 def _wrap(init: Callable[..., None]) -> Callable[..., None]:
     def __init__(self: Diagnostic, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
+        # the emitter: the first caller outside the builders of ssescope.diagnostics (a
+        # test that builds a diagnostic itself is not the library emitting it)
         frame = sys._getframe(1)
+        while frame.f_back is not None and frame.f_code.co_filename == BUILDERS:
+            frame = frame.f_back
         caller = frame.f_code.co_filename
         if caller.startswith(LIBRARY):
             _record(self, caller, frame.f_lineno)
