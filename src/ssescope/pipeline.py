@@ -14,7 +14,8 @@ from typing import Any
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
 from .aggregate.timing import TimingOptions, compute_timing
-from .diagnostics import Diagnostic, quote
+from .codes import CODES
+from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment
@@ -25,18 +26,15 @@ from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
-__all__ = ["INVALID_PREFIXES", "Pipeline", "error_from_body"]
+__all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
-INVALID_PREFIXES: tuple[str, ...] = (
-    "json.",
-    "eventstream.",
-    "utf8.",
-    "json-array.",
-    "sse.unprefixed-json",
-)
-"""Diagnostic code prefixes that make the record they name count as invalid."""
+INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
+"""The registered codes that make the record they name count as invalid."""
+INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
+"""The same codes as a tuple, for code written as ``code.startswith(INVALID_PREFIXES)``;
+prefer ``code in INVALID_CODES`` (or the registry's ``invalidates``)."""
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -349,12 +347,12 @@ class Pipeline:
         body = b"".join(self._head)
         if not any(d.code == "http.error-status" for d in report.diagnostics):
             report.diagnostics.append(
-                Diagnostic(
+                diagnostic(
                     "http.error-status",
-                    "error",
-                    f"The server answered HTTP {status} with {quote(body.decode('utf-8', 'replace'))}: "
-                    "the body is the provider's error, not the stream asked for.",
                     0,
+                    form="body",
+                    status=status,
+                    decode=body.decode("utf-8", "replace"),
                 )
             )
         response = report.response
@@ -397,11 +395,7 @@ class Pipeline:
         diagnostics = list(agg.diagnostics)
         diagnostics.extend(self._extra)
         self._counts.invalid = len(
-            {
-                d.record
-                for d in diagnostics
-                if d.record is not None and d.code.startswith(INVALID_PREFIXES)
-            }
+            {d.record for d in diagnostics if d.record is not None and d.code in INVALID_CODES}
         )
         self._counts.unknown = agg.unknown_records
         starts = self._starts

@@ -214,3 +214,24 @@ def test_frames_redact_shows_lengths_and_hashes_instead_of_data() -> None:
     assert rows
     assert all(r["data"].startswith("[redacted ") for r in rows if r["data"])
     assert "Lyon" not in result.out
+
+
+def test_redact_hides_a_snapshot_with_an_apostrophe_in_both_views(tmp_path: Path) -> None:
+    secret = "it's my hunter2"
+    base = '"item_id":"m","output_index":0,"content_index":0'
+    stream = tmp_path / "mismatch.sse"
+    stream.write_text(
+        "event: response.output_text.delta\n"
+        f'data: {{"type":"response.output_text.delta",{base},"delta":"{secret}"}}\n\n'
+        "event: response.output_text.done\n"
+        f'data: {{"type":"response.output_text.done",{base},"text":"{secret}!"}}\n\n'
+    )
+    plain = json.loads(run("inspect", "--json", str(stream)).out)
+    mismatch = [d for d in plain["diagnostics"] if d["code"] == "snapshot.mismatch"]
+    assert mismatch and '"it\'s my hunter2!"' in mismatch[0]["message"]
+    assert mismatch[0]["args"]["snapshot"] == secret + "!"
+    redacted_json = run("inspect", "--json", "--redact", str(stream)).out
+    human = run("inspect", "--pretty", "--redact", str(stream), env={"COLUMNS": "300"}).out
+    for out in (redacted_json, human):
+        assert "hunter2" not in out
+        assert "sha256:" in out

@@ -264,7 +264,8 @@ def test_a_record_without_type_uses_its_event_name_or_is_skipped() -> None:
     assert events_of(out) == [TextDelta(0, 0, "x", ("m", None))]
     unnamed = run('data: {"delta":"x"}\n\n')
     assert codes(unnamed) == ["openai-responses.missing-type"]
-    assert unnamed[0].severity == "error"
+    assert unnamed[0].severity == "warning"
+    assert unnamed[0].form == "skipped"
     assert events_of(unnamed) == []
 
 

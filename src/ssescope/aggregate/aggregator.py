@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, build
 from ..errors import UsageError
 from ..events import (
     JSON,
@@ -319,9 +319,11 @@ class Aggregator:
             resp = self._current  # a ResponseStart may have begun a new response
         return []
 
-    def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
+    def _diag(
+        self, code: str, record: int | None, *, form: str | None = None, **args: object
+    ) -> None:
         offset = None if record is None else self._offsets(record)
-        self.diagnostics.append(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
+        self.diagnostics.append(build(code, args, offset, record, None, form))
 
     def _after_terminal(self, record: int) -> None:
         resp = self._current
@@ -329,11 +331,9 @@ class Aggregator:
             resp.after_terminal_reported = True
             self._diag(
                 "stream.events-after-terminal",
-                "warning",
-                f"Content arrived in record {record} after the terminal marker "
-                f"({resp.status}: {resp.status_reason}); it is kept, but a client that stops at "
-                "the marker never sees it.",
                 record,
+                status=resp.status,
+                status_reason=resp.status_reason,
             )
 
     def _output(self, index: int) -> _Output:
@@ -440,21 +440,21 @@ class Aggregator:
             if not isinstance(name, str):
                 self._diag(
                     "tool.conflicting-name",
-                    "warning",
-                    f"A fragment of tool call {call.id or call.index!r} gives a name that is not "
-                    f"a string: {quote(name)}; it is ignored.",
                     record,
+                    form="not-a-string",
+                    call=call.id or call.index,
+                    name=name,
                 )
             elif call.name is None:
                 call.name = name
             elif name != call.name:
                 self._diag(
                     "tool.conflicting-name",
-                    "warning",
-                    f"Tool call {call.id or call.index!r} was named {call.name!r}, and a later "
-                    f"fragment names it {name!r}; the first name is kept (names are never "
-                    "concatenated).",
                     record,
+                    form="renamed",
+                    call=call.id or call.index,
+                    name=call.name,
+                    name2=name,
                 )
         if call_type and call.call_type is None:
             call.call_type = call_type
@@ -514,11 +514,15 @@ class Aggregator:
         keep = "snapshot" if len(ev.value) >= len(built) else "deltas"
         self._diag(
             "snapshot.mismatch",
-            "warning",
-            f"The {ev.field} snapshot in record {ev.record} is {quote(ev.value, 40)} "
-            f"({len(ev.value)} chars) but the deltas built {quote(built, 40)} ({len(built)} chars); "
-            f"the {keep} {'are' if keep == 'deltas' else 'is'} kept.",
             ev.record,
+            form="text",
+            field=ev.field,
+            snapshot=ev.value,
+            n_snapshot=len(ev.value),
+            built=built,
+            n_built=len(built),
+            keep=keep,
+            verb="are" if keep == "deltas" else "is",
         )
         if keep == "snapshot":
             parts[ev.part] = _Pieces(ev.value)
@@ -605,19 +609,11 @@ class Aggregator:
         reports = [self._build(r) for r in responses]
         if len(reports) > 1:
             self._diag(
-                "stream.multiple-responses",
-                "info",
-                f"The capture holds {len(reports)} responses back to back; each is reported "
-                "under 'responses' and the top-level fields describe the last one.",
-                responses[1].first_record,
+                "stream.multiple-responses", responses[1].first_record, n_reports=len(reports)
             )
         for event_type, records in self._unknown.items():
             self._diag(
-                "provider.unknown-event",
-                "info",
-                f"{len(records)} record(s) of the unknown type {quote(event_type)} were passed "
-                f"over (first in record {records[0]}).",
-                records[0],
+                "provider.unknown-event", records[0], n_records=len(records), event_type=event_type
             )
         return reports
 
@@ -630,13 +626,7 @@ class Aggregator:
                 if hasattr(usage, key):
                     setattr(usage, key, value)
         elif resp.terminal_seen and resp.status in ("completed", "incomplete"):
-            self._diag(
-                "usage.missing",
-                "info",
-                "The response reported no token usage (for OpenAI-compatible servers, ask for "
-                "stream_options.include_usage); none is estimated.",
-                resp.last_record,
-            )
+            self._diag("usage.missing", resp.last_record)
         return ResponseReport(
             status=resp.status,
             status_reason=resp.status_reason,
@@ -652,13 +642,7 @@ class Aggregator:
     def _build_output(self, out: _Output) -> OutputReport:
         text = _join(out.text)
         if "<think>" in text or "</think>" in text:
-            self._diag(
-                "content.think-tag-in-text",
-                "warning",
-                f"The text of output {out.index} contains a <think> tag: reasoning leaked into "
-                "the answer (the server did not split it into a reasoning field).",
-                None,
-            )
+            self._diag("content.think-tag-in-text", None, index=out.index)
         return OutputReport(
             index=out.index,
             text=text,
@@ -685,11 +669,12 @@ class Aggregator:
                 keep_snapshot = len(call.snapshot) >= len(arguments)
                 self._diag(
                     "snapshot.mismatch",
-                    "warning",
-                    f"The arguments snapshot of tool call {label} is {quote(call.snapshot, 40)} but "
-                    f"the fragments built {quote(arguments, 40)}; the "
-                    f"{'snapshot' if keep_snapshot else 'fragments'} are kept.",
                     call.first_record,
+                    form="tool-arguments",
+                    label=label,
+                    snapshot=call.snapshot,
+                    arguments=arguments,
+                    kept="snapshot" if keep_snapshot else "fragments",
                 )
                 if keep_snapshot:
                     arguments = call.snapshot
@@ -706,11 +691,11 @@ class Aggregator:
         if not call.ended:
             self._diag(
                 "tool.incomplete",
-                "error",
-                f"Tool call {label} ({call.name!r}) never ended: the stream stopped after "
-                f"{len(arguments)} characters of arguments {quote(arguments, 40)}; its input is "
-                "left unparsed.",
                 call.first_record,
+                label=label,
+                name=call.name,
+                n_arguments=len(arguments),
+                arguments=arguments,
             )
             return report
         if call.format != "json":
@@ -729,10 +714,11 @@ class Aggregator:
                 report.error = f"{msg} at character {pos}" if pos is not None else msg
                 self._diag(
                     "tool.invalid-arguments",
-                    "error",
-                    f"The arguments of tool call {label} ({call.name!r}) are not valid JSON "
-                    f"({report.error}): {quote(arguments)}. They are kept as sent, not repaired.",
                     call.first_record,
+                    label=label,
+                    name=call.name,
+                    error=report.error,
+                    arguments=arguments,
                 )
         return report
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, diagnostic
 from .report import Timing
 
 __all__ = ["GAP_BUCKETS", "TimingOptions", "compute_timing"]
@@ -99,13 +99,8 @@ def compute_timing(
         if gap >= options.stall_s and stall_reported < 20:
             stall_reported += 1
             diags.append(
-                Diagnostic(
-                    "timing.stall",
-                    "warning",
-                    f"Nothing arrived for {gap:.3f} s before record {index} "
-                    f"(threshold {options.stall_s:g} s).",
-                    offset,
-                    index,
+                diagnostic(
+                    "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
                 )
             )
         wait = t - wait_from
@@ -120,14 +115,13 @@ def compute_timing(
             if count >= options.burst_records:
                 burst_start = index
                 diags.append(
-                    Diagnostic(
+                    diagnostic(
                         "timing.burst",
-                        "warning",
-                        f"{count} records arrived within {options.burst_window_s * 1000:g} ms "
-                        f"after a {wait:.3f} s wait (from record {index}): something between the "
-                        "server and here buffered the stream and flushed it at once.",
                         offset,
                         index,
+                        count=count,
+                        window_ms=options.burst_window_s * 1000,
+                        wait=wait,
                     )
                 )
         prev_t = t
@@ -138,13 +132,8 @@ def compute_timing(
             # silence after the last record, until the body ended (or the client gave up)
             index, _, offset = times[-1]
             diags.append(
-                Diagnostic(
-                    "timing.stall",
-                    "warning",
-                    f"Nothing arrived for {tail:.3f} s after record {index} until the end of the "
-                    f"body (threshold {options.stall_s:g} s).",
-                    offset,
-                    index,
+                diagnostic(
+                    "timing.stall", offset, index, form="tail", tail=tail, stall_s=options.stall_s
                 )
             )
     timing.max_gap_s = round(max_gap, 6)

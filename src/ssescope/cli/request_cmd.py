@@ -14,7 +14,7 @@ from rich.console import Console
 
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 from ..visible import escape_json_text, visible
@@ -182,15 +182,7 @@ def _not_a_stream(
     pipeline = live.pipeline
     if cleaned != text:
         raw = cleaned.encode("utf-8")
-        pipeline.add_diagnostic(
-            Diagnostic(
-                "http.secret-echoed",
-                "warning",
-                "The server's answer repeats a credential sent with the request; it is "
-                f"replaced by {REDACTED} in the Report, the output and the capture.",
-                0,
-            )
-        )
+        pipeline.add_diagnostic(diagnostic("http.secret-echoed", 0, replacement=REDACTED))
     if raw:
         elapsed = time.monotonic() - start
         if capture is not None:
@@ -198,28 +190,20 @@ def _not_a_stream(
         pipeline.feed(raw, elapsed)
     if capped:
         pipeline.add_diagnostic(
-            Diagnostic(
-                "http.body-capped",
-                "warning",
-                f"The HTTP {status} answer's body is longer than {ERROR_BODY_CAP:,} bytes; "
-                f"only the first {ERROR_BODY_CAP:,} were read before the connection was closed.",
-                ERROR_BODY_CAP,
-            )
+            diagnostic("http.body-capped", ERROR_BODY_CAP, status=status, cap=ERROR_BODY_CAP)
         )
     if error is not None:
         live.fail(error)
     location = None
     if status < 400:
         location = redact_url(scrub(response.headers.get("location", ""), secrets))
-        where = f"a redirect to {quote(location, 200)}" if location else "with no Location"
         pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "http.redirect",
-                "error",
-                f"The server answered HTTP {status}, {where}; `request` does not follow "
-                "redirects (the request's credentials would go to the new address): send "
-                "the request there if it is the right one.",
                 0,
+                form="location" if location else "no-location",
+                status=status,
+                location=location,
             )
         )
     report: Report = live.close("the server did not answer with a stream")

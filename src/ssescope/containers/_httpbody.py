@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ._body import Chunk
 
 __all__ = [
@@ -61,15 +61,7 @@ def check_status(status: int | None, reason: str, offset: int | None) -> list[Di
     """Return ``http.error-status`` when the final response is an HTTP error."""
     if status is None or status < 400:
         return []
-    return [
-        Diagnostic(
-            "http.error-status",
-            "error",
-            f"The response status is {status} {quote(reason)}: the body is an error "
-            "response from the server, not the stream that was asked for.",
-            offset,
-        )
-    ]
+    return [diagnostic("http.error-status", offset, form="head", status=status, reason=reason)]
 
 
 def looks_like_text(data: bytes) -> bool:
@@ -125,16 +117,7 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
     if not head:
         return chunks, []
     if not _LOOKS_CHUNKED.match(head):
-        return chunks, [
-            Diagnostic(
-                "http.chunked-already-decoded",
-                "info",
-                "The headers say 'Transfer-Encoding: chunked' but the body does not start "
-                f"with a chunk size ({quote(head[:20])}); it is read as already decoded, "
-                "as curl -i prints it.",
-                base,
-            )
-        ]
+        return chunks, [diagnostic("http.chunked-already-decoded", base, head=head[:20])]
     diags: list[Diagnostic] = []
     out: list[Chunk] = []
     state = _SIZE
@@ -166,13 +149,11 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
                 if not extra_reported:
                     extra_reported = True
                     diags.append(
-                        Diagnostic(
+                        diagnostic(
                             "http.data-after-last-chunk",
-                            "warning",
-                            f"{total - pos - i} bytes "
-                            f"follow the last (zero-size) chunk, starting {quote(data[i : i + 30])}; "
-                            "they are not part of the body.",
                             _at(base, pos + i),
+                            extra=total - pos - i,
+                            data=data[i : i + 30],
                         )
                     )
                 break
@@ -213,13 +194,11 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
         pos += n
     if not broken and state in (_SIZE, _DATA, _DATA_END):
         diags.append(
-            Diagnostic(
+            diagnostic(
                 "http.chunked-truncated",
-                "warning",
-                "The chunked body ends without its last (zero-size) chunk"
-                + (f", {remaining} bytes short of the chunk it was in" if state == _DATA else "")
-                + ": the connection closed before the server finished the response.",
                 _at(base, pos),
+                form="in-chunk" if state == _DATA else "between-chunks",
+                remaining=remaining,
             )
         )
     return out, diags
@@ -230,12 +209,7 @@ def _at(base: int | None, pos: int) -> int | None:
 
 
 def _bad_chunk(what: str, raw: bytes, base: int | None, pos: int) -> Diagnostic:
-    return Diagnostic(
-        "http.chunked-invalid",
-        "warning",
-        f"The chunked body has {what} ({quote(raw[:40])}); the rest is kept as it is.",
-        _at(base, pos),
-    )
+    return diagnostic("http.chunked-invalid", _at(base, pos), what=what, raw_text=raw[:40])
 
 
 def decode_content(
@@ -260,13 +234,7 @@ def decode_content(
             else "ssescope cannot decode it"
         )
         return chunks, [
-            Diagnostic(
-                "http.content-encoding-unsupported",
-                "warning",
-                f"The body is {quote(encoding)}-encoded and {why}; it is passed on as is. "
-                "Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
-                base,
-            )
+            diagnostic("http.content-encoding-unsupported", base, encoding=encoding, why=why)
         ]
     d = zlib.decompressobj(47 if gzip_magic else 15)
     out: list[Chunk] = []
@@ -282,12 +250,12 @@ def decode_content(
         except zlib.error as exc:
             failed = True
             diags.append(
-                Diagnostic(
+                diagnostic(
                     "http.content-decoding-failed",
-                    "warning",
-                    f"Decompressing the {quote(encoding)} body failed ({exc}) in the chunk at "
-                    f"body byte {pos}; that chunk and the rest are passed on compressed.",
                     _at(base, pos),
+                    encoding=encoding,
+                    error=str(exc),
+                    pos=pos,
                 )
             )
             out.append(chunk)
@@ -301,21 +269,6 @@ def decode_content(
             last = chunks[-1].time if chunks else None
             out.append(Chunk(tail, last))
         if not d.eof:
-            diags.append(
-                Diagnostic(
-                    "http.content-truncated",
-                    "warning",
-                    f"The {quote(encoding)} stream ends before its end marker: the "
-                    "response was cut off.",
-                    _at(base, pos),
-                )
-            )
-    diags.append(
-        Diagnostic(
-            "http.content-decoded",
-            "info",
-            f"The body was {quote(encoding)}-compressed and was decompressed.",
-            base,
-        )
-    )
+            diags.append(diagnostic("http.content-truncated", _at(base, pos), encoding=encoding))
+    diags.append(diagnostic("http.content-decoded", base, encoding=encoding))
     return out, diags

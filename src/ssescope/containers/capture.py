@@ -32,7 +32,7 @@ from typing import IO, Any, TypeAlias
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..framing import BOM
 from ..sourceinfo import END_REASONS, EndReason
@@ -208,12 +208,11 @@ def read_capture(data: bytes) -> Body:
                 _header(obj, body, at)
                 continue
             diags.append(
-                Diagnostic(
+                diagnostic(
                     "ssecap.invalid-header",
-                    "error",
-                    f"Line 1 is not a capture header ({reason if obj is None else 'no ssescope key'}): "
-                    f"{quote(raw)}; the status, headers and request are unknown.",
                     at,
+                    reason=reason if obj is None else "no ssescope key",
+                    raw_text=raw,
                 )
             )
             if not isinstance(obj, dict) or not ({"t", "data", "b64"} & obj.keys()):
@@ -223,14 +222,7 @@ def read_capture(data: bytes) -> Body:
             continue
         if after_end:
             after_end = False  # reported once
-            diags.append(
-                Diagnostic(
-                    "ssecap.data-after-end",
-                    "warning",
-                    f"Line {lineno} follows the end line; it is read all the same.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("ssecap.data-after-end", at, lineno=lineno))
         if "end" in obj:
             body.end = str(obj["end"])
             if _finite(obj.get("t")):
@@ -256,15 +248,7 @@ def read_capture(data: bytes) -> Body:
             if LOST_TIMING not in body.lost:
                 body.lost.append(LOST_TIMING)
         elif time is None:
-            diags.append(
-                Diagnostic(
-                    "ssecap.missing-time",
-                    "warning",
-                    f"Line {lineno} has no valid time ('t': {quote(t)}); its chunk is kept "
-                    "without one.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("ssecap.missing-time", at, lineno=lineno, time=t))
         chunks.append(Chunk(piece, time))
     body.diagnostics.extend(check_status(body.status, "", None))
     if chunks and chunks[0].time is not None:
@@ -278,13 +262,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
     version = obj.get("version")
     if version != VERSION:
         body.diagnostics.append(
-            Diagnostic(
-                "ssecap.unknown-version",
-                "warning",
-                f"The capture says version {quote(version)}; this ssescope reads version "
-                f"{VERSION} and reads it as such.",
-                at,
-            )
+            diagnostic("ssecap.unknown-version", at, version=version, version2=VERSION)
         )
     req = obj.get("request")
     if isinstance(req, dict):
@@ -302,17 +280,5 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
 
 def _bad_line(lineno: int, raw: bytes, at: int, reason: str, complete: bool) -> Diagnostic:
     if not complete:
-        return Diagnostic(
-            "ssecap.truncated-line",
-            "warning",
-            f"The last line ({lineno}) is cut off ({reason}): {quote(raw)}; it is skipped. The "
-            "capture was probably written by a run that was interrupted.",
-            at,
-        )
-    return Diagnostic(
-        "ssecap.invalid-line",
-        "warning",
-        f"Line {lineno} is not a capture line ({reason}): {quote(raw)}; it is skipped and "
-        "the rest is read.",
-        at,
-    )
+        return diagnostic("ssecap.truncated-line", at, lineno=lineno, reason=reason, raw_text=raw)
+    return diagnostic("ssecap.invalid-line", at, lineno=lineno, reason=reason, raw_text=raw)

@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic, quote
 from ..framing import BOM
 from ..sourceinfo import EntryInfo
 from ._body import (
@@ -80,12 +80,7 @@ def read_har(data: bytes) -> Body:
             quote(b.request["url"] if b.request else "?", 80) for b in bodies[1:4]
         ) + (", …" if len(bodies) > 4 else "")
         first.diagnostics.append(
-            Diagnostic(
-                "har.multiple-entries",
-                "info",
-                f"The HAR holds {len(bodies)} streamed responses; the first is read. The "
-                f"others: {others}.",
-            )
+            diagnostic("har.multiple-entries", n_bodies=len(bodies), others=others)
         )
     return first
 
@@ -101,17 +96,11 @@ def read_har_all(data: bytes) -> list[Body]:
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        return [
-            _empty(
-                "har.invalid-json",
-                f"The HAR file is not valid JSON ({exc}); it may be cut off.",
-                getattr(exc, "pos", None),
-            )
-        ]
+        return [_empty(diagnostic("har.invalid-json", getattr(exc, "pos", None), error=str(exc)))]
     log = doc.get("log") if isinstance(doc, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        return [_empty("har.no-entries", "The JSON has no 'log.entries' list: it is not a HAR.")]
+        return [_empty(diagnostic("har.no-entries"))]
     bodies: list[Body] = []
     seen: list[str] = []
     for i, entry in enumerate(entries):
@@ -136,19 +125,12 @@ def read_har_all(data: bytes) -> list[Body]:
             bodies.append(_entry(i, entry, response, content, messages))
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
-        return [
-            _empty(
-                "har.no-stream-entry",
-                f"None of the HAR's {len(entries)} entries is a streamed response (response "
-                f"types: {kinds}). Record the stream with 'Save all as HAR with content' "
-                "after it has finished.",
-            )
-        ]
+        return [_empty(diagnostic("har.no-stream-entry", n_entries=len(entries), kinds=kinds))]
     return bodies
 
 
-def _empty(code: str, message: str, offset: int | None = None) -> Body:
-    return Body([], "har", diagnostics=[Diagnostic(code, "error", message, offset)])
+def _empty(found: Diagnostic) -> Body:
+    return Body([], "har", diagnostics=[found])
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -213,12 +195,7 @@ def _entry(
                 chunks = [Chunk(base64.b64decode(text, validate=True), None)]
             except (binascii.Error, ValueError) as exc:
                 diags.append(
-                    Diagnostic(
-                        "har.invalid-base64",
-                        "error",
-                        f"Entry {index}'s body is marked base64 but does not decode ({exc}): "
-                        f"{quote(text)}.",
-                    )
+                    diagnostic("har.invalid-base64", index=index, error=str(exc), text=text)
                 )
         else:
             chunks = [Chunk(text.encode("utf-8", "surrogatepass"), None)]
@@ -228,15 +205,7 @@ def _entry(
         if any(c.time is None for c in chunks):
             lost.append(LOST_CHUNK_TIMING)
     else:
-        diags.append(
-            Diagnostic(
-                "har.empty-body",
-                "warning",
-                f"Entry {index} ({quote(request['url'], 80)}) has no body in the HAR: the "
-                "exporter did not keep it (browsers drop the body of a stream still open "
-                "when the HAR is saved).",
-            )
-        )
+        diags.append(diagnostic("har.empty-body", index=index, url=request["url"]))
     return Body(
         chunks,
         "har",
@@ -306,22 +275,7 @@ def _rebuild(
         parts.append("\n")
         rel = None if t is None or origin is None else round(t - origin, 6)
         chunks.append(Chunk("".join(parts).encode("utf-8", "surrogatepass"), rel))
-    diags.append(
-        Diagnostic(
-            "har.rebuilt-from-messages",
-            "info",
-            f"Entry {index} has no body text; an SSE body was rebuilt from its {len(chunks)} "
-            "'_eventSourceMessages' (comments, retry fields and the original line breaks are "
-            "not recorded there).",
-        )
-    )
+    diags.append(diagnostic("har.rebuilt-from-messages", index=index, n_chunks=len(chunks)))
     if bad:
-        diags.append(
-            Diagnostic(
-                "har.invalid-message",
-                "warning",
-                f"{bad} of entry {index}'s '_eventSourceMessages' have no 'data' string and "
-                "were skipped.",
-            )
-        )
+        diags.append(diagnostic("har.invalid-message", bad=bad, index=index))
     return chunks

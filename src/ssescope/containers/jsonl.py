@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ..framing import BOM
 from ..sourceinfo import EntryInfo
 from ._body import (
@@ -123,23 +123,11 @@ def _read_lines(data: bytes) -> tuple[list[_Stream], list[Diagnostic]]:
             obj = _loads(raw)
         except (ValueError, RecursionError) as exc:
             diags.append(
-                Diagnostic(
-                    "jsonl.invalid-line",
-                    "warning",
-                    f"Line {lineno} is not JSON ({exc}): {quote(raw)}; it is skipped.",
-                    at,
-                )
+                diagnostic("jsonl.invalid-line", at, lineno=lineno, error=str(exc), raw_text=raw)
             )
             continue
         if not isinstance(obj, dict) or "chunk" not in obj:
-            diags.append(
-                Diagnostic(
-                    "jsonl.missing-chunk",
-                    "warning",
-                    f"Line {lineno} has no 'chunk' field: {quote(raw)}; it is skipped.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("jsonl.missing-chunk", at, lineno=lineno, raw_text=raw))
             continue
         key = _stream_key(obj)
         stream = streams.get(key)
@@ -161,12 +149,8 @@ def _read_lines(data: bytes) -> tuple[list[_Stream], list[Diagnostic]]:
             stamp = _seconds(obj[time_key])
             if stamp is None:
                 stream.diagnostics.append(
-                    Diagnostic(
-                        "jsonl.invalid-time",
-                        "warning",
-                        f"Line {lineno}'s {time_key!r} is not a time ({quote(obj[time_key])}); "
-                        "its chunk is kept without one.",
-                        at,
+                    diagnostic(
+                        "jsonl.invalid-time", at, lineno=lineno, key=time_key, obj=obj[time_key]
                     )
                 )
             else:
@@ -228,11 +212,6 @@ def read_jsonl(data: bytes) -> Body:
     first = bodies[0]
     if len(bodies) > 1:
         first.diagnostics.append(
-            Diagnostic(
-                "jsonl.multiple-streams",
-                "info",
-                f"The log holds {len(bodies)} streams (told apart by their "
-                f"{'/'.join(STREAM_KEYS)} field); the first is read.",
-            )
+            diagnostic("jsonl.multiple-streams", n=len(bodies), keys="/".join(STREAM_KEYS))
         )
     return first

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._body import (
     CONTAINERS,
@@ -65,11 +65,8 @@ def _guarded(reader: Callable[[bytes], list[Body]], data: bytes, name: Container
     except Exception as exc:  # a reader bug must not lose the user's input
         body = read_raw(data)
         body.diagnostics.append(
-            Diagnostic(
-                "container.read-failed",
-                "error",
-                f"Reading the input as {name!r} failed unexpectedly ({type(exc).__name__}: "
-                f"{exc}); it is read as a raw body instead. Please report this.",
+            diagnostic(
+                "container.read-failed", name=name, error_type=type(exc).__name__, error=str(exc)
             )
         )
         return [body]

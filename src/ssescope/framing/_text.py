@@ -3,7 +3,7 @@ option, and decoding one finished piece of the body."""
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 
 __all__ = ["BOM", "check_max_event_bytes", "decode_utf8"]
@@ -33,10 +33,11 @@ def decode_utf8(raw: bytes, offset: int, record: int | None) -> tuple[str, Diagn
         return raw.decode(), None
     except UnicodeDecodeError as exc:
         text = raw.decode("utf-8", "replace")
-        return text, Diagnostic(
+        return text, diagnostic(
             "utf8.invalid-bytes",
-            "warning",
-            f"Invalid UTF-8 at byte {offset + exc.start} was replaced by U+FFFD in {quote(text)}.",
             offset + exc.start,
             record,
+            form="text",
+            at=offset + exc.start,
+            text=text,
         )

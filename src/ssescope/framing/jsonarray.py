@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord
@@ -89,11 +89,7 @@ class JSONArrayParser:
                 return out
             self._head = None
             if data.startswith(BOM):
-                out.append(
-                    Diagnostic(
-                        "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
-                    )
-                )
+                out.append(diagnostic("json-array.bom-stripped", 0))
                 data = data[3:]
                 self._pos = 3
         self._parse(data, time, out)
@@ -195,13 +191,7 @@ class JSONArrayParser:
             else:
                 if not self._expect_element:
                     out.append(
-                        Diagnostic(
-                            "json-array.missing-comma",
-                            "warning",
-                            f"An array element starts at byte {base + start} without a "
-                            "comma after the previous one.",
-                            base + start,
-                        )
+                        diagnostic("json-array.missing-comma", base + start, at=base + start)
                     )
                 self._phase = _ELEMENT
                 self._elem_start = base + start
@@ -252,37 +242,22 @@ class JSONArrayParser:
                 self._expect_element = False
             else:
                 text = raw.decode("utf-8", "replace")
-                where = "the JSON document" if self._document else "an array element"
                 out.append(
-                    Diagnostic(
+                    diagnostic(
                         "json-array.unterminated-element",
-                        "warning",
-                        f"The body ended inside {where}: {quote(text)}.",
                         self._elem_start,
                         None,
                         text,
+                        form="document" if self._document else "element",
+                        text=text,
                     )
                 )
         if self._document:
             pass  # no brackets to check; a cut document is reported above
         elif self._phase == _BEFORE and self._pos:
-            out.append(
-                Diagnostic(
-                    "json-array.missing-open",
-                    "error",
-                    "The body never opened a JSON array with '['.",
-                    0,
-                )
-            )
+            out.append(diagnostic("json-array.missing-open", 0))
         elif self._phase in (_BETWEEN, _ELEMENT):
-            out.append(
-                Diagnostic(
-                    "json-array.unclosed",
-                    "warning",
-                    "The body ended before the JSON array was closed with ']'.",
-                    self._pos,
-                )
-            )
+            out.append(diagnostic("json-array.unclosed", self._pos))
         return out
 
     def _emit(
@@ -325,10 +300,7 @@ class JSONArrayParser:
     def _unexpected(tok: bytes, offset: int, where: str, out: list[FramingOutput]) -> None:
         text = tok.decode("utf-8", "replace")
         out.append(
-            Diagnostic(
-                "json-array.unexpected-text",
-                "warning",
-                f"Unexpected {quote(text)} at byte {offset} {where}; it is skipped.",
-                offset,
+            diagnostic(
+                "json-array.unexpected-text", offset, text=text, byte_offset=offset, where=where
             )
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic, quote
 from ._text import BOM
 
 __all__ = ["NotAStream", "describe_non_stream"]
@@ -62,12 +62,7 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
             "truncated",
             "the body is empty: no byte of a stream arrived",
             None,
-            Diagnostic(
-                "stream.empty",
-                "error",
-                "The body is empty (0 bytes): nothing of a stream arrived. Check that the "
-                "capture holds the response body, and whether the request succeeded.",
-            ),
+            diagnostic("stream.empty"),
         )
     body = head[:_LOOK]
     if body.startswith(BOM):
@@ -87,13 +82,7 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
             "failed",
             f"the body is an HTML page{named}, not a stream",
             title or None,
-            Diagnostic(
-                "stream.html-page",
-                "error",
-                f"The body is an HTML page{named}, not a stream: a proxy, a login wall or an "
-                "error page answered instead of the model's server.",
-                0,
-            ),
+            diagnostic("stream.html-page", 0, form="titled" if title else "untitled", title=title),
         )
     text = body.decode("utf-8", "replace")
     if sum(not (c.isprintable() or c in "\r\n\t") for c in text) > len(text) // 20:
@@ -103,11 +92,5 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
         "failed",
         f"the body is plain text, not a stream: {quote(first, 80)}",
         _one_line(text)[:500],
-        Diagnostic(
-            "stream.plain-text",
-            "error",
-            f"The body is plain text, not a stream (no SSE field, no JSON): {quote(first)}. "
-            "It is often the error a proxy or gateway wrote instead of the stream.",
-            0,
-        ),
+        diagnostic("stream.plain-text", 0, first=first),
     )

@@ -12,7 +12,7 @@ from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, build, diagnostic
 from ..errors import UsageError
 from ..events import JSON, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
@@ -83,25 +83,14 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         pos = getattr(exc, "pos", None)
         where = f" at character {pos}" if pos is not None else ""
         reason = getattr(exc, "msg", str(exc))
-        return INVALID, Diagnostic(
-            "json.invalid",
-            "error",
-            f"Record {record.index} is not valid JSON ({reason}{where}): {quote(data)}; "
-            "it is kept with its raw text and the stream goes on.",
-            record.start,
-            record.index,
-            data,
+        return INVALID, diagnostic(
+            "json.invalid", record.start, record.index, data, reason=reason, where=where, data=data
         )
 
 
-def diag(
-    code: str,
-    severity: str,
-    message: str,
-    record: DataRecord,
-) -> Diagnostic:
-    """Build a diagnostic located at ``record``."""
-    return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+def diag(code: str, record: DataRecord, *, form: str | None = None, **args: object) -> Diagnostic:
+    """Build the registered diagnostic ``code`` located at ``record`` (see :func:`diagnostic`)."""
+    return build(code, args, record.start, record.index, None, form)
 
 
 def _feed_after_close(*_args: object) -> list[AdapterOutput]:
@@ -124,14 +113,7 @@ def not_streamed(what: str, record: DataRecord) -> Diagnostic:
         what: the object the body is (``"chat.completion object"``, ``"Response object"``).
         record: the record holding it.
     """
-    return diag(
-        "stream.not-streamed",
-        "warning",
-        f"The body is one whole {what}, not a stream: the request did not ask for "
-        "streaming (stream: true), or the server ignored it. Its reply is shown as it is; "
-        "nothing about streaming (timing, chunking, end markers) can be judged.",
-        record,
-    )
+    return diag("stream.not-streamed", record, what=what)
 
 
 def whole_terminal(out: list[AdapterOutput], what: str) -> None:
@@ -176,14 +158,7 @@ def usage_event(
     """
     if not isinstance(usage, dict):
         if usage is not None:
-            out.append(
-                diag(
-                    code,
-                    "warning",
-                    f"The usage of record {record.index} is not an object: {quote(usage)}.",
-                    record,
-                )
-            )
+            out.append(diag(code, record, form="not-an-object", usage=usage))
         return
     values: dict[str, int | None] = {}
     for wire, key in keys:
@@ -193,12 +168,6 @@ def usage_event(
                 values[key] = v
             elif v is not None:
                 out.append(
-                    diag(
-                        code,
-                        "warning",
-                        f"{source}.{wire} of record {record.index} is not an integer: "
-                        f"{quote(v)}; it is ignored.",
-                        record,
-                    )
+                    diag(code, record, form="not-an-integer", source=source, field=wire, value=v)
                 )
     out.append(Usage(record.index, values, usage, source))

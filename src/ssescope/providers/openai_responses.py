@@ -60,7 +60,6 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ..diagnostics import quote
 from ..errors import UsageError
 from ..events import (
     JSON,
@@ -287,30 +286,13 @@ class OpenAIResponsesAdapter:
         obj, bad = decode_json(record)
         if obj is INVALID:
             if record.data.strip() == "[DONE]":
-                out.append(
-                    diag(
-                        "openai-responses.done-marker",
-                        "info",
-                        f"Record {record.index} is 'data: [DONE]', which the Responses "
-                        "protocol does not have (a proxy added it); it is ignored and the "
-                        "response's terminal event decides how it ended.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-responses.done-marker", record))
                 return out
             if bad is not None:
                 out.append(bad)
             return out
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "openai-responses.not-an-object",
-                    "error",
-                    f"Record {record.index} is JSON but not an event object: "
-                    f"{quote(record.data)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("openai-responses.not-an-object", record, data=record.data))
             return out
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
@@ -323,32 +305,20 @@ class OpenAIResponsesAdapter:
                 out.append(
                     diag(
                         "openai-responses.missing-type",
-                        "warning",
-                        f"Record {record.index} has no string 'type' field; its SSE event "
-                        f"name {quote(wire_name)} is used instead.",
                         record,
+                        form="event-name",
+                        wire_name=wire_name,
                     )
                 )
             else:
                 out.append(
-                    diag(
-                        "openai-responses.missing-type",
-                        "error",
-                        f"Record {record.index} has no string 'type' field (got "
-                        f"{quote(etype)}) and no SSE event name; it is skipped.",
-                        record,
-                    )
+                    diag("openai-responses.missing-type", record, form="skipped", etype=etype)
                 )
                 return out
         elif wire_name is not None and wire_name not in ("message", etype):
             out.append(
                 diag(
-                    "openai-responses.event-name-mismatch",
-                    "warning",
-                    f"Record {record.index} is named {quote(wire_name)} on its SSE "
-                    f"'event:' line but its JSON type is {quote(etype)}; the JSON type "
-                    "is authoritative.",
-                    record,
+                    "openai-responses.event-name-mismatch", record, wire_name=wire_name, etype=etype
                 )
             )
         if etype == "response.created":
@@ -387,13 +357,7 @@ class OpenAIResponsesAdapter:
     def _check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(seq, int) or isinstance(seq, bool):
             out.append(
-                diag(
-                    "openai-responses.sequence-gap",
-                    "warning",
-                    f"Record {record.index} has a sequence_number that is not an "
-                    f"integer: {quote(seq)}; it is ignored.",
-                    record,
-                )
+                diag("openai-responses.sequence-gap", record, form="not-an-integer", seq=seq)
             )
             return
         last = self._seq
@@ -402,27 +366,13 @@ class OpenAIResponsesAdapter:
             return
         what = "skips ahead" if seq > last else "goes back"
         out.append(
-            diag(
-                "openai-responses.sequence-gap",
-                "warning",
-                f"Record {record.index} has sequence_number {seq} after {last}: the "
-                f"numbering {what} (events lost, duplicated or reordered on the way).",
-                record,
-            )
+            diag("openai-responses.sequence-gap", record, form="gap", seq=seq, last=last, what=what)
         )
 
     def _invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(
-            diag(
-                "openai-responses.invalid-field",
-                "warning",
-                f"Record {record.index} has a {field!r} that is not a string: "
-                f"{quote(value)}; the piece is skipped.",
-                record,
-            )
-        )
+        out.append(diag("openai-responses.invalid-field", record, field=field, value=value))
 
     def _owner(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -469,13 +419,10 @@ class OpenAIResponsesAdapter:
         out.append(
             diag(
                 "openai-responses.item-id-changed",
-                "warning",
-                f"Record {record.index} labels output item {index} {quote(item_id)}, but "
-                f"earlier events labelled it {quote(first)}: the item id changed between "
-                "events of one item (a gateway re-issued it). The item is assembled by its "
-                "position (output_index), so its content is not repeated; further id "
-                "changes of this item are not reported.",
                 record,
+                index=index,
+                item_id=item_id,
+                first=first,
             )
         )
 
@@ -894,10 +841,11 @@ class OpenAIResponsesAdapter:
         out.append(
             diag(
                 "provider.error",
-                "error",
-                f"The provider reported an error in {where}: {quote(text)} "
-                f"(code {quote(code_text)}); the response is marked failed.",
                 record,
+                form="openai-responses",
+                where=where,
+                text=text,
+                code_text=code_text,
             )
         )
 
@@ -935,16 +883,7 @@ class OpenAIResponsesAdapter:
         output = resp.get("output")
         if isinstance(output, list):
             if not output and self._built and etype == "response.completed":
-                out.append(
-                    diag(
-                        "openai-responses.empty-final-output",
-                        "warning",
-                        f"Record {record.index} ({etype}) restates the response with an "
-                        "empty 'output' although deltas built content (a proxy quirk); "
-                        "the content built from the deltas is kept.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-responses.empty-final-output", record, etype=etype))
             for position, item in enumerate(output):
                 if isinstance(item, dict):
                     # An id met in the stream names its item; an unknown one (a gateway

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import scrub
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
@@ -101,25 +101,18 @@ class LiveCore:
         offset = self.pipeline.bytes_seen
         wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
         if self.terminal_seen:
-            self.pipeline.add_diagnostic(
-                Diagnostic(
-                    "stream.open-after-finish",
-                    "warning",
-                    f"The terminal marker arrived but the server kept the connection open; "
-                    f"the client closed it after {wait} of silence.",
-                    offset,
-                )
-            )
+            self.pipeline.add_diagnostic(diagnostic("stream.open-after-finish", offset, wait=wait))
             return
         self.stalled = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "timing.stall",
-                "error",
-                f"Nothing arrived for {wait} after byte {offset} "
-                f"({t:.3f} s into the response); the client aborted the stream.",
                 offset,
                 self.pipeline.record_count or None,
+                form="aborted",
+                wait=wait,
+                byte_offset=offset,
+                time=t,
             )
         )
 
@@ -127,27 +120,27 @@ class LiveCore:
         """The connection failed mid-body: keep what arrived, say why it stopped."""
         self.failed = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "stream.connection-error",
-                "error",
-                f"The connection failed after {self.pipeline.bytes_seen} bytes: "
-                f"{type(exc).__name__} {quote(scrub(str(exc), self.secrets))}.",
                 self.pipeline.bytes_seen,
+                bytes_seen=self.pipeline.bytes_seen,
+                name=type(exc).__name__,
+                exc=scrub(str(exc), self.secrets),
             )
         )
 
     def on_decode_error(self, exc: BaseException, encoding: str = "") -> None:
         """The compressed body could not be decoded: keep what decoded, say why it stopped."""
         self.failed = True
-        how = f"Content-Encoding {quote(encoding)}" if encoding else "its Content-Encoding"
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "stream.decode-error",
-                "error",
-                f"The body could not be decoded ({how}) after {self.pipeline.bytes_seen} "
-                f"decoded bytes: {type(exc).__name__} {quote(scrub(str(exc), self.secrets))}. "
-                "What decoded is kept; the rest of the body is lost.",
                 self.pipeline.bytes_seen,
+                form="named" if encoding else "unnamed",
+                encoding=encoding,
+                bytes_seen=self.pipeline.bytes_seen,
+                name=type(exc).__name__,
+                exc=scrub(str(exc), self.secrets),
             )
         )
 

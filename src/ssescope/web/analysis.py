@@ -30,7 +30,7 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import INVALID_PREFIXES, Pipeline
+from ..pipeline import INVALID_CODES, Pipeline
 from ..preview import summaries
 from ..providers._base import AdapterOutput
 
@@ -168,7 +168,7 @@ def analyse(
         if diag.record is None:
             continue
         by_record.setdefault(diag.record, []).append(i)
-        if diag.code.startswith(INVALID_PREFIXES) or diag.severity == "error":
+        if diag.code in INVALID_CODES or diag.severity == "error":
             invalid.add(diag.record)
 
     frames: list[dict[str, Any]] = []

@@ -6,6 +6,9 @@ Routes:
   read from package data through :mod:`importlib.resources`.
 * ``POST /api/inspect?provider=auto&framing=auto``: the body is a raw stream or a
   container; the answer is :func:`ssescope.web.analysis.analyse`'s JSON.
+* ``POST /api/report?provider=auto&framing=auto&redact=1``: the same body; the answer is
+  the Report's JSON as a download, with content redacted (:mod:`ssescope.redaction`)
+  when ``redact`` is ``1``.
 * ``POST /api/ssecap``: the same body, returned as an ``.ssecap`` capture.
 * ``GET /api/examples`` and ``GET /api/examples/{name}``: the bundled examples.
 
@@ -42,6 +45,7 @@ from starlette.routing import Route
 from starlette.types import Scope
 
 from ..errors import UsageError
+from ..redaction import redact_report
 from ..serve.guard import LOOPBACK_HOSTS, HostGuard, header
 from .analysis import analyse, build_capture
 from .examples import find_examples
@@ -211,9 +215,11 @@ def create_app(
         finally:
             jobs.admitted -= 1
 
-    def inspect_job(data: bytes, provider: str, framing: str, entry: int | None) -> Response:
+    def analysed(
+        data: bytes, provider: str, framing: str, entry: int | None
+    ) -> dict[str, Any] | Response:
         try:
-            result = analyse(data, provider=provider, framing=framing, entry=entry)
+            return analyse(data, provider=provider, framing=framing, entry=entry)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         except Exception as exc:  # the engine must not take the page down with it
@@ -221,8 +227,31 @@ def create_app(
                 {"error": f"The engine failed on this stream: {type(exc).__name__}: {exc}"},
                 status_code=500,
             )
+
+    def inspect_job(data: bytes, provider: str, framing: str, entry: int | None) -> Response:
+        result = analysed(data, provider, framing, entry)
+        if isinstance(result, Response):
+            return result
         body = json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
         return Response(body.encode("utf-8"), media_type="application/json")
+
+    def report_job(
+        data: bytes, provider: str, framing: str, entry: int | None, redact: bool
+    ) -> Response:
+        result = analysed(data, provider, framing, entry)
+        if isinstance(result, Response):
+            return result
+        report: dict[str, Any] = result["report"]
+        name = "report.json"
+        if redact:
+            redact_report(report)
+            name = "report.redacted.json"
+        body = json.dumps(report, ensure_ascii=False, indent=2, default=str) + "\n"
+        return Response(
+            body.encode("utf-8"),
+            media_type="application/json",
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
 
     async def inspect(request: Request) -> Response:
         provider = request.query_params.get("provider", "auto") or "auto"
@@ -232,6 +261,18 @@ def create_app(
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return await queued(request, lambda data: inspect_job(data, provider, framing, entry))
+
+    async def report(request: Request) -> Response:
+        provider = request.query_params.get("provider", "auto") or "auto"
+        framing = request.query_params.get("framing", "auto") or "auto"
+        redact = request.query_params.get("redact") == "1"
+        try:
+            entry = _entry_param(request)
+        except UsageError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return await queued(
+            request, lambda data: report_job(data, provider, framing, entry, redact)
+        )
 
     def ssecap_job(data: bytes, entry: int | None) -> Response:
         try:
@@ -274,6 +315,7 @@ def create_app(
             Route("/", index),
             Route("/static/{name}", static),
             Route("/api/inspect", inspect, methods=["POST"]),
+            Route("/api/report", report, methods=["POST"]),
             Route("/api/ssecap", ssecap, methods=["POST"]),
             Route("/api/examples", examples),
             Route("/api/examples/{name}", example),

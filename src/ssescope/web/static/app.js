@@ -649,6 +649,12 @@ function wire() {
   $("export-report").addEventListener("click", () => {
     download("report.json", new Blob([JSON.stringify(state.result.report, null, 2) + "\n"], { type: "application/json" }));
   });
+  $("export-redacted").addEventListener("click", async () => {
+    const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value, redact: "1" });
+    const res = await fetch("/api/report?" + params, { method: "POST", body: state.bytes });
+    if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
+    download("report.redacted.json", await res.blob());
+  });
   $("export-ssecap").addEventListener("click", async () => {
     const query = state.entry === null ? "" : "?entry=" + state.entry;
     const res = await fetch("/api/ssecap" + query, { method: "POST", body: state.bytes });
