@@ -19,6 +19,7 @@ from .containers import (
     detect_container,
     read_container,
 )
+from .containers.checks import TimeCheck, checked_status, checked_time
 from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
@@ -52,17 +53,20 @@ def feed_body(
         The same pipeline, closed (call :meth:`Pipeline.report`).
     """
     pipeline.container = body.container
-    pipeline.http_status = body.status
+    pipeline.http_status = checked_status(pipeline, body.status)
     pipeline.lost = list(body.lost)
     for diagnostic in body.diagnostics:
         pipeline.add_diagnostic(diagnostic)
-    last = body.timing.get("total_s")
+    last = checked_time(body.timing.get("total_s"))
+    times = TimeCheck(pipeline)
     for chunk in body.chunks:
-        events = pipeline.feed(chunk.data, chunk.time)
+        time = times.check(chunk.time)
+        events = pipeline.feed(chunk.data, time)
         if on_events is not None:
             on_events(events)
-        if chunk.time is not None and (last is None or chunk.time > last):
-            last = chunk.time
+        if time is not None and (last is None or time > last):
+            last = time
+    times.report()
     if body.end == "cancelled":
         pipeline.cancel("the capture says the client cancelled the stream")
     events = pipeline.close(last)

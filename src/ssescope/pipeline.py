@@ -12,6 +12,7 @@ from array import array
 from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
+from .aggregate.capped import INVALID_PREFIXES
 from .aggregate.report import RecordCounts, Report
 from .aggregate.timing import TimingOptions, compute_timing
 from .diagnostics import Diagnostic, quote
@@ -26,14 +27,6 @@ __all__ = ["INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
-INVALID_PREFIXES: tuple[str, ...] = (
-    "json.",
-    "eventstream.",
-    "utf8.",
-    "json-array.",
-    "sse.unprefixed-json",
-)
-"""Diagnostic code prefixes that make the record they name count as invalid."""
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -337,9 +330,10 @@ class Pipeline:
             return self._report
         agg = self.aggregator
         responses = agg.finish()
-        diagnostics = list(agg.diagnostics)
-        diagnostics.extend(self._extra)
-        self._counts.invalid = len(
+        cap = agg.cap
+        cap.extend(self._extra)
+        diagnostics = cap.kept
+        self._counts.invalid = cap.dropped_invalid_records + len(
             {
                 d.record
                 for d in diagnostics
@@ -367,7 +361,8 @@ class Pipeline:
                 d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
             ),
         )
-        diagnostics.extend(timing_diags)
+        cap.extend(timing_diags)
+        diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(
             container=self.container,
             bytes=self._bytes,

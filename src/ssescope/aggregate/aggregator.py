@@ -21,7 +21,6 @@ Per event the work is a type lookup and an append; everything else happens once,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -52,6 +51,8 @@ from ..events import (
     Unknown,
     Usage,
 )
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from .capped import DiagnosticCap
 from .partial_json import parse_partial
 from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
 
@@ -230,7 +231,9 @@ class Aggregator:
     def __init__(self) -> None:
         self._current = _Response()
         self._done: list[_Response] = []
-        self.diagnostics: list[Diagnostic] = []
+        self.cap = DiagnosticCap()
+        """Where diagnostics are collected: the first of each code kept, the rest counted."""
+        self.diagnostics: list[Diagnostic] = self.cap.kept
         self._unknown: dict[str, list[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
@@ -293,7 +296,7 @@ class Aggregator:
             handler = handlers.get(cls)
             if handler is None:
                 if isinstance(ev, Diagnostic):
-                    self.diagnostics.append(ev)
+                    self.cap.add(ev)
                     continue
                 raise TypeError(f"not a unified event: {ev!r}")
             record = ev.record
@@ -308,7 +311,7 @@ class Aggregator:
 
     def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
         offset = None if record is None else self._offsets(record)
-        self.diagnostics.append(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
+        self.cap.add(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
 
     def _after_terminal(self, record: int) -> None:
         resp = self._current
@@ -514,8 +517,17 @@ class Aggregator:
         resp = self._current
         usage = resp.usage
         for key, value in ev.values.items():
-            if value is not None:
+            if value is not None and value >= 0:
                 usage[key] = value
+        if isinstance(ev.raw, dict):
+            for name, bad in _bad_token_counts(ev.raw):
+                self._diag(
+                    "usage.invalid-value",
+                    "warning",
+                    f"The usage field {name!r} is {quote(bad)}, not a count of tokens (a "
+                    "whole number, 0 or more); it is reported as not given.",
+                    ev.record,
+                )
         resp.usage_raw = ev.raw
         resp.usage_source = ev.source
 
@@ -703,10 +715,10 @@ class Aggregator:
             report.input = {}
             return report
         try:
-            report.input = orjson.loads(arguments)
+            value = orjson.loads(arguments)
         except orjson.JSONDecodeError:
             try:
-                report.input = json.loads(arguments)
+                value = loads_finite(arguments)
             except ValueError as exc:
                 pos = getattr(exc, "pos", None)
                 msg = getattr(exc, "msg", str(exc))
@@ -718,7 +730,38 @@ class Aggregator:
                     f"({report.error}): {quote(arguments)}. They are kept as sent, not repaired.",
                     call.first_record,
                 )
+                return report
+        if may_be_too_deep(arguments) and too_deep(value):
+            report.error = f"nested more than {MAX_DEPTH} levels deep"
+            self._diag(
+                "tool.arguments-too-deep",
+                "error",
+                f"The arguments of tool call {label} ({call.name!r}) nest arrays and objects "
+                f"more than {MAX_DEPTH} levels deep: {quote(arguments)}. They are kept as "
+                "sent, not parsed.",
+                call.first_record,
+            )
+            return report
+        report.input = value
         return report
+
+
+def _bad_token_counts(raw: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
+    """The token-count fields of a raw usage object that are not whole numbers >= 0."""
+    bad: list[tuple[str, object]] = []
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if not prefix:
+                bad += _bad_token_counts(value, f"{name}.")
+        elif (
+            "token" in key.lower()
+            and value is not None
+            and not isinstance(value, list)
+            and (isinstance(value, bool) or not isinstance(value, int) or value < 0)
+        ):
+            bad.append((name, value))
+    return bad
 
 
 def _same_json(a: str, b: str) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..aggregate.report import Report
 from ..errors import UsageError
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
 
 __all__ = ["FieldDiff", "compare", "load_expected"]
 
@@ -34,14 +35,18 @@ def load_expected(raw: bytes, name: str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise UsageError(f"{name} is not UTF-8 text") from exc
     try:
-        value = json.loads(text)
+        value = loads_finite(text)
     except ValueError:
         return {"text": text}
     if not isinstance(value, dict):
         return {"text": text}
+    if may_be_too_deep(text) and too_deep(value):
+        raise UsageError(f"{name} nests arrays and objects more than {MAX_DEPTH} levels deep")
     known = {k: value[k] for k in _KEYS if k in value}
     if not known:
         raise UsageError(f"{name} is a JSON object without any of: {', '.join(_KEYS)}")
+    if known.get("usage") is not None and not isinstance(known["usage"], dict):
+        raise UsageError(f"{name}: 'usage' must be an object or null")
     calls = known.get("tool_calls")
     if calls is not None and (
         not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls)
@@ -74,7 +79,7 @@ def _args_of(call: dict[str, Any]) -> Any:
     args = call.get("arguments")
     if isinstance(args, str):
         try:
-            return json.loads(args) if args.strip() else {}
+            return loads_finite(args) if args.strip() else {}
         except ValueError:
             return args
     return args

@@ -28,12 +28,14 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import re
 from datetime import datetime
 from typing import Any
 
 import orjson
 
 from ..diagnostics import Diagnostic, quote
+from ..limits import DECODED_BODY_BYTES
 from ._body import (
     LOST_CHUNK_TIMING,
     LOST_CHUNKS,
@@ -43,6 +45,7 @@ from ._body import (
     Chunk,
     RequestInfo,
 )
+from ._httpbody import decode_limit_diagnostic
 from .redact import redact_headers, redact_url
 
 __all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
@@ -204,6 +207,9 @@ def _entry(
     text = content.get("text")
     if isinstance(text, str) and text:
         if content.get("encoding") == "base64":
+            if len(text) > _BASE64_CHARS:
+                text = text[:_BASE64_CHARS]
+                diags.append(decode_limit_diagnostic("base64", index, None))
             try:
                 chunks = [Chunk(base64.b64decode(text, validate=True), None)]
             except (binascii.Error, ValueError) as exc:
@@ -244,12 +250,20 @@ def _entry(
     )
 
 
+_LINE_BREAK = re.compile(r"[\r\n]")
+_BASE64_CHARS = DECODED_BODY_BYTES // 3 * 4
+
+
+def _visible(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _epoch(value: object) -> float | None:
     if not isinstance(value, str) or not value:
         return None
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         return None
 
 
@@ -279,6 +293,7 @@ def _rebuild(
             origin = known[0] - timing.get("first_byte_s", 0.0)  # a monotonic clock
     chunks: list[Chunk] = []
     bad = 0
+    broken = 0
     for msg, t in zip(messages, times, strict=True):
         data = msg.get("data") if isinstance(msg, dict) else None
         if not isinstance(data, str):
@@ -286,6 +301,14 @@ def _rebuild(
             continue
         name = _str(msg.get("eventName"))
         event_id = msg.get("eventId")
+        if _LINE_BREAK.search(name) or (isinstance(event_id, str) and _LINE_BREAK.search(event_id)):
+            # a line break would end the field and start a line of its own
+            broken += 1
+            name = _visible(name)
+            event_id = _visible(event_id) if isinstance(event_id, str) else event_id
+        if "\r" in data:
+            broken += 1
+            data = data.replace("\r\n", "\n").replace("\r", "\n")
         parts: list[str] = []
         if name and name != "message":
             parts.append(f"event: {name}\n")
@@ -304,6 +327,16 @@ def _rebuild(
             "not recorded there).",
         )
     )
+    if broken:
+        diags.append(
+            Diagnostic(
+                "har.line-break-in-field",
+                "warning",
+                f"{broken} of entry {index}'s '_eventSourceMessages' hold a line break in "
+                "'eventName' or 'eventId' (shown as \\n / \\r, so it cannot add lines to the "
+                "rebuilt stream), or a CR in 'data' (read as a line feed, as a browser does).",
+            )
+        )
     if bad:
         diags.append(
             Diagnostic(

@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
+from ..limits import EXCERPT_CHARS, excerpt
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord
 
@@ -246,12 +247,16 @@ class JSONArrayParser:
                 self._phase = _BETWEEN
                 self._expect_element = False
             else:
-                text = raw.decode("utf-8", "replace")
+                text = raw[: EXCERPT_CHARS + 4].decode("utf-8", "replace")
+                kept = ""
+                if len(raw) > EXCERPT_CHARS:
+                    text = excerpt(text)
+                    kept = f" ({len(raw):,} bytes; the first {EXCERPT_CHARS:,} are kept)"
                 out.append(
                     Diagnostic(
                         "json-array.unterminated-element",
                         "warning",
-                        f"The body ended inside an array element: {quote(text)}.",
+                        f"The body ended inside an array element: {quote(text)}{kept}.",
                         self._elem_start,
                         None,
                         text,

@@ -110,6 +110,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
+from ..limits import may_be_too_deep
 from ._base import AdapterOutput, compact_json, decode_json, diag
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
@@ -278,7 +279,8 @@ class OpenAIChatAdapter:
             except JSONDecodeError:
                 pass
             else:
-                if type(obj) is dict:
+                # (a record with many brackets takes the slow path's depth check)
+                if type(obj) is dict and not may_be_too_deep(data):
                     return self._chunk(obj, record)
         return self._other(record)
 
