@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
+from .. import __version__, strictjson
 from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
@@ -152,7 +152,7 @@ def inspect(
     if human:
         render_report(_stdout(want_color(color, sys.stdout)), data, sections)
     else:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        strictjson.write(data, sys.stdout, indent=2)
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
 
 
@@ -219,7 +219,7 @@ def frames(
             row["data"] = redacted(row["data"])
     if jsonl:
         for row in rows:
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            strictjson.write(row, sys.stdout, flush=False)
         return exitcodes.COMPLETED
     console = _stdout(want_color(color, sys.stdout))
     console.print(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -10,10 +9,12 @@ from typing import IO
 
 import click
 
+from .. import strictjson
 from ..aggregate.report import Report
 from ..diagnostics import quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
+from ._types import positive
 
 __all__ = ["EXIT", "exit_code", "request_command"]
 
@@ -262,8 +263,7 @@ def _run(
             print(f"ssescope: request failed: {type(exc).__name__}: {exc}", file=err)
             return EXIT["internal"]
     if as_json:
-        json.dump(report.to_dict(), out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        strictjson.write(report.to_dict(), out, indent=2)
     else:
         if report.http_status is not None and report.http_status >= 400 and report.error:
             kind = report.error.get("type")
@@ -289,7 +289,11 @@ def _run(
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
 @click.option("--provider", default="auto", show_default=True, help="Provider name, or auto.")
 @click.option(
-    "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
+    "--stall",
+    type=float,
+    callback=positive,
+    default=None,
+    help="Abort after SECONDS without a chunk (exit 7).",
 )
 @click.option(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
@@ -325,8 +329,6 @@ def request_command(
             f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}",
             param_hint="--provider",
         )
-    if stall is not None and stall <= 0:
-        raise click.BadParameter("must be a positive number of seconds", param_hint="--stall")
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
     if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import UsageError
+from ._types import PORT, positive
 
 __all__ = ["serve_command"]
 
@@ -14,7 +15,7 @@ __all__ = ["serve_command"]
 @click.command("serve")
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
+@click.option("--port", type=PORT, default=8765, show_default=True, help="Port (0: a free one).")
 @click.option(
     "--chunk",
     default="original",
@@ -27,7 +28,14 @@ __all__ = ["serve_command"]
     show_default=True,
     help="Milliseconds between chunks, or original (the capture's timing).",
 )
-@click.option("--speed", type=float, default=1.0, show_default=True, help="Divide waits by X.")
+@click.option(
+    "--speed",
+    type=float,
+    callback=positive,
+    default=1.0,
+    show_default=True,
+    help="Divide waits by X.",
+)
 @click.option(
     "--fault",
     "faults",
@@ -60,8 +68,6 @@ def serve_command(
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    if speed <= 0:
-        raise click.BadParameter("must be positive", param_hint="--speed")
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
     app = make_app(captures, options)
     try:

@@ -16,7 +16,6 @@ cannot reach the API through DNS rebinding.
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import strictjson
 from ..errors import UsageError
 from .analysis import analyse, build_capture
 from .examples import find_examples
@@ -170,7 +170,7 @@ def create_app(
                 {"error": f"The engine failed on this stream: {type(exc).__name__}: {exc}"},
                 status_code=500,
             )
-        body = json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
+        body = strictjson.dumps(result, default=str)
         return Response(body.encode("utf-8"), media_type="application/json")
 
     async def ssecap(request: Request) -> Response:
