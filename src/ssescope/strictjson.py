@@ -62,7 +62,7 @@ def write(
     end: str = "\n",
     flush: bool = True,
 ) -> None:
-    """Write strict JSON of ``value`` and ``end`` to ``stream`` in pieces of
+    """Write strict JSON of ``value`` and ``end`` to ``stream`` in pieces of at most twice
     :data:`WRITE_PIECE` characters (then flush it, unless ``flush`` is false).
 
     Raises:
