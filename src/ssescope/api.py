@@ -61,9 +61,13 @@ def feed_body(
     times = TimeCheck(pipeline)
     for chunk in body.chunks:
         time = times.check(chunk.time)
-        events = pipeline.feed(chunk.data, time)
-        if on_events is not None:
-            on_events(events)
+        data = chunk.data
+        # a container's body often arrives as one piece: fed in slices, its records are
+        # framed and folded a slice at a time instead of all at once
+        for start in range(0, len(data), _READ_SIZE) if len(data) > _READ_SIZE else (0,):
+            events = pipeline.feed(data[start : start + _READ_SIZE], time)
+            if on_events is not None:
+                on_events(events)
         if time is not None and (last is None or time > last):
             last = time
     times.report()
@@ -100,7 +104,7 @@ def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iter
         container = detect_container(head)[0]
         if container == "raw":
             return itertools.chain((head,) if head else (), chunks)
-    return read_container(head + b"".join(chunks), container=container)
+    return read_container(b"".join(itertools.chain((head,), chunks)), container=container)
 
 
 def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:

@@ -14,7 +14,7 @@ from typing import Any
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.capped import INVALID_PREFIXES
 from .aggregate.report import RecordCounts, Report
-from .aggregate.timing import TimingOptions, compute_timing
+from .aggregate.timing import RecordTimes, TimingOptions, compute_timing
 from .diagnostics import Diagnostic, quote
 from .errors import UsageError
 from .framing.detect import Framer
@@ -95,7 +95,7 @@ class Pipeline:
         self.aggregator.set_offset_lookup(self._offset)
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
-        self._times: list[tuple[int, float]] = []
+        self._times = RecordTimes(self._starts)
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -236,7 +236,7 @@ class Pipeline:
             record: Record = item  # type: ignore[assignment]
             starts.append(record.start)
             if record.time is not None:
-                self._times.append((record.index, record.time))
+                self._times.append(record.index, record.time)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -342,9 +342,6 @@ class Pipeline:
         )
         self._counts.unknown = agg.unknown_records
         starts = self._starts
-        record_times: list[tuple[int, float | None, int]] = [
-            (i, t, starts[i]) for i, t in self._times
-        ]
         counts = self._counts
         counts.total = len(starts)
         counts.comments = self._comments
@@ -352,7 +349,7 @@ class Pipeline:
         timing, timing_diags = compute_timing(
             self._first_byte,
             self._last_time,
-            record_times,
+            self._times,
             self._first_data,
             agg.first_content_record,
             self._timing,
