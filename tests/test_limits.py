@@ -250,6 +250,19 @@ def test_memory_for_bad_records_does_not_grow_with_their_number() -> None:
     assert large < small * 1.5, (small, large)
 
 
+def test_made_up_event_types_are_counted_in_bounded_memory() -> None:
+    body = b"".join(b"event: t%d\ndata: {}\n\n" % i for i in range(1_100))
+    report = ssescope.inspect(body, provider="unknown")
+    assert report.records.unknown == 1_100
+    unknown = [d for d in report.diagnostics if d.code == "provider.unknown-event"]
+    assert len(unknown) == DIAGNOSTICS_PER_CODE
+    capped = next(d for d in report.diagnostics if d.code == "stream.diagnostics-capped")
+    assert "901 more 'provider.unknown-event'" in capped.message  # 1,000 types + 1 bucket
+    pipeline = ssescope.Pipeline(provider="unknown")
+    ssescope.feed_raw(pipeline, [body])
+    assert len(pipeline.unknown_records) == 1_100
+
+
 # -- long lines -----------------------------------------------------------------------
 
 

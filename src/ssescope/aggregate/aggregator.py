@@ -21,6 +21,7 @@ Per event the work is a type lookup and an append; everything else happens once,
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -219,6 +220,10 @@ def _join(parts: dict[object, _Pieces]) -> str:
     return "".join("".join(p) for p in parts.values())
 
 
+_UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
+_OTHER_TYPES = "(any other type)"
+
+
 class Aggregator:
     """Folds unified events into responses. Sans-I/O; feed events, then :meth:`finish`.
 
@@ -234,7 +239,7 @@ class Aggregator:
         self.cap = DiagnosticCap()
         """Where diagnostics are collected: the first of each code kept, the rest counted."""
         self.diagnostics: list[Diagnostic] = self.cap.kept
-        self._unknown: dict[str, list[int]] = {}
+        self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
         self._finished = False
@@ -568,7 +573,15 @@ class Aggregator:
 
     def _unknown_event(self, ev: Unknown) -> None:
         self.unknown_records += 1
-        self._unknown.setdefault(ev.event_type, []).append(ev.record)
+        kind = ev.event_type
+        records = self._unknown.get(kind)
+        if records is None:
+            if len(self._unknown) >= _UNKNOWN_TYPES:  # (a stream of made-up types)
+                kind = _OTHER_TYPES
+                records = self._unknown.setdefault(kind, array("q"))
+            else:
+                records = self._unknown[kind] = array("q")
+        records.append(ev.record)
 
     # -- the end ----------------------------------------------------------------------
 
