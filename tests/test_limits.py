@@ -11,6 +11,7 @@ import pytest
 
 import ssescope
 from ssescope import parse_partial
+from ssescope.api import feed_raw
 from ssescope.containers import _httpbody, har
 from ssescope.limits import (
     DECODED_BODY_BYTES,
@@ -259,7 +260,7 @@ def test_made_up_event_types_are_counted_in_bounded_memory() -> None:
     capped = next(d for d in report.diagnostics if d.code == "stream.diagnostics-capped")
     assert "901 more 'provider.unknown-event'" in capped.message  # 1,000 types + 1 bucket
     pipeline = ssescope.Pipeline(provider="unknown")
-    ssescope.feed_raw(pipeline, [body])
+    feed_raw(pipeline, [body])
     assert len(pipeline.unknown_records) == 1_100
 
 
