@@ -282,6 +282,14 @@ def test_a_huge_invalid_record_keeps_an_excerpt() -> None:
     bad = next(d for d in report.diagnostics if d.code == "json.invalid")
     assert bad.raw is not None and len(bad.raw) == EXCERPT_CHARS
     assert "100,001 characters" in bad.message
+    assert len(bad.message) < 400
+
+
+def test_quote_reads_only_the_start_of_a_long_value() -> None:
+    from ssescope.diagnostics import quote
+
+    assert quote("é" * 10_000_000) == quote("é" * 240)
+    assert len(quote("x" * 10_000_000)) == 60
 
 
 # -- decoding -------------------------------------------------------------------------

@@ -57,6 +57,8 @@ class Diagnostic:
 
 def quote(value: object, limit: int = 60) -> str:
     """Return ``repr(value)`` shortened to about ``limit`` characters for messages."""
+    if isinstance(value, str | bytes) and len(value) > 4 * limit:
+        value = value[: 4 * limit]  # (a record may be gigabytes: never repr it whole)
     text = repr(value)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
