@@ -92,6 +92,7 @@ class Pipeline:
         self._adapter: Adapter | None = None
         self._held: list[DataRecord] = []
         self.aggregator = Aggregator()
+        self.aggregator.cap.track_invalid = keep_records
         self.aggregator.set_offset_lookup(self._offset)
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
@@ -147,13 +148,18 @@ class Pipeline:
         return self.aggregator.unknown_record_indexes()
 
     def invalid_records(self) -> set[int]:
-        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`)."""
+        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`).
+
+        With ``keep_records``, every one, including those past the Report's limit of
+        diagnostics per code; otherwise those the Report lists.
+        """
         report = self.report()
-        return {
+        listed = {
             d.record
             for d in report.diagnostics
             if d.record is not None and d.code.startswith(INVALID_PREFIXES)
         }
+        return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
         return self._starts[record] if 0 <= record < len(self._starts) else None

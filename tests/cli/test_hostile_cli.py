@@ -156,3 +156,25 @@ def test_the_web_api_answers_strict_json_for_non_finite_input() -> None:
     data = _strict(res.text)
     codes = [d["code"] for d in data["report"]["diagnostics"]]
     assert codes.count("json.non-finite-number") == 2
+
+
+def test_frame_views_mark_every_invalid_record_past_the_listed_diagnostics() -> None:
+    body = b"data: {bad json\n\n" * 300
+    code, out, _ = _run(["frames", "-", "--jsonl", "--provider", "openai-chat"], body)
+    assert code == exitcodes.COMPLETED
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 300
+    assert all(row["invalid"] for row in rows)
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from ssescope.web import create_app
+
+    client = TestClient(create_app(), base_url="http://127.0.0.1:8765")
+    res = client.post("/api/inspect?provider=openai-chat", content=body)
+    data = res.json()
+    codes = [d["code"] for d in data["report"]["diagnostics"]]
+    assert codes.count("json.invalid") == 100
+    assert codes.count("stream.diagnostics-capped") == 1
+    assert [f["state"] for f in data["frames"]] == ["invalid"] * 300

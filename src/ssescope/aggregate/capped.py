@@ -9,6 +9,7 @@ saying how many more there were.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 
 from ..diagnostics import Diagnostic, Severity
@@ -53,6 +54,11 @@ class DiagnosticCap:
         self._last_dropped_invalid: int | None = None
         self.dropped_invalid_records = 0
         """Records named by a dropped invalid-record diagnostic and by no kept one."""
+        self.track_invalid = False
+        """Keep the index of every record named by an invalid-record diagnostic, kept or
+        not, in :attr:`invalid_indexes` (8 bytes each; for frame views, which hold every
+        record anyway)."""
+        self.invalid_indexes: array[int] = array("q")
 
     def add(self, diagnostic: Diagnostic) -> None:
         """Keep ``diagnostic``, or count it when its code already has ``per_code``."""
@@ -61,6 +67,10 @@ class DiagnosticCap:
         self._counts[code] = seen + 1
         record = diagnostic.record
         invalid = record is not None and code.startswith(self._invalid_prefixes)
+        if invalid and self.track_invalid:
+            indexes = self.invalid_indexes
+            if not indexes or indexes[-1] != record:
+                indexes.append(record)  # type: ignore[arg-type]
         if seen < self.per_code:
             self.kept.append(diagnostic)
             if invalid:

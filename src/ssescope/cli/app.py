@@ -193,6 +193,7 @@ def frames(
     records = pipeline.records
     unknown = pipeline.unknown_records
     report = pipeline.report()
+    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
     by_record: dict[int, list[Any]] = {}
     for d in report.diagnostics:
         if d.record is not None:
@@ -209,7 +210,7 @@ def frames(
             "event": getattr(rec, "event", None),
             "id": rec.id if isinstance(rec, SSEEvent) else None,
             "data": rec.text if isinstance(rec, SSEComment) else rec.data,
-            "invalid": any(d.severity == "error" for d in diags),
+            "invalid": rec.index in invalid or any(d.severity == "error" for d in diags),
             "unknown": rec.index in unknown,
             "diagnostics": [d.code for d in diags],
         }

@@ -144,7 +144,7 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
     report_dict = report.to_dict()
 
     by_record: dict[int, list[int]] = {}
-    invalid: set[int] = set()
+    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
     for i, diag in enumerate(report.diagnostics):
         if diag.record is None:
             continue
