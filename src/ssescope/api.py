@@ -33,6 +33,7 @@ from .containers import (
     read_all,
     read_container,
 )
+from .containers.checks import TimeCheck
 from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
@@ -103,17 +104,28 @@ def feed_chunks(
         UsageError: for a chunk that is neither a :class:`Chunk` nor bytes.
     """
     feed = pipeline.feed
+    times = TimeCheck(pipeline)
     for chunk in chunks:
         # Raw bodies come as bare bytes: nothing is built or checked per piece of a
         # large file beyond this type test.
         if type(chunk) is bytes:
-            events = feed(chunk)
+            data, time = chunk, None
         elif type(chunk) is Chunk:
-            events = feed(chunk.data, chunk.time)
+            data, time = chunk.data, times.check(chunk.time)
         else:
-            events = feed(_as_bytes(chunk))
-        if on_events is not None:
-            on_events(events)
+            data, time = _as_bytes(chunk), None
+        if len(data) <= _READ_SIZE:
+            events = feed(data, time)
+            if on_events is not None:
+                on_events(events)
+            continue
+        # a container's body often arrives as one piece: fed in slices, its records are
+        # framed and folded a slice at a time instead of all at once
+        for start in range(0, len(data), _READ_SIZE):
+            events = feed(data[start : start + _READ_SIZE], time)
+            if on_events is not None:
+                on_events(events)
+    times.report()
     events = pipeline.close()
     if on_events is not None:
         on_events(events)
@@ -149,7 +161,7 @@ def unwrap_chunks(
         container = detect_container(head)[0]
         if container == "raw":
             return itertools.chain((head,) if head else (), chunks)
-    data = head + b"".join(chunks)
+    data = b"".join(itertools.chain((head,), chunks))
     if every:
         return read_all(data, container=container)
     return [read_container(data, container=container)]

@@ -12,6 +12,7 @@ still constructs one by hand (without args).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,23 +140,37 @@ def render(pieces: tuple[Piece, ...], args: Mapping[str, Any], record: int | Non
     return "".join(out)
 
 
-def jsonable(value: Any) -> Any:
-    """``value`` as JSON data: containers recursively, other objects as their text."""
-    if value is None or isinstance(value, (str, int, float, bool)):
+def jsonable(value: Any, depth: int = 0) -> Any:
+    """``value`` as strict JSON data: containers recursively, other objects as their text.
+
+    A float JSON cannot hold (NaN, an infinity) becomes its text, and a container nested
+    deeper than a few levels becomes its shortened ``repr``: the arguments of a diagnostic
+    quote what was wrong, never carry a hostile value whole.
+    """
+    if value is None or isinstance(value, (str, int, bool)):
         return value
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((jsonable(v) for v in value), key=repr)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
+    if depth >= _ARG_DEPTH and isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        return quote(value, 200)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v, depth + 1) for v in value), key=repr)
     return str(value)
+
+
+_ARG_DEPTH = 8
 
 
 def quote(value: object, limit: int = 60) -> str:
     """Return ``repr(value)`` shortened to about ``limit`` characters for messages."""
+    if isinstance(value, str | bytes) and len(value) > 4 * limit:
+        value = value[: 4 * limit]  # (a record may be gigabytes: never repr it whole)
     text = repr(value)
     if len(text) > limit:
         text = text[: limit - 1] + "…"

@@ -13,7 +13,7 @@ from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
-from .aggregate.timing import TimingOptions, compute_timing
+from .aggregate.timing import RecordTimes, TimingOptions, compute_timing
 from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
@@ -102,10 +102,11 @@ class Pipeline:
         self._adapter: Adapter | None = None
         self._held: list[DataRecord] = []
         self.aggregator = Aggregator()
+        self.aggregator.cap.track_invalid = keep_records
         self.aggregator.set_offset_lookup(self._offset)
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
-        self._times: list[tuple[int, float]] = []
+        self._times = RecordTimes(self._starts)
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -182,6 +183,18 @@ class Pipeline:
     def unknown_records(self) -> set[int]:
         """Indexes of the records the adapter did not know."""
         return self.aggregator.unknown_record_indexes()
+
+    def invalid_records(self) -> set[int]:
+        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`).
+
+        With ``keep_records``, every one, including those past the Report's limit of
+        diagnostics per code; otherwise those the Report lists.
+        """
+        report = self.report()
+        listed = {
+            d.record for d in report.diagnostics if d.record is not None and d.code in INVALID_CODES
+        }
+        return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
         return self._starts[record] if 0 <= record < len(self._starts) else None
@@ -280,7 +293,7 @@ class Pipeline:
             record: Record = item  # type: ignore[assignment]
             starts.append(record.start)
             if record.time is not None:
-                self._times.append((record.index, record.time))
+                self._times.append(record.index, record.time)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -392,16 +405,14 @@ class Pipeline:
             return self._report
         agg = self.aggregator
         responses = agg.close()
-        diagnostics = list(agg.diagnostics)
-        diagnostics.extend(self._extra)
-        self._counts.invalid = len(
+        cap = agg.cap
+        cap.extend(self._extra)
+        diagnostics = cap.kept
+        self._counts.invalid = cap.dropped_invalid_records + len(
             {d.record for d in diagnostics if d.record is not None and d.code in INVALID_CODES}
         )
         self._counts.unknown = agg.unknown_records
         starts = self._starts
-        record_times: list[tuple[int, float | None, int]] = [
-            (i, t, starts[i]) for i, t in self._times
-        ]
         counts = self._counts
         counts.total = len(starts)
         counts.comments = self._comments
@@ -409,7 +420,7 @@ class Pipeline:
         timing, timing_diags = compute_timing(
             self._first_byte,
             self._last_time,
-            record_times,
+            self._times,
             self._first_data,
             agg.first_content_record,
             self._timing,
@@ -418,7 +429,8 @@ class Pipeline:
                 d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
             ),
         )
-        diagnostics.extend(timing_diags)
+        cap.extend(timing_diags)
+        diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(
             container=self.container,
             bytes=self._bytes,

@@ -21,7 +21,7 @@ Per event the work is a type lookup and an append; everything else happens once,
 
 from __future__ import annotations
 
-import json
+from array import array
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -54,6 +54,8 @@ from ..events import (
     Usage,
 )
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from .capped import DiagnosticCap
 from .partial_json import parse_partial
 from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
 
@@ -220,6 +222,10 @@ def _join(parts: dict[object, _Pieces]) -> str:
     return "".join("".join(p) for p in parts.values())
 
 
+_UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
+_OTHER_TYPES = "(any other type)"
+
+
 class Aggregator:
     """Folds unified events into responses. Sans-I/O; feed events, then :meth:`close`.
 
@@ -232,8 +238,10 @@ class Aggregator:
     def __init__(self) -> None:
         self._current = _Response()
         self._done: list[_Response] = []
-        self.diagnostics: list[Diagnostic] = []
-        self._unknown: dict[str, list[int]] = {}
+        self.cap = DiagnosticCap()
+        """Where diagnostics are collected: the first of each code kept, the rest counted."""
+        self.diagnostics: list[Diagnostic] = self.cap.kept
+        self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
         self._finished = False
@@ -305,7 +313,7 @@ class Aggregator:
             handler = handlers.get(cls)
             if handler is None:
                 if isinstance(ev, Diagnostic):
-                    self.diagnostics.append(ev)
+                    self.cap.add(ev)
                     continue
                 raise TypeError(f"not a unified event: {ev!r}")
             record = ev.record
@@ -323,7 +331,7 @@ class Aggregator:
         self, code: str, record: int | None, *, form: str | None = None, **args: object
     ) -> None:
         offset = None if record is None else self._offsets(record)
-        self.diagnostics.append(build(code, args, offset, record, None, form))
+        self.cap.add(build(code, args, offset, record, None, form))
 
     def _after_terminal(self, record: int) -> None:
         resp = self._current
@@ -531,8 +539,11 @@ class Aggregator:
         resp = self._current
         usage = resp.usage
         for key, value in ev.values.items():
-            if value is not None:
+            if value is not None and value >= 0:
                 usage[key] = value
+        if isinstance(ev.raw, dict):
+            for name, bad in _bad_token_counts(ev.raw):
+                self._diag("usage.invalid-value", ev.record, name=name, value=bad)
         resp.usage_raw = ev.raw
         resp.usage_source = ev.source
 
@@ -573,7 +584,15 @@ class Aggregator:
 
     def _unknown_event(self, ev: Unknown) -> None:
         self.unknown_records += 1
-        self._unknown.setdefault(ev.event_type, []).append(ev.record)
+        kind = ev.event_type
+        records = self._unknown.get(kind)
+        if records is None:
+            if len(self._unknown) >= _UNKNOWN_TYPES:  # (a stream of made-up types)
+                kind = _OTHER_TYPES
+                records = self._unknown.setdefault(kind, array("q"))
+            else:
+                records = self._unknown[kind] = array("q")
+        records.append(ev.record)
 
     # -- the end ----------------------------------------------------------------------
 
@@ -704,10 +723,10 @@ class Aggregator:
             report.input = {}
             return report
         try:
-            report.input = orjson.loads(arguments)
+            value = orjson.loads(arguments)
         except orjson.JSONDecodeError:
             try:
-                report.input = json.loads(arguments)
+                value = loads_finite(arguments)
             except ValueError as exc:
                 pos = getattr(exc, "pos", None)
                 msg = getattr(exc, "msg", str(exc))
@@ -720,7 +739,38 @@ class Aggregator:
                     error=report.error,
                     arguments=arguments,
                 )
+                return report
+        if may_be_too_deep(arguments) and too_deep(value):
+            report.error = f"nested more than {MAX_DEPTH} levels deep"
+            self._diag(
+                "tool.arguments-too-deep",
+                call.first_record,
+                label=label,
+                name=call.name,
+                depth=MAX_DEPTH,
+                arguments=arguments,
+            )
+            return report
+        report.input = value
         return report
+
+
+def _bad_token_counts(raw: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
+    """The token-count fields of a raw usage object that are not whole numbers >= 0."""
+    bad: list[tuple[str, object]] = []
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if not prefix:
+                bad += _bad_token_counts(value, f"{name}.")
+        elif (
+            "token" in key.lower()
+            and value is not None
+            and not isinstance(value, list)
+            and (isinstance(value, bool) or not isinstance(value, int) or value < 0)
+        ):
+            bad.append((name, value))
+    return bad
 
 
 def _same_json(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
+from .. import __version__, strictjson
 from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
@@ -19,7 +19,7 @@ from ..framing.detect import FRAMINGS
 from ..framing.records import SSEComment, SSEEvent
 from ..preview import summaries
 from ..providers.registry import PROVIDERS
-from ..visible import escape_json_text, visible
+from ..visible import visible
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, Input, feed, load, load_all, run_pipeline
 from ._input import open_source, want_color
@@ -186,7 +186,7 @@ def inspect(
     if human:
         render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
     else:
-        sys.stdout.write(escape_json_text(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+        strictjson.write(data, sys.stdout, indent=2)
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
 
 
@@ -253,6 +253,7 @@ def frames(
     records = pipeline.records
     unknown = pipeline.unknown_records
     report = pipeline.report()
+    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
     by_record: dict[int, list[Any]] = {}
     for d in report.diagnostics:
         if d.record is not None:
@@ -269,7 +270,7 @@ def frames(
             "event": getattr(rec, "event", None),
             "id": rec.id if isinstance(rec, SSEEvent) else None,
             "data": rec.text if isinstance(rec, SSEComment) else rec.data,
-            "invalid": any(d.severity == "error" for d in diags),
+            "invalid": rec.index in invalid or any(d.severity == "error" for d in diags),
             "unknown": rec.index in unknown,
             "diagnostics": [d.code for d in diags],
         }
@@ -279,7 +280,7 @@ def frames(
             row["data"] = redacted(row["data"])
     if jsonl:
         for row in rows:
-            sys.stdout.write(escape_json_text(json.dumps(row, ensure_ascii=False)) + "\n")
+            strictjson.write(row, sys.stdout, flush=False)
         return exitcodes.COMPLETED
     console = _stdout(want_color(color, sys.stdout))
     console.print(

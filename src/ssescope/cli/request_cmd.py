@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -12,12 +11,14 @@ from typing import IO, Any
 import click
 from rich.console import Console
 
+from .. import strictjson
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
-from ..visible import escape_json_text, visible
+from ..visible import visible
+from ._types import positive
 from .render import render_report
 
 __all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
@@ -315,8 +316,7 @@ def _run(
         _request_failed(exc, secrets)
         return EXIT["internal"]
     if as_json:
-        out.write(escape_json_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2)))
-        out.write("\n")
+        strictjson.write(report.to_dict(), out, indent=2)
     else:
         if report.http_status is not None and report.http_status >= 400 and report.error:
             kind = report.error.get("type")
@@ -347,7 +347,11 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
 @click.option("--provider", default="auto", show_default=True, help="Provider name, or auto.")
 @click.option(
-    "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
+    "--stall",
+    type=float,
+    callback=positive,
+    default=None,
+    help="Abort after SECONDS without a chunk (exit 7).",
 )
 @click.option(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
@@ -383,8 +387,6 @@ def request_command(
             f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}",
             param_hint="--provider",
         )
-    if stall is not None and stall <= 0:
-        raise click.BadParameter("must be a positive number of seconds", param_hint="--stall")
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
     if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):

@@ -8,6 +8,7 @@ import click
 
 from ..errors import UsageError
 from ..visible import visible
+from ._types import PORT, positive
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -18,7 +19,7 @@ __all__ = ["serve_command"]
 @click.option(
     "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
 )
-@click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
+@click.option("--port", type=PORT, default=8765, show_default=True, help="Port (0: a free one).")
 @click.option(
     "--allow-host",
     "extra_hosts",
@@ -39,7 +40,14 @@ __all__ = ["serve_command"]
     show_default=True,
     help="Milliseconds between chunks, or original (the capture's timing).",
 )
-@click.option("--speed", type=float, default=1.0, show_default=True, help="Divide waits by X.")
+@click.option(
+    "--speed",
+    type=float,
+    callback=positive,
+    default=1.0,
+    show_default=True,
+    help="Divide waits by X.",
+)
 @click.option(
     "--fault",
     "faults",
@@ -73,8 +81,6 @@ def serve_command(
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    if speed <= 0:
-        raise click.BadParameter("must be positive", param_hint="--speed")
     address, warning = check_host(host, "the captures it serves")
     if warning:
         print(warning, file=sys.stderr, flush=True)

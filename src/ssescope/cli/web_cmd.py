@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ._types import PORT
+
 __all__ = ["allowed_hosts", "check_host", "web_command"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -49,7 +51,7 @@ def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> l
 @click.command("web")
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=PORT,
     default=8765,
     show_default=True,
     help="Port to listen on (0: any free port).",

@@ -21,7 +21,7 @@ CODES: tuple[Code, ...] = (
         "error",
         "framing",
         PAGE,
-        "Record {record} is not valid JSON ({reason}{where}): {data!q}; it is kept with its raw text and the stream goes on.",
+        "Record {record} is not valid JSON ({reason}{where}): {data!q}; it is kept with its raw text{length} and the stream goes on.",
         (
             "- **Meaning:** a record's data is not valid JSON. The record is kept with its raw text\n"
             "  and byte offset, counted under `records.invalid`, and the records after it are still\n"
@@ -377,5 +377,90 @@ CODES: tuple[Code, ...] = (
             "- **What to do:** read the text: it says what went wrong on the way.\n"
         ),
         content=("first",),
+    ),
+    Code(
+        "usage.invalid-value",
+        "warning",
+        "aggregate",
+        PAGE,
+        "The usage field {name!r} is {value!q}, not a count of tokens (a whole number, 0 or more); it is reported as not given.",
+        (
+            "- **Meaning:** a token-count field of the provider's usage object (a field whose name\n"
+            '  holds "token") is not a whole number of 0 or more: negative, fractional, a string, a\n'
+            "  boolean. The normalised field is reported as not given (`null`); the raw usage object\n"
+            "  keeps the value as sent.\n"
+            '- **Example:** `"usage": {"prompt_tokens": -3, "completion_tokens": 2.5}`\n'
+            "- **What to do:** the server computes or encodes usage wrongly; do not bill on it.\n"
+        ),
+    ),
+    Code(
+        "tool.arguments-too-deep",
+        "error",
+        "aggregate",
+        PAGE,
+        "The arguments of tool call {label} ({name!r}) nest arrays and objects more than {depth} levels deep: {arguments!q}. They are kept as sent, not parsed.",
+        (
+            "- **Meaning:** a tool call's arguments are JSON nested more than 128 levels deep\n"
+            "  (`ssescope.limits.MAX_DEPTH`). They are kept as sent in `arguments`, its `input` is\n"
+            "  `null` and its `error` says why: they are not parsed.\n"
+            '- **Example:** arguments `{"a":{"a":{"a":…}}}` 1,000 levels deep.\n'
+            "- **What to do:** do not execute the call; the model (or whoever wrote the stream) produced\n"
+            "  a pathological value.\n"
+        ),
+        content=("arguments",),
+    ),
+    Code(
+        "stream.diagnostics-capped",
+        "info",
+        "aggregate",
+        PAGE,
+        "{count:,} more {of_code!r} diagnostic(s) were counted but not listed (the first {per_code} of each code are kept; the first one left out is at record {first}; the most severe was {severity}).",
+        (
+            "- **Meaning:** a Report lists at most 100 diagnostics of each code\n"
+            "  (`ssescope.limits.DIAGNOSTICS_PER_CODE`); the others are counted, and one such\n"
+            "  diagnostic per code says how many more there were and where the first one left out\n"
+            "  is. `records.invalid` still counts every invalid record, and the frame views\n"
+            "  (`frames`, the web page) still mark each one. This keeps memory and the\n"
+            "  Report proportional to the reply, not to the number of problems (a 100 MB file of bad\n"
+            "  records is one reply with millions of `json.invalid`).\n"
+            "- **Example:** 10,000 lines of `data: {bad json` give 100 `json.invalid` diagnostics and\n"
+            '  one `stream.diagnostics-capped` saying "9,900 more".\n'
+            "- **What to do:** fix the first ones listed; the rest are most likely the same problem.\n"
+        ),
+    ),
+    Code(
+        "json.non-finite-number",
+        "error",
+        "framing",
+        PAGE,
+        "Record {record} holds the number {number!q}, which JSON does not allow (NaN, Infinity, or beyond a double): {data!q}; it is kept with its raw text{length} and the stream goes on.",
+        (
+            "- **Meaning:** a record's data would be JSON but for a number JSON does not allow: `NaN`,\n"
+            "  `Infinity`, `-Infinity`, or a number beyond the range of a double (`1e999`). The\n"
+            "  record is treated as invalid JSON (kept with its raw text, counted under\n"
+            "  `records.invalid`), so that no such value reaches the Report, which stays strict JSON.\n"
+            '- **Example:** `data: {"usage": {"prompt_tokens": 1e999}}`\n'
+            "- **What to do:** the server's JSON encoder is not standard (Python's `json.dumps` writes\n"
+            "  `NaN` by default); fix it there.\n"
+        ),
+        content=("data",),
+        invalidates=True,
+    ),
+    Code(
+        "json.too-deep",
+        "error",
+        "framing",
+        PAGE,
+        "Record {record} nests arrays and objects more than {depth} levels deep: {data!q}; it is not read, and kept with its raw text{length}.",
+        (
+            "- **Meaning:** a record's data nests arrays and objects more than 128 levels deep\n"
+            "  (`ssescope.limits.MAX_DEPTH`). It is not read (no adapter, serialiser or view ever\n"
+            "  walks it), and it is kept with its raw text (an excerpt for a long one) and counted\n"
+            "  under `records.invalid`. See `docs/security.md`.\n"
+            '- **Example:** `data: {"a":[[[[…]]]]}` with 500 nested lists.\n'
+            "- **What to do:** no real provider sends such records: the stream is hostile or broken.\n"
+        ),
+        content=("data",),
+        invalidates=True,
     ),
 )

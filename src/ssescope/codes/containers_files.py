@@ -320,4 +320,22 @@ CODES: tuple[Code, ...] = (
             "**What to do:** Use `ssescope inspect` (which reports every stream), `ssescope.inspect_all()` or `read_all()`, or `--entry N` for one.\n"
         ),
     ),
+    Code(
+        "har.line-break-in-field",
+        "warning",
+        "container",
+        PAGE,
+        "{n} of entry {index}'s '_eventSourceMessages' hold a line break in 'eventName' or 'eventId' (shown as \\n / \\r, so it cannot add lines to the rebuilt stream), or a CR in 'data' (read as a line feed, as a browser does).",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "When a stream is rebuilt from `_eventSourceMessages`, an `eventName` or `eventId` holding a CR or LF would end its line and inject lines (fields, whole events) of its own. Such line breaks are written as the two characters `\\n` / `\\r` instead; a CR in `data` is read as a line feed, as a browser's `EventSource` parser does.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"eventName": "x\\ndata: {\\"injected\\": true}", "data": "{}"}`\n'
+            "\n"
+            "**What to do:** A browser never records such a name: the HAR was edited or forged. Read the entry with care.\n"
+        ),
+    ),
 )

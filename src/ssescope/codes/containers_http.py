@@ -457,4 +457,97 @@ CODES: tuple[Code, ...] = (
             "**What to do:** Read the `Info` lines of the trace for the reason.\n"
         ),
     ),
+    Code(
+        "http.invalid-status",
+        "warning",
+        "container",
+        PAGE,
+        "The recorded HTTP status {status!q} is not a status code (100 to 999); it is left out.",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "The HTTP status recorded by the container (a capture header, a HAR entry) is not a status code from 100 to 999, for example a negative number; it is left out, so the Report's `http_status` is `null`.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"ssescope": "capture", "version": 1, "response": {"status": -200}}`\n'
+            "\n"
+            "**What to do:** The capture was edited or written by a faulty tool; the body is still read.\n"
+        ),
+    ),
+    Code(
+        "http.content-trailing-data",
+        "warning",
+        "container",
+        PAGE,
+        "{n:,} byte(s) follow the end of the {encoding!q} stream and are not compressed data; they are left out.",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "Bytes follow the end of the compressed stream and are not another gzip member: they are left out. A body made of several gzip members one after the other is decoded whole, member by member, without this warning.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "A gzip body followed by a stray `\\r\\n0\\r\\n\\r\\n` that a proxy appended.\n"
+            "\n"
+            "**What to do:** Check the capture: a proxy or the tool that wrote it added bytes after the body.\n"
+        ),
+    ),
+    Code(
+        "container.decode-limit",
+        "warning",
+        "container",
+        PAGE,
+        {
+            "body": "The body decodes ({encoding}) to more than {cap:,} bytes, the most ssescope decodes; the rest is left out (a decompression bomb, or a capture to split).",
+            "entry": "Entry {entry}'s body decodes ({encoding}) to more than {cap:,} bytes, the most ssescope decodes; the rest is left out (a decompression bomb, or a capture to split).",
+        },
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "Decoding the body (gzip, deflate, or a HAR's base64 text) would give more than 64 MiB (`ssescope.limits.DECODED_BODY_BYTES`), so decoding stopped there and the rest is left out. A few kilobytes of compressed zeros can decode to gigabytes (a decompression bomb); this limit keeps memory bounded. See `docs/security.md`.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "A 1 MiB gzip body in a `curl -i` dump that decompresses to 1 GiB.\n"
+            "\n"
+            "**What to do:** A real stream this large is unusual: check where the capture came from. Split a genuine one, or save it decoded (`curl --compressed`).\n"
+        ),
+    ),
+    Code(
+        "container.invalid-time",
+        "warning",
+        "container",
+        PAGE,
+        "{n} chunk arrival time(s) are not a time since the request started (the first is {value!q}: negative, not finite or too large); they are left out of the timing.",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "Chunk arrival times recorded by the container are negative, not finite, or too large to be a time since the request started; those chunks are fed without a time, so timing is computed from the others. One diagnostic counts them all and quotes the first.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            'An `.ssecap` line `{"t": -5.0, "data": "..."}`.\n'
+            "\n"
+            "**What to do:** The capture was edited or written by a faulty tool; do not trust its timing.\n"
+        ),
+    ),
+    Code(
+        "container.time-out-of-order",
+        "warning",
+        "container",
+        PAGE,
+        "{n} chunk arrival time(s) go back in time (the first from {was} s to {now} s); each is read as the time before it.",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "A chunk's recorded arrival time is earlier than the chunk before it; it is read as that earlier chunk's time, so no gap is negative. One diagnostic counts them all and names the first.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            'An `.ssecap` capture whose lines hold `"t": 0.5` then `"t": 0.2`.\n'
+            "\n"
+            "**What to do:** The capture was merged or edited; its gaps and stalls are not reliable.\n"
+        ),
+    ),
 )

@@ -99,7 +99,7 @@ CODES: tuple[Code, ...] = (
         "warning",
         "framing",
         PAGE,
-        "The stream ended inside {what} that no blank line terminated; per the WHATWG algorithm it is discarded, not dispatched: {raw_text!q}.",
+        "The stream ended inside {what} that no blank line terminated; per the WHATWG algorithm it is discarded, not dispatched: {raw_text!q}{kept}.",
         (
             "- **Means:** The body ended inside an event block (or in the middle of a line) that no blank line terminated. The standard discards it, so it is not dispatched; `raw` holds its text so nothing is silently lost.\n"
             '- **Example:** `data: {"partial": tr`\n'
@@ -207,8 +207,8 @@ CODES: tuple[Code, ...] = (
         "framing",
         PAGE,
         {
-            "element": "The body ended inside an array element: {text!q}.",
-            "document": "The body ended inside the JSON document: {text!q}.",
+            "element": "The body ended inside an array element: {text!q}{kept}.",
+            "document": "The body ended inside the JSON document: {text!q}{kept}.",
         },
         (
             "- **Means:** The body ended inside an array element. It is not passed on; `raw` holds its text.\n"

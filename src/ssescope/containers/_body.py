@@ -13,6 +13,7 @@ from typing import Literal
 
 from ..diagnostics import Diagnostic
 from ..sourceinfo import END_REASONS, EntryInfo, RequestInfo, SourceInfo
+from .checks import checked_status, checked_time
 
 __all__ = [
     "CONTAINERS",
@@ -101,15 +102,19 @@ class Body:
     def info(self) -> SourceInfo:
         """What the container knew about this body, as the frozen value a Pipeline takes."""
         end = next((e for e in END_REASONS if e == self.end), None)
+        status, bad_status = checked_status(self.status)
+        diagnostics = tuple(self.diagnostics)
+        if bad_status is not None:
+            diagnostics += (bad_status,)
         return SourceInfo(
             container=self.container,
-            status=self.status,
+            status=status,
             lost=tuple(self.lost),
             end=end,
-            total_s=self.timing.get("total_s"),
+            total_s=checked_time(self.timing.get("total_s")),
             headers=tuple(self.headers),
             request=self.request,
-            diagnostics=tuple(self.diagnostics),
+            diagnostics=diagnostics,
             entry=self.entry,
         )
 

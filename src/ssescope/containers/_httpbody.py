@@ -16,6 +16,7 @@ import re
 import zlib
 
 from ..diagnostics import Diagnostic, diagnostic
+from ..limits import DECODED_BODY_BYTES
 from ._body import Chunk
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "check_status",
     "dechunk",
     "decode_content",
+    "decode_limit_diagnostic",
     "decode_transfer",
     "looks_like_text",
     "parse_header_line",
@@ -236,17 +238,18 @@ def decode_content(
         return chunks, [
             diagnostic("http.content-encoding-unsupported", base, encoding=encoding, why=why)
         ]
-    d = zlib.decompressobj(47 if gzip_magic else 15)
+    inflater = _Inflater(gzip_magic)
     out: list[Chunk] = []
     diags: list[Diagnostic] = []
     pos = 0
     failed = False
     for chunk in chunks:
-        if failed:
-            out.append(chunk)
+        if failed or inflater.capped:
+            if failed:
+                out.append(chunk)
             continue
         try:
-            data = d.decompress(chunk.data)
+            data = inflater.feed(chunk.data)
         except zlib.error as exc:
             failed = True
             diags.append(
@@ -263,12 +266,78 @@ def decode_content(
         if data:
             out.append(Chunk(data, chunk.time))
         pos += len(chunk.data)
-    if not failed:
-        tail = d.flush()
+    if inflater.capped:
+        diags.append(decode_limit_diagnostic(encoding, None, base))
+    elif not failed:
+        tail = inflater.flush()
         if tail:
             last = chunks[-1].time if chunks else None
             out.append(Chunk(tail, last))
-        if not d.eof:
+        if not inflater.eof:
             diags.append(diagnostic("http.content-truncated", _at(base, pos), encoding=encoding))
+        if inflater.trailing:
+            diags.append(
+                diagnostic(
+                    "http.content-trailing-data",
+                    _at(base, pos),
+                    n=inflater.trailing,
+                    encoding=encoding,
+                )
+            )
     diags.append(diagnostic("http.content-decoded", base, encoding=encoding))
     return out, diags
+
+
+def decode_limit_diagnostic(encoding: str, entry: int | None, offset: int | None) -> Diagnostic:
+    """The ``container.decode-limit`` warning: a decoded body was cut at the cap."""
+    return diagnostic(
+        "container.decode-limit",
+        offset,
+        form="body" if entry is None else "entry",
+        entry=entry,
+        encoding=encoding,
+        cap=DECODED_BODY_BYTES,
+    )
+
+
+class _Inflater:
+    """zlib/gzip decompression with an output cap, reading every gzip member."""
+
+    def __init__(self, gzip: bool) -> None:
+        self._gzip = gzip
+        self._d = zlib.decompressobj(47 if gzip else 15)
+        self._room = DECODED_BODY_BYTES
+        self.capped = False
+        self.trailing = 0
+        self.members = 1
+
+    @property
+    def eof(self) -> bool:
+        """Whether the last member reached its end marker."""
+        return self._d.eof
+
+    def feed(self, data: bytes) -> bytes:
+        """Decompress ``data``; stop (and set :attr:`capped`) at the output cap."""
+        parts: list[bytes] = []
+        while data and not self.capped:
+            if self._d.eof:
+                if self._gzip and data[:2] == b"\x1f\x8b":  # the next gzip member
+                    self._d = zlib.decompressobj(47)
+                    self.members += 1
+                else:
+                    self.trailing += len(data)
+                    break
+            if self._room <= 0:  # (a max_length of 0 would mean no limit)
+                self.capped = True
+                break
+            piece = self._d.decompress(data, self._room)
+            self._room -= len(piece)
+            parts.append(piece)
+            data = self._d.unconsumed_tail or self._d.unused_data
+        return b"".join(parts)
+
+    def flush(self) -> bytes:
+        """What the decompressor still holds (within the cap)."""
+        tail = self._d.flush()[: max(self._room, 0)]
+        self._room -= len(tail)
+        return tail

@@ -15,6 +15,7 @@ anything else, binary garbage included                     ``raw``
 
 from __future__ import annotations
 
+import json
 import re
 
 import orjson
@@ -38,6 +39,10 @@ def _json(line: bytes) -> object:
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
+        pass
+    try:  # what orjson refuses but the JSONL reader takes (integers beyond a double)
+        return json.loads(line)
+    except (ValueError, RecursionError):
         return None
 
 

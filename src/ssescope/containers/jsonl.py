@@ -65,14 +65,17 @@ def _dumps(value: Any) -> bytes:
 
 def _seconds(value: object) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        f = float(value)
-        if not math.isfinite(f):
+        try:
+            f = float(value)
+        except OverflowError:  # an integer beyond a double
+            return None
+        if not math.isfinite(f) or f < 0:
             return None
         return f / 1000 if f > 1e11 else f  # epoch milliseconds
     if isinstance(value, str):
         try:
             return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
+        except (ValueError, OverflowError, OSError):
             return None
     return None
 

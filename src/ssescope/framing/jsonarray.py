@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
+from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord
 
@@ -241,7 +242,11 @@ class JSONArrayParser:
                 self._phase = _BETWEEN
                 self._expect_element = False
             else:
-                text = raw.decode("utf-8", "replace")
+                text = raw[: EXCERPT_CHARS + 4].decode("utf-8", "replace")
+                kept = ""
+                if len(raw) > EXCERPT_CHARS:
+                    text = excerpt(text)
+                    kept = f" ({len(raw):,} bytes; the first {EXCERPT_CHARS:,} are kept)"
                 out.append(
                     diagnostic(
                         "json-array.unterminated-element",
@@ -250,6 +255,7 @@ class JSONArrayParser:
                         text,
                         form="document" if self._document else "element",
                         text=text,
+                        kept=kept,
                     )
                 )
         if self._document:

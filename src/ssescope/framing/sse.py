@@ -67,6 +67,7 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
+from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, check_max_event_bytes
 from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent
 
@@ -74,6 +75,18 @@ __all__ = ["SSEParser"]
 
 _LF = 0x0A
 _SPACE = 0x20
+
+
+def _head(pieces: list[bytes], limit: int) -> bytes:
+    """The first ``limit`` bytes (or a few more) of ``pieces`` joined."""
+    taken: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        taken.append(piece[: limit + 4 - size])
+        size += len(taken[-1])
+        if size > limit:
+            break
+    return b"".join(taken)
 
 
 def _join_lines(lines: list[bytes]) -> str:
@@ -456,7 +469,9 @@ class SSEParser:
         self._closed = True
         self._pending_fast = False
         self._head = None
-        tail = b"".join(self._partial)
+        # only the start of an unfinished line is reported: it may be gigabytes long
+        tail_size = sum(map(len, self._partial))
+        tail = _head(self._partial, EXCERPT_CHARS)
         in_line = self._in_line and not self._line_dropped
         self._in_line = False
         self._partial = []
@@ -466,13 +481,29 @@ class SSEParser:
         self._flush_block_diags(out, None)
         if in_line or has_block:
             lines = list(self._block_lines) if has_block else []
+            size = sum(map(len, lines)) + len(lines)
             if in_line:
                 lines.append(tail)
+                size += tail_size
+            else:
+                size -= 1
             raw = _join_lines(lines)
             start = self._block_start if has_block else self._partial_start
             what = "an event block" if has_block else "an unterminated line"
+            kept = ""
+            if len(raw) > EXCERPT_CHARS:
+                raw = excerpt(raw)
+                kept = f" ({size:,} bytes from byte {start}; the first {EXCERPT_CHARS:,} are kept)"
             out.append(
-                diagnostic("sse.unterminated-event", start, None, raw, what=what, raw_text=raw)
+                diagnostic(
+                    "sse.unterminated-event",
+                    start,
+                    None,
+                    raw,
+                    what=what,
+                    raw_text=raw,
+                    kept=kept,
+                )
             )
         return out
 

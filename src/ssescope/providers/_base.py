@@ -8,6 +8,7 @@ and nothing else: no I/O, no UI, no aggregation state beyond what the protocol n
 from __future__ import annotations
 
 import json
+import math
 from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
@@ -17,6 +18,7 @@ from ..errors import UsageError
 from ..events import JSON, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 from ..incremental import FEED_AFTER_CLOSE
+from ..limits import EXCERPT_CHARS, MAX_DEPTH, excerpt, may_be_too_deep, too_deep
 
 __all__ = [
     "INVALID",
@@ -66,26 +68,90 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
     """Decode a record's data as JSON.
 
     orjson is tried first (about 4x faster on stream chunks); the standard library is the
-    fallback for what orjson refuses but JSON allows (integers beyond 64 bits).
+    fallback that names the error's position. ``NaN``, ``Infinity`` and numbers beyond a
+    double are refused (``json.non-finite-number``), as JSON does, so a Report stays strict
+    JSON. A value nested more than :data:`ssescope.limits.MAX_DEPTH` levels is refused
+    (``json.too-deep``).
 
     Returns:
-        ``(value, None)``, or ``(INVALID, diagnostic)`` with a ``json.invalid`` error that
+        ``(value, None)``, or ``(INVALID, diagnostic)`` with a ``json.invalid``,
+        ``json.non-finite-number`` or ``json.too-deep`` error that
         quotes the data and names the position; the record stays in the stream.
     """
     data = record.data
     try:
-        return orjson.loads(data), None
+        value = orjson.loads(data)
     except orjson.JSONDecodeError:
         pass
+    else:
+        if may_be_too_deep(data) and too_deep(value):
+            return INVALID, too_deep_diagnostic(record)
+        return value, None
     try:
-        return json.loads(data), None
-    except (ValueError, RecursionError) as exc:
+        value = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+    except RecursionError:
+        return INVALID, too_deep_diagnostic(record)
+    except _NonFinite as exc:
+        return INVALID, diagnostic(
+            "json.non-finite-number",
+            record.start,
+            record.index,
+            excerpt(data),
+            number=exc.args[0],
+            data=data,
+            length=_length(data),
+        )
+    except ValueError as exc:
         pos = getattr(exc, "pos", None)
         where = f" at character {pos}" if pos is not None else ""
         reason = getattr(exc, "msg", str(exc))
         return INVALID, diagnostic(
-            "json.invalid", record.start, record.index, data, reason=reason, where=where, data=data
+            "json.invalid",
+            record.start,
+            record.index,
+            excerpt(data),
+            reason=reason,
+            where=where,
+            data=data,
+            length=_length(data),
         )
+    if may_be_too_deep(data) and too_deep(value):
+        return INVALID, too_deep_diagnostic(record)
+    return value, None
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _non_finite(token: str) -> None:
+    raise _NonFinite(token)
+
+
+def _finite_float(token: str) -> float:
+    result = float(token)
+    if math.isinf(result):
+        raise _NonFinite(token)
+    return result
+
+
+def _length(data: str) -> str:
+    if len(data) <= EXCERPT_CHARS:
+        return ""
+    return f" ({len(data):,} characters, the first {EXCERPT_CHARS:,} in the diagnostic)"
+
+
+def too_deep_diagnostic(record: DataRecord) -> Diagnostic:
+    """The ``json.too-deep`` error for a record nested beyond the depth limit."""
+    return diagnostic(
+        "json.too-deep",
+        record.start,
+        record.index,
+        excerpt(record.data),
+        depth=MAX_DEPTH,
+        data=record.data,
+        length=_length(record.data),
+    )
 
 
 def diag(code: str, record: DataRecord, *, form: str | None = None, **args: object) -> Diagnostic:

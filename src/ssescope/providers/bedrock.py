@@ -65,6 +65,7 @@ from ..events import (
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
 from ..incremental import CLOSE_TWICE
+from ..limits import MAX_DEPTH, may_be_too_deep, too_deep
 from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
 from .anthropic import AnthropicAdapter
 
@@ -390,6 +391,8 @@ class BedrockAdapter:
         try:
             text = base64.b64decode(blob, validate=True).decode()
             inner = orjson.loads(text)
+            if may_be_too_deep(text) and too_deep(inner):
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except (binascii.Error, ValueError) as exc:
             out.append(diag("bedrock.invalid-chunk", record, error=str(exc), blob=blob))
             return

@@ -112,6 +112,7 @@ from ..events import (
 )
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE
+from ..limits import may_be_too_deep
 from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed, refuse_feed
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
@@ -289,7 +290,8 @@ class OpenAIChatAdapter:
             except JSONDecodeError:
                 pass
             else:
-                if type(obj) is dict:
+                # (a record with many brackets takes the slow path's depth check)
+                if type(obj) is dict and not may_be_too_deep(data):
                     return self._chunk(obj, record)
         return self._other(record)
 

@@ -163,7 +163,7 @@ def analyse(
     report_dict = report.to_dict()
 
     by_record: dict[int, list[int]] = {}
-    invalid: set[int] = set()
+    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
     for i, diag in enumerate(report.diagnostics):
         if diag.record is None:
             continue

@@ -44,6 +44,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Scope
 
+from .. import strictjson
 from ..errors import UsageError
 from ..redaction import redact_report
 from ..serve.guard import LOOPBACK_HOSTS, HostGuard, header
@@ -232,7 +233,7 @@ def create_app(
         result = analysed(data, provider, framing, entry)
         if isinstance(result, Response):
             return result
-        body = json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
+        body = strictjson.dumps(result, default=str)
         return Response(body.encode("utf-8"), media_type="application/json")
 
     def report_job(
