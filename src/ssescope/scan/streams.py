@@ -1,0 +1,66 @@
+"""The streams inside one input: each HAR entry and each response of a capture is one."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..aggregate.report import Report
+from ..api import feed_body, inspect
+from ..containers import DETECT_BYTES, detect_container, read_all
+from ..pipeline import Pipeline
+
+__all__ = ["Entry", "inspect_streams"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where a stream sits inside its input.
+
+    Attributes:
+        index: the stream's position in the input (HAR entry order, then response
+            order), or ``None`` when the input holds one stream.
+        method: the request method, when the input records it.
+        url: the request URL (secrets redacted), when the input records it.
+    """
+
+    index: int | None = None
+    method: str | None = None
+    url: str | None = None
+
+
+def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
+    """Inspect every stream inside one input, in order.
+
+    A single stream is exactly ``inspect(data)``. A HAR with several streamed entries
+    gives one Report per entry (each fed through the same :class:`Pipeline` as
+    ``inspect``); a capture holding several responses back to back gives one Report per
+    response, with that response's verdict, outputs and usage, and the whole capture's
+    records, diagnostics and timing.
+    """
+    found: list[tuple[str | None, str | None, Report]]
+    if detect_container(data[:DETECT_BYTES])[0] != "har":
+        found = [(None, None, inspect(data))]
+    else:
+        found = []
+        for body in read_all(data, container="har"):
+            request = body.request
+            report = feed_body(Pipeline(collect_events=False), body).report()
+            found.append(
+                (
+                    request["method"] if request else None,
+                    request["url"] if request else None,
+                    report,
+                )
+            )
+    parts = [
+        (method, url, dataclasses.replace(report, response=response, responses=[response]))
+        if len(report.responses) > 1
+        else (method, url, report)
+        for method, url, report in found
+        for response in (report.responses if len(report.responses) > 1 else [report.response])
+    ]
+    if len(parts) == 1:
+        method, url, report = parts[0]
+        return [(Entry(None, method, url), report)]
+    return [(Entry(i, method, url), report) for i, (method, url, report) in enumerate(parts)]
