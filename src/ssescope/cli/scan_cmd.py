@@ -58,7 +58,8 @@ def _groups(console: Console, title: str, key: str, groups: list[dict[str, Any]]
     from ..scan.summary import STATUSES
 
     table = Table(title=title, title_justify="left", header_style="bold", box=None)
-    table.add_column(key)
+    longest = max((len(str(g[key])) for g in groups[:15]), default=0)
+    table.add_column(key, no_wrap=True, min_width=min(longest, 40))
     table.add_column("streams", justify="right")
     for status in STATUSES:
         table.add_column(status, justify="right", style=_STYLES[status])
@@ -87,7 +88,7 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
         v = summary["verdicts"][status]
         verdicts.append(f"{status} {v['count']:,} ({v['rate']:.1%})", style=_STYLES[status])
         verdicts.append("   ")
-    console.print(verdicts)
+    console.print(verdicts, soft_wrap=True)
     console.print()
     if streams:
         _groups(console, "by provider", "provider", summary["by_provider"])
@@ -124,9 +125,9 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
             line.append(where)
             codes = ", ".join(w["diagnostics"][:3])
             line.append(f"  {w['status_reason']}" + (f" [{codes}]" if codes else ""), style="dim")
-            console.print(line)
+            console.print(line, soft_wrap=True)
     for e in summary["errors"]:
-        console.print(Text(f"  not read   {e['source']}: {e['error']}", style="red"))
+        console.print(Text(f"  not read   {e['source']}: {e['error']}", style="red"), soft_wrap=True)
 
 
 @contextmanager
@@ -267,6 +268,7 @@ def scan_command(
             no_color=not use_color,
             color_system="auto" if use_color else None,
             highlight=False,
+            width=None if sys.stdout.isatty() else 120,
         )
         render_summary(console, summary)
     return scan_exit_code(summary, levels)

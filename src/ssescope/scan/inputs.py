@@ -80,7 +80,7 @@ def _walk(directory: Path) -> Iterable[Path]:
         path = Path(entry.path)
         if entry.is_dir():
             yield from _walk(path)
-        elif entry.is_file():
+        elif entry.is_file() or entry.is_symlink():
             yield path
 
 

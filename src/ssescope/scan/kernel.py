@@ -111,11 +111,13 @@ def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
     return row
 
 
-def _as_bytes(column: pa.ChunkedArray | pa.Array) -> list[bytes | None]:
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        return [None if v is None else v.encode("utf-8") for v in column.to_pylist()]
-    values: list[bytes | None] = column.to_pylist()
-    return values
+def _as_bytes(column: pa.ChunkedArray | pa.Array, body: str) -> tuple[list[bytes | None], str | None]:
+    t = column.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return [None if v is None else v.encode("utf-8") for v in column.to_pylist()], None
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+        return column.to_pylist(), None
+    return [None] * len(column), f"the {body!r} column holds {t}, not bytes or text"
 
 
 def _error_row(message: str) -> dict[str, Any]:
@@ -144,7 +146,7 @@ def scan_batch(
     """
     if body not in batch.schema.names:
         raise ValueError(f"the batch has no {body!r} column (columns: {batch.schema.names})")
-    bodies = _as_bytes(batch.column(body))
+    bodies, wrong_type = _as_bytes(batch.column(body), body)
     errors: list[str | None] = (
         batch.column(ERROR).to_pylist() if ERROR in batch.schema.names else [None] * len(bodies)
     )
@@ -158,6 +160,8 @@ def scan_batch(
     for i, (data, error) in enumerate(zip(bodies, errors, strict=True)):
         if error is not None:
             found: list[dict[str, Any]] = [_error_row(error)]
+        elif wrong_type is not None:
+            found = [_error_row(wrong_type)]
         elif data is None:
             found = [_error_row(f"the {body!r} column is null")]
         else:
