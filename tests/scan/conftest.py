@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,3 +35,21 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "gone.sse").symlink_to(root / "no-such-target.sse")
     (root / ".hidden.sse").write_bytes(b"data: hidden\n\n")
     return root
+
+
+@pytest.fixture(scope="session")
+def ray_local() -> Iterator[Any]:
+    """One local Ray for the whole session (two CPUs), this tree's code on its path."""
+    ray = pytest.importorskip("ray")
+    pytest.importorskip("ray.data")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
+    yield ray
+    ray.shutdown()

@@ -51,7 +51,8 @@ def _histogram(con: Any, column: str) -> dict[str, Any] | None:
     ).fetchone()
     if low is None:
         return None
-    width = (high - low) / _BINS if high > low else 1.0
+    # one value (or all equal): bins over [low, 2 × low] so the bar sits at its value
+    width = (high - low) / _BINS if high > low else max(low, 0.01) / _BINS
     counts = [0] * _BINS
     for index, count in con.execute(
         f"SELECT least(CAST(floor(({column} - $low) / $w) AS INTEGER), {_BINS - 1}) AS b, count(*) "
