@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from ssescope import inspect  # noqa: E402
-from ssescope.containers import read_all  # noqa: E402
-from ssescope.scan import report_row  # noqa: E402
+from ssescope import inspect
+from ssescope.containers import read_all
+from ssescope.scan import report_row
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTAINERS = ROOT / "tests" / "fixtures" / "containers"
@@ -52,7 +52,6 @@ COMPARED = (
     "total_s",
 )
 """The row fields that must equal what ``inspect`` gives."""
-
 
 
 def stream_files() -> list[Path]:

@@ -44,8 +44,19 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 def corpus_rows(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """One scan of the corpus with two workers: its rows and its JSON summary."""
     out = tmp_path_factory.mktemp("out") / "rows.parquet"
-    code = main(["scan", str(corpus), "--out", str(out), "--jobs", "2", "--json", "--html",
-                 str(out.with_suffix(".html"))])
+    code = main(
+        [
+            "scan",
+            str(corpus),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--json",
+            "--html",
+            str(out.with_suffix(".html")),
+        ]
+    )
     assert code == 0
     return {"rows": read_rows(out), "out": out}
 
@@ -66,7 +77,9 @@ def test_every_row_equals_inspect_of_its_stream(corpus: Path, corpus_rows: dict[
     assert by_source[str(corpus / "gone.sse")][0]["error"] == "No such file or directory"
 
 
-def test_the_summary_counts_the_rows(corpus_rows: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_summary_counts_the_rows(
+    corpus_rows: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     rows = corpus_rows["rows"]
     judged = [r for r in rows if r["error"] is None]
     code, out, _ = scan(capsys, str(corpus_rows["out"].parent / "none"), "--json")
@@ -90,7 +103,9 @@ def test_the_summary_counts_the_rows(corpus_rows: dict[str, Any], capsys: pytest
     )
 
 
-def test_one_worker_and_two_give_the_same_rows(corpus: Path, tmp_path: Path, corpus_rows: dict[str, Any]) -> None:
+def test_one_worker_and_two_give_the_same_rows(
+    corpus: Path, tmp_path: Path, corpus_rows: dict[str, Any]
+) -> None:
     out = tmp_path / "one.parquet"
     assert main(["scan", str(corpus / "cuts"), "--out", str(out), "--jobs", "1", "--json"]) == 0
     one = sorted(read_rows(out), key=lambda r: (r["source"], r["entry"] or 0))
@@ -116,8 +131,17 @@ def test_a_parquet_table_carries_its_keys_and_a_corrupt_file_is_a_row(
     (tmp_path / "broken.parquet").write_bytes(b"PAR1 this is not a parquet file")
     out = tmp_path / "rows.parquet"
     code, _, _ = scan(
-        capsys, str(tmp_path / "*.parquet"), "--body", "response_body", "--key", "request_id",
-        "--key", "route", "--out", str(out), "--json",
+        capsys,
+        str(tmp_path / "*.parquet"),
+        "--body",
+        "response_body",
+        "--key",
+        "request_id",
+        "--key",
+        "route",
+        "--out",
+        str(out),
+        "--json",
     )
     assert code == 0
     rows = read_rows(out)
@@ -140,7 +164,9 @@ def test_all_columns_are_carried_by_default_and_jsonl_tables_read_with_body(
     ]
     (tmp_path / "log.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     out = tmp_path / "rows.jsonl"
-    code, _, _ = scan(capsys, str(tmp_path / "log.jsonl"), "--body", "raw", "--out", str(out), "--json")
+    code, _, _ = scan(
+        capsys, str(tmp_path / "log.jsonl"), "--body", "raw", "--out", str(out), "--json"
+    )
     assert code == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["id"], r["team"], r["status"]) for r in rows] == [
@@ -155,12 +181,17 @@ def test_a_proxy_record_directory_is_read_through_its_index(
 ) -> None:
     record = tmp_path / "record"
     record.mkdir()
-    (record / "0001.ssecap").write_bytes((ROOT / "tests/fixtures/containers/interrupted.ssecap").read_bytes())
+    (record / "0001.ssecap").write_bytes(
+        (ROOT / "tests/fixtures/containers/interrupted.ssecap").read_bytes()
+    )
     (record / "0002.sse").write_bytes(OPENAI + DONE)
     (record / "stray.sse").write_bytes(OPENAI)  # not in the index: not read
     (record / "index.jsonl").write_text(
-        json.dumps({"file": "0001.ssecap", "status": 200}) + "\n"
-        + json.dumps({"path": "0002.sse"}) + "\n" + "{not json\n"
+        json.dumps({"file": "0001.ssecap", "status": 200})
+        + "\n"
+        + json.dumps({"path": "0002.sse"})
+        + "\n"
+        + "{not json\n"
     )
     out = tmp_path / "rows.csv"
     code, _, _ = scan(capsys, str(record), "--out", str(out), "--json")
@@ -172,7 +203,7 @@ def test_a_proxy_record_directory_is_read_through_its_index(
     sources = [r["source"] for r in rows]
     assert str(record / "stray.sse") not in sources
     assert str(record / "0002.sse") in sources and str(record / "0001.ssecap") in sources
-    assert [r for r in rows if r["error"]][0]["source"] == f"{record / 'index.jsonl'}:3"
+    assert next(r for r in rows if r["error"])["source"] == f"{record / 'index.jsonl'}:3"
     done = next(r for r in rows if r["source"] == str(record / "0002.sse"))
     assert done["status"] == "completed" and json.loads(done["diagnostics"]) == ["usage.missing"]
 
@@ -181,7 +212,9 @@ def test_fail_on_makes_the_scan_a_gate(corpus: Path, capsys: pytest.CaptureFixtu
     target = str(corpus / "anthropic")
     assert scan(capsys, target, "--json", "--jobs", "1")[0] == 0
     assert scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "cancelled")[0] == 0
-    assert scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "incomplete,truncated")[0] == 3
+    assert (
+        scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "incomplete,truncated")[0] == 3
+    )
     assert scan(capsys, str(corpus / "gone.sse"), "--json", "--fail-on", "error")[0] == 1
     code, _, err = scan(capsys, target, "--fail-on", "stalled")
     assert code == 2 and "'stalled' is not one of failed, truncated" in err
@@ -201,7 +234,10 @@ def test_a_terminal_gets_a_progress_bar(corpus: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "120"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "ssescope", "scan", str(corpus / "cuts"), "--jobs", "1"],
-        stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL, env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        env=env,
     )
     os.close(slave)
     shown = b""
@@ -226,7 +262,9 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path: Path) -> None:
             f"sys.exit(main(['scan', {str(tmp_path)!r}]))\n"
         )
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+        )
         assert proc.returncode == 1
         assert proc.stderr.strip() == (
             f"ssescope: error: this command needs {module}, which is not installed: "

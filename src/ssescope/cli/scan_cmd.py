@@ -127,7 +127,9 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
             line.append(f"  {w['status_reason']}" + (f" [{codes}]" if codes else ""), style="dim")
             console.print(line, soft_wrap=True)
     for e in summary["errors"]:
-        console.print(Text(f"  not read   {e['source']}: {e['error']}", style="red"), soft_wrap=True)
+        console.print(
+            Text(f"  not read   {e['source']}: {e['error']}", style="red"), soft_wrap=True
+        )
 
 
 @contextmanager

@@ -111,7 +111,9 @@ def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
     return row
 
 
-def _as_bytes(column: pa.ChunkedArray | pa.Array, body: str) -> tuple[list[bytes | None], str | None]:
+def _as_bytes(
+    column: pa.ChunkedArray | pa.Array, body: str
+) -> tuple[list[bytes | None], str | None]:
     t = column.type
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
         return [None if v is None else v.encode("utf-8") for v in column.to_pylist()], None
