@@ -68,8 +68,12 @@ def align(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
+_ROW_GROUP = 16_384
+
+
 class ResultWriter:
-    """Writes the rows to a Parquet file as they come (bounded memory).
+    """Writes the rows to a Parquet file as they come, a row group at a time (bounded
+    memory).
 
     The Parquet file is the one the summary reads; :meth:`export` turns it into the
     JSONL or CSV the user asked for.
@@ -80,17 +84,30 @@ class ResultWriter:
         self.path = Path(path)
         self.schema = schema
         self.rows = 0
+        self._pending: list[pa.RecordBatch] = []
+        self._pending_rows = 0
         self._writer = pq.ParquetWriter(self.path, schema, compression="zstd")
 
     def write(self, batch: pa.RecordBatch) -> None:
         """Append the rows of ``batch`` (aligned to the schema)."""
         if batch.num_rows:
-            self._writer.write_batch(align(batch, self.schema))
+            self._pending.append(align(batch, self.schema))
+            self._pending_rows += batch.num_rows
             self.rows += batch.num_rows
+            if self._pending_rows >= _ROW_GROUP:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._writer.write_table(pa.Table.from_batches(self._pending, self.schema))
+        self._pending, self._pending_rows = [], 0
 
     def close(self) -> None:
         """Finish the file."""
-        self._writer.close()
+        try:
+            self._flush()
+        finally:
+            self._writer.close()
 
 
 def export(parquet: str | os.PathLike[str], out: str | os.PathLike[str], fmt: str) -> None:

@@ -79,7 +79,7 @@ def _read_files(con: Any, files: list[str]) -> Iterator[pa.RecordBatch]:
             table = None
         found = set() if table is None else set(table.column(SOURCE).to_pylist())
         if table is not None and table.num_rows:
-            yield from table.to_batches()
+            yield from table.combine_chunks().to_batches()
         missing = [f for f in chunk if f not in found]
         errors: list[tuple[str, str]] = []
         for path in missing:
