@@ -124,6 +124,7 @@ def make_table(path: Path, count: int, seed: int = 13) -> int:
 _LOOP = """
 import json, sys, time
 import pyarrow.parquet as pq
+import ssescope
 bodies = pq.read_table(sys.argv[1], columns=["body"]).column("body").to_pylist()
 start, cpu = time.perf_counter(), time.process_time()
 for body in bodies:

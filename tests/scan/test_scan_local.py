@@ -255,11 +255,15 @@ def test_a_terminal_gets_a_progress_bar(corpus: Path) -> None:
 
 
 def test_a_missing_extra_is_named_in_one_line(tmp_path: Path) -> None:
-    for module, extra in (("duckdb", "scan"), ("pyarrow", "scan")):
+    for module, extra, engine in (
+        ("duckdb", "scan", "local"),
+        ("pyarrow", "scan", "local"),
+        ("ray", "ray", "ray"),
+    ):
         code = (
             f"import sys; sys.modules[{module!r}] = None\n"
             "from ssescope.cli import main\n"
-            f"sys.exit(main(['scan', {str(tmp_path)!r}]))\n"
+            f"sys.exit(main(['scan', {str(tmp_path)!r}, '--engine', {engine!r}]))\n"
         )
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         proc = subprocess.run(

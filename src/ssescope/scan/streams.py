@@ -6,8 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
-from ..api import feed_body, inspect
-from ..containers import DETECT_BYTES, detect_container, read_all
+from ..api import feed_body
+from ..containers import read_all
 from ..pipeline import Pipeline
 
 __all__ = ["Entry", "inspect_streams"]
@@ -20,7 +20,7 @@ class Entry:
     Attributes:
         index: the stream's position in the input (HAR entry order, then response
             order), or ``None`` when the input holds one stream.
-        method: the request method, when the input records it.
+        method: the request method, when the input records it (HAR, ``.ssecap``, curl).
         url: the request URL (secrets redacted), when the input records it.
     """
 
@@ -32,27 +32,21 @@ class Entry:
 def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
     """Inspect every stream inside one input, in order.
 
-    A single stream is exactly ``inspect(data)``. A HAR with several streamed entries
-    gives one Report per entry (each fed through the same :class:`Pipeline` as
-    ``inspect``); a capture holding several responses back to back gives one Report per
+    A single stream gives exactly the Report of ``ssescope.inspect(data)`` (the same
+    container readers, :func:`~ssescope.feed_body` and :class:`Pipeline`, with the input
+    unwrapped once). A HAR with several streamed entries gives one Report per entry; a
+    capture holding several responses back to back gives one Report per
     response, with that response's verdict, outputs and usage, and the whole capture's
     records, diagnostics and timing.
     """
-    found: list[tuple[str | None, str | None, Report]]
-    if detect_container(data[:DETECT_BYTES])[0] != "har":
-        found = [(None, None, inspect(data))]
-    else:
-        found = []
-        for body in read_all(data, container="har"):
-            request = body.request
-            report = feed_body(Pipeline(collect_events=False), body).report()
-            found.append(
-                (
-                    request["method"] if request else None,
-                    request["url"] if request else None,
-                    report,
-                )
-            )
+    found: list[tuple[str | None, str | None, Report]] = []
+    bodies = read_all(data)  # one body, as inspect(data) unwraps it; or each HAR entry
+    for body in bodies:
+        request = body.request
+        report = feed_body(Pipeline(collect_events=False), body).report()
+        found.append(
+            (request["method"] if request else None, request["url"] if request else None, report)
+        )
     parts = [
         (method, url, dataclasses.replace(report, response=response, responses=[response]))
         if len(report.responses) > 1
