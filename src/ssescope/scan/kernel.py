@@ -62,52 +62,66 @@ RESULT_SCHEMA = pa.schema(
 """The columns :func:`scan_batch` produces for each stream, after the carried key columns."""
 
 _NAMES = RESULT_SCHEMA.names
-_USAGE = (
-    "input_tokens",
-    "output_tokens",
-    "total_tokens",
-    "reasoning_tokens",
-    "cached_input_tokens",
-)
-_TIMING = ("first_byte_s", "first_content_s", "max_gap_s", "total_s")
+
+
+def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]:
+    # the row in RESULT_SCHEMA's order (a tuple: the kernel's inner loop)
+    response = report.response
+    outputs = response.outputs
+    first = outputs[0] if outputs else None
+    calls = [call for output in outputs for call in output.tool_calls]
+    usage = response.usage
+    timing = report.timing
+    diagnostics = report.diagnostics
+    severities = [d.severity for d in diagnostics]
+    return (
+        source,
+        entry.index,
+        entry.method,
+        entry.url,
+        report.container,
+        report.provider,
+        report.framing,
+        response.status,
+        response.status_reason,
+        first.finish_reason if first else None,
+        first.raw_finish_reason if first else None,
+        response.model,
+        report.http_status,
+        report.records.total,
+        report.records.invalid,
+        report.bytes,
+        len(outputs),
+        len(calls),
+        sum(1 for call in calls if call.error is not None),
+        [d.code for d in diagnostics],
+        severities.count("error"),
+        severities.count("warning"),
+        severities.count("info"),
+        *(
+            (None,) * 5
+            if usage is None
+            else (
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.total_tokens,
+                usage.reasoning_tokens,
+                usage.cached_input_tokens,
+            )
+        ),
+        timing.first_byte_s,
+        timing.first_content_s,
+        timing.max_gap_s,
+        timing.total_s,
+        None,
+    )
 
 
 def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
-    """The output row of one stream: the fields of its Report, flattened."""
-    entry = entry or Entry()
-    response = report.response
-    first = response.outputs[0] if response.outputs else None
-    calls = [call for output in response.outputs for call in output.tool_calls]
-    usage = response.usage
-    severities = [d.severity for d in report.diagnostics]
-    row: dict[str, Any] = {
-        "entry": entry.index,
-        "method": entry.method,
-        "url": entry.url,
-        "container": report.container,
-        "provider": report.provider,
-        "framing": report.framing,
-        "status": response.status,
-        "status_reason": response.status_reason,
-        "finish_reason": first.finish_reason if first else None,
-        "raw_finish_reason": first.raw_finish_reason if first else None,
-        "model": response.model,
-        "http_status": report.http_status,
-        "records": report.records.total,
-        "invalid_records": report.records.invalid,
-        "bytes": report.bytes,
-        "outputs": len(response.outputs),
-        "tool_calls": len(calls),
-        "invalid_tool_calls": sum(1 for call in calls if call.error is not None),
-        "diagnostics": [d.code for d in report.diagnostics],
-        "errors": severities.count("error"),
-        "warnings": severities.count("warning"),
-        "infos": severities.count("info"),
-    }
-    for name in _USAGE:
-        row[name] = None if usage is None else getattr(usage, name)
-    for name in _TIMING:
-        row[name] = getattr(report.timing, name)
+    """The output row of one stream: the fields of its Report, flattened (without
+    ``source``, which names the input, and ``error``)."""
+    row = dict(zip(_NAMES, _values(report, entry or Entry(), None), strict=True))
+    del row[SOURCE], row[ERROR]
     return row
 
 
@@ -122,8 +136,11 @@ def _as_bytes(
     return [None] * len(column), f"the {body!r} column holds {t}, not bytes or text"
 
 
-def _error_row(message: str) -> dict[str, Any]:
-    return {ERROR: message}
+_EMPTY = (None,) * (len(_NAMES) - 2)
+
+
+def _error_row(source: str | None, message: str) -> tuple[Any, ...]:
+    return (source, *_EMPTY, message)
 
 
 def scan_batch(
@@ -158,28 +175,28 @@ def scan_batch(
         else [None] * len(bodies)
     )
     take: list[int] = []
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[Any, ...]] = []
     for i, (data, error) in enumerate(zip(bodies, errors, strict=True)):
+        source = sources[i]
         if error is not None:
-            found: list[dict[str, Any]] = [_error_row(error)]
+            found = [_error_row(source, error)]
         elif wrong_type is not None:
-            found = [_error_row(wrong_type)]
+            found = [_error_row(source, wrong_type)]
         elif data is None:
-            found = [_error_row(f"the {body!r} column is null")]
+            found = [_error_row(source, f"the {body!r} column is null")]
         else:
             try:
-                found = [report_row(r, e) for e, r in inspect_streams(data)]
+                found = [_values(r, e, source) for e, r in inspect_streams(data)]
             except Exception as exc:  # the engine never raises; a bug must not stop a scan
-                found = [_error_row(f"internal error: {type(exc).__name__}: {exc}")]
-        for row in found:
-            row[SOURCE] = sources[i]
+                found = [_error_row(source, f"internal error: {type(exc).__name__}: {exc}")]
         take.extend([i] * len(found))
         rows.extend(found)
     carried = [n for n in batch.schema.names if n not in (body, ERROR, SOURCE)]
     indices = pa.array(take, pa.int64())
     columns = [batch.column(n).take(indices) for n in carried]
     fields = [batch.schema.field(n).with_name(f"input_{n}" if n in _NAMES else n) for n in carried]
-    for field in RESULT_SCHEMA:
-        columns.append(pa.array([row.get(field.name) for row in rows], field.type))
+    values = list(zip(*rows, strict=True)) if rows else [()] * len(_NAMES)
+    for field, column in zip(RESULT_SCHEMA, values, strict=True):
+        columns.append(pa.array(column, field.type))
         fields.append(field)
     return pa.RecordBatch.from_arrays(columns, schema=pa.schema(fields))
