@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shutil
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,3 +55,7 @@ def ray_local() -> Iterator[Any]:
     )
     yield ray
     ray.shutdown()
+    # connections Ray leaves to the garbage collector are closed here, not in a later test
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
