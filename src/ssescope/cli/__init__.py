@@ -19,7 +19,15 @@ __all__ = ["cli", "main", "main_module"]
 
 
 # optional dependencies of the commands, and the extra that brings each
-_EXTRAS = {"httpx": "http", "aiohttp": "aiohttp", "starlette": "serve", "uvicorn": "serve"}
+_EXTRAS = {
+    "httpx": "http",
+    "aiohttp": "aiohttp",
+    "starlette": "serve",
+    "uvicorn": "serve",
+    "duckdb": "scan",
+    "pyarrow": "scan",
+    "ray": "ray",
+}
 
 
 def _error(message: str) -> None:

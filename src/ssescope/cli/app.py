@@ -29,6 +29,7 @@ from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
+from .scan_cmd import scan_command
 from .serve_cmd import serve_command
 from .web_cmd import web_command
 
@@ -490,6 +491,7 @@ def examples(as_json: bool) -> int:
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
+cli.add_command(scan_command, "scan")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""
