@@ -23,6 +23,7 @@ from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
 from ._input import open_source, want_color
 from .check import compare, load_expected
+from .proxy_cmd import proxy_command
 from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -428,6 +429,7 @@ def examples(as_json: bool) -> int:
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
+cli.add_command(proxy_command, "proxy")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 __all__ = ["check_host", "web_command"]
@@ -37,7 +39,14 @@ def check_host(host: str | None) -> tuple[str, str | None]:
     "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-def web_command(port: int, host: str | None, open_browser: bool) -> None:
+@click.option(
+    "--live",
+    "live_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The --record folder of `ssescope proxy`: the Live view lists its exchanges.",
+)
+def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path | None) -> None:
     """Serve the local web debugger: paste, drop or pick a stream and inspect it.
 
     Nothing leaves the machine: the page loads no fonts, scripts or analytics from
@@ -55,7 +64,7 @@ def web_command(port: int, host: str | None, open_browser: bool) -> None:
     if warning:
         click.echo(warning, err=True)
     allowed = None if host is None or bind in _LOOPBACK else [bind, *_LOOPBACK]
-    app = create_app(allowed_hosts=allowed)
+    app = create_app(allowed_hosts=allowed, live_dir=live_dir)
     config = uvicorn.Config(app, host=bind, port=port, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{bind}]" if ":" in bind else bind

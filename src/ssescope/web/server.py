@@ -8,6 +8,8 @@ Routes:
   container; the answer is :func:`ssescope.web.analysis.analyse`'s JSON.
 * ``POST /api/ssecap``: the same body, returned as an ``.ssecap`` capture.
 * ``GET /api/examples`` and ``GET /api/examples/{name}``: the bundled examples.
+* ``GET /api/live`` and ``GET /api/live/{name}``: the Live view of a proxy's record folder
+  (:mod:`ssescope.web.live`).
 
 Every answer carries a strict Content-Security-Policy (``default-src 'self'``), and the
 ``Host`` header must name the address the server was bound to, so a page on another site
@@ -30,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import UsageError
 from .analysis import analyse, build_capture
 from .examples import find_examples
+from .live import live_routes
 
 __all__ = ["CSP", "DEFAULT_MAX_BODY", "LOOPBACK_HOSTS", "create_app"]
 
@@ -51,6 +54,8 @@ _STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
+    # the Live view of `ssescope proxy` (web/live.py)
+    "live.js": "text/javascript; charset=utf-8",
 }
 
 
@@ -135,6 +140,7 @@ def create_app(
     max_body: int = DEFAULT_MAX_BODY,
     examples_dir: Path | None = None,
     allowed_hosts: list[str] | None = None,
+    live_dir: Path | None = None,
 ) -> Starlette:
     """Build the web debugger's ASGI app.
 
@@ -143,6 +149,7 @@ def create_app(
         examples_dir: serve the example files of this folder instead of the bundled ones.
         allowed_hosts: host names the ``Host`` header may carry (default: loopback names);
             ``[]`` disables the check.
+        live_dir: the record folder of ``ssescope proxy`` that the Live view lists.
     """
 
     async def index(_request: Request) -> Response:
@@ -210,6 +217,8 @@ def create_app(
             Route("/api/ssecap", ssecap, methods=["POST"]),
             Route("/api/examples", examples),
             Route("/api/examples/{name}", example),
+            # the Live view of `ssescope proxy` (web/live.py)
+            *live_routes(live_dir),
         ]
     )
     hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
