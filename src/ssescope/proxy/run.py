@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +160,13 @@ class ProxyThread:
         return self
 
     def flush(self, timeout: float = 10.0) -> None:
-        """Wait until the recorder has handled everything queued so far."""
+        """Wait until no exchange is in flight and the recorder has caught up."""
+        deadline = time.monotonic() + timeout
+        while self.registry.active() and time.monotonic() < deadline:
+            time.sleep(0.01)
         done = threading.Event()
         self.recorder.call(done.set)
-        done.wait(timeout)
+        done.wait(max(0.0, deadline - time.monotonic()))
 
     def __exit__(self, *exc: object) -> None:
         for s in self._servers:
