@@ -1,0 +1,141 @@
+"""The proxy's pure parts: header rules, content decoding, content redaction, names."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from datetime import datetime, timezone
+
+import ssescope
+from ssescope.containers.redact import redact_headers
+from ssescope.proxy import Exchange, capture_name
+from ssescope.proxy.decode import ContentDecoder
+from ssescope.proxy.headers import (
+    forward_headers,
+    is_stream,
+    redact_pairs,
+    request_ids,
+    secret_marker,
+)
+from ssescope.proxy.redact import LineRedactor, redact_value
+
+from .upstream import OPENAI
+
+
+def test_forward_headers_drop_hop_by_hop_and_what_connection_names() -> None:
+    pairs = [
+        ("Content-Type", "text/event-stream; charset=utf-8"),
+        ("Connection", "close, X-Private"),
+        ("X-Private", "1"),
+        ("Transfer-Encoding", "chunked"),
+        ("Keep-Alive", "timeout=5"),
+        ("Proxy-Authenticate", "Basic"),
+        ("Upgrade", "h2c"),
+        ("Trailer", "x"),
+        ("TE", "trailers"),
+        ("Set-Thing", "a"),
+        ("Set-Thing", "b"),
+    ]
+    assert forward_headers(pairs) == [
+        ("Content-Type", "text/event-stream; charset=utf-8"),
+        ("Set-Thing", "a"),
+        ("Set-Thing", "b"),
+    ]
+    assert forward_headers([("Host", "x"), ("A", "1")], drop=["host"]) == [("A", "1")]
+
+
+def test_a_stream_is_decided_from_the_headers_only() -> None:
+    assert is_stream([("content-type", "text/event-stream")])
+    assert is_stream([("Content-Type", "application/x-ndjson; charset=utf-8")])
+    assert is_stream([("content-type", "application/vnd.amazon.eventstream")])
+    assert is_stream([("content-type", "application/json"), ("transfer-encoding", "chunked")])
+    assert not is_stream([("content-type", "application/json"), ("content-length", "12")])
+    assert not is_stream(
+        [("content-type", "application/json"), ("transfer-encoding", "chunked"), ("content-length", "3")]
+    )
+
+
+def test_secrets_keep_their_presence_and_a_short_hash() -> None:
+    pairs = redact_pairs(
+        [
+            ("Authorization", "Bearer sk-1"),
+            ("x-api-key", "sk-1"),
+            ("api-key", "k"),
+            ("x-goog-api-key", "g"),
+            ("OpenAI-Organization", "org-1"),
+            ("anthropic-version", "2023-06-01"),
+        ]
+    )
+    assert pairs[0] == ("Authorization", secret_marker("Bearer sk-1"))
+    assert pairs[0][1].startswith("[redacted sha256:") and len(pairs[0][1]) == len("[redacted sha256:12345678]")
+    assert pairs[1][1] != pairs[0][1]  # two different values tell apart
+    assert all("sk-1" not in v for _, v in pairs)
+    assert pairs[4][1].startswith("[redacted sha256:")
+    assert pairs[5] == ("anthropic-version", "2023-06-01")
+    # the capture writer's and reader's own redaction keeps the marker
+    assert redact_headers(pairs)[:4] == pairs[:4]
+    assert redact_headers([("authorization", "[redacted sha256:zz]")]) == [
+        ("authorization", "[redacted]")
+    ]
+
+
+def test_request_ids_are_kept() -> None:
+    assert request_ids([("X-Request-Id", "a"), ("request-id", "b"), ("other", "c")]) == {
+        "x-request-id": "a",
+        "request-id": "b",
+    }
+
+
+def test_gzip_and_deflate_decode_in_any_chunking() -> None:
+    body = b"".join(OPENAI)
+    for packed, enc in (
+        (gzip.compress(body), "gzip"),
+        (zlib.compress(body), "deflate"),
+        (zlib.compress(body)[2:-4], "deflate"),  # raw deflate, as some servers send it
+    ):
+        d = ContentDecoder(enc)
+        out = b"".join(d.feed(packed[i : i + 7]) for i in range(0, len(packed), 7)) + d.close()
+        assert out == body and d.problem is None
+
+
+def test_an_unknown_or_broken_encoding_is_kept_with_a_reason() -> None:
+    d = ContentDecoder("compress")
+    assert d.feed(b"abc") == b"abc" and "not one ssescope decodes" in (d.problem or "")
+    broken = ContentDecoder("gzip")
+    assert broken.feed(b"not gzip at all") == b"not gzip at all"
+    assert "failed" in (broken.problem or "")
+    assert ContentDecoder("identity").feed(b"x") == b"x"
+
+
+def test_redaction_hashes_content_and_keeps_the_structure() -> None:
+    value = {
+        "type": "content_block_delta",
+        "delta": {"type": "text_delta", "text": "secret"},
+        "messages": [{"role": "user", "content": "hello"}],
+        "input": {"city": "Lyon", "days": 3},
+    }
+    out = redact_value(value)
+    assert out["type"] == "content_block_delta"
+    assert out["delta"]["type"] == "text_delta"
+    assert out["delta"]["text"].startswith("sha256:") and out["delta"]["text"].endswith("(6 chars)")
+    assert out["messages"][0]["role"] == "user"
+    assert out["messages"][0]["content"].startswith("sha256:")
+    assert out["input"]["city"].startswith("sha256:") and out["input"]["days"] == 3
+
+
+def test_the_line_redactor_works_across_chunk_boundaries() -> None:
+    body = b"".join(OPENAI)
+    r = LineRedactor()
+    out = b"".join(r.feed(body[i : i + 5]) for i in range(0, len(body), 5)) + r.close()
+    assert b"Bonjour" not in out and b"le monde" not in out
+    report = ssescope.inspect(out)
+    assert report.status == "completed"
+    assert report.records.total == ssescope.inspect(body).records.total
+
+
+def test_capture_names_sort_by_time() -> None:
+    a = Exchange(2, "POST", "/v1/chat/completions?x=1", "u", datetime(2026, 1, 2, 3, 4, 5, 6, timezone.utc))
+    b = Exchange(10, "GET", "/", "u", datetime(2026, 1, 2, 3, 4, 6, 0, timezone.utc))
+    assert capture_name(a) == "20260102T030405.000006Z-0002-post-v1-chat-completions"
+    assert capture_name(b) == "20260102T030406.000000Z-0010-get-root"
+    assert sorted([capture_name(b), capture_name(a)]) == [capture_name(a), capture_name(b)]
