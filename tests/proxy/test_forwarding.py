@@ -136,9 +136,7 @@ def test_a_client_that_hangs_up_cancels_the_capture_and_closes_the_upstream(
     _upstream, state = scripted
     state.endless_closed.clear()
     with httpx.Client() as client, client.stream("POST", proxy.url + "/endless") as r:
-        got = 0
-        for _piece in r.iter_raw():
-            got += 1
+        for got, _piece in enumerate(r.iter_raw(), 1):
             if got == 3:
                 break
     assert state.endless_closed.wait(5), "the upstream request was not closed"

@@ -51,7 +51,11 @@ def test_a_stream_is_decided_from_the_headers_only() -> None:
     assert is_stream([("content-type", "application/json"), ("transfer-encoding", "chunked")])
     assert not is_stream([("content-type", "application/json"), ("content-length", "12")])
     assert not is_stream(
-        [("content-type", "application/json"), ("transfer-encoding", "chunked"), ("content-length", "3")]
+        [
+            ("content-type", "application/json"),
+            ("transfer-encoding", "chunked"),
+            ("content-length", "3"),
+        ]
     )
 
 
@@ -67,7 +71,9 @@ def test_secrets_keep_their_presence_and_a_short_hash() -> None:
         ]
     )
     assert pairs[0] == ("Authorization", secret_marker("Bearer sk-1"))
-    assert pairs[0][1].startswith("[redacted sha256:") and len(pairs[0][1]) == len("[redacted sha256:12345678]")
+    assert pairs[0][1].startswith("[redacted sha256:") and len(pairs[0][1]) == len(
+        "[redacted sha256:12345678]"
+    )
     assert pairs[1][1] != pairs[0][1]  # two different values tell apart
     assert all("sk-1" not in v for _, v in pairs)
     assert pairs[4][1].startswith("[redacted sha256:")
@@ -134,8 +140,37 @@ def test_the_line_redactor_works_across_chunk_boundaries() -> None:
 
 
 def test_capture_names_sort_by_time() -> None:
-    a = Exchange(2, "POST", "/v1/chat/completions?x=1", "u", datetime(2026, 1, 2, 3, 4, 5, 6, timezone.utc))
+    a = Exchange(
+        2, "POST", "/v1/chat/completions?x=1", "u", datetime(2026, 1, 2, 3, 4, 5, 6, timezone.utc)
+    )
     b = Exchange(10, "GET", "/", "u", datetime(2026, 1, 2, 3, 4, 6, 0, timezone.utc))
     assert capture_name(a) == "20260102T030405.000006Z-0002-post-v1-chat-completions"
     assert capture_name(b) == "20260102T030406.000000Z-0010-get-root"
     assert sorted([capture_name(b), capture_name(a)]) == [capture_name(a), capture_name(b)]
+
+
+def test_the_live_display_lists_the_streams_in_flight() -> None:
+    from rich.console import Console
+
+    from ssescope.proxy import Registry
+    from ssescope.proxy.display import LiveDisplay, exchange_line
+
+    registry = Registry()
+    console = Console(record=True, width=120, force_terminal=False)
+    display = LiveDisplay(registry, console, header="http://127.0.0.1:1")
+    console.print(display._render())
+    assert "waiting for requests" in console.export_text()
+    ex = registry.new("POST", "/v1/chat/completions", "http://u/v1/chat/completions")
+    ex.status, ex.provider, ex.wire_bytes, ex.records = 200, "openai-chat", 2048, 7
+    console.print(display._render())
+    text = console.export_text()
+    assert "1 in flight" in text and "POST /v1/chat/completions" in text
+    assert "openai-chat" in text and "2.0 KiB" in text
+    ex.verdict, ex.first_content_s, ex.capture = "completed", 0.25, "/tmp/x.ssecap"
+    registry.finish(ex)
+    assert registry.active() == [] and registry.finished() == [ex]
+    line = exchange_line(ex).plain
+    assert line.endswith(
+        "POST /v1/chat/completions 200 openai-chat completed first-content 0.250s records 7 "
+        "bytes 2048 /tmp/x.ssecap"
+    )
