@@ -156,7 +156,10 @@ def test_the_sdk_gets_the_upstream_bytes_and_the_capture_its_verdict(
     assert through.body == direct.body
     assert direct.body, "the upstream sent nothing"
     # chunk timing survives: the arrival spread through the proxy stays close to direct
-    assert abs(through.spread - direct.spread) < 0.1 + 0.2 * direct.spread
+    # (a buffering proxy would collapse it; the margin is for a loaded test machine)
+    timing = f"spread direct {direct.spread:.3f} s, through {through.spread:.3f} s"
+    assert direct.spread >= 0.1, timing
+    assert 0.7 * direct.spread - 0.02 <= through.spread <= direct.spread + 0.25, timing
     if fault.startswith("stall"):
         assert through.spread >= 0.3
 

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import orjson
 
+from ..containers.capture import EndReason
 from ..containers.redact import redact_url
 from ..diagnostics import Diagnostic, quote
 from .exchange import Exchange, Registry
@@ -222,60 +223,34 @@ class ProxyApp:
         await send(
             {"type": "http.response.start", "status": ex.status, "headers": _raw(out_headers)}
         )
-        watch = asyncio.ensure_future(receive())
-        chunks = response.aiter_raw()
-        end = "error"
+        end: EndReason = "error"
+        stop: list[str] = []  # why the guard stopped the pump, if it did
+        task = asyncio.current_task()
+        assert task is not None
+        guard = asyncio.ensure_future(self._guard(ex, receive, task, stop))
         try:
-            end = await self._pump(ex, chunks, watch, send)
+            end = await self._pump(ex, response.aiter_raw(), send)
         except asyncio.CancelledError:
-            end = "cancelled"
-            raise
+            if not stop:
+                end = "cancelled"
+                raise  # the server is shutting down
+            if hasattr(task, "uncancel"):
+                task.uncancel()
+            if stop[0] == "finished":
+                end = "eof"
+                await send({"type": "http.response.body", "body": b""})
+            else:
+                end = "cancelled"
         finally:
-            watch.cancel()
-            self.recorder.end(ex, end, ex.elapsed())  # type: ignore[arg-type]
+            guard.cancel()
+            self.recorder.end(ex, end, ex.elapsed())
 
-    async def _pump(
-        self, ex: Exchange, chunks: AsyncIterator[bytes], watch: asyncio.Future[Any], send: Any
-    ) -> str:
+    async def _pump(self, ex: Exchange, chunks: AsyncIterator[bytes], send: Any) -> EndReason:
+        # the hot path: a plain read, the hand-over to the client, a queued copy
         recorder = self.recorder
-        grace = self.options.finish_grace
         start = ex.start
-        pending: asyncio.Future[bytes] | None = None
         try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(chunks.__anext__())
-                wait = None if ex.terminal_s is None else grace
-                if not pending.done():
-                    done, _ = await asyncio.wait(
-                        (pending, watch),
-                        timeout=min(wait, 0.25) if wait is not None else 0.25,
-                        return_when=asyncio.FIRST_COMPLETED,
-                    )
-                    if watch in done and pending not in done:
-                        ex.end = "cancelled"
-                        return "cancelled"
-                    if pending not in done:
-                        if (
-                            ex.terminal_s is not None
-                            and ex.last_byte_s is not None
-                            and _time.monotonic() - start - ex.last_byte_s >= grace
-                        ):
-                            self._open_after_finish(ex, grace)
-                            await send({"type": "http.response.body", "body": b""})
-                            return "eof"
-                        continue
-                try:
-                    data = pending.result()
-                except StopAsyncIteration:
-                    pending = None
-                    await send({"type": "http.response.body", "body": b""})
-                    return "eof"
-                except httpx.HTTPError as exc:
-                    pending = None
-                    self._connection_error(ex, exc)
-                    raise UpstreamBroke(str(exc)) from exc
-                pending = None
+            async for data in chunks:
                 t = _time.monotonic() - start
                 await send({"type": "http.response.body", "body": data, "more_body": True})
                 ex.wire_bytes += len(data)
@@ -283,9 +258,41 @@ class ProxyApp:
                 recorder.chunk(ex, data, t)
                 if recorder.backlog > recorder.limit:
                     await recorder.wait_below_limit()
+        except httpx.HTTPError as exc:
+            self._connection_error(ex, exc)
+            raise UpstreamBroke(str(exc)) from exc
+        await send({"type": "http.response.body", "body": b""})
+        return "eof"
+
+    async def _guard(
+        self, ex: Exchange, receive: Any, pump: asyncio.Task[Any], stop: list[str]
+    ) -> None:
+        """Stop the pump when the client hangs up, or when the upstream stays open
+        ``finish_grace`` seconds after the terminal marker."""
+        grace = self.options.finish_grace
+        watch = asyncio.ensure_future(receive())
+        try:
+            while True:
+                done, _ = await asyncio.wait((watch,), timeout=min(grace, 0.25))
+                if done:
+                    if watch.result().get("type") != "http.disconnect":
+                        watch = asyncio.ensure_future(receive())
+                        continue
+                    ex.end = "cancelled"
+                    stop.append("cancelled")
+                    pump.cancel()
+                    return
+                if (
+                    ex.terminal_s is not None
+                    and ex.last_byte_s is not None
+                    and _time.monotonic() - ex.start - ex.last_byte_s >= grace
+                ):
+                    self._open_after_finish(ex, grace)
+                    stop.append("finished")
+                    pump.cancel()
+                    return
         finally:
-            if pending is not None and not pending.done():
-                pending.cancel()
+            watch.cancel()
 
     def _open_after_finish(self, ex: Exchange, grace: float) -> None:
         self.recorder.diagnostic(
