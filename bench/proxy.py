@@ -22,7 +22,6 @@ import asyncio
 import os
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,9 +102,10 @@ async def long_stream(url: str, mib: int) -> tuple[int, float]:
     n = mib * 1024 * 1024 // 190
     size = 0
     started = time.monotonic()
-    async with httpx.AsyncClient(timeout=None) as client, client.stream(
-        "POST", url + f"/v1/chat/completions?n={n}&gap_ms=0&pad=40", json={}
-    ) as r:
+    async with (
+        httpx.AsyncClient(timeout=None) as client,
+        client.stream("POST", url + f"/v1/chat/completions?n={n}&gap_ms=0&pad=40", json={}) as r,
+    ):
         async for chunk in r.aiter_raw():
             size += len(chunk)
     return size, time.monotonic() - started
@@ -144,12 +144,23 @@ def main() -> None:
     up_port, px_port = free_port(), free_port()
     up = subprocess.Popen([sys.executable, __file__, "--upstream-server", str(up_port)], env=env)
     record = tempfile.mkdtemp(prefix="ssescope-bench-")
-    switch = os.environ.get("BENCH_SWITCH")
-    launcher = ["-c", f"import sys; sys.setswitchinterval(0.005); {switch}; from ssescope.cli import main; sys.exit(main())"] if switch else ["-m", "ssescope"]
     px = subprocess.Popen(
-        [sys.executable, *launcher, "proxy", "--upstream", f"http://127.0.0.1:{up_port}",
-         "--port", str(px_port), "--record", record, "--json"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "ssescope",
+            "proxy",
+            "--upstream",
+            f"http://127.0.0.1:{up_port}",
+            "--port",
+            str(px_port),
+            "--record",
+            record,
+            "--json",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     up_url, px_url = f"http://127.0.0.1:{up_port}", f"http://127.0.0.1:{px_port}"
     try:
@@ -162,12 +173,18 @@ def main() -> None:
                     time.sleep(0.05)
         start_mem = memory(px.pid)
         streams, n = (4, 200) if args.quick else (10, 500)
-        print(f"# ssescope proxy benchmark ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f})\n")
-        print("| scenario | chunks | direct p50 | proxy p50 | added p50 | direct p99 | proxy p99 | added p99 |")
+        print(
+            f"# ssescope proxy benchmark ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f})\n"
+        )
+        print(
+            "| scenario | chunks | direct p50 | proxy p50 | added p50 | direct p99 | proxy p99 | added p99 |"
+        )
         print("|---|---|---|---|---|---|---|---|")
-        for label, gap, parallel in (("1 stream, 2 ms between chunks", 2.0, 1),
-                                     ("1 stream, 20 ms between chunks", 20.0, 1),
-                                     ("5 streams at once, 2 ms", 2.0, 5)):
+        for label, gap, parallel in (
+            ("1 stream, 2 ms between chunks", 2.0, 1),
+            ("1 stream, 20 ms between chunks", 20.0, 1),
+            ("5 streams at once, 2 ms", 2.0, 5),
+        ):
             n_here = n // 5 if gap >= 20 else n
             rounds_direct: list[float] = []
             rounds_proxy: list[float] = []
@@ -176,21 +193,29 @@ def main() -> None:
                 rounds_proxy += asyncio.run(latencies(px_url, streams, n_here, gap, parallel))
             d50, p50 = pct(rounds_direct, 0.5), pct(rounds_proxy, 0.5)
             d99, p99 = pct(rounds_direct, 0.99), pct(rounds_proxy, 0.99)
-            print(f"| {label} | {len(rounds_proxy)} | {d50:.3f} ms | {p50:.3f} ms | {p50 - d50:.3f} ms "
-                  f"| {d99:.3f} ms | {p99:.3f} ms | {p99 - d99:.3f} ms |")
+            print(
+                f"| {label} | {len(rounds_proxy)} | {d50:.3f} ms | {p50:.3f} ms | {p50 - d50:.3f} ms "
+                f"| {d99:.3f} ms | {p99:.3f} ms | {p99 - d99:.3f} ms |"
+            )
         after_latency = memory(px.pid)
         size, secs = asyncio.run(long_stream(px_url, args.long_mib))
         time.sleep(1.0)
         after_long = memory(px.pid)
-        direct_size, direct_secs = asyncio.run(long_stream(up_url, args.long_mib))
+        _direct_size, direct_secs = asyncio.run(long_stream(up_url, args.long_mib))
         print()
-        print(f"Long stream: {size / 2**20:.1f} MiB through the proxy in {secs:.2f} s "
-              f"({size / 2**20 / secs:.1f} MiB/s; direct: {direct_secs:.2f} s)")
-        print(f"Proxy memory (MiB): at start RSS {start_mem['VmRSS']}; after the latency runs RSS "
-              f"{after_latency['VmRSS']}; after the long stream RSS {after_long['VmRSS']}, "
-              f"peak {after_long['VmHWM']}")
+        print(
+            f"Long stream: {size / 2**20:.1f} MiB through the proxy in {secs:.2f} s "
+            f"({size / 2**20 / secs:.1f} MiB/s; direct: {direct_secs:.2f} s)"
+        )
+        print(
+            f"Proxy memory (MiB): at start RSS {start_mem['VmRSS']}; after the latency runs RSS "
+            f"{after_latency['VmRSS']}; after the long stream RSS {after_long['VmRSS']}, "
+            f"peak {after_long['VmHWM']}"
+        )
         captures = sorted(Path(record).glob("*.ssecap"))
-        print(f"Captures written: {len(captures)}, the long one {captures[-1].stat().st_size / 2**20:.1f} MiB")
+        print(
+            f"Captures written: {len(captures)}, the long one {captures[-1].stat().st_size / 2**20:.1f} MiB"
+        )
     finally:
         px.terminate()
         up.terminate()
