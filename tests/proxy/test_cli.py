@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ssescope.cli import main
 from ssescope.serve.app import ServerThread
 
 from ..cli.cli_helpers import ROOT, run
@@ -93,24 +95,24 @@ def test_one_human_line_per_exchange(
     assert proc.wait(10) == 0
 
 
-def test_bad_options_are_one_line_usage_errors() -> None:
-    bad = run("proxy", "--upstream", "ftp://example")
-    assert bad.code == 2 and "is not an http(s) URL" in bad.err and "Traceback" not in bad.err
-    route = run("proxy", "--upstream", "http://127.0.0.1:1", "--route", "nope")
-    assert route.code == 2 and "PREFIX=URL" in route.err
-    assert len(route.err.strip().splitlines()) == 1
+def test_bad_options_are_one_line_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["proxy", "--upstream", "ftp://example"]) == 2
+    err = capsys.readouterr().err
+    assert "is not an http(s) URL" in err and "Traceback" not in err
+    assert main(["proxy", "--upstream", "http://127.0.0.1:1", "--route", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "PREFIX=URL" in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_non_loopback_host_is_a_warning() -> None:
+def test_a_non_loopback_host_is_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
     # binding 0.0.0.0 on a port that is already taken: the warning comes first, then the error
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = run(
-            "proxy", "--upstream", "http://127.0.0.1:1", "--host", "0.0.0.0", "--port", str(port)
+        code = main(
+            ["proxy", "--upstream", "http://127.0.0.1:1", "--host", "0.0.0.0", "--port", str(port)]
         )
-    assert "warning: serving on 0.0.0.0" in result.err
-    assert result.code == 2 and "cannot listen" in result.err
+    err = capsys.readouterr().err
+    assert "warning: serving on 0.0.0.0" in err
+    assert code == 2 and "cannot listen" in err

@@ -125,15 +125,23 @@ def proxy_command(
             "is meant for 127.0.0.1.",
             err=True,
         )
+    try:
+        sock = bind(address, port)
+    except OSError as exc:
+        raise click.UsageError(f"cannot listen on {address}:{port}: {exc.strerror}") from None
+    web_sock = None
+    if web:
+        try:
+            web_sock = bind(address, web_port)
+        except OSError as exc:
+            sock.close()
+            raise click.UsageError(
+                f"cannot listen on {address}:{web_port}: {exc.strerror}"
+            ) from None
     temporary = None
     if web and record is None:
         temporary = Path(tempfile.mkdtemp(prefix="ssescope-proxy-"))
         record = temporary
-    try:
-        sock = bind(address, port)
-        web_sock = bind(address, web_port) if web else None
-    except OSError as exc:
-        raise click.UsageError(f"cannot listen on {address}: {exc.strerror}") from None
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{shown}:{sock.getsockname()[1]}"
     registry = Registry()
