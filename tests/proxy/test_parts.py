@@ -5,10 +5,11 @@ from __future__ import annotations
 import gzip
 import zlib
 from datetime import datetime, timezone
+from pathlib import Path
 
 import ssescope
 from ssescope.containers.redact import redact_headers
-from ssescope.proxy import Exchange, capture_name
+from ssescope.proxy import Exchange, Recorder, Registry, capture_name
 from ssescope.proxy.decode import ContentDecoder
 from ssescope.proxy.headers import (
     forward_headers,
@@ -174,3 +175,22 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
         "POST /v1/chat/completions 200 openai-chat completed first-content 0.250s records 7 "
         "bytes 2048 /tmp/x.ssecap"
     )
+
+
+def test_a_recording_failure_is_reported_and_the_exchange_still_ends(tmp_path: Path) -> None:
+    registry = Registry()
+    recorder = Recorder(registry, tmp_path)
+    ex = registry.new("POST", "/v1/x", "http://u/v1/x")
+    ex.status = 200
+    ex.response_headers = [("content-type", "text/event-stream")]
+    # a capture path that is a directory: opening it fails
+    (tmp_path / f"{capture_name(ex)}.ssecap").mkdir()
+    recorder.start(ex)
+    recorder.chunk(ex, OPENAI[0], 0.1)
+    recorder.end(ex, "eof", 0.2)
+    recorder.stop()
+    assert registry.finished() == [ex] and registry.active() == []
+    assert ex.verdict == "failed" and (ex.error or "").startswith("recording failed: ")
+    assert recorder.errors
+    lines = (tmp_path / "index.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and "recording failed" in lines[0]

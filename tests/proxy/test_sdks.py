@@ -16,6 +16,7 @@ from typing import Any
 import anthropic
 import httpx
 import openai
+import orjson
 import pytest
 
 import ssescope
@@ -189,7 +190,11 @@ def test_the_sdk_gets_the_upstream_bytes_and_the_capture_its_verdict(
     assert recorded >= 0.8 * 0.02 * (len(times) - 1), timing
     if fault.startswith("stall"):
         assert max(b - a for a, b in itertools.pairwise(times)) >= 0.3, timing
-    assert ex.request_body["model"] in ("gpt-4o-mini", "claude-3-5-haiku-latest")
+    assert ex.model in ("gpt-4o-mini", "claude-3-5-haiku-latest")
+    header = orjson.loads(Path(ex.capture).read_bytes().splitlines()[0])
+    assert header["request"]["body"]["model"] == ex.model
+    if sdk == "openai":
+        assert header["request"]["body"]["stream_options"] == {"include_usage": True}
 
 
 def test_no_api_key_is_written_anywhere(recording: tuple[ProxyThread, Path]) -> None:

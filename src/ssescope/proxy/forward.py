@@ -179,7 +179,8 @@ class ProxyApp:
             ex.error = "the client hung up before sending its whole request"
             self.recorder.end(ex, "cancelled", ex.elapsed())
             return
-        fwd = forward_headers(headers_in, drop=("host", "content-length"))
+        # the body is already read whole: no 100-continue dance with the upstream
+        fwd = forward_headers(headers_in, drop=("host", "content-length", "expect"))
         request = self.client.build_request(method, url, headers=fwd, content=body)
         try:
             response = await self.client.send(request, stream=True)

@@ -147,7 +147,10 @@ class Recorder:
             try:
                 self._handle(item)
             except Exception as exc:  # a recording problem must never stop the proxy
-                self.errors.append(f"{type(exc).__name__}: {exc}")
+                message = f"recording failed: {type(exc).__name__}: {exc}"
+                self.errors.append(message)
+                if isinstance(item[1], Exchange) and item[1].error is None:
+                    item[1].error = message
             finally:
                 if item[0] == "chunk":
                     with self._lock:
@@ -170,7 +173,15 @@ class Recorder:
             if tape is not None:
                 tape.pipeline.add_diagnostic(item[2])
         elif kind == "end":
-            self._close(ex, item[2], item[3])
+            try:
+                self._close(ex, item[2], item[3])
+            finally:
+                if not ex.finished:  # judging failed: still list and index the exchange
+                    ex.end, ex.finished = item[2], True
+                    ex.verdict = ex.verdict or "failed"
+                    self._tapes.pop(ex.seq, None)
+                    self._index_line(ex)
+                    self.registry.finish(ex)
 
     def _open(self, ex: Exchange) -> None:
         pipeline = Pipeline(provider=self.provider, container="http")
@@ -241,9 +252,10 @@ class Recorder:
 
     def _close(self, ex: Exchange, end: EndReason, t: float) -> None:
         tape = self._tapes.pop(ex.seq, None)
-        if tape is None:  # the upstream never answered: nothing to judge
+        ex.request_body = None  # recorded in the capture; not kept for the listing
+        if tape is None:  # no answer from the upstream (or no capture): nothing to judge
             ex.end = end
-            ex.verdict = "failed" if end == "error" else "cancelled"
+            ex.verdict = "cancelled" if end == "cancelled" else "failed"
             ex.status_reason = ex.error
             ex.finished = True
             self._index_line(ex)
