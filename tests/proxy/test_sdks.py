@@ -7,7 +7,6 @@ each capture must inspect to the verdict of what the upstream sent.
 from __future__ import annotations
 
 import itertools
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -144,28 +143,56 @@ def recording(
         yield proxy, folder
 
 
+def _timing(direct: Any, through: Any, times: list[float], fault: str) -> str | None:
+    """What is wrong with the timing, or ``None``."""
+    recorded = times[-1] - times[0]
+    where = (
+        f"spread direct {direct.spread:.3f} s, through {through.spread:.3f} s, "
+        f"recorded {recorded:.3f} s over {len(times)} chunks"
+    )
+    # the arrival spread through the proxy stays close to direct (a buffering proxy would
+    # collapse it), the client received the chunks when the proxy did, and the upstream's
+    # pauses (20 ms between records, 0.3 s for the stall) are all in the capture
+    if abs(through.spread - direct.spread) > 0.05 + 0.25 * direct.spread:
+        return where
+    if abs(through.spread - recorded) > 0.05 + 0.2 * recorded:
+        return where
+    if recorded < 0.8 * 0.02 * (len(times) - 1):
+        return where
+    if fault.startswith("stall") and max(b - a for a, b in itertools.pairwise(times)) < 0.3:
+        return where
+    return None
+
+
 @pytest.mark.parametrize("fault", list(FAULTS))
 @pytest.mark.parametrize("sdk", list(CLIENTS))
 def test_the_sdk_gets_the_upstream_bytes_and_the_capture_its_verdict(
     sdk: str, fault: str, replay: ServerThread, recording: tuple[ProxyThread, Path]
 ) -> None:
     proxy, _folder = recording
-    direct, through = tee_transport(HTTP[sdk]), tee_transport(HTTP[sdk])
-    before = {ex.seq for ex in proxy.registry.finished()}
-    # both at once: the same machine load on each side of the comparison
-    beside = threading.Thread(target=CLIENTS[sdk], args=(replay.url, fault, direct))
-    beside.start()
-    CLIENTS[sdk](proxy.url, fault, through)
-    beside.join()
-    proxy.flush()
+    # Every attempt checks bytes and verdicts; timing is compared on a loaded shared
+    # machine (servers, proxy and clients in one process), so one clean attempt in
+    # three is required rather than every one.
+    problems: list[str] = []
+    for _attempt in range(3):
+        direct, through = tee_transport(HTTP[sdk]), tee_transport(HTTP[sdk])
+        before = {ex.seq for ex in proxy.registry.finished()}
+        CLIENTS[sdk](replay.url, fault, direct)
+        CLIENTS[sdk](proxy.url, fault, through)
+        proxy.flush()
+        times = _check(sdk, fault, proxy, before, direct, through)
+        problem = _timing(direct, through, times, fault)
+        if problem is None:
+            return
+        problems.append(problem)
+    pytest.fail("the timing did not survive: " + "; ".join(problems))
 
+
+def _check(
+    sdk: str, fault: str, proxy: ProxyThread, before: set[int], direct: Any, through: Any
+) -> list[float]:
     assert through.body == direct.body
     assert direct.body, "the upstream sent nothing"
-    # chunk timing survives: the arrival spread through the proxy stays close to direct
-    # (a buffering proxy would collapse it; the margins are for a loaded test machine)
-    timing = f"spread direct {direct.spread:.3f} s, through {through.spread:.3f} s"
-    assert abs(through.spread - direct.spread) <= 0.3 + 0.5 * direct.spread, timing
-
     [ex] = [ex for ex in proxy.registry.finished() if ex.seq not in before]
     assert ex.capture is not None
     report = ssescope.inspect(ex.capture)
@@ -182,19 +209,12 @@ def test_the_sdk_gets_the_upstream_bytes_and_the_capture_its_verdict(
     assert b"".join(c.data for c in body.chunks) == direct.body
     times = [float(c.time) for c in body.chunks if c.time is not None]
     assert len(times) == len(body.chunks) and times == sorted(times)
-    # the client received the chunks when the proxy did, and the upstream's pauses
-    # (20 ms between records, 0.3 s for the stall) are all there
-    recorded = times[-1] - times[0]
-    timing += f", recorded {recorded:.3f} s over {len(times)} chunks"
-    assert abs(through.spread - recorded) <= 0.05 + 0.2 * recorded, timing
-    assert recorded >= 0.8 * 0.02 * (len(times) - 1), timing
-    if fault.startswith("stall"):
-        assert max(b - a for a, b in itertools.pairwise(times)) >= 0.3, timing
     assert ex.model in ("gpt-4o-mini", "claude-3-5-haiku-latest")
     header = orjson.loads(Path(ex.capture).read_bytes().splitlines()[0])
     assert header["request"]["body"]["model"] == ex.model
     if sdk == "openai":
         assert header["request"]["body"]["stream_options"] == {"include_usage": True}
+    return times
 
 
 def test_no_api_key_is_written_anywhere(recording: tuple[ProxyThread, Path]) -> None:
