@@ -194,3 +194,28 @@ def test_a_recording_failure_is_reported_and_the_exchange_still_ends(tmp_path: P
     assert recorder.errors
     lines = (tmp_path / "index.jsonl").read_text().splitlines()
     assert len(lines) == 1 and "recording failed" in lines[0]
+
+
+async def test_the_recorder_queue_is_bounded_and_the_forwarder_waits_for_it() -> None:
+    import threading
+    import time
+
+    registry = Registry()
+    recorder = Recorder(registry, None, limit=4096)
+    ex = registry.new("POST", "/v1/x", "http://u/v1/x")
+    ex.status = 200
+    release = threading.Event()
+    recorder.start(ex)
+    recorder.call(lambda: release.wait(5))  # a recorder stuck behind a slow disk
+    for i in range(40):
+        recorder.chunk(ex, OPENAI[1], 0.01 * i)
+    assert recorder.backlog > recorder.limit
+    threading.Timer(0.2, release.set).start()
+    started = time.monotonic()
+    await recorder.wait_below_limit()
+    assert time.monotonic() - started >= 0.15
+    assert recorder.backlog <= recorder.limit
+    recorder.end(ex, "eof", 1.0)
+    recorder.stop()
+    assert recorder.backlog == 0
+    assert ex.records == 40 and ex.verdict == "truncated"

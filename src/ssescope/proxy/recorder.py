@@ -37,6 +37,7 @@ __all__ = ["Recorder", "capture_name"]
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 _STOP = object()
+_OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
 
 
 def capture_name(ex: Exchange) -> str:
@@ -67,7 +68,8 @@ class Recorder:
         directory: where captures and ``index.jsonl`` go (``None``: judge only).
         provider: the provider every exchange is read as (``"auto"`` by default).
         redact_content: hash the text in captures (:mod:`ssescope.proxy.redact`).
-        limit: the most bytes waiting in the queue before the forwarder waits.
+        limit: the most bytes waiting in the queue (counting each chunk's bookkeeping)
+            before the forwarder waits.
     """
 
     def __init__(
@@ -77,7 +79,7 @@ class Recorder:
         *,
         provider: str = "auto",
         redact_content: bool = False,
-        limit: int = 64 * 1024 * 1024,
+        limit: int = 16 * 1024 * 1024,
     ) -> None:
         self.registry = registry
         self.directory = directory
@@ -105,7 +107,7 @@ class Recorder:
     def chunk(self, ex: Exchange, data: bytes, t: float) -> None:
         """Queue a copy of a chunk already handed to the client."""
         with self._lock:
-            self._backlog += len(data)
+            self._backlog += len(data) + _OVERHEAD
         self._queue.put(("chunk", ex, data, t))
 
     def diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
@@ -154,7 +156,7 @@ class Recorder:
             finally:
                 if item[0] == "chunk":
                     with self._lock:
-                        self._backlog -= len(item[2])
+                        self._backlog -= len(item[2]) + _OVERHEAD
 
     def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
