@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -250,3 +251,51 @@ async def test_twenty_concurrent_streams_do_not_cross(replay: ServerThread, tmp_
         assert body.request is not None
     assert len({ex.capture for ex in finished}) == 20
     assert len(_index(tmp_path)) == 20
+
+
+def _breaking_upstream() -> tuple[socket.socket, threading.Thread]:
+    """A raw HTTP/1.1 upstream that sends two chunks of a stream, then drops the connection."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                b"transfer-encoding: chunked\r\n\r\n"
+            )
+            for piece in OPENAI[:2]:
+                conn.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+                time.sleep(0.05)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener, thread
+
+
+def test_an_upstream_that_breaks_mid_stream_breaks_the_client_too(tmp_path: Path) -> None:
+    listener, thread = _breaking_upstream()
+    try:
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        with ProxyThread(url, record=tmp_path) as proxy:
+            received = []
+            with (
+                pytest.raises(httpx.RemoteProtocolError),
+                httpx.Client() as client,
+                client.stream("POST", proxy.url + "/v1/chat/completions") as r,
+            ):
+                received.extend(r.iter_raw())
+            proxy.flush()
+        thread.join(5)
+    finally:
+        listener.close()
+    assert b"".join(received) == b"".join(OPENAI[:2])
+    [ex] = proxy.registry.finished()
+    assert ex.end == "error" and ex.verdict == "truncated"
+    assert "stream.connection-error" in ex.diagnostics
+    body = ssescope.read_path(ex.capture or "")
+    assert body.end == "error"
+    assert b"".join(c.data for c in body.chunks) == b"".join(OPENAI[:2])
