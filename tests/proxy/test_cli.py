@@ -116,3 +116,28 @@ def test_a_non_loopback_host_is_a_warning(capsys: pytest.CaptureFixture[str]) ->
     err = capsys.readouterr().err
     assert "warning: serving on 0.0.0.0" in err
     assert code == 2 and "cannot listen" in err
+
+
+def test_web_serves_the_page_and_its_live_view_from_the_same_process(
+    replay: ServerThread, stop: list[subprocess.Popen[str]]
+) -> None:
+    proc, url = _start("--upstream", replay.url, "--web", "--web-port", "0", "--json")
+    stop.append(proc)
+    assert proc.stderr is not None
+    lines = [proc.stderr.readline(), proc.stderr.readline()]
+    folder = Path(re.search(r"recording into (\S+) \(removed on exit\)", lines[0])[1])  # type: ignore[index]
+    web = re.search(r"web page: (http://127\.0\.0\.1:\d+)/", lines[1])[1]  # type: ignore[index]
+    assert folder.is_dir()
+    httpx.post(url + "/anthropic/v1/messages", json={"model": "claude"})
+    assert proc.stdout is not None
+    line = json.loads(proc.stdout.readline())
+    listed = httpx.get(web + "/api/live").json()
+    assert listed["dir"] == str(folder)
+    assert [e["name"] for e in listed["exchanges"]] == [line["name"]]
+    assert listed["exchanges"][0]["verdict"] == "completed"
+    capture = httpx.get(web + "/api/live/" + line["name"])
+    assert capture.status_code == 200 and capture.text.startswith('{"ssescope":"capture"')
+    assert "<title>ssescope</title>" in httpx.get(web + "/").text
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(10) == 0
+    assert not folder.exists()
