@@ -10,6 +10,7 @@ are the upstream's own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import logging
 import time as _time
@@ -184,10 +185,10 @@ class ProxyApp:
             return
         # the body is already read whole: no 100-continue dance with the upstream
         fwd = forward_headers(headers_in, drop=("host", "content-length", "expect"))
-        request = self.client.build_request(method, url, headers=fwd, content=body)
         try:
+            request = self.client.build_request(method, url, headers=fwd, content=body)
             response = await self.client.send(request, stream=True)
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
             await self._bad_gateway(ex, send, base, exc)
             return
         try:
@@ -242,7 +243,9 @@ class ProxyApp:
                 task.uncancel()
             if stop[0] == "finished":
                 end = "eof"
-                await send({"type": "http.response.body", "body": b""})
+                # (unless the pump was stopped while already ending the response)
+                with contextlib.suppress(RuntimeError):
+                    await send({"type": "http.response.body", "body": b""})
             else:
                 end = "cancelled"
         finally:
