@@ -32,7 +32,6 @@ function renderList(entries) {
   list.textContent = "";
   for (const e of entries) {
     const li = document.createElement("li");
-    li.dataset.testid = "live-item";
     li.setAttribute("data-testid", "live-item");
     li.dataset.name = e.name;
     li.dataset.live = e.live ? "true" : "false";
