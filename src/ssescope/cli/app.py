@@ -25,6 +25,7 @@ from ._feed import CONTAINER_CHOICES, Input, feed, load, load_all, run_pipeline
 from ._input import open_source, want_color
 from .check import print_differences
 from .entries import render_entries, select_entry, worst_exit
+from .proxy_cmd import proxy_command
 from .redact import redact_report, redacted
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -492,6 +493,7 @@ cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
 cli.add_command(scan_command, "scan")
+cli.add_command(proxy_command, "proxy")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ._types import PORT
@@ -60,7 +62,14 @@ def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> l
     "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-def web_command(port: int, host: str | None, open_browser: bool) -> None:
+@click.option(
+    "--live",
+    "live_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The --record folder of `ssescope proxy`: the Live view lists its exchanges.",
+)
+def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path | None) -> None:
     """Serve the local web debugger: paste, drop or pick a stream and inspect it.
 
     Nothing leaves the machine: the page loads no fonts, scripts or analytics from
@@ -77,7 +86,7 @@ def web_command(port: int, host: str | None, open_browser: bool) -> None:
     bind, warning = check_host(host)
     if warning:
         click.echo(warning, err=True)
-    app = create_app(allowed_hosts=allowed_hosts(host, bind))
+    app = create_app(allowed_hosts=allowed_hosts(host, bind), live_dir=live_dir)
     config = uvicorn.Config(app, host=bind, port=port, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{bind}]" if ":" in bind else bind

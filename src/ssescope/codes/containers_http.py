@@ -185,7 +185,10 @@ CODES: tuple[Code, ...] = (
         "warning",
         "container",
         PAGE,
-        "The body is {encoding!q}-encoded and {why}; it is passed on as is. Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
+        {
+            "container": "The body is {encoding!q}-encoded and {why}; it is passed on as is. Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
+            "recorder": "The body is recorded as it arrived: {why}.",
+        },
         (
             "The body is compressed with an encoding ssescope cannot decode (`br`, `zstd`), or it came from curl `--trace-ascii`, whose dump of compressed bytes cannot be recovered. The body is passed on as it is and will not parse.\n"
             "\n"

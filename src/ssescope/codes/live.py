@@ -15,7 +15,10 @@ CODES: tuple[Code, ...] = (
         "warning",
         "live",
         PAGE,
-        "The terminal marker arrived but the server kept the connection open; the client closed it after {wait} of silence.",
+        {
+            "client": "The terminal marker arrived but the server kept the connection open; the client closed it after {wait} of silence.",
+            "proxy": "The terminal marker arrived but the upstream kept the connection open; the proxy closed it after {wait} of silence.",
+        },
         (
             "The protocol's terminal marker (`[DONE]`, `message_stop`, `response.completed`…) arrived,\n"
             "but the server kept the connection open; the client closed it after the stall time. The\n"
@@ -29,7 +32,10 @@ CODES: tuple[Code, ...] = (
         "error",
         "live",
         PAGE,
-        "The connection failed after {bytes_seen} bytes: {name} {exc!q}.",
+        {
+            "client": "The connection failed after {bytes_seen} bytes: {name} {exc!q}.",
+            "proxy": "The upstream connection failed after {bytes_seen} bytes: {name} {exc!q}; the proxy dropped the client's connection too.",
+        },
         (
             "The connection failed mid-body (reset, an incomplete chunked body, a peer that closed\n"
             "early). What arrived is kept and the response is `truncated` unless a terminal marker had\n"

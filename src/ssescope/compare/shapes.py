@@ -233,7 +233,7 @@ def _response(d: dict[str, Any]) -> ExpectedReply:
     for n, raw in enumerate(_list(d.get("output"), "output")):
         path = f"output[{n}]"
         item = _obj(raw, path)
-        itype = item.get("type")
+        itype = item.get("type") if isinstance(item.get("type"), str) else None
         if itype == "message":
             content = item.get("content")
             for c, raw_part in enumerate(
@@ -282,7 +282,7 @@ def _anthropic(d: dict[str, Any]) -> ExpectedReply:
     for n, raw in enumerate(_list(d.get("content"), "content")):
         path = f"content[{n}]"
         block = _obj(raw, path)
-        btype = block.get("type")
+        btype = block.get("type") if isinstance(block.get("type"), str) else None
         if btype == "text":
             text.append(_text(block.get("text"), f"{path}.text"))
         elif btype == "thinking":

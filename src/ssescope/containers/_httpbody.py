@@ -236,7 +236,13 @@ def decode_content(
             else "ssescope cannot decode it"
         )
         return chunks, [
-            diagnostic("http.content-encoding-unsupported", base, encoding=encoding, why=why)
+            diagnostic(
+                "http.content-encoding-unsupported",
+                base,
+                form="container",
+                encoding=encoding,
+                why=why,
+            )
         ]
     inflater = _Inflater(gzip_magic)
     out: list[Chunk] = []

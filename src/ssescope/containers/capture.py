@@ -15,6 +15,9 @@ and optionally a last line saying how the stream ended::
 
     {"end": "eof" | "cancelled" | "stalled" | "error", "t": 5.2}
 
+The request may carry its ``body`` (a JSON value, or the text), and the end line more keys
+(the proxy writes its idle times there); readers ignore keys they do not know.
+
 Headers are lists of pairs so that order and repeated names survive. Secrets are
 redacted when written (:mod:`ssescope.containers.redact`), and again when read. Each
 line is flushed as it is written, so a capture of a run that dies is still readable up
@@ -58,7 +61,8 @@ class CaptureWriter:
     Args:
         fp_or_path: a binary file object (left open by :meth:`close`) or a path (opened
             for writing, truncated, and closed by :meth:`close`).
-        request: ``{"method", "url", "headers"}``; the URL and headers are redacted.
+        request: ``{"method", "url", "headers"}`` and optionally ``"body"`` (the request
+            body as a JSON value, or text); the URL and headers are redacted.
         response_status: the response status code.
         response_headers: the response headers (redacted).
 
@@ -89,6 +93,8 @@ class CaptureWriter:
                 "url": redact_url(str(request.get("url", ""))),
                 "headers": [list(p) for p in redact_headers(request.get("headers") or [])],
             }
+            if request.get("body") is not None:
+                req["body"] = request["body"]
         header = {
             "ssescope": "capture",
             "version": VERSION,
@@ -125,10 +131,17 @@ class CaptureWriter:
             self._last = float(time)
         self._line(line)
 
-    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+    def close(
+        self,
+        end: EndReason | None = None,
+        time: float | None = None,
+        *,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         """Finish the capture, recording how the stream ended if ``end`` is given.
 
-        ``time`` defaults to the last chunk's time. Closing twice does nothing.
+        ``time`` defaults to the last chunk's time; ``extra`` adds keys to the end line
+        (the proxy's idle times). Closing twice does nothing.
 
         Raises:
             UsageError: for an unknown ``end`` or a non-finite ``time``.
@@ -146,6 +159,8 @@ class CaptureWriter:
                 t = time if time is not None else self._last
                 if t is not None:
                     line["t"] = t
+                if extra:
+                    line.update({k: v for k, v in extra.items() if k not in ("end", "t")})
                 self._line(line)
         finally:
             if self._owned:

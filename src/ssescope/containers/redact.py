@@ -66,6 +66,7 @@ SECRET_QUERY_KEYS = frozenset(
 
 _MIN_SECRET = 6  # shorter values are not searched for in text (too many false matches)
 
+_MARKER = re.compile(r"^\[redacted(?: sha256:[0-9a-f]{8})?\]$")
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@]*):([^/?#@]*)@")
 
 
@@ -75,10 +76,14 @@ def redact_headers(
     """Return the headers as ``(name, value)`` pairs with secret values redacted.
 
     Names in :data:`SECRET_HEADERS` (compared case-insensitively) get the value
-    ``"[redacted]"``; order and duplicates are kept.
+    ``"[redacted]"``; order and duplicates are kept. A value that is already a redaction
+    marker (``[redacted sha256:1a2b3c4d]``, as the proxy writes) is kept as it is.
     """
     items = headers.items() if isinstance(headers, Mapping) else headers
-    return [(name, REDACTED if _secret_name(name) else value) for name, value in items]
+    return [
+        (name, REDACTED if _secret_name(name) and not _MARKER.match(value) else value)
+        for name, value in items
+    ]
 
 
 def _secret_name(name: str) -> bool:

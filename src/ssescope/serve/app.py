@@ -201,9 +201,13 @@ def make_app(
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """Bind a listening socket (port 0 picks a free port)."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
     sock.set_inheritable(True)
     return sock
 

@@ -101,7 +101,9 @@ class LiveCore:
         offset = self.pipeline.bytes_seen
         wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
         if self.terminal_seen:
-            self.pipeline.add_diagnostic(diagnostic("stream.open-after-finish", offset, wait=wait))
+            self.pipeline.add_diagnostic(
+                diagnostic("stream.open-after-finish", offset, form="client", wait=wait)
+            )
             return
         self.stalled = True
         self.pipeline.add_diagnostic(
@@ -123,6 +125,7 @@ class LiveCore:
             diagnostic(
                 "stream.connection-error",
                 self.pipeline.bytes_seen,
+                form="client",
                 bytes_seen=self.pipeline.bytes_seen,
                 name=type(exc).__name__,
                 exc=scrub(str(exc), self.secrets),

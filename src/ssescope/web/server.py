@@ -11,6 +11,8 @@ Routes:
   when ``redact`` is ``1``.
 * ``POST /api/ssecap``: the same body, returned as an ``.ssecap`` capture.
 * ``GET /api/examples`` and ``GET /api/examples/{name}``: the bundled examples.
+* ``GET /api/live`` and ``GET /api/live/{name}``: the Live view of a proxy's record folder
+  (:mod:`ssescope.web.live`).
 
 Every answer carries a strict Content-Security-Policy (``default-src 'self'``), errors
 and refusals included. Three checks keep other web pages out:
@@ -50,6 +52,7 @@ from ..redaction import redact_report
 from ..serve.guard import LOOPBACK_HOSTS, HostGuard, header
 from .analysis import analyse, build_capture
 from .examples import find_examples
+from .live import live_routes
 
 __all__ = [
     "CSP",
@@ -77,6 +80,8 @@ _STATIC = {
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
+    # the Live view of `ssescope proxy` (web/live.py)
+    "live.js": "text/javascript; charset=utf-8",
 }
 
 
@@ -180,6 +185,7 @@ def create_app(
     examples_dir: Path | None = None,
     allowed_hosts: list[str] | None = None,
     max_queue: int = DEFAULT_MAX_QUEUE,
+    live_dir: Path | None = None,
 ) -> Starlette:
     """Build the web debugger's ASGI app.
 
@@ -189,6 +195,7 @@ def create_app(
         examples_dir: serve the example files of this folder instead of the bundled ones.
         allowed_hosts: host names the ``Host`` header may carry (default: loopback names);
             ``[]`` disables the check.
+        live_dir: the record folder of ``ssescope proxy`` that the Live view lists.
     """
 
     async def index(_request: Request) -> Response:
@@ -320,6 +327,8 @@ def create_app(
             Route("/api/ssecap", ssecap, methods=["POST"]),
             Route("/api/examples", examples),
             Route("/api/examples/{name}", example),
+            # the Live view of `ssescope proxy` (web/live.py)
+            *live_routes(live_dir),
         ]
     )
     hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
