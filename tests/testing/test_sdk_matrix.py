@@ -21,7 +21,7 @@ import ssescope
 from ssescope.errors import UsageError
 from ssescope.examples import list_examples
 from ssescope.serve.quirks import PRESETS
-from ssescope.testing import SSEScopeServer, ServedURL, assert_assembled
+from ssescope.testing import ServedURL, SSEScopeServer, assert_assembled
 
 pytestmark = pytest.mark.network
 
@@ -100,10 +100,17 @@ def served(server: SSEScopeServer, example: str) -> Iterator[tuple[str, ServedUR
     for spec in FAULTS:
         yield spec, server.url(example, fault=spec)
     for spec in QUIRKS:
-        try:
-            yield spec, server.url(example, quirk=spec)
-        except UsageError:
-            continue
+        url = quirked(server, example, spec)
+        if url is not None:
+            yield spec, url
+
+
+def quirked(server: SSEScopeServer, example: str, spec: str) -> ServedURL | None:
+    """The URL serving the example with the quirk, or ``None`` if it does not apply."""
+    try:
+        return server.url(example, quirk=spec)
+    except UsageError:
+        return None
 
 
 def judged_broken(url: ServedURL) -> bool:
