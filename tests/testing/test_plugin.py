@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import anthropic
@@ -18,8 +14,6 @@ from ssescope.errors import UsageError
 from ssescope.testing import CHUNKINGS, SSEScopeServer, assert_assembled, chunkings
 
 pytestmark = pytest.mark.network
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def chat_stream(*parts: str, finish: str = "stop") -> bytes:
@@ -162,76 +156,3 @@ def test_bad_arguments_are_refused_when_the_url_is_made(ssescope_server: SSEScop
 def test_the_default_chunkings_cover_whole_one_byte_seeds_and_utf8() -> None:
     assert CHUNKINGS == ("whole", "1", "random:1", "random:2", "random:3", "split-utf8")
     assert chunkings([9]) == ["whole", "1", "random:9", "split-utf8"]
-
-
-# --- auto-loading through the entry point -------------------------------------------
-
-USER_SUITE = """
-import openai
-import pytest
-from ssescope.testing import assert_assembled
-
-
-def test_plugin_registered_by_its_entry_point(pytestconfig):
-    import ssescope.testing.plugin as plugin
-    assert pytestconfig.pluginmanager.get_plugin("ssescope") is plugin
-
-
-def test_chunked(ssescope_server, ssescope_chunking):
-    url = ssescope_server.url("openai-chat-tool-call", chunk=ssescope_chunking)
-    client = openai.OpenAI(base_url=url, api_key="test", max_retries=0)
-    with client.chat.completions.stream(model="m", messages=[]) as stream:
-        for _ in stream:
-            pass
-        assert_assembled(url, stream.get_final_completion())
-
-
-@pytest.mark.ssescope_chunkings("whole", "random:5")
-def test_marked(ssescope_chunking):
-    assert ssescope_chunking in ("whole", "random:5")
-"""
-
-
-def declared_entry_point() -> tuple[str, str]:
-    """The ``pytest11`` entry point pyproject.toml declares."""
-    text = (ROOT / "pyproject.toml").read_text()
-    found = re.search(r'^\[project\.entry-points\.pytest11\]\n(\w+) = "([\w.]+)"', text, re.M)
-    assert found is not None, "pyproject.toml declares no pytest11 entry point"
-    return found.group(1), found.group(2)
-
-
-def run_user_suite(tmp_path: Path, site: Path | None) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "test_user.py").write_text(USER_SUITE)
-    paths = [str(ROOT / "src")] + ([str(site)] if site is not None else [])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    env.pop("PYTEST_ADDOPTS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "test_user.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def test_an_installed_entry_point_loads_the_plugin_with_no_flag(tmp_path: Path) -> None:
-    name, value = declared_entry_point()
-    assert (name, value) == ("ssescope", "ssescope.testing.plugin")
-    # what pip writes for the declaration: a dist-info with entry_points.txt
-    info = tmp_path / "site" / "ssescope_entry_point_probe-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: ssescope-entry-point-probe\nVersion: 1.0\n"
-    )
-    (info / "entry_points.txt").write_text(f"[pytest11]\n{name} = {value}\n")
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    result = run_user_suite(suite, tmp_path / "site")
-    assert result.returncode == 0, result.stdout + result.stderr
-    for chunking in CHUNKINGS:
-        assert f"test_chunked[{chunking}] PASSED" in result.stdout
-    assert "test_marked[whole] PASSED" in result.stdout
-    assert "test_marked[random:5] PASSED" in result.stdout
-    assert "9 passed" in result.stdout
