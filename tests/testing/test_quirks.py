@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Iterator
 
+import httpx
 import pytest
 
 import ssescope
 from ssescope.errors import UsageError
 from ssescope.examples import example_path
-from ssescope.serve.app import load_captures
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.serve.faults import record_spans
 from ssescope.serve.quirks import PRESETS, apply_quirks, parse_quirk, shape
 from tests.cli.cli_helpers import run
@@ -225,3 +228,59 @@ def test_serve_without_a_path_says_it_is_missing() -> None:
     result = run("serve")
     assert result.code == 2
     assert "missing argument 'PATH'" in result.err
+
+
+@pytest.fixture(scope="module")
+def replay() -> Iterator[str]:
+    """``ssescope serve`` over the bundled examples, as the command line builds it."""
+    captures = {}
+    for name in ("openai-chat-tool-call", "ollama-chat"):
+        captures.update(load_captures(example_path(name)))
+    with ServerThread(make_app(captures, ReplayOptions(chunk="1"), log=io.StringIO())) as server:
+        yield server.url
+
+
+@pytest.mark.network
+def test_a_quirk_is_applied_to_one_request_with_the_query(replay: str) -> None:
+    plain = httpx.post(f"{replay}/openai-chat-tool-call/v1/chat/completions")
+    quirky = httpx.post(
+        f"{replay}/openai-chat-tool-call/v1/chat/completions?quirk=no-assistant-role"
+    )
+    assert b'"role":"assistant"' in plain.content
+    assert quirky.status_code == 200 and b'"role"' not in quirky.content
+
+
+@pytest.mark.network
+def test_a_quirk_that_does_not_fit_the_request_is_a_400_in_one_line(replay: str) -> None:
+    refused = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=no-assistant-role")
+    assert refused.status_code == 400
+    assert refused.text == (
+        "quirk 'no-assistant-role' does not apply to ollama streams (it applies to: openai-chat)\n"
+    )
+    unknown = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=bogus")
+    assert unknown.status_code == 400 and unknown.text.startswith("unknown quirk 'bogus'")
+
+
+@pytest.mark.network
+def test_proxy_buffered_sends_one_burst_and_gzip_header_lies(replay: str) -> None:
+    url = f"{replay}/openai-chat-tool-call/v1/chat/completions"
+    with httpx.stream("POST", url + "?quirk=proxy-buffered") as response:
+        reads = list(response.iter_raw())
+    with httpx.stream("POST", url) as response:
+        plain = list(response.iter_raw())
+    assert len(reads) == 1 and len(plain) > 100  # the server chunks 1 byte at a time
+    assert reads[0] == b"".join(plain)
+    with httpx.stream("POST", url + "?quirk=gzip-header-on-plain-body") as response:
+        assert response.headers["content-encoding"] == "gzip"
+        assert b"".join(response.iter_raw()) == reads[0]
+
+
+@pytest.mark.network
+def test_a_524_answers_cloudflare_html_and_keep_open_sends_the_whole_stream(replay: str) -> None:
+    url = f"{replay}/ollama-chat/api/chat"
+    timeout = httpx.post(url + "?quirk=gateway-timeout-524@0")
+    assert timeout.status_code == 524
+    assert timeout.headers["content-type"].startswith("text/html")
+    assert "Error code 524" in timeout.text
+    held = httpx.post(url + "?quirk=keep-open-after-done@0.05")
+    assert held.content == body_of("ollama-chat")
