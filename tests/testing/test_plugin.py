@@ -156,3 +156,13 @@ def test_bad_arguments_are_refused_when_the_url_is_made(ssescope_server: SSEScop
 def test_the_default_chunkings_cover_whole_one_byte_seeds_and_utf8() -> None:
     assert CHUNKINGS == ("whole", "1", "random:1", "random:2", "random:3", "split-utf8")
     assert chunkings([9]) == ["whole", "1", "random:9", "split-utf8"]
+
+
+def test_the_server_stops_cleanly_and_frees_its_port() -> None:
+    with SSEScopeServer() as server:
+        url = server.url("ollama-chat")
+        assert httpx.post(url).status_code == 200
+        thread = server._thread._thread
+    assert not thread.is_alive()
+    with pytest.raises(httpx.ConnectError):
+        httpx.post(url)
