@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -15,7 +16,7 @@ __all__ = ["serve_command"]
 
 
 @click.command("serve")
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=click.Path(exists=True), required=False)
 @click.option(
     "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
 )
@@ -55,8 +56,17 @@ __all__ = ["serve_command"]
     help="cut@BYTE, cut@record:N, stall@record:N:SECONDS, drop-blank-lines, crlf, cr, "
     "split-utf8, garble@record:N, error@record:N, no-done, http-error:STATUS (repeatable).",
 )
+@click.option(
+    "--quirk",
+    "quirks",
+    multiple=True,
+    metavar="NAME[@SECONDS]",
+    help="Replay the stream the way a real server or gateway got it wrong (repeatable; "
+    "--list-quirks lists them).",
+)
+@click.option("--list-quirks", is_flag=True, help="Print the quirk presets and exit.")
 def serve_command(
-    path: str,
+    path: str | None,
     host: str | None,
     port: int,
     extra_hosts: tuple[str, ...],
@@ -64,12 +74,27 @@ def serve_command(
     delay: str,
     speed: float,
     faults: tuple[str, ...],
+    quirks: tuple[str, ...],
+    list_quirks: bool,
 ) -> None:
     """Serve the captured stream(s) at PATH to any GET or POST.
 
     A directory serves each capture by name: /NAME/... or ?capture=NAME. ?fault=SPEC adds
-    a fault to one request. The URL is printed on stdout; requests are logged on stderr.
+    a fault to one request, ?quirk=NAME a quirk preset. The URL is printed on stdout;
+    requests are logged on stderr.
     """
+    from ..serve.quirks import PRESETS, apply_quirks, parse_quirk
+
+    if list_quirks:
+        labels = [p.name + ("@SECONDS" if p.seconds is not None else "") for p in PRESETS]
+        width = max(len(n) for n in labels)
+        for name, preset in zip(labels, PRESETS, strict=True):
+            default = f"; default {preset.seconds:g} s" if preset.seconds is not None else ""
+            where = ", ".join(preset.applies_to)
+            click.echo(f"{name:<{width}}  {preset.summary} [{where}{default}]")
+        return
+    if path is None:
+        raise click.UsageError("missing argument 'PATH'")
     import uvicorn
 
     from ..serve.app import ReplayOptions, bind, load_captures, make_app
@@ -78,13 +103,15 @@ def serve_command(
     try:
         captures = load_captures(path)
         parsed = [parse_fault(f) for f in faults]
+        presets = [parse_quirk(q) for q in quirks]
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
+        _check_quirks(captures, presets, apply_quirks)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     address, warning = check_host(host, "the captures it serves")
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
+    options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed, quirks=presets)
     hosts = allowed_hosts(host, address, extra_hosts)
     app = make_app(captures, options, allowed_hosts=hosts)
     try:
@@ -105,3 +132,19 @@ def serve_command(
         pass
     finally:
         sock.close()
+
+
+def _check_quirks(captures: dict[str, Any], quirks: list[Any], apply: Any) -> None:
+    """Refuse quirks that apply to none of the captures (with the first one's reason)."""
+    if not quirks:
+        return
+    first: UsageError | None = None
+    for cap in captures.values():
+        try:
+            apply(cap.body, quirks)
+        except UsageError as exc:  # noqa: PERF203 - one try per capture, at startup
+            first = first or exc
+        else:
+            return
+    if first is not None:
+        raise first

@@ -2,7 +2,7 @@
 
 Any GET or POST path is answered with the captured stream. A directory serves several
 captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
-(repeatable) adds faults to one request.
+and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request.
 
 The app runs behind :class:`~ssescope.serve.guard.HostGuard`: the ``Host`` header must
 name a loopback address (or the one the server was bound to), so a web page cannot read
@@ -32,6 +32,7 @@ from ..errors import UsageError
 from ..visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
+from .quirks import Quirk, apply_quirks, parse_quirk, shape
 
 __all__ = ["SERVE_CSP", "Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
 
@@ -56,6 +57,7 @@ class Capture:
     body: bytes
     content_type: str | None = None
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
+    options: ReplayOptions | None = None  # replaces the server's options for this capture
 
 
 def _read_capture(path: Path) -> Capture:
@@ -103,12 +105,13 @@ def load_captures(path: str | Path) -> dict[str, Capture]:
 
 @dataclass(slots=True)
 class ReplayOptions:
-    """How to replay: chunking, delay, speed and faults applied to every request."""
+    """How to replay: chunking, delay, speed, faults and quirks applied to every request."""
 
     chunk: str = "original"
     delay: str = "0"
     speed: float = 1.0
     faults: list[Fault] = field(default_factory=list)
+    quirks: list[Quirk] = field(default_factory=list)
 
 
 def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | None, str]:
@@ -148,27 +151,36 @@ def make_app(
 
     async def endpoint(request: Request) -> Response:
         cap, name = _pick(captures, request)
+        use = cap.options if cap is not None and cap.options is not None else opts
+        query = request.query_params
         try:
-            faults = opts.faults + [parse_fault(s) for s in request.query_params.getlist("fault")]
+            faults = use.faults + [parse_fault(s) for s in query.getlist("fault")]
+            quirks = use.quirks + [parse_quirk(s) for s in query.getlist("quirk")]
+            served = apply_quirks(cap.body, quirks) if cap is not None else None
         except UsageError as exc:
             _log(f"{request.method} {request.url.path} -> 400 ({exc})")
             return PlainTextResponse(str(exc) + "\n", status_code=400)
-        if cap is None:
+        if cap is None or served is None:
             names = ", ".join(sorted(captures))
             _log(f"{request.method} {request.url.path} -> 404 (no capture {name!r})")
             return PlainTextResponse(
                 f"no capture named {name!r}; available: {names}\n", status_code=404
             )
         await request.body()
-        plan = apply_faults(cap.body, faults)
-        shown = " ".join(str(f) for f in faults) or "none"
+        shown = " ".join([str(f) for f in faults] + [str(q) for q in quirks]) or "none"
+        if served.status is not None:
+            _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
+            await asyncio.sleep(served.wait_before)
+            return Response(served.body, status_code=served.status, headers=served.headers)
+        plan = apply_faults(served.body, faults)
         if plan.http_status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             return Response(plan.body, status_code=plan.http_status, media_type="application/json")
         original = cap.chunks if plan.body == cap.body else None
         chunks = schedule(
-            plan, chunk=opts.chunk, delay=opts.delay, speed=opts.speed, original=original
+            plan, chunk=use.chunk, delay=use.delay, speed=use.speed, original=original
         )
+        chunks = shape(chunks, served)
         _log(
             f"{request.method} {request.url.path} capture={cap.name} faults={shown} "
             f"bytes={len(plan.body)} chunks={len(chunks)}"
@@ -180,8 +192,11 @@ def make_app(
                 if wait > 0:
                     await asyncio.sleep(wait)
                 yield data
+            if served.hold_after > 0:
+                await asyncio.sleep(served.hold_after)
 
-        return StreamingResponse(body(), media_type=media, headers={"cache-control": "no-cache"})
+        headers = {"cache-control": "no-cache", **served.headers}
+        return StreamingResponse(body(), media_type=media, headers=headers)
 
     app = Starlette(
         routes=[
