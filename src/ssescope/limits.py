@@ -35,7 +35,8 @@ diagnostic's ``raw`` keeps; its message gives the offset and the full length."""
 
 DECODED_BODY_BYTES = 64 * 1024 * 1024
 """Most bytes a compressed (gzip, deflate, br, zstd) or base64 body is decoded to; the
-rest is left out and reported (``container.decode-limit``)."""
+rest is left out and reported (``container.decode-limit``). The proxy's recorder stops
+recording a compressed stream past it too (the client still gets every byte)."""
 
 
 def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:

@@ -105,6 +105,21 @@ def test_gzip_and_deflate_decode_in_any_chunking() -> None:
         assert out == body and d.problem is None
 
 
+def test_a_decompression_bomb_stops_the_recording_at_the_cap(monkeypatch) -> None:
+    import ssescope.proxy.decode as decode
+
+    monkeypatch.setattr(decode, "DECODED_BODY_BYTES", 100_000)
+    bomb = gzip.compress(b"0" * 10_000_000)  # about 10 KB inflating to 10 MB
+    for enc in ("gzip", "deflate"):
+        data = bomb if enc == "gzip" else zlib.compress(b"0" * 10_000_000)
+        d = ContentDecoder(enc)
+        out = b"".join(d.feed(data[i : i + 1000]) for i in range(0, len(data), 1000))
+        out += d.close()
+        assert out == b"0" * 100_000  # exactly the cap, never the whole bomb
+        assert d.problem is not None and "100,000 bytes" in d.problem
+        assert d.feed(b"more") == b""  # the recording stopped; the client got every byte
+
+
 def test_an_unknown_or_broken_encoding_is_kept_with_a_reason() -> None:
     d = ContentDecoder("compress")
     assert d.feed(b"abc") == b"abc" and "not one ssescope decodes" in (d.problem or "")

@@ -14,6 +14,8 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from ..limits import DECODED_BODY_BYTES
+
 __all__ = ["ContentDecoder"]
 
 
@@ -40,12 +42,14 @@ class ContentDecoder:
         self.problem: str | None = None
         self._step: Callable[[bytes], bytes] | None = None
         self._flush: Callable[[], bytes] | None = None
+        self._left = DECODED_BODY_BYTES
         enc = self.encoding
         if enc in ("", "identity"):
             return
         if enc in ("gzip", "x-gzip"):
             d = zlib.decompressobj(47)
-            self._step, self._flush = d.decompress, d.flush
+            self._zlib = d
+            self._step, self._flush = self._bounded, d.flush
         elif enc == "deflate":
             self._deflate_first = True
             self._step = self._deflate
@@ -73,9 +77,16 @@ class ContentDecoder:
                 len(data) >= 2 and data[0] & 0x0F == 8 and int.from_bytes(data[:2], "big") % 31 == 0
             )
             d = zlib.decompressobj(15 if wrapped else -15)
-            self._deflate_obj = d
+            self._zlib = d
             self._flush = d.flush
-        return self._deflate_obj.decompress(data)
+        return self._bounded(data)
+
+    def _bounded(self, data: bytes) -> bytes:
+        # never more than the cap allows in one call: a small chunk may inflate to gigabytes
+        out = self._zlib.decompress(data, self._left + 1)
+        if self._zlib.unconsumed_tail:
+            self._left = -1
+        return out
 
     @property
     def active(self) -> bool:
@@ -87,12 +98,28 @@ class ContentDecoder:
         if self._step is None:
             return data
         try:
-            return self._step(data)
+            out = self._step(data)
         except Exception as exc:  # each library has its own error class
             self.problem = f"decoding the {self.encoding} body failed: {exc}"
             self._step = None
             self._flush = None
             return data
+        self._left -= len(out)
+        if self._left < 0:
+            # a decompression bomb, or a body past any real stream: the client still gets
+            # every byte; the recording stops here and says so
+            self.problem = (
+                f"the {self.encoding} body decodes to more than {DECODED_BODY_BYTES:,} bytes, "
+                "the most the recorder decodes; the rest is not recorded"
+            )
+            self._step = self._drop
+            self._flush = None
+            return out[: len(out) + self._left]
+        return out
+
+    @staticmethod
+    def _drop(_data: bytes) -> bytes:
+        return b""
 
     def close(self) -> bytes:
         """What the decoder still held at the end of the body."""
