@@ -99,17 +99,31 @@ def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iter
     return read_container(head + b"".join(chunks), container=container)
 
 
-def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:
+def feed_raw(
+    pipeline: Pipeline,
+    chunks: Iterable[bytes],
+    on_events: Callable[[list[AdapterOutput]], None] | None = None,
+) -> Pipeline:
     """Feed a raw body (no container, no arrival times) into ``pipeline`` and close it.
+
+    Args:
+        pipeline: a new pipeline.
+        chunks: the body, in any chunking.
+        on_events: called as in :func:`feed_body`.
 
     Returns:
         The same pipeline, closed.
     """
     pipeline.container = "raw"
     pipeline.lost = list(_RAW_LOST)
+    if on_events is None:
+        for chunk in chunks:
+            pipeline.feed(chunk)
+        pipeline.close()
+        return pipeline
     for chunk in chunks:
-        pipeline.feed(chunk)
-    pipeline.close()
+        on_events(pipeline.feed(chunk))
+    on_events(pipeline.close())
     return pipeline
 
 

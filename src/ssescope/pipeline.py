@@ -17,7 +17,7 @@ from .aggregate.timing import TimingOptions, compute_timing
 from .diagnostics import Diagnostic, quote
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
@@ -138,6 +138,21 @@ class Pipeline:
     def bytes_seen(self) -> int:
         """How many body bytes were fed."""
         return self._bytes
+
+    @property
+    def tail(self) -> Tail | None:
+        """After :meth:`close`: the bytes after the last complete record, if the body was cut."""
+        return self._framer.tail
+
+    def take_records(self) -> list[Record]:
+        """Return the records kept since the last call and forget them (``keep_records``).
+
+        A frame view that prints rows as they come calls this after each chunk, so that a
+        long stream is shown in bounded memory.
+        """
+        taken = self.records
+        self.records = []
+        return taken
 
     @property
     def record_count(self) -> int:
@@ -336,6 +351,7 @@ class Pipeline:
         if self._report is not None:
             return self._report
         agg = self.aggregator
+        agg.end_offset = self._bytes
         responses = agg.finish()
         diagnostics = list(agg.diagnostics)
         diagnostics.extend(self._extra)

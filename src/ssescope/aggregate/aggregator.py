@@ -71,6 +71,7 @@ class ToolCallState:
         "id",
         "index",
         "kind",
+        "last_record",
         "name",
         "pieces",
         "snapshot",
@@ -87,6 +88,7 @@ class ToolCallState:
         self.ended = False
         self.snapshot: str | None = None
         self.first_record = record
+        self.last_record = record  # the last record that added to or ended this call
 
     @property
     def arguments(self) -> str:
@@ -236,6 +238,8 @@ class Aggregator:
         self.first_content_record: int | None = None
         self._finished = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
+        self.end_offset: int | None = None
+        """Where the body ended (set by the pipeline before :meth:`finish`), if known."""
         self._handlers: dict[type, Callable[[Any], None]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -306,8 +310,16 @@ class Aggregator:
             handler(ev)
             resp = self._current  # a ResponseStart may have begun a new response
 
-    def _diag(self, code: str, severity: str, message: str, record: int | None) -> None:
-        offset = None if record is None else self._offsets(record)
+    def _diag(
+        self,
+        code: str,
+        severity: str,
+        message: str,
+        record: int | None,
+        offset: int | None = None,
+    ) -> None:
+        if offset is None and record is not None:
+            offset = self._offsets(record)
         self.diagnostics.append(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
 
     def _after_terminal(self, record: int) -> None:
@@ -450,6 +462,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, ev.call_type, ev.record)
+        call.last_record = ev.record
         call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
@@ -460,6 +473,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
+        call.last_record = ev.record
         call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
@@ -476,6 +490,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
+        call.last_record = ev.record
         call.ended = True
         if ev.arguments is not None:
             call.snapshot = ev.arguments
@@ -673,7 +688,7 @@ class Aggregator:
                     f"The arguments snapshot of tool call {label} is {quote(call.snapshot, 40)} but "
                     f"the fragments built {quote(arguments, 40)}; the "
                     f"{'snapshot' if keep_snapshot else 'fragments'} are kept.",
-                    call.first_record,
+                    call.last_record,
                 )
                 if keep_snapshot:
                     arguments = call.snapshot
@@ -694,7 +709,8 @@ class Aggregator:
                 f"Tool call {label} ({call.name!r}) never ended: the stream stopped after "
                 f"{len(arguments)} characters of arguments {quote(arguments, 40)}; its input is "
                 "left unparsed.",
-                call.first_record,
+                call.last_record,
+                self.end_offset,
             )
             return report
         if call.format != "json":
@@ -716,7 +732,7 @@ class Aggregator:
                     "error",
                     f"The arguments of tool call {label} ({call.name!r}) are not valid JSON "
                     f"({report.error}): {quote(arguments)}. They are kept as sent, not repaired.",
-                    call.first_record,
+                    call.last_record,
                 )
         return report
 

@@ -6,13 +6,14 @@ and never held in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
 from ..api import feed_body, feed_raw, open_chunks
 from ..containers import CONTAINERS, Body
 from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
 from ._input import Source
 
 __all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "run_pipeline"]
@@ -51,11 +52,15 @@ def load(source: Source, container: str = "auto") -> Input:
     return Input("raw", raw=opened)
 
 
-def feed(source: Input, pipeline: Pipeline) -> Pipeline:
-    """Feed the input through ``pipeline`` and close it."""
+def feed(
+    source: Input,
+    pipeline: Pipeline,
+    on_events: Callable[[list[AdapterOutput]], None] | None = None,
+) -> Pipeline:
+    """Feed the input through ``pipeline`` and close it (``on_events`` as in ``feed_body``)."""
     if source.body is not None:
-        return feed_body(pipeline, source.body)
-    return feed_raw(pipeline, source.pieces())
+        return feed_body(pipeline, source.body, on_events)
+    return feed_raw(pipeline, source.pieces(), on_events)
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:

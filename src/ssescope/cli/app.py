@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 from rich.console import Console
@@ -15,15 +14,13 @@ from .. import __version__
 from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
-from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import Pipeline
-from ..preview import summaries
-from ..providers.registry import PROVIDERS
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, feed, load, run_pipeline
+from ._feed import CONTAINER_CHOICES, load, run_pipeline
 from ._input import open_source, want_color
 from .check import compare, load_expected
-from .redact import redact_report, redacted
+from .frames_cmd import frames_command
+from .options import PROVIDER_CHOICE
+from .redact import redact_report
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
@@ -33,7 +30,7 @@ from .web_cmd import web_command
 __all__ = ["COMMANDS", "cli"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-_PROVIDER = click.Choice(["auto", *PROVIDERS])
+_PROVIDER = PROVIDER_CHOICE
 _FRAMING = click.Choice(["auto", *FRAMINGS])
 _EXIT_HELP = """\b
 Exit codes:
@@ -154,142 +151,6 @@ def inspect(
     else:
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
-
-
-def _preview(text: str, width: int = 48) -> str:
-    flat = text.replace("\r", "\\r").replace("\n", "\\n")
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-@cli.command(context_settings=_CONTEXT)
-@click.argument("file", required=False)
-@click.option("--example", metavar="NAME", help="Use a bundled example.")
-@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
-@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
-@click.option(
-    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
-)
-@click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
-@click.option(
-    "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
-)
-@click.option("--color/--no-color", default=None, help="Force colour on or off.")
-@click.pass_context
-def frames(
-    ctx: click.Context,
-    file: str | None,
-    example: str | None,
-    provider: str,
-    framing: str,
-    container: str,
-    jsonl: bool,
-    redact: bool,
-    color: bool | None,
-) -> int:
-    """One row per record: offset, length, time, event / id, a data preview, findings."""
-    _need_input(ctx, file, example)
-    source = load(open_source(file, example), container)
-    pipeline = feed(source, Pipeline(provider=provider, framing=framing, keep_records=True))
-    records = pipeline.records
-    unknown = pipeline.unknown_records
-    report = pipeline.report()
-    by_record: dict[int, list[Any]] = {}
-    for d in report.diagnostics:
-        if d.record is not None:
-            by_record.setdefault(d.record, []).append(d)
-    rows = []
-    for rec in records:
-        diags = by_record.get(rec.index, [])
-        row: dict[str, Any] = {
-            "index": rec.index,
-            "kind": rec.kind,
-            "offset": rec.start,
-            "length": rec.end - rec.start,
-            "time": rec.time,
-            "event": getattr(rec, "event", None),
-            "id": rec.id if isinstance(rec, SSEEvent) else None,
-            "data": rec.text if isinstance(rec, SSEComment) else rec.data,
-            "invalid": any(d.severity == "error" for d in diags),
-            "unknown": rec.index in unknown,
-            "diagnostics": [d.code for d in diags],
-        }
-        rows.append(row)
-    if redact:
-        for row in rows:
-            row["data"] = redacted(row["data"])
-    if jsonl:
-        for row in rows:
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
-        return exitcodes.COMPLETED
-    console = _stdout(want_color(color, sys.stdout))
-    console.print(
-        Text(
-            f"{report.provider} · {report.framing} · {report.container} · {len(rows)} records"
-            f" · {report.bytes:,} bytes"
-        )
-    )
-    table = Table(header_style="bold", box=None, pad_edge=False)
-    show_time = any(row["time"] is not None for row in rows)
-    show_id = any(row["id"] for row in rows)
-    columns = [("#", "right"), ("offset", "right"), ("len", "right")]
-    columns += [("time", "right")] if show_time else []
-    columns += [("event", "left")] + ([("id", "left")] if show_id else [])
-    columns += [("data", "left"), ("", "left")]
-    longest_event = max((len(row["event"] or "") for row in rows), default=0)
-    longest_mark = max(
-        (
-            len(" ".join(row["diagnostics"]))
-            + (10 if row["invalid"] else 0)
-            + (10 if row["unknown"] else 0)
-            for row in rows
-        ),
-        default=0,
-    )
-    widths = {
-        "#": max(len(str(len(rows))), 1),
-        "offset": 7,
-        "len": 6,
-        "time": 8,
-        "event": min(max(longest_event, 9), 24),
-        "id": 10,
-        "": min(longest_mark, 40),
-    }
-    # the data preview gets what the other columns leave of the terminal's width
-    fixed = sum(widths[name] + 2 for name, _ in columns if name != "data")  # + padding
-    widths["data"] = max(20, console.width - fixed - 2)
-    for name, justify in columns:
-        table.add_column(
-            name,
-            justify=justify,  # type: ignore[arg-type]
-            no_wrap=True,
-            min_width=widths[name],
-            max_width=widths[name],
-            overflow="ellipsis",
-        )
-    shown_data = summaries(
-        [None if row["kind"] == "comment" else row["data"] for row in rows],
-        [row["event"] for row in rows],
-    )
-    for row, shown in zip(rows, shown_data, strict=True):
-        mark = Text()
-        if row["invalid"]:
-            mark.append("✗ invalid ", style="bold red")
-        if row["unknown"]:
-            mark.append("? unknown ", style="yellow")
-        if row["diagnostics"]:
-            mark.append(" ".join(row["diagnostics"]), style="dim")
-        cells: list[Any] = [str(row["index"]), str(row["offset"]), str(row["length"])]
-        if show_time:
-            cells.append("" if row["time"] is None else f"{row['time']:.3f}")
-        cells.append(Text(": comment" if row["kind"] == "comment" else (row["event"] or "")))
-        if show_id:
-            cells.append(Text(row["id"] or ""))
-        style = "dim" if row["kind"] == "comment" else ""
-        text = row["data"] if row["kind"] == "comment" else shown
-        cells += [Text(_preview(text, widths["data"]), style=style), mark]
-        table.add_row(*cells)
-    console.print(table)
-    return exitcodes.COMPLETED
 
 
 @cli.command(context_settings=_CONTEXT)
@@ -425,6 +286,7 @@ def examples(as_json: bool) -> int:
     return exitcodes.COMPLETED
 
 
+cli.add_command(frames_command, "frames")
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")

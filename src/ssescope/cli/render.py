@@ -14,7 +14,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["SECTIONS", "render_report"]
+__all__ = ["SECTIONS", "problem_counts", "render_report"]
 
 SECTIONS = ("text", "reasoning", "tools", "usage", "diagnostics")
 
@@ -47,7 +47,8 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(" · ")
     line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
     line.append(f" ({data['status_reason']})", style="dim")
-    line.append(f" · {records['total']} records")
+    total = records["total"]
+    line.append(f" · {total} record{'' if total == 1 else 's'}")
     if records["invalid"]:
         line.append(f", {records['invalid']} invalid", style="red")
     if records["unknown"]:
@@ -55,7 +56,23 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(f" · {data['source']['bytes']:,} bytes")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
+    problems = problem_counts(data.get("diagnostics", []))
+    if problems:
+        errors = any(d["severity"] == "error" for d in data.get("diagnostics", []))
+        line.append(f" · {problems}", style="bold red" if errors else "yellow")
     return line
+
+
+def problem_counts(diagnostics: list[dict[str, Any]]) -> str:
+    """``"2 errors, 1 warning"`` for the error and warning diagnostics ("" if none)."""
+    errors = sum(1 for d in diagnostics if d["severity"] == "error")
+    warnings = sum(1 for d in diagnostics if d["severity"] == "warning")
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'' if errors == 1 else 's'}")
+    if warnings:
+        parts.append(f"{warnings} warning{'' if warnings == 1 else 's'}")
+    return ", ".join(parts)
 
 
 def _tool_card(call: dict[str, Any]) -> Panel:
@@ -176,7 +193,12 @@ def _response(resp: dict[str, Any], only: Collection[str]) -> list[RenderableTyp
     if resp.get("error") and ("text" in only or "diagnostics" in only):
         err = resp["error"]
         parts.append(
-            Text(f"provider error: {err.get('type')}: {err.get('message')}", style="bold red")
+            Text(
+                "provider error: "
+                + (f"{err['type']}: " if err.get("type") else "")
+                + str(err.get("message")),
+                style="bold red",
+            )
         )
     if "usage" in only:
         parts.append(_usage(resp.get("usage")))

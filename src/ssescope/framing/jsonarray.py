@@ -22,7 +22,7 @@ from typing import ClassVar
 from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
 from ._text import decode_utf8
-from .records import FramingOutput, JSONRecord
+from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["JSONArrayParser"]
 
@@ -49,6 +49,7 @@ class JSONArrayParser:
     def __init__(self) -> None:
         self._closed = False
         self._pos = 0
+        self.tail: Tail | None = None  # an element the body ended inside, after close()
         self._index = 0
         self._phase = _BEFORE
         self._depth = 0  # nesting inside the current element
@@ -247,6 +248,9 @@ class JSONArrayParser:
                 self._expect_element = False
             else:
                 text = raw.decode("utf-8", "replace")
+                self.tail = Tail(
+                    self._elem_start, self._pos, text, "json-array.unterminated-element"
+                )
                 out.append(
                     Diagnostic(
                         "json-array.unterminated-element",

@@ -66,7 +66,7 @@ from typing import ClassVar
 
 from ..diagnostics import Diagnostic, Severity, quote
 from ..errors import UsageError
-from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent
+from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
 
 __all__ = ["SSEParser"]
 
@@ -143,6 +143,7 @@ class SSEParser:
         "_pos",
         "_retry",
         "_skip_lf",
+        "tail",
     )
 
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
@@ -155,6 +156,7 @@ class SSEParser:
         self._max = max_event_bytes
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
+        self.tail: Tail | None = None  # the unterminated block or line, after close()
         self._index = 0  # index of the next record
         # bytes at byte 0 that may still turn out to be a BOM (None once decided)
         self._head: bytes | None = b""
@@ -488,6 +490,8 @@ class SSEParser:
             raw = _join_lines(lines)
             start = self._block_start if has_block else self._partial_start
             what = "an event block" if has_block else "an unterminated line"
+            end = self._partial_start + len(tail) if in_line else self._pos
+            self.tail = Tail(start, end, raw, "sse.unterminated-event")
             out.append(
                 Diagnostic(
                     "sse.unterminated-event",

@@ -1,0 +1,239 @@
+"""``ssescope frames``: one row per record, printed while the stream is read.
+
+Rows are written as the engine finalises them (see :mod:`ssescope.frame_rows`), one line
+each, so ``ssescope frames big.sse | head`` answers at once and a long stream is shown in
+bounded memory. The unterminated tail of a cut stream is a row of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import click
+from rich.cells import cell_len
+
+from ..diagnostics import Diagnostic
+from ..frame_rows import FrameRow, FrameRows
+from ..pipeline import Pipeline
+from . import exitcodes
+from ._feed import CONTAINER_CHOICES, feed, load
+from ._input import open_source, want_color
+from .options import FRAMING_OPTION, PROVIDER_OPTION
+from .redact import redacted
+
+__all__ = ["frames_command"]
+
+_CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+_CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
+_CONTROL = {c: "\\" + f"x{c:02x}" for c in (*range(0x20), 0x7F)}
+_CONTROL.update({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"})
+_EVENT_WIDTH = 30
+_BOLD, _DIM, _RED, _YELLOW, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` cells with an ellipsis, padded."""
+    flat = text.translate(_CONTROL)
+    if flat.isascii():
+        if len(flat) > width:
+            return flat[: width - 1] + "…"
+        return flat + " " * (width - len(flat))
+    used = 0
+    out = []
+    for ch in flat:
+        w = cell_len(ch)
+        if used + w > width - 1:
+            out.append("…")
+            used += 1
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + " " * max(0, width - used)
+
+
+def _event_cell(name: str, width: int) -> str:
+    """An event name cut from the left, so its distinguishing suffix stays readable."""
+    if len(name) <= width:
+        return name + " " * (width - len(name))
+    return "…" + name[len(name) - width + 1 :]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+class _Table:
+    """Writes rows as aligned text lines (ANSI colours when asked)."""
+
+    def __init__(self, out: TextIO, width: int, color: bool) -> None:
+        self._out = out
+        self._width = width
+        self._color = color
+        self._started = False
+        self._show_time = False
+        self._show_id = False
+        self._event_width = 9
+
+    def _paint(self, text: str, style: str) -> str:
+        return f"{style}{text}{_RESET}" if self._color and text else text
+
+    def _start(self, rows: list[FrameRow], header: str) -> None:
+        self._started = True
+        self._show_time = any(r.time is not None for r in rows)
+        self._show_id = any(r.id for r in rows)
+        longest = max((len(r.event or "") for r in rows), default=0)
+        self._event_width = min(max(longest, 9), _EVENT_WIDTH)
+        self._out.write(header + "\n")
+        cells = [f"{'#':>5}", f"{'offset':>8}", f"{'len':>6}"]
+        if self._show_time:
+            cells.append(f"{'time':>8}")
+        cells.append(f"{'event':<{self._event_width}}")
+        if self._show_id:
+            cells.append(f"{'id':<10}")
+        cells.append("data")
+        self._out.write(self._paint("  ".join(cells), _BOLD) + "\n")
+
+    def write(self, rows: list[FrameRow], header: Callable[[], str]) -> None:
+        if not rows:
+            return
+        if not self._started:
+            self._start(rows, header())
+        fixed = 5 + 8 + 6 + self._event_width + 2 * 4
+        fixed += 10 if self._show_time else 0
+        fixed += 12 if self._show_id else 0
+        lines = []
+        for row in rows:
+            marks = []
+            if row.invalid:
+                marks.append(self._paint("✗ invalid", _RED + _BOLD))
+            if row.unknown:
+                marks.append(self._paint("? unknown", _YELLOW))
+            codes = [d.code for d in row.diagnostics]
+            if codes:
+                worst = _RED if any(d.severity == "error" for d in row.diagnostics) else _DIM
+                marks.append(self._paint(" ".join(codes), worst))
+            mark = "  " + " ".join(marks) if marks else ""
+            mark_cells = len(" ".join(codes)) + 10 * (row.invalid + row.unknown) + 2
+            data_width = max(24, self._width - fixed - (mark_cells if marks else 0))
+            index = "cut" if row.kind == "tail" else str(row.index)
+            cells = [f"{index:>5}", f"{row.offset:>8}", f"{row.length:>6}"]
+            if self._show_time:
+                cells.append(f"{'' if row.time is None else f'{row.time:.3f}':>8}")
+            if row.kind == "comment":
+                event = ": comment"
+            elif row.kind == "tail":
+                event = ""
+            else:
+                event = row.event or ""
+            cells.append(_event_cell(event, self._event_width))
+            if self._show_id:
+                cells.append(_fit(row.id or "", 10))
+            data = _fit(row.preview, data_width)
+            if row.kind == "comment":
+                data = self._paint(data, _DIM)
+            elif row.kind == "tail":
+                data = self._paint(data, _RED)
+            cells.append(data)
+            lines.append("  ".join(cells).rstrip() + mark + "\n")
+        self._out.write("".join(lines))
+
+    def footer(self, text: str, late: list[Diagnostic]) -> None:
+        for d in late:
+            where = "" if d.record is None else f"record {d.record} · "
+            self._out.write(self._paint(f"{where}{d.code} ({d.severity})", _DIM) + "\n")
+        self._out.write(text + "\n")
+
+
+def _redact(rows: list[FrameRow]) -> list[FrameRow]:
+    for row in rows:
+        row.data = redacted(row.data)
+        row.preview = row.data
+    return rows
+
+
+@click.command(context_settings=_CONTEXT)
+@click.argument("file", required=False)
+@click.option("--example", metavar="NAME", help="Use a bundled example.")
+@PROVIDER_OPTION
+@FRAMING_OPTION
+@click.option(
+    "--container",
+    type=click.Choice(CONTAINER_CHOICES),
+    default="auto",
+    show_default=True,
+    help=_CONTAINER_HELP,
+)
+@click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
+@click.option(
+    "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
+)
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@click.pass_context
+def frames_command(
+    ctx: click.Context,
+    file: str | None,
+    example: str | None,
+    provider: str,
+    framing: str,
+    container: str,
+    jsonl: bool,
+    redact: bool,
+    color: bool | None,
+) -> int:
+    """One row per record: offset, length, time, event / id, what it changed, findings.
+
+    Rows are printed as the stream is read. The bytes after the last complete record of a
+    cut stream are a row of their own (`cut`). With --jsonl, each row is a JSON object;
+    findings raised at the end about an earlier record follow as `{"kind": "finding"}`.
+    """
+    if file is None and example is None and sys.stdin.isatty():
+        click.echo(ctx.get_help(), err=True)
+        ctx.exit(exitcodes.USAGE)
+    source = load(open_source(file, example), container)
+    pipeline = Pipeline(provider=provider, framing=framing, keep_records=True)
+    rows = FrameRows(pipeline)
+    out = sys.stdout
+    table = None
+    if not jsonl:
+        from rich.console import Console
+
+        width = Console(file=sys.stdout).width
+        table = _Table(out, width, want_color(color, sys.stdout))
+
+    def header() -> str:
+        return f"{pipeline.provider} · {pipeline.framing} · {pipeline.container}"
+
+    def emit(found: list[FrameRow]) -> None:
+        if redact:
+            found = _redact(found)
+        if table is not None:
+            table.write(found, header)
+        else:
+            out.write("".join(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in found))
+
+    try:
+        feed(source, pipeline, lambda events: emit(rows.take(events)))
+        emit(rows.finish())
+    except BrokenPipeError:
+        # the reader has what it wanted (`frames big.sse | head`)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return exitcodes.COMPLETED
+    report = pipeline.report()
+    if table is None:
+        for d in rows.late:
+            finding: dict[str, Any] = {"kind": "finding", **d.to_dict()}
+            out.write(json.dumps(finding, ensure_ascii=False) + "\n")
+        return exitcodes.COMPLETED
+    count = report.records.total
+    summary = f"{_plural(count, 'record')} · {report.bytes:,} bytes · {report.status}"
+    if rows.tail is not None:
+        summary += f" · cut at byte {rows.tail.offset:,}"
+    if count == 0 and rows.tail is None:
+        table.write([], header)
+    table.footer(summary, rows.late)
+    return exitcodes.COMPLETED
