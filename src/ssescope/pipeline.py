@@ -140,6 +140,16 @@ class Pipeline:
         return self._bytes
 
     @property
+    def first_byte_time(self) -> float | None:
+        """The arrival time of the first body byte (what the Report calls first byte)."""
+        return self._first_byte
+
+    @property
+    def last_time(self) -> float | None:
+        """The arrival time of the latest chunk fed."""
+        return self._last_time
+
+    @property
     def tail(self) -> Tail | None:
         """After :meth:`close`: the bytes after the last complete record, if the body was cut."""
         return self._framer.tail

@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import IO
 
 import click
 
 from ..aggregate.report import Report
-from ..diagnostics import quote
+from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
+from . import exitcodes
+from .options import FAIL_ON_HELP, PROVIDER_OPTION, parse_fail_on
 
 __all__ = ["EXIT", "exit_code", "request_command"]
 
@@ -33,8 +37,13 @@ _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
 
-def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
-    """The exit code a Report earns (see :data:`EXIT`)."""
+def exit_code(report: Report, *, stalled: bool, fail_on: str | Sequence[str] = "never") -> int:
+    """The exit code a Report earns (see :data:`EXIT`).
+
+    ``fail_on`` takes the levels of ``inspect --fail-on`` (``incomplete``, ``warning``,
+    ``error``); ``"never"`` is none of them.
+    """
+    levels = [fail_on] if isinstance(fail_on, str) else list(fail_on)
     status = report.status
     if status == "cancelled":
         return EXIT["interrupted"]
@@ -46,9 +55,7 @@ def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
         return EXIT["failed"]
     if status == "truncated":
         return EXIT["truncated"]
-    if status == "incomplete":
-        return EXIT["incomplete"] if fail_on == "incomplete" else 0
-    return 0
+    return exitcodes.exit_code(report, fail_on=[v for v in levels if v != "never"])
 
 
 def _parse_header(value: str) -> tuple[str, str]:
@@ -76,14 +83,18 @@ def _fmt_s(value: float | None) -> str:
     return "not measured" if value is None else f"{value:.3f} s"
 
 
-def _verdict(report: Report, out: IO[str]) -> None:
-    """Print the human verdict (the ``inspect`` renderer when available)."""
+def _verdict(report: Report, out: IO[str], *, streamed: bool = False) -> None:
+    """Print the human verdict (the ``inspect`` renderer when available).
+
+    With ``streamed``, the text and reasoning were already written as they arrived.
+    """
     try:
         from rich.console import Console
 
         from . import render  # type: ignore[attr-defined,unused-ignore]
 
-        render.render_report(Console(file=out), report.to_dict())
+        sections = [s for s in render.SECTIONS if not (streamed and s in ("text", "reasoning"))]
+        render.render_report(Console(file=out), report.to_dict(), sections)
         return
     except (ImportError, AttributeError):
         pass
@@ -122,6 +133,29 @@ def _verdict(report: Report, out: IO[str]) -> None:
         print(f"{d.severity}: {d.code}{where}: {d.message}", file=out)
 
 
+class _Screen:
+    """Where the streamed reply stands on the terminal (so nothing is glued onto it)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.mid_line = False
+
+    def write(self, text: str, raw: str | None = None) -> None:
+        """Write ``raw`` (``text`` with styling) and remember whether a line is open."""
+        if not text:
+            return
+        self.out.write(text if raw is None else raw)
+        self.out.flush()
+        self.mid_line = not text.endswith("\n")
+
+    def break_line(self) -> None:
+        """End an open line of the reply, so that the next line starts at column 0."""
+        if self.mid_line:
+            self.out.write("\n")
+            self.out.flush()
+            self.mid_line = False
+
+
 class _Counters:
     """Live counters on stderr (only on a terminal).
 
@@ -131,10 +165,13 @@ class _Counters:
     records arrive: milestones, records and bytes.
     """
 
-    def __init__(self, err: IO[str], enabled: bool, inline: bool) -> None:
+    def __init__(
+        self, err: IO[str], enabled: bool, inline: bool, screen: _Screen | None = None
+    ) -> None:
         self.err = err
         self.enabled = enabled
         self.inline = enabled and inline
+        self.screen = screen
         self.seen: dict[str, float] = {}
         self._last_draw = 0.0
         self._drawn = False
@@ -146,6 +183,8 @@ class _Counters:
         if self.inline:
             self.tick(elapsed, records, nbytes, force=True)
             return
+        if self.screen is not None:
+            self.screen.break_line()  # the reply shares the terminal: start a new line
         print(
             f"{_DIM}{what} after {elapsed:.3f} s · {records} records · {nbytes} bytes{_RESET}",
             file=self.err,
@@ -182,29 +221,34 @@ def _run(
     stall: float | None,
     save: str | None,
     as_json: bool,
-    fail_on: str,
+    fail_on: list[str],
 ) -> int:
     import httpx
 
+    from ..containers import CaptureWriter
     from ..sources.httpx import LiveStream, iter_events
 
     out = sys.stdout
     err = sys.stderr
     tty = out.isatty() and not as_json
-    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty())
+    screen = _Screen(out)
+    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty(), screen=screen)
     timeout = httpx.Timeout(30.0, read=stall)
-    start = time.monotonic()
+    # The client (its TLS context, its pool) is built before the clock starts: the
+    # timings measure the server from the moment the request is sent, as curl does.
+    client = httpx.Client(timeout=timeout)
+    request = client.build_request(method, url, headers=headers, content=body)
     live: LiveStream | None = None
     interrupted = False
+    printed = False  # whether the reply was streamed to stdout
+    start = time.monotonic()
     try:
         with (
-            httpx.Client(timeout=timeout) as client,
-            client.stream(method, url, headers=headers, content=body) as response,
+            client,
+            closing(client.send(request, stream=True)) as response,
         ):
             capture = None
             if save is not None:
-                from ..containers import CaptureWriter
-
                 capture = CaptureWriter(
                     save,
                     request={"method": method, "url": url, "headers": headers},
@@ -221,33 +265,32 @@ def _run(
                 live.pipeline.feed(raw, time.monotonic() - start)
                 report = live.close("the server answered with an HTTP error")
             else:
-                printed = False
                 try:
                     for ev in live:
                         p = live.pipeline
-                        counters.mark("first byte", live.elapsed, p.record_count, p.bytes_seen)
+                        # the milestones are the Report's own measurements: the arrival
+                        # time of the chunk (not the moment the event is handled)
+                        arrived = p.last_time if p.last_time is not None else live.elapsed
+                        first = p.first_byte_time
+                        if first is not None:
+                            counters.mark("first byte", first, p.record_count, p.bytes_seen)
                         counters.tick(live.elapsed, p.record_count, p.bytes_seen)
-                        if p.record_count:
-                            counters.mark("first event", live.elapsed, p.record_count, p.bytes_seen)
+                        if not isinstance(ev, Diagnostic):
+                            counters.mark("first event", arrived, p.record_count, p.bytes_seen)
                         if as_json:
                             continue
                         if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
-                            counters.mark(
-                                "first content", live.elapsed, p.record_count, p.bytes_seen
-                            )
-                            out.write(ev.text)
-                            out.flush()
+                            counters.mark("first content", arrived, p.record_count, p.bytes_seen)
+                            screen.write(ev.text)
                             printed = True
                         elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:
-                            out.write(f"{_DIM}{ev.text}{_RESET}")
-                            out.flush()
+                            screen.write(ev.text, f"{_DIM}{ev.text}{_RESET}")
                             printed = True
                 except KeyboardInterrupt:
                     interrupted = True
                     live.close()
                 counters.finish()
-                if printed:
-                    out.write("\n")
+                screen.break_line()
                 report = live.close() if live.report is None else live.report
     except KeyboardInterrupt:
         interrupted = True
@@ -272,7 +315,8 @@ def _run(
                 f"{report.error.get('message')}",
                 file=err,
             )
-        _verdict(report, err)
+        # the reply was streamed above: the verdict does not print it a second time
+        _verdict(report, err, streamed=printed)
     if save is not None:
         print(f"saved {save}", file=err)
     if interrupted:
@@ -287,7 +331,7 @@ def _run(
 )
 @click.option("-H", "--header", "headers", multiple=True, help="'Name: value' (repeatable).")
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
-@click.option("--provider", default="auto", show_default=True, help="Provider name, or auto.")
+@PROVIDER_OPTION
 @click.option(
     "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
 )
@@ -295,13 +339,7 @@ def _run(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the Report as JSON on stdout.")
-@click.option(
-    "--fail-on",
-    type=click.Choice(["never", "incomplete"]),
-    default="never",
-    show_default=True,
-    help="Exit 6 when the provider ended the reply short (length, filter).",
-)
+@click.option("--fail-on", metavar="LEVELS", default=None, help=FAIL_ON_HELP)
 def request_command(
     url: str,
     method: str | None,
@@ -311,20 +349,15 @@ def request_command(
     stall: float | None,
     save: str | None,
     as_json: bool,
-    fail_on: str,
+    fail_on: str | None,
 ) -> None:
     """Send a request to URL and show the stream live, then the verdict.
 
-    Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 6 incomplete (with
-    --fail-on incomplete), 7 stalled (--stall), 130 interrupted, 1 internal, 2 usage.
+    Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 5 diagnostics at the
+    --fail-on warning|error level, 6 incomplete (with --fail-on incomplete), 7 stalled
+    (--stall: the client gave up), 130 interrupted, 1 internal, 2 usage.
     """
-    from ..providers import PROVIDERS
-
-    if provider != "auto" and provider not in PROVIDERS:
-        raise click.BadParameter(
-            f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}",
-            param_hint="--provider",
-        )
+    levels = parse_fail_on(fail_on)
     if stall is not None and stall <= 0:
         raise click.BadParameter("must be a positive number of seconds", param_hint="--stall")
     pairs = [_parse_header(h) for h in headers]
@@ -333,7 +366,7 @@ def request_command(
         pairs.append(("Content-Type", "application/json"))
     verb = (method or ("POST" if content is not None else "GET")).upper()
     try:
-        code = _run(url, verb, pairs, content, provider, stall, save, as_json, fail_on)
+        code = _run(url, verb, pairs, content, provider, stall, save, as_json, levels)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(code)
