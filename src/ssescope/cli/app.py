@@ -22,6 +22,7 @@ from .frames_cmd import frames_command
 from .options import PROVIDER_CHOICE
 from .redact import redact_report
 from .render import SECTIONS, render_report
+from .schema_cmd import schema_command
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
 from .serve_cmd import serve_command
@@ -287,6 +288,7 @@ def examples(as_json: bool) -> int:
 
 
 cli.add_command(frames_command, "frames")
+cli.add_command(schema_command, "schema")
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
