@@ -22,9 +22,9 @@ from .frames_cmd import frames_command
 from .options import PROVIDER_CHOICE
 from .redact import redact_report
 from .render import SECTIONS, render_report
-from .schema_cmd import schema_command
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
+from .schema_cmd import schema_command
 from .serve_cmd import serve_command
 from .web_cmd import web_command
 
@@ -83,14 +83,18 @@ def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> lis
     return items
 
 
-@click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP)
+@click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP, invoke_without_command=True)
 @click.version_option(__version__, prog_name="ssescope")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> int:
     """What actually happened in an LLM streaming response.
 
     Give a captured stream body (SSE, NDJSON, JSON array, AWS event-stream) as a file or
     on stdin.
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())  # a bare `ssescope` asked for nothing wrong
+    return exitcodes.COMPLETED
 
 
 @cli.command(context_settings=_CONTEXT, epilog=_EXIT_HELP)
@@ -156,7 +160,7 @@ def inspect(
 
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file")
-@click.option("--check", is_flag=True, help="Re-feed in many chunkings; exit 5 on a difference.")
+@click.option("--check", is_flag=True, hidden=True, help="Accepted for older scripts; always on.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option(
@@ -184,13 +188,12 @@ def replay(
     as_json: bool,
     color: bool | None,
 ) -> int:
-    """Prove the Report does not depend on how the bytes were chunked.
+    """Prove the Report does not depend on how the bytes were chunked (exit 5 if it does).
 
     Feeds FILE whole, in 1, 2, 3, 7, 64 and 1024-byte pieces and in seeded random splits,
     and compares the sha256 of each Report (timing removed).
     """
-    if not check:
-        raise click.UsageError("replay needs --check (timed replay is served by `ssescope serve`)")
+    _ = check  # the check is what replay does; the flag is kept for older command lines
     source = load(open_source(file), container)
     pieces = list(source.pieces())
     body = b"".join(pieces)

@@ -213,7 +213,7 @@ def render_report(console: Console, data: dict[str, Any], only: Collection[str] 
         data: ``report.to_dict()`` (possibly redacted).
         only: the sections to show (``SECTIONS`` by default).
     """
-    console.print(_verdict(data))
+    console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
     if responses:
         for i, resp in enumerate(responses, 1):

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import UsageError
+from ._listen import SERVE_PORT, listen
 
 __all__ = ["serve_command"]
 
@@ -14,7 +15,9 @@ __all__ = ["serve_command"]
 @click.command("serve")
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", type=int, default=8765, show_default=True, help="Port (0: a free one).")
+@click.option(
+    "--port", type=int, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
+)
 @click.option(
     "--chunk",
     default="original",
@@ -51,7 +54,7 @@ def serve_command(
     """
     import uvicorn
 
-    from ..serve.app import ReplayOptions, bind, load_captures, make_app
+    from ..serve.app import ReplayOptions, load_captures, make_app
     from ..serve.faults import FaultPlan, parse_fault, schedule
 
     try:
@@ -64,10 +67,7 @@ def serve_command(
         raise click.BadParameter("must be positive", param_hint="--speed")
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
     app = make_app(captures, options)
-    try:
-        sock = bind(host, port)
-    except OSError as exc:
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock = listen(host, port)  # a busy port: one line, exit 1
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"http://{shown}:{bound}/")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ._listen import WEB_PORT, listen
+
 __all__ = ["check_host", "web_command"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -29,7 +31,7 @@ def check_host(host: str | None) -> tuple[str, str | None]:
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
-    default=8765,
+    default=WEB_PORT,
     show_default=True,
     help="Port to listen on (0: any free port).",
 )
@@ -56,15 +58,18 @@ def web_command(port: int, host: str | None, open_browser: bool) -> None:
         click.echo(warning, err=True)
     allowed = None if host is None or bind in _LOOPBACK else [bind, *_LOOPBACK]
     app = create_app(allowed_hosts=allowed)
-    config = uvicorn.Config(app, host=bind, port=port, log_level="warning")
+    sock = listen(bind, port)  # a busy port: one line, exit 1 (not uvicorn's own error)
+    config = uvicorn.Config(app, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{bind}]" if ":" in bind else bind
-    url = f"http://{shown}:{port}/"
-    if port != 0:
-        click.echo(f"ssescope web: {url}  (Ctrl-C to stop)", err=True)
-    if open_browser and port != 0:
+    url = f"http://{shown}:{sock.getsockname()[1]}/"
+    click.echo(f"ssescope web: {url}  (Ctrl-C to stop)", err=True)
+    if open_browser:
         import threading
         import webbrowser
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    server.run()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
