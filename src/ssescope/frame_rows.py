@@ -171,10 +171,12 @@ def preview_of(events: list[Any]) -> str:
             parts.append(f"finish {ev.raw if ev.raw is not None else ev.reason}")
         elif kind is Usage:
             values = ev.values
-            parts.append(
-                f"usage {values.get('input_tokens', '?')} in · "
-                f"{values.get('output_tokens', '?')} out"
-            )
+            counts = [
+                f"{values[key]} {label}"
+                for key, label in (("input_tokens", "in"), ("output_tokens", "out"))
+                if values.get(key) is not None
+            ]
+            parts.append(" · ".join(["usage", *counts]) if counts else "usage")
         elif kind is Terminal:
             parts.append(f"end: {ev.status}")
         elif kind is ProviderError:

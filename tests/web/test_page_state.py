@@ -33,7 +33,7 @@ def test_the_cut_is_a_row_with_its_diagnostic(page: Any) -> None:
     assert first.get_attribute("data-state") == "ok"
     assert first.get_by_test_id("row-diagnostic").count() == 0
     last = page.locator("[data-testid=frame-row][data-index='2']")
-    assert last.get_by_test_id("row-diagnostic").text_content() == "stream.missing-done"
+    assert last.get_by_test_id("row-diagnostic").text_content() == "tool.incomplete +1"
     cut.click()
     assert page.get_by_test_id("raw-title").text_content().startswith("cut: 205 bytes")
     assert page.get_by_test_id("raw-bytes").text_content().startswith('data: {"id"')
@@ -137,3 +137,15 @@ def test_the_table_header_lines_up_with_its_columns(page: Any) -> None:
         assert head is not None and cell is not None
         assert abs(head["x"] - cell["x"]) < 1.5, i
         assert abs(head["width"] - cell["width"]) < 1.5, i
+
+
+def test_long_event_names_keep_their_distinguishing_suffix(page: Any) -> None:
+    _load(page, "openai-responses-reasoning")
+    row = page.locator("[data-testid=frame-row][data-index='4']")
+    event = row.locator("span").nth(3)
+    assert event.text_content() == "…oning_summary_text.delta"
+    assert event.get_attribute("title") == "response.reasoning_summary_text.delta"
+    # records without an event: line show their JSON type (Vercel UI stream)
+    _load(page, "vercel-ui")
+    events = page.locator("[data-testid=frame-row] span:nth-child(4)").all_text_contents()
+    assert "text-delta" in events

@@ -3,6 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const ROW_H = 22;
+const EVENT_CHARS = 25;  // what the event column shows of a name
 
 const state = {
   bytes: null,       // Uint8Array of what was loaded (stream or container)
@@ -110,6 +111,7 @@ function closeJson(s) {
 
 async function inspectBytes(bytes, label) {
   state.bytes = bytes;
+  document.body.dataset.state = "busy";  // not "ready" for the previous stream any more
   $("error").textContent = "";
   $("busy").textContent = "inspecting " + (label || "") + " (" + fmtBytes(bytes.length) + ")…";
   const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value });
@@ -133,15 +135,17 @@ async function inspectBytes(bytes, label) {
 
 async function loadExample(name) {
   if (!name) return;
+  document.body.dataset.state = "busy";
   $("example").value = name;
   const res = await fetch("/api/examples/" + encodeURIComponent(name));
-  if (!res.ok) { $("error").textContent = "cannot load example " + name; return; }
+  if (!res.ok) { $("error").textContent = "cannot load example " + name; document.body.dataset.state = "error"; return; }
   const bytes = new Uint8Array(await res.arrayBuffer());
   $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
   await inspectBytes(bytes, name);
 }
 
 async function loadFile(file) {
+  document.body.dataset.state = "busy";
   const bytes = new Uint8Array(await file.arrayBuffer());
   $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
   await inspectBytes(bytes, file.name);
@@ -324,14 +328,20 @@ function drawRows(force) {
     cells[1].textContent = f.start;
     const dt = state.starts[i];
     cells[2].textContent = Number.isNaN(dt) ? "" : (dt * 1000).toFixed(dt < 0.01 ? 1 : 0) + " ms";
-    cells[3].textContent = f.kind === "comment" ? ":" : f.kind === "tail" ? "(cut)" : visible(f.event ?? "");
+    const event = f.kind === "comment" ? ":" : f.kind === "tail" ? "(cut)" : visible(f.event ?? "");
+    // cut from the left: `…reasoning_summary_text.delta`, never `response.reasonin…`
+    cells[3].textContent = event.length > EVENT_CHARS ? "…" + event.slice(1 - EVENT_CHARS) : event;
+    cells[3].title = event;
     cells[4].textContent = visible(f.id ?? "");
     cells[5].textContent = f.size;
     const cell = cells[6];
     cell.replaceChildren();
     if (f.diagnostics.length) {
-      const d = diags[f.diagnostics[0]];
-      const badge = el("span", "badge sev-" + d.severity, d.code);
+      // the most severe finding is the one shown; the others are counted (all on hover)
+      const rank = { error: 0, warning: 1, info: 2 };
+      const d = f.diagnostics.map((j) => diags[j]).sort((a, b) => rank[a.severity] - rank[b.severity])[0];
+      const more = f.diagnostics.length > 1 ? " +" + (f.diagnostics.length - 1) : "";
+      const badge = el("span", "badge sev-" + d.severity, d.code + more);
       badge.dataset.testid = "row-diagnostic";
       cell.appendChild(badge);
       cell.title = f.diagnostics.map((j) => diags[j].message).join("\n");
