@@ -35,7 +35,7 @@ def test_no_sample_output_is_stale(page: Path) -> None:
 def test_the_samples_cover_the_commands_shown_with_output() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     markers = re.findall(r"<!-- sample: (\S+)", text)
-    assert {"inspect", "frames", "replay"} <= set(markers)
+    assert {"inspect", "records", "replay"} <= set(markers)
     # every block that shows `$ ssescope …` with its output is generated
     for page in PAGES:
         body = page.read_text(encoding="utf-8")
@@ -46,10 +46,10 @@ def test_the_samples_cover_the_commands_shown_with_output() -> None:
 def test_a_changed_sample_is_reported_stale(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
-        "<!-- sample: frames examples/broken-bad-json-record.sse -->\n```text\nold\n```\n",
+        "<!-- sample: records examples/broken-bad-json-record.sse -->\n```text\nold\n```\n",
         encoding="utf-8",
     )
-    assert render_docs.refresh(page, check=True) == ["frames examples/broken-bad-json-record.sse"]
+    assert render_docs.refresh(page, check=True) == ["records examples/broken-bad-json-record.sse"]
     assert "old" in page.read_text(encoding="utf-8")
     render_docs.refresh(page, check=False)
     assert render_docs.refresh(page, check=True) == []

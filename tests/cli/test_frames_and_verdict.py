@@ -1,4 +1,4 @@
-"""frames shows the cut; the verdict line counts the problems; small words."""
+"""records (formerly frames) shows the cut; the verdict counts the problems; small words."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ CUT = EXAMPLES / "broken-openai-cut-mid-tool-call.sse"
 
 
 def test_frames_shows_the_cut_tail_as_its_own_row() -> None:
-    result = run("frames", str(CUT), env={"COLUMNS": "160"})
+    result = run("records", str(CUT), env={"COLUMNS": "160"})
     assert result.code == 0
     lines = result.out.splitlines()
     cut = next(line for line in lines if line.split()[0] == "cut")
@@ -30,7 +30,9 @@ def test_frames_shows_the_cut_tail_as_its_own_row() -> None:
 
 
 def test_frames_jsonl_has_the_cut_row_last() -> None:
-    rows = [json.loads(line) for line in run("frames", "--jsonl", str(CUT)).out.splitlines()]
+    out = run("records", "--jsonl", str(CUT)).out
+    assert run("frames", "--jsonl", str(CUT)).out == out  # the former name still works
+    rows = [json.loads(line) for line in out.splitlines()]
     assert rows[-1]["kind"] == "tail"
     assert rows[-1]["index"] is None
     assert rows[-1]["offset"] == 971
@@ -49,7 +51,7 @@ def test_frames_piped_into_a_reader_that_stops_exits_quietly(tmp_path: Path) -> 
     big.write_bytes(b"".join(b'data: {"n":%d}\n\n' % i for i in range(20000)))
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ssescope", "frames", str(big)],
+        [sys.executable, "-m", "ssescope", "records", str(big)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,

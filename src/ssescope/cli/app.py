@@ -1,4 +1,4 @@
-"""The click commands: inspect, frames, replay, check, examples."""
+"""The click commands: inspect, records, replay, check, examples, schema."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from . import exitcodes
 from ._feed import CONTAINER_CHOICES, load, run_pipeline
 from ._input import open_source, want_color
 from .check import compare, load_expected
-from .frames_cmd import frames_command
+from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
 from .redact import redact_report
 from .render import SECTIONS, render_report
@@ -290,7 +290,8 @@ def examples(as_json: bool) -> int:
     return exitcodes.COMPLETED
 
 
-cli.add_command(frames_command, "frames")
+cli.add_command(frames_command, "records")
+cli.add_command(frames_alias, "frames")
 cli.add_command(schema_command, "schema")
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")

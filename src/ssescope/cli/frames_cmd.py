@@ -1,8 +1,9 @@
-"""``ssescope frames``: one row per record, printed while the stream is read.
+"""``ssescope records``: one row per record, printed while the stream is read.
 
 Rows are written as the engine finalises them (see :mod:`ssescope.frame_rows`), one line
-each, so ``ssescope frames big.sse | head`` answers at once and a long stream is shown in
-bounded memory. The unterminated tail of a cut stream is a row of its own.
+each, so ``ssescope records big.sse | head`` answers at once and a long stream is shown in
+bounded memory. The unterminated tail of a cut stream is a row of its own. ``frames`` is
+the same command under its former name.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ._input import open_source, want_color
 from .options import FRAMING_OPTION, PROVIDER_OPTION
 from .redact import redacted
 
-__all__ = ["frames_command"]
+__all__ = ["frames_alias", "frames_command"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 _CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
@@ -186,7 +187,7 @@ def frames_command(
 ) -> int:
     """One row per record: offset, length, time, event / id, what it changed, findings.
 
-    Rows are printed as the stream is read. The bytes after the last complete record of a
+    Rows are printed as the stream is read (`frames` is another name for this command). The bytes after the last complete record of a
     cut stream are a row of their own (`cut`). With --jsonl, each row is a JSON object;
     findings raised at the end about an earlier record follow as `{"kind": "finding"}`.
     """
@@ -237,3 +238,14 @@ def frames_command(
         table.write([], header)
     table.footer(summary, rows.late)
     return exitcodes.COMPLETED
+
+
+frames_alias = click.Command(
+    "frames",
+    callback=frames_command.callback,
+    params=frames_command.params,
+    help=frames_command.help,
+    context_settings=_CONTEXT,
+    hidden=True,
+)
+"""``ssescope frames``: the former name of ``records``, kept for existing scripts."""
