@@ -23,7 +23,7 @@ from ..pipeline import Pipeline
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load
 from ._input import open_source, want_color
-from .options import FRAMING_OPTION, PROVIDER_OPTION
+from .options import framing_option, provider_option
 from .redact import redacted
 
 __all__ = ["frames_alias", "frames_command"]
@@ -159,8 +159,8 @@ def _redact(rows: list[FrameRow]) -> list[FrameRow]:
 @click.command(context_settings=_CONTEXT)
 @click.argument("file", required=False)
 @click.option("--example", metavar="NAME", help="Use a bundled example.")
-@PROVIDER_OPTION
-@FRAMING_OPTION
+@provider_option
+@framing_option
 @click.option(
     "--container",
     type=click.Choice(CONTAINER_CHOICES),

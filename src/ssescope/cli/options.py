@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from ..framing.detect import FRAMINGS
@@ -10,24 +13,29 @@ from . import exitcodes
 
 __all__ = [
     "FAIL_ON_HELP",
-    "FRAMING_OPTION",
     "PROVIDER_CHOICE",
-    "PROVIDER_OPTION",
+    "framing_option",
     "parse_fail_on",
+    "provider_option",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 PROVIDER_CHOICE = click.Choice(["auto", *PROVIDERS])
 """``--provider``: auto or one of the provider adapters."""
 
-PROVIDER_OPTION = click.option(
-    "--provider", type=PROVIDER_CHOICE, default="auto", show_default=True
-)
-"""The ``--provider`` option, with the same choices in every command."""
 
-FRAMING_OPTION = click.option(
-    "--framing", type=click.Choice(["auto", *FRAMINGS]), default="auto", show_default=True
-)
-"""The ``--framing`` option, with the same choices in every command."""
+def provider_option(func: _F) -> _F:
+    """Add the ``--provider`` option, with the same choices in every command."""
+    return click.option("--provider", type=PROVIDER_CHOICE, default="auto", show_default=True)(func)
+
+
+def framing_option(func: _F) -> _F:
+    """Add the ``--framing`` option, with the same choices in every command."""
+    return click.option(
+        "--framing", type=click.Choice(["auto", *FRAMINGS]), default="auto", show_default=True
+    )(func)
+
 
 FAIL_ON_HELP = "Comma-separated: incomplete (exit 6), warning or error (exit 5)."
 

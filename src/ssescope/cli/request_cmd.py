@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, quote
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 from . import exitcodes
-from .options import FAIL_ON_HELP, PROVIDER_OPTION, parse_fail_on
+from .options import FAIL_ON_HELP, parse_fail_on, provider_option
 
 __all__ = ["EXIT", "exit_code", "request_command"]
 
@@ -331,7 +331,7 @@ def _run(
 )
 @click.option("-H", "--header", "headers", multiple=True, help="'Name: value' (repeatable).")
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
-@PROVIDER_OPTION
+@provider_option
 @click.option(
     "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
 )
