@@ -87,7 +87,8 @@ class FrameRow:
     @property
     def invalid(self) -> bool:
         """Whether a framing or JSON diagnostic says the record itself is broken."""
-        return any(d.code.startswith(INVALID_PREFIXES) for d in self.diagnostics)
+        diagnostics = self.diagnostics
+        return bool(diagnostics) and any(d.code.startswith(INVALID_PREFIXES) for d in diagnostics)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``frames --jsonl``); ``diagnostics`` holds the codes."""
@@ -176,7 +177,7 @@ def preview_of(events: list[Any]) -> str:
                 for key, label in (("input_tokens", "in"), ("output_tokens", "out"))
                 if values.get(key) is not None
             ]
-            parts.append(" · ".join(["usage", *counts]) if counts else "usage")
+            parts.append("usage " + " · ".join(counts) if counts else "usage")
         elif kind is Terminal:
             parts.append(f"end: {ev.status}")
         elif kind is ProviderError:

@@ -56,13 +56,6 @@ def _fit(text: str, width: int) -> str:
     return "".join(out) + " " * max(0, width - used)
 
 
-def _event_cell(name: str, width: int) -> str:
-    """An event name cut from the left, so its distinguishing suffix stays readable."""
-    if len(name) <= width:
-        return name + " " * (width - len(name))
-    return "…" + name[len(name) - width + 1 :]
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
@@ -106,41 +99,55 @@ class _Table:
         fixed = 5 + 8 + 6 + self._event_width + 2 * 4
         fixed += 10 if self._show_time else 0
         fixed += 12 if self._show_id else 0
-        lines = []
+        lines: list[str] = []
+        append = lines.append
+        plain_width = max(24, self._width - fixed)
+        event_width = self._event_width
+        show_time, show_id = self._show_time, self._show_id
         for row in rows:
-            marks = []
-            if row.invalid:
-                marks.append(self._paint("✗ invalid", _RED + _BOLD))
-            if row.unknown:
-                marks.append(self._paint("? unknown", _YELLOW))
-            codes = [d.code for d in row.diagnostics]
-            if codes:
-                worst = _RED if any(d.severity == "error" for d in row.diagnostics) else _DIM
-                marks.append(self._paint(" ".join(codes), worst))
-            mark = "  " + " ".join(marks) if marks else ""
-            mark_cells = len(" ".join(codes)) + 10 * (row.invalid + row.unknown) + 2
-            data_width = max(24, self._width - fixed - (mark_cells if marks else 0))
-            index = "cut" if row.kind == "tail" else str(row.index)
-            cells = [f"{index:>5}", f"{row.offset:>8}", f"{row.length:>6}"]
-            if self._show_time:
-                cells.append(f"{'' if row.time is None else f'{row.time:.3f}':>8}")
-            if row.kind == "comment":
+            mark = ""
+            data_width = plain_width
+            if row.diagnostics or row.unknown:  # most rows have nothing to mark
+                mark, cells_used = self._marks(row)
+                data_width = max(24, plain_width - cells_used)
+            kind = row.kind
+            if kind == "comment":
                 event = ": comment"
-            elif row.kind == "tail":
+            elif kind == "tail":
                 event = ""
             else:
                 event = row.event or ""
-            cells.append(_event_cell(event, self._event_width))
-            if self._show_id:
-                cells.append(_fit(row.id or "", 10))
+            if len(event) > event_width:
+                event = "…" + event[len(event) - event_width + 1 :]
             data = _fit(row.preview, data_width)
-            if row.kind == "comment":
+            if kind == "comment":
                 data = self._paint(data, _DIM)
-            elif row.kind == "tail":
+            elif kind == "tail":
                 data = self._paint(data, _RED)
-            cells.append(data)
-            lines.append("  ".join(cells).rstrip() + mark + "\n")
+            index = "cut" if kind == "tail" else row.index
+            head = f"{index:>5}  {row.offset:>8}  {row.length:>6}  "
+            if show_time:
+                head += f"{'' if row.time is None else f'{row.time:.3f}':>8}  "
+            head += f"{event:<{event_width}}  "
+            if show_id:
+                head += _fit(row.id or "", 10) + "  "
+            append(f"{head}{data}".rstrip() + mark + "\n")
         self._out.write("".join(lines))
+
+    def _marks(self, row: FrameRow) -> tuple[str, int]:
+        """The findings after a row's data, and how many cells they take."""
+        marks = []
+        invalid = row.invalid
+        if invalid:
+            marks.append(self._paint("✗ invalid", _RED + _BOLD))
+        if row.unknown:
+            marks.append(self._paint("? unknown", _YELLOW))
+        codes = [d.code for d in row.diagnostics]
+        if codes:
+            worst = _RED if any(d.severity == "error" for d in row.diagnostics) else _DIM
+            marks.append(self._paint(" ".join(codes), worst))
+        used = len(" ".join(codes)) + 10 * (invalid + row.unknown) + 2
+        return "  " + " ".join(marks), used
 
     def footer(self, text: str, late: list[Diagnostic]) -> None:
         for d in late:
