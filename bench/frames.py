@@ -1,10 +1,11 @@
 """`ssescope frames` against `ssescope inspect` on one long generated stream.
 
 Writes a seeded OpenAI-like stream of N records (default 50 000) to a temporary file and
-runs, each in a fresh process, ``inspect --json``, ``frames`` (the table, piped),
+runs, each in a fresh process, ``inspect --json``, ``frames`` (the table, into a file),
 ``frames --jsonl`` and ``frames | head -n 20``. Prints a Markdown table of the wall time
-(best of --repeat runs), the peak resident memory (``ru_maxrss`` of the child) and the
-time to the first 20 rows.
+and the CPU time (user + system, best of --repeat runs), and the peak resident memory
+(``ru_maxrss`` of the child). ``frames`` is the former name of ``records``, so the same
+script measures older versions.
 
     PYTHONPATH=src python bench/frames.py
     PYTHONPATH=src python bench/frames.py --records 200000 --repeat 3
@@ -53,12 +54,12 @@ def main(argv: list[str] | None = None) -> None:
         path.write_bytes(openai_stream(args.records))
         size = path.stat().st_size
         print(f"{args.records:,} records, {size / 1e6:.1f} MB, python {sys.version.split()[0]}\n")
-        print("| command | wall s (best) | peak RSS MiB |")
-        print("|---|---:|---:|")
+        print("| command | wall s (best) | CPU s (best) | peak RSS MiB |")
+        print("|---|---:|---:|---:|")
         for label, cmd in (
             ("inspect --json", f"{exe} inspect --json {path}"),
-            ("frames (table, piped)", f"{exe} frames {path} | cat"),
-            ("frames --jsonl", f"{exe} frames --jsonl {path} | cat"),
+            ("frames (table, to a file)", f"{exe} frames {path} > {tmp}/out.txt"),
+            ("frames --jsonl", f"{exe} frames --jsonl {path} > {tmp}/out.jsonl"),
             ("frames \\| head -n 20", f"{exe} frames {path} | head -n 20"),
         ):
             # each child's peak is measured alone: ru_maxrss of children is a running max,
@@ -67,10 +68,10 @@ def main(argv: list[str] | None = None) -> None:
                 "import resource,subprocess,sys,time;"
                 "t=time.perf_counter();"
                 "subprocess.run(sys.argv[1],shell=True,stdout=subprocess.DEVNULL);"
-                "print(time.perf_counter()-t,"
-                "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss//1024)"
+                "r=resource.getrusage(resource.RUSAGE_CHILDREN);"
+                "print(time.perf_counter()-t,r.ru_maxrss//1024,r.ru_utime+r.ru_stime)"
             )
-            best = float("inf")
+            best = cpu = float("inf")
             peak = 0
             for _ in range(args.repeat):
                 out = subprocess.run(
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
                 ).stdout.split()
                 best = min(best, float(out[0]))
                 peak = max(peak, int(out[1]))
-            print(f"| `{label}` | {best:.2f} | {peak} |")
+                cpu = min(cpu, float(out[2]))
+            print(f"| `{label}` | {best:.2f} | {cpu:.2f} | {peak} |")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 import click
+import orjson
 from rich.cells import cell_len
 
 from ..diagnostics import Diagnostic
@@ -221,7 +222,7 @@ def frames_command(
         if table is not None:
             table.write(found, header)
         else:
-            out.write("".join(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in found))
+            out.write("".join(orjson.dumps(r.to_dict()).decode() + "\n" for r in found))
 
     try:
         feed(source, pipeline, lambda events: emit(rows.take(events)))
