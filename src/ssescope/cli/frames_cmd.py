@@ -80,8 +80,11 @@ class _Table:
         self._started = True
         self._show_time = any(r.time is not None for r in rows)
         self._show_id = any(r.id for r in rows)
+        # the width is chosen from the first rows; named events (Anthropic, Responses)
+        # get room for the longer names that follow
         longest = max((len(r.event or "") for r in rows), default=0)
-        self._event_width = min(max(longest, 9), _EVENT_WIDTH)
+        named = any(r.event not in (None, "message") for r in rows)
+        self._event_width = min(max(longest, 22 if named else 9), _EVENT_WIDTH)
         self._out.write(header + "\n")
         cells = [f"{'#':>5}", f"{'offset':>8}", f"{'len':>6}"]
         if self._show_time:
