@@ -1,11 +1,11 @@
-"""Write docs/diagnostics.md: the index of every diagnostic code, from docs/diagnostics/*.md.
+"""Write the diagnostics docs from the registry (:mod:`ssescope.codes`).
 
-Each area documents its codes in its own page (a ``### `code``` heading per code, with
-its severity, meaning, an example and what to do). This script gathers them into one
-table, so that a reader finds any code in one place::
+``docs/diagnostics.md`` is the index of every code; ``docs/diagnostics/<page>.md`` holds each
+code's section: its severity, layer, message and arguments (all from the registry entry),
+then its meaning, an example and what to do (the entry's ``doc``)::
 
-    python scripts/diagnostics_index.py          # rewrite docs/diagnostics.md
-    python scripts/diagnostics_index.py --check  # exit 1 if it is out of date (the tests run this)
+    python scripts/diagnostics_index.py          # rewrite the pages
+    python scripts/diagnostics_index.py --check  # exit 1 if one is out of date (the tests run this)
 """
 
 from __future__ import annotations
@@ -15,41 +15,28 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ROOT / "docs" / "diagnostics"
-INDEX = ROOT / "docs" / "diagnostics.md"
+sys.path.insert(0, str(ROOT / "src"))
 
-# The order areas appear in, following the pipeline.
-ORDER = [
-    "containers",
-    "framing",
-    "aggregate",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "ollama",
-    "cohere",
-    "bedrock",
-    "vercel-ui",
-    "live",
-]
+from ssescope.codes import CODES, PAGES, Code, Page  # noqa: E402
 
-_HEADING = re.compile(r"^### `([^`]+)`\s*$", re.MULTILINE)
-_SEVERITY = re.compile(r"Severity:\**\s*`?(info|warning|error)", re.IGNORECASE)
+DOCS = ROOT / "docs"
+INDEX = DOCS / "diagnostics.md"
+
 _MEANING = re.compile(
     r"(?:Meaning|Means|What it means):\**\s*(.+?)(?:\n\s*\n|\n- \*\*|$)", re.DOTALL
 )
 
 
-def _summary(body: str) -> str:
+def _summary(code: Code) -> str:
+    """The first sentence of a code's meaning, for the index."""
+    body = code.doc
     match = _MEANING.search(body)
     if match:
         text = match.group(1)
     else:
-        paragraphs = [p for p in body.split("\n\n") if p.strip() and "Severity" not in p]
+        paragraphs = [p for p in body.split("\n\n") if p.strip()]
         text = paragraphs[0] if paragraphs else ""
     text = " ".join(text.split())
-    # the first sentence: up to the first ". " outside `code`
     ticks = 0
     for i, ch in enumerate(text):
         if ch == "`":
@@ -60,67 +47,86 @@ def _summary(body: str) -> str:
     return text.replace("|", "\\|")
 
 
-def entries() -> list[tuple[str, str, str, str, str]]:
-    """(area, code, severity, summary, link) for every documented code, in page order."""
-    areas = sorted(p.stem for p in PARTS.glob("*.md"))
-    ordered = [a for a in ORDER if a in areas] + [a for a in areas if a not in ORDER]
-    rows = []
-    for area in ordered:
-        text = (PARTS / f"{area}.md").read_text(encoding="utf-8")
-        found = list(_HEADING.finditer(text))
-        for i, match in enumerate(found):
-            end = found[i + 1].start() if i + 1 < len(found) else len(text)
-            body = text[match.end() : end]
-            sev = _SEVERITY.search(body)
-            code = match.group(1)
-            anchor = re.sub(r"[^a-z0-9 -]", "", code.lower()).replace(" ", "-")
-            rows.append(
-                (
-                    area,
-                    code,
-                    "see page" if sev is None else sev.group(1).lower(),
-                    _summary(body),
-                    f"diagnostics/{area}.md#{anchor}",
-                )
-            )
-    return rows
+def _code_span(text: str) -> str:
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def _section(code: Code) -> str:
+    layer = code.layer + (" (the record it names counts as invalid)" if code.invalidates else "")
+    lines = [f"### `{code.name}`", "", f"- **Severity:** {code.severity}", f"- **Layer:** {layer}"]
+    if isinstance(code.message, str):
+        lines.append(f"- **Message:** {_code_span(code.message)}")
+    else:
+        lines.append("- **Message**, by form:")
+        lines += [f"  - `{form}`: {_code_span(text)}" for form, text in code.message.items()]
+    names = sorted(code.arguments())
+    if names:
+        shown = [f"`{n}`" + (" (content)" if n in code.content else "") for n in names]
+        lines.append(f"- **Arguments:** {', '.join(shown)}")
+    body = code.doc.strip("\n")
+    if not body.startswith("- "):
+        lines.append("")
+    lines.append(body)
+    return "\n".join(lines) + "\n"
+
+
+def render_page(page: Page) -> str:
+    """One page of ``docs/diagnostics/``."""
+    sections = [_section(c) for c in CODES.values() if c.page == page]
+    return page.intro.rstrip("\n") + "\n\n" + "\n".join(sections)
 
 
 def render() -> str:
-    """The whole index page."""
-    rows = entries()
+    """The index page."""
     out = [
         "# Diagnostics",
         "",
         "Everything ssescope finds wrong with a stream is a diagnostic: a stable dotted `code`,",
-        "a `severity` (`info`, `warning`, `error`), a message that quotes the offending value,",
-        "and where it happened (record index and byte offset). A malformed stream is a result,",
-        "not a crash: the rest of the stream is still processed.",
+        "a `severity` (`info`, `warning`, `error`), structured `args` (the offending value, the",
+        "field, the expected form), a message rendered from the code's template and those",
+        "arguments, and where it happened (record index and byte offset). A malformed stream is",
+        "a result, not a crash: the rest of the stream is still processed.",
         "",
-        "This page lists every code; each links to its section (meaning, a minimal example,",
-        "what to do about it) on the page of the layer that reports it. It is generated by",
-        "`scripts/diagnostics_index.py` from `docs/diagnostics/*.md`.",
+        "This page lists every code; each links to its section (severity, layer, message and",
+        "arguments, meaning, a minimal example, what to do about it) on the page of the layer",
+        "that reports it. It and those pages are generated by `scripts/diagnostics_index.py`",
+        "from the registry, `ssescope.codes`, which is also where emitters take each code's",
+        "severity and message from.",
         "",
-        f"{len(rows)} codes.",
+        "In a message template, `{name}` is the argument `name`, `{name!q}` its quoted `repr`",
+        "(shortened; `{name!q:120}` to 120 characters), and `{record}` the record index. An",
+        "argument marked *content* carries stream content: `--redact` replaces it by its length",
+        "and a hash and renders the message again.",
+        "",
+        f"{len(CODES)} codes.",
     ]
-    area = None
-    for row_area, code, severity, summary, link in rows:
-        if row_area != area:
-            area = row_area
-            out += ["", f"## {area}", "", "| code | severity | meaning |", "|---|---|---|"]
-        out.append(f"| [`{code}`]({link}) | {severity} | {summary} |")
+    for page in PAGES:
+        out += ["", f"## {page.name}", "", "| code | severity | meaning |", "|---|---|---|"]
+        for code in CODES.values():
+            if code.page == page:
+                out.append(f"| [`{code.name}`]({code.link}) | {code.severity} | {_summary(code)} |")
     return "\n".join(out) + "\n"
 
 
+def pages() -> dict[Path, str]:
+    """Every generated file and its text."""
+    out = {INDEX: render()}
+    for page in PAGES:
+        out[DOCS / "diagnostics" / f"{page.name}.md"] = render_page(page)
+    return out
+
+
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        current = INDEX.read_text(encoding="utf-8") if INDEX.exists() else ""
+    stale = []
+    for path, text in pages().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
         if current != text:
-            print("docs/diagnostics.md is out of date: run python scripts/diagnostics_index.py")
-            return 1
-        return 0
-    INDEX.write_text(text, encoding="utf-8")
+            stale.append(path.relative_to(ROOT).as_posix())
+            if "--check" not in argv:
+                path.write_text(text, encoding="utf-8")
+    if "--check" in argv and stale:
+        print(f"out of date: {', '.join(stale)}: run python scripts/diagnostics_index.py")
+        return 1
     return 0
 
 

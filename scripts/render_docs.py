@@ -12,8 +12,8 @@ A sample is a fenced block right after a marker line::
     ```
 
 The marker holds the arguments of ``ssescope`` as a user types them on a terminal; the
-block becomes ``$ ssescope ARGS``, the output (100 columns, no colour), and with ``exit``
-the exit code. ``inspect`` is run with ``--pretty`` (its terminal view). With ``timed``,
+block becomes ``$ ssescope ARGS``, the output (100 columns, no colour; with ``stderr``, what
+it wrote on stderr too, after stdout), and with ``exit`` the exit code. ``inspect`` is run with ``--pretty`` (its terminal view). With ``timed``,
 durations in the output (``12.3``) are measured ones, so they are not compared.
 """
 
@@ -51,16 +51,21 @@ def pages() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def run(args: list[str]) -> tuple[int, str]:
-    """Run ``ssescope ARGS`` in this process, from the repository root; return code, stdout."""
+def run(args: list[str]) -> tuple[int, str, str]:
+    """Run ``ssescope ARGS`` in this process, from the repository root.
+
+    Returns:
+        The exit code, stdout and stderr.
+    """
     if args and args[0] == "inspect" and "--json" not in args:
         args = ["inspect", "--pretty", *args[1:]]
     out = io.StringIO()
+    err = io.StringIO()
     old = os.environ.get("COLUMNS"), Path.cwd()
     os.environ["COLUMNS"] = str(WIDTH)
     os.chdir(ROOT)
     try:
-        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        with redirect_stdout(out), redirect_stderr(err):
             code = cli_main(args)
     finally:
         if old[0] is None:
@@ -68,14 +73,16 @@ def run(args: list[str]) -> tuple[int, str]:
         else:
             os.environ["COLUMNS"] = old[0]
         os.chdir(old[1])
-    return code, out.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
 def sample(spec: str) -> str:
     """The text of the block for one marker."""
     words = [w.strip() for w in spec.split(";")]
     args = shlex.split(words[0])
-    code, output = run(args)
+    code, output, errors = run(args)
+    if "stderr" in words[1:]:
+        output += errors
     text = f"$ ssescope {words[0]}\n{output}"
     if not text.endswith("\n"):
         text += "\n"

@@ -124,3 +124,20 @@ def test_rows_are_released_while_the_stream_is_fed() -> None:
     assert pipeline.records == []  # handed over, not kept
     rest = table.take(pipeline.feed(body[len(body) // 2 :])) + table.finish(pipeline.close())
     assert [r.index for r in first + rest] == list(range(200))
+
+
+def test_a_record_nested_too_deep_to_write_again_keeps_its_data_as_preview() -> None:
+    deep = "[" * 300 + "1" + "]" * 300
+    body = f'data: {{"type":"tool-input-available","toolCallId":"a","input":{deep}}}\n\n'
+    rows, _ = rows_of([body.encode()], provider="vercel-ui", framing="sse")
+    assert rows[0].event == "tool-input-available"
+    assert rows[0].preview.endswith("]" * 20 + "}")
+
+
+def test_every_invalid_record_is_flagged_past_the_listed_diagnostics() -> None:
+    body = b"data: {bad json\n\n" * 150
+    rows, table = rows_of([body], provider="openai-chat")
+    assert len(rows) == 150 and all(row.invalid for row in rows)
+    listed = [row for row in rows if any(d.code == "json.invalid" for d in row.diagnostics)]
+    assert len(listed) == 100  # the Report lists the first 100
+    assert [d.code for d in table.late] == ["stream.diagnostics-capped"]

@@ -20,10 +20,10 @@ from .aggregate import (
     UsageReport,
     parse_partial,
 )
-from .api import feed_body, inspect
+from .api import feed_body, feed_chunks, inspect, inspect_all
 from .containers import Body, CaptureWriter, read_container, read_path
 from .diagnostics import Diagnostic
-from .errors import SSEScopeError, StreamError, UsageError
+from .errors import SSEScopeError, UsageError
 from .framing import (
     Framer,
     JSONArrayParser,
@@ -34,8 +34,10 @@ from .framing import (
     SSEParser,
     detect_framing,
 )
+from .incremental import Incremental
 from .pipeline import Pipeline
 from .providers import PROVIDERS
+from .sourceinfo import EntryInfo, SourceInfo
 
 __version__ = "0.1.0"
 
@@ -46,7 +48,9 @@ __all__ = [
     "Body",
     "CaptureWriter",
     "Diagnostic",
+    "EntryInfo",
     "Framer",
+    "Incremental",
     "JSONArrayParser",
     "JSONRecord",
     "NDJSONParser",
@@ -59,7 +63,7 @@ __all__ = [
     "SSEEvent",
     "SSEParser",
     "SSEScopeError",
-    "StreamError",
+    "SourceInfo",
     "Timing",
     "TimingOptions",
     "ToolCallReport",
@@ -68,7 +72,9 @@ __all__ = [
     "__version__",
     "detect_framing",
     "feed_body",
+    "feed_chunks",
     "inspect",
+    "inspect_all",
     "parse_partial",
     "read_container",
     "read_path",

@@ -1,10 +1,22 @@
-"""``ssescope.inspect``: the one-call entry point (file, bytes or chunks in, Report out)."""
+"""``ssescope.inspect``: the one-call entry point (file, bytes or chunks in, Report out).
+
+Every way in takes the same path: the source is opened into :class:`Stream` values (what
+is known about each stream, as a frozen :class:`~ssescope.sourceinfo.SourceInfo`, and its
+chunks), a :class:`~ssescope.pipeline.Pipeline` is built with that information, and one
+loop (:func:`feed_chunks`) feeds the chunks and closes it::
+
+    for stream in open_streams(source):
+        pipeline = Pipeline(source=stream.info)
+        report = feed_chunks(pipeline, stream.chunks).report()
+"""
 
 from __future__ import annotations
 
 import itertools
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from .aggregate.report import Report
@@ -16,71 +28,124 @@ from .containers import (
     LOST_REQUEST,
     LOST_TIMING,
     Body,
+    Chunk,
     detect_container,
+    read_all,
     read_container,
 )
+from .containers.checks import TimeCheck
 from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
+from .sourceinfo import SourceInfo
 
-__all__ = ["Source", "feed_body", "feed_raw", "inspect", "open_chunks"]
+__all__ = [
+    "RAW_CHUNKS",
+    "RAW_FILE",
+    "Source",
+    "Stream",
+    "feed_body",
+    "feed_chunks",
+    "feed_raw",
+    "inspect",
+    "inspect_all",
+    "open_chunks",
+    "open_streams",
+    "unwrap_chunks",
+]
 
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[bytes]
 """What :func:`inspect` accepts: body bytes, a path, or an iterable of byte chunks."""
 
 _READ_SIZE = 1 << 16
 
+RAW_FILE = SourceInfo(container="raw", lost=(LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST))
+"""A raw body read from a file, stdin or bytes: no times, one piece, no headers, no request."""
 
-def feed_body(
+RAW_CHUNKS = SourceInfo(container="raw", lost=(LOST_TIMING, LOST_HEADERS, LOST_REQUEST))
+"""A raw body given as an iterable of chunks: it keeps its chunk boundaries, nothing else."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    """One stream of a source, opened: what is known about it, and its chunks.
+
+    Attributes:
+        info: what the source knows about the stream (give it to the Pipeline).
+        chunks: the body as it arrived (iterated once, lazily for a raw file): each a
+            :class:`Chunk` with its arrival time, or bare ``bytes`` when there is none.
+    """
+
+    info: SourceInfo
+    chunks: Iterable[Chunk | bytes]
+
+
+def feed_chunks(
     pipeline: Pipeline,
-    body: Body,
+    chunks: Iterable[Chunk | bytes],
     on_events: Callable[[list[AdapterOutput]], None] | None = None,
 ) -> Pipeline:
-    """Feed an unwrapped container :class:`Body` into ``pipeline`` and close it.
+    """Feed every chunk (with its arrival time) into ``pipeline`` and close it: the one loop.
 
-    The container's name, HTTP status, losses and diagnostics go into the Report; chunks
-    are fed with their arrival times; a capture that says the client cancelled marks the
-    response cancelled.
+    What the source knew (its container, status, losses, how a capture ended) was given to
+    the Pipeline when it was built (``Pipeline(source=...)``).
 
     Args:
         pipeline: a new pipeline.
-        body: what :func:`ssescope.containers.read_container` unwrapped.
+        chunks: the body as it arrived: :class:`Chunk` values (with arrival times), or
+            bare ``bytes`` (``bytearray``, ``memoryview``) where no time is known.
         on_events: called with the events (and diagnostics) of each chunk, as
             :meth:`Pipeline.feed` returns them, and with those of the close.
 
     Returns:
         The same pipeline, closed (call :meth:`Pipeline.report`).
+
+    Raises:
+        UsageError: for a chunk that is neither a :class:`Chunk` nor bytes.
     """
-    pipeline.container = body.container
-    pipeline.http_status = body.status
-    pipeline.lost = list(body.lost)
-    for diagnostic in body.diagnostics:
-        pipeline.add_diagnostic(diagnostic)
-    last = body.timing.get("total_s")
-    for chunk in body.chunks:
-        events = pipeline.feed(chunk.data, chunk.time)
-        if on_events is not None:
-            on_events(events)
-        if chunk.time is not None and (last is None or chunk.time > last):
-            last = chunk.time
-    if body.end == "cancelled":
-        pipeline.cancel("the capture says the client cancelled the stream")
-    events = pipeline.close(last)
+    feed = pipeline.feed
+    times = TimeCheck(pipeline)
+    for chunk in chunks:
+        # Raw bodies come as bare bytes: nothing is built or checked per piece of a
+        # large file beyond this type test.
+        if type(chunk) is bytes:
+            data, time = chunk, None
+        elif type(chunk) is Chunk:
+            data, time = chunk.data, times.check(chunk.time)
+        else:
+            data, time = _as_bytes(chunk), None
+        if len(data) <= _READ_SIZE:
+            events = feed(data, time)
+            if on_events is not None:
+                on_events(events)
+            continue
+        # a container's body often arrives as one piece: fed in slices, its records are
+        # framed and folded a slice at a time instead of all at once
+        for start in range(0, len(data), _READ_SIZE):
+            events = feed(data[start : start + _READ_SIZE], time)
+            if on_events is not None:
+                on_events(events)
+    times.report()
+    events = pipeline.close()
     if on_events is not None:
         on_events(events)
     return pipeline
 
 
-_RAW_LOST = (LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST)
-
-
-def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iterator[bytes]:
+def unwrap_chunks(
+    chunks: Iterator[bytes], container: str = "auto", *, every: bool = False
+) -> list[Body] | Iterator[bytes]:
     """Unwrap the container of an input that arrives in chunks (a file, stdin).
 
+    Args:
+        chunks: the input, in pieces.
+        container: ``"auto"`` or a container name.
+        every: every stream of a capture holding several (a HAR, a JSONL log);
+            otherwise only the first, which names the others in an info.
+
     Returns:
-        The unwrapped :class:`Body` (containers need the whole input), or, for a raw
-        body, an iterator over the same chunks: streamed on, never held whole, so a 50 MB
-        capture is inspected in bounded memory.
+        The unwrapped bodies (containers need the whole input), or, for a raw body, an
+        iterator over the same chunks: streamed on, never held whole.
 
     Raises:
         UsageError: for an unknown container name.
@@ -96,35 +161,69 @@ def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iter
         container = detect_container(head)[0]
         if container == "raw":
             return itertools.chain((head,) if head else (), chunks)
-    return read_container(head + b"".join(chunks), container=container)
+    data = b"".join(itertools.chain((head,), chunks))
+    if every:
+        return read_all(data, container=container)
+    return [read_container(data, container=container)]
 
 
-def feed_raw(
-    pipeline: Pipeline,
-    chunks: Iterable[bytes],
-    on_events: Callable[[list[AdapterOutput]], None] | None = None,
-) -> Pipeline:
-    """Feed a raw body (no container, no arrival times) into ``pipeline`` and close it.
-
-    Args:
-        pipeline: a new pipeline.
-        chunks: the body, in any chunking.
-        on_events: called as in :func:`feed_body`.
+def open_chunks(chunks: Iterator[bytes], container: str = "auto") -> Body | Iterator[bytes]:
+    """Unwrap the container of an input that arrives in chunks (a file, stdin).
 
     Returns:
-        The same pipeline, closed.
+        The unwrapped :class:`Body` (containers need the whole input), or, for a raw
+        body, an iterator over the same chunks: streamed on, never held whole, so a 50 MB
+        capture is inspected in bounded memory.
+
+    Raises:
+        UsageError: for an unknown container name.
     """
-    pipeline.container = "raw"
-    pipeline.lost = list(_RAW_LOST)
-    if on_events is None:
-        for chunk in chunks:
-            pipeline.feed(chunk)
-        pipeline.close()
-        return pipeline
-    for chunk in chunks:
-        on_events(pipeline.feed(chunk))
-    on_events(pipeline.close())
-    return pipeline
+    opened = unwrap_chunks(chunks, container)
+    return opened[0] if isinstance(opened, list) else opened
+
+
+def _as_bytes(piece: object) -> bytes:
+    if isinstance(piece, bytearray | memoryview):
+        return bytes(piece)
+    raise UsageError(f"chunks must be bytes, got {type(piece).__name__}")
+
+
+def open_streams(
+    source: Source | Iterator[bytes], *, container: str = "auto", every: bool = False
+) -> list[Stream]:
+    """Open a source into its streams: what is known about each, and its chunks.
+
+    Args:
+        source: what :func:`inspect` accepts.
+        container: ``"auto"`` or a container name; ignored for an iterable of chunks,
+            which is always a raw body.
+        every: every stream of a capture holding several (a HAR, a JSONL log), in file
+            order; otherwise only the first (which then names the others in an info).
+
+    Returns:
+        At least one :class:`Stream`. A raw file is streamed from disk, never held whole.
+
+    Raises:
+        UsageError: for an unknown container name, a missing file or a directory.
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+        if every:
+            bodies = read_all(data, container=container)
+        else:
+            bodies = [read_container(data, container=container)]
+        return [Stream(b.info(), b.chunks) for b in bodies]
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if path.is_dir():
+            raise UsageError(f"{str(path)!r} is a directory, not a stream file")
+        if not path.exists():
+            raise UsageError(f"no such file: {str(path)!r}")
+        opened = unwrap_chunks(_file_chunks(path), container, every=every)
+        if isinstance(opened, list):
+            return [Stream(b.info(), b.chunks) for b in opened]
+        return [Stream(RAW_FILE, opened)]
+    return [Stream(RAW_CHUNKS, source)]
 
 
 def _file_chunks(path: Path) -> Iterator[bytes]:
@@ -149,43 +248,108 @@ def inspect(
             an ``.ssecap`` capture, a JSONL dump), a path to a file holding one, or an
             iterable of raw body chunks.
         provider: ``"auto"`` or a provider name (``ssescope.PROVIDERS``).
-        framing: ``"auto"`` or ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"aws-eventstream"``.
+        framing: ``"auto"`` or ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"json"`` (one
+            document), ``"aws-eventstream"``.
         container: ``"auto"`` or a container name (``ssescope.containers.CONTAINERS``);
             ignored for an iterable of chunks, which is always a raw body.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for the timing diagnostics.
 
     Returns:
-        The :class:`Report`.
+        The :class:`Report` (of the first stream of a capture holding several; see
+        :func:`inspect_all`).
 
     Raises:
         UsageError: for an unknown provider, framing or container, a missing file or a
             directory, or chunks that are not bytes.
     """
+    stream = open_streams(source, container=container)[0]
     pipeline = Pipeline(
         provider=provider,
         framing=framing,
         max_event_bytes=max_event_bytes,
         timing=timing,
+        source=stream.info,
         collect_events=False,
     )
-    if isinstance(source, bytes | bytearray | memoryview):
-        feed_body(pipeline, read_container(bytes(source), container=container))
-    elif isinstance(source, str | os.PathLike):
-        path = Path(source)
-        if path.is_dir():
-            raise UsageError(f"{str(path)!r} is a directory, not a stream file")
-        if not path.exists():
-            raise UsageError(f"no such file: {str(path)!r}")
-        opened = open_chunks(_file_chunks(path), container)
-        if isinstance(opened, Body):
-            feed_body(pipeline, opened)
-        else:
-            feed_raw(pipeline, opened)
-    else:
-        for chunk in source:
-            if not isinstance(chunk, bytes | bytearray | memoryview):
-                raise UsageError(f"chunks must be bytes, got {type(chunk).__name__}")
-            pipeline.feed(bytes(chunk))
-        pipeline.close()
-    return pipeline.report()
+    return feed_chunks(pipeline, stream.chunks).report()
+
+
+def inspect_all(
+    source: Source,
+    *,
+    provider: str = "auto",
+    framing: str = "auto",
+    container: str = "auto",
+    max_event_bytes: int | None = None,
+    timing: TimingOptions | None = None,
+) -> list[Report]:
+    """Inspect every stream of a source: each streamed entry of a HAR or a JSONL log.
+
+    Takes the same arguments as :func:`inspect`. Each Report names its entry
+    (:attr:`Report.entry`: index, method, URL, start time) when the capture records
+    entries; an input holding one stream gives a list of one Report.
+
+    Returns:
+        One :class:`Report` per stream, in file order.
+
+    Raises:
+        UsageError: as :func:`inspect`.
+    """
+    reports = []
+    for stream in open_streams(source, container=container, every=True):
+        pipeline = Pipeline(
+            provider=provider,
+            framing=framing,
+            max_event_bytes=max_event_bytes,
+            timing=timing,
+            source=stream.info,
+            collect_events=False,
+        )
+        reports.append(feed_chunks(pipeline, stream.chunks).report())
+    return reports
+
+
+def _adopt(pipeline: Pipeline, info: SourceInfo, name: str) -> None:
+    warnings.warn(
+        f"{name}() is deprecated: build the pipeline with Pipeline(source=...) and feed it "
+        "with feed_chunks()",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    pipeline._adopt_source(info)
+
+
+def feed_body(
+    pipeline: Pipeline,
+    body: Body,
+    on_events: Callable[[list[AdapterOutput]], None] | None = None,
+) -> Pipeline:
+    """Deprecated: ``feed_chunks(Pipeline(source=body.info(), ...), body.chunks)``.
+
+    Gives ``body.info()`` to a pipeline built without a source, then feeds and closes it.
+
+    Returns:
+        The same pipeline, closed.
+
+    Raises:
+        UsageError: if the pipeline already has a source or was fed.
+    """
+    _adopt(pipeline, body.info(), "feed_body")
+    return feed_chunks(pipeline, body.chunks, on_events)
+
+
+def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:
+    """Deprecated: ``feed_chunks(Pipeline(source=RAW_FILE, ...), chunks)``.
+
+    Feeds a raw body (no container, no arrival times) into a pipeline built without a
+    source, and closes it.
+
+    Returns:
+        The same pipeline, closed.
+
+    Raises:
+        UsageError: if the pipeline already has a source or was fed.
+    """
+    _adopt(pipeline, RAW_FILE, "feed_raw")
+    return feed_chunks(pipeline, chunks)

@@ -1,22 +1,15 @@
 """Exceptions raised by ssescope.
 
 A malformed stream is a *result* (diagnostics in the output), never an exception.
-Exceptions are raised only for misuse of the API and for the opt-in strict mode::
+Exceptions are raised only for misuse of the API::
 
     SSEScopeError
-     ├── UsageError        the API was called wrongly (feed after close, bad option)
-     └── StreamError       strict mode: a diagnostic of error severity was produced;
-                           ``.diagnostic`` holds it
+     └── UsageError        the API was called wrongly (feed after close, bad option)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
-
-__all__ = ["SSEScopeError", "StreamError", "UsageError"]
+__all__ = ["SSEScopeError", "UsageError"]
 
 
 class SSEScopeError(Exception):
@@ -25,11 +18,3 @@ class SSEScopeError(Exception):
 
 class UsageError(SSEScopeError, ValueError):
     """The API was used wrongly: ``feed`` after ``close``, an unknown option value, …"""
-
-
-class StreamError(SSEScopeError):
-    """Raised in strict mode when the stream produces an error diagnostic."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic

@@ -45,7 +45,7 @@ from .events import (
     Usage,
 )
 from .framing.records import Record, SSEComment, SSEEvent, Tail
-from .pipeline import INVALID_PREFIXES, Pipeline
+from .pipeline import INVALID_CODES, Pipeline
 from .providers._base import AdapterOutput
 
 __all__ = ["FrameRow", "FrameRows", "json_type", "preview_of"]
@@ -70,6 +70,8 @@ class FrameRow:
         preview: what the record changed (see the module docstring).
         diagnostics: the diagnostics that name this record (or the tail).
         unknown: whether the provider adapter did not know the record.
+        flagged: whether an invalid-record diagnostic named the record past the Report's
+            limit of diagnostics per code (so it is not among :attr:`diagnostics`).
     """
 
     index: int | None
@@ -83,12 +85,15 @@ class FrameRow:
     preview: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unknown: bool = False
+    flagged: bool = False
 
     @property
     def invalid(self) -> bool:
         """Whether a framing or JSON diagnostic says the record itself is broken."""
+        if self.flagged:
+            return True
         diagnostics = self.diagnostics
-        return bool(diagnostics) and any(d.code.startswith(INVALID_PREFIXES) for d in diagnostics)
+        return bool(diagnostics) and any(d.code in INVALID_CODES for d in diagnostics)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``frames --jsonl``); ``diagnostics`` holds the codes."""
@@ -131,7 +136,12 @@ def _without_type(data: str, event: str | None) -> str:
     if not isinstance(value, dict) or value.get("type") != event:
         return data
     del value["type"]
-    return orjson.dumps(value).decode() if value else "{}"
+    if not value:
+        return "{}"
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # nested deeper than orjson writes: shown as it came
+        return data
 
 
 def _quoted(text: str) -> str:
@@ -193,7 +203,7 @@ def preview_of(events: list[Any]) -> str:
 class FrameRows:
     """Turn what a :class:`~ssescope.pipeline.Pipeline` produces into frame rows.
 
-    Feed the pipeline yourself (directly or through :func:`ssescope.api.feed_body`) and
+    Feed the pipeline yourself (directly or through :func:`ssescope.api.feed_chunks`) and
     pass what each ``feed``/``close`` returned to :meth:`take`; after ``close``, call
     :meth:`finish`. Both return the rows that became final, in order.
 
@@ -208,6 +218,8 @@ class FrameRows:
         self._events: dict[int, list[Any]] = {}
         self._waiting: list[Diagnostic] = []
         self._seen = 0
+        self._flags_seen = 0  # invalid record indexes read from the diagnostics cap
+        self._flag_later: set[int] = set()  # ... naming records not framed yet
         self._next = 0  # index of the next record the pipeline will give
         self.late: list[Diagnostic] = []
         """Diagnostics about rows that were already given (raised at the end of the stream)."""
@@ -230,6 +242,7 @@ class FrameRows:
         for diag in report.diagnostics[self._seen :]:
             self._place(diag)
         self._seen = len(report.diagnostics)
+        self._flag()
         for diag in self._waiting:
             if self.tail is not None and diag.record is None and self._in_tail(diag):
                 self.tail.diagnostics.append(diag)
@@ -258,9 +271,13 @@ class FrameRows:
                 found.append(ev)
         for rec in self._pipeline.take_records():
             row = self._row(rec)
+            if self._flag_later and rec.index in self._flag_later:
+                self._flag_later.discard(rec.index)
+                row.flagged = True
             self._pending.append(row)
             self._by_index[rec.index] = row
             self._next = rec.index + 1
+        self._flag()
         diagnostics = self._pipeline.aggregator.diagnostics
         if len(diagnostics) > self._seen:
             if self._waiting:
@@ -270,6 +287,20 @@ class FrameRows:
             for diag in diagnostics[self._seen :]:
                 self._place(diag)
             self._seen = len(diagnostics)
+
+    def _flag(self) -> None:
+        """Flag the rows named by invalid-record diagnostics, also those past the cap."""
+        indexes = self._pipeline.aggregator.cap.invalid_indexes
+        if len(indexes) == self._flags_seen:
+            return
+        by_index = self._by_index
+        for index in indexes[self._flags_seen :]:
+            row = by_index.get(index)
+            if row is not None:
+                row.flagged = True
+            elif index >= self._next:
+                self._flag_later.add(index)
+        self._flags_seen = len(indexes)
 
     @staticmethod
     def _row(record: Record) -> FrameRow:

@@ -13,27 +13,28 @@ from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
-from .aggregate.timing import TimingOptions, compute_timing
-from .diagnostics import Diagnostic, quote
+from .aggregate.timing import RecordTimes, TimingOptions, compute_timing
+from .codes import CODES
+from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
+from .framing.sniff import describe_non_stream
+from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
+from .sourceinfo import SourceInfo
 
-__all__ = ["INVALID_PREFIXES", "Pipeline", "error_from_body"]
+__all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
-INVALID_PREFIXES: tuple[str, ...] = (
-    "json.",
-    "eventstream.",
-    "utf8.",
-    "json-array.",
-    "sse.unprefixed-json",
-)
-"""Diagnostic code prefixes that make the record they name count as invalid."""
+INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
+"""The registered codes that make the record they name count as invalid."""
+INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
+"""The same codes as a tuple, for code written as ``code.startswith(INVALID_PREFIXES)``;
+prefer ``code in INVALID_CODES`` (or the registry's ``invalidates``)."""
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -65,10 +66,12 @@ class Pipeline:
     Args:
         provider: ``"auto"`` (default) or a provider name (``ssescope.providers.PROVIDERS``).
         framing: ``"auto"`` (default) or ``"sse"``, ``"ndjson"``, ``"json-array"``,
-            ``"aws-eventstream"``.
+            ``"json"`` (one document), ``"aws-eventstream"``.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for ``timing.stall`` / ``timing.burst``.
-        container: the container name reported in the Report's ``source``.
+        source: what is known about the body's source (container, HTTP status, what it
+            lost, how a capture ended, its own diagnostics, its entry); frozen, given
+            once. The default is a raw body that says nothing about itself.
         keep_records: keep every record in :attr:`records` (for frame views); off by
             default so that a long stream is inspected in bounded memory.
         collect_events: return the unified events from :meth:`feed` and :meth:`close`
@@ -85,7 +88,7 @@ class Pipeline:
         framing: str = "auto",
         max_event_bytes: int | None = None,
         timing: TimingOptions | None = None,
-        container: str = "raw",
+        source: SourceInfo | None = None,
         keep_records: bool = False,
         collect_events: bool = True,
     ) -> None:
@@ -99,10 +102,11 @@ class Pipeline:
         self._adapter: Adapter | None = None
         self._held: list[DataRecord] = []
         self.aggregator = Aggregator()
+        self.aggregator.cap.track_invalid = keep_records
         self.aggregator.set_offset_lookup(self._offset)
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
-        self._times: list[tuple[int, float]] = []
+        self._times = RecordTimes(self._starts)
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -113,10 +117,9 @@ class Pipeline:
         self._last_time: float | None = None
         self._closed = False
         self._timing = timing or TimingOptions()
-        self.container = container
-        self.http_status: int | None = None
-        self.lost: list[str] = []
-        self._extra: list[Diagnostic] = []
+        self._source = source or SourceInfo()
+        self._extra: list[Diagnostic] = list(self._source.diagnostics)
+        self._max_time: float | None = None
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -133,6 +136,34 @@ class Pipeline:
     def provider(self) -> str | None:
         """The provider, once decided."""
         return None if self._provider == "auto" else self._provider
+
+    @property
+    def source(self) -> SourceInfo:
+        """What is known about the body's source (given when the pipeline was built)."""
+        return self._source
+
+    def _adopt_source(self, info: SourceInfo) -> None:
+        # Only for the deprecated feed_body()/feed_raw(), which were handed a pipeline
+        # built without its source.
+        if self._source != SourceInfo() or self._bytes or self._closed:
+            raise UsageError("the pipeline already has a source or was fed; build it with one")
+        self._source = info
+        self._extra[:0] = info.diagnostics
+
+    @property
+    def container(self) -> str:
+        """The container the body came in (``source.container``)."""
+        return self.source.container
+
+    @property
+    def http_status(self) -> int | None:
+        """The response's HTTP status, if the source records it."""
+        return self.source.status
+
+    @property
+    def lost(self) -> list[str]:
+        """What the source cannot give (``source.lost``)."""
+        return list(self.source.lost)
 
     @property
     def bytes_seen(self) -> int:
@@ -179,13 +210,16 @@ class Pipeline:
         return self.aggregator.unknown_record_indexes()
 
     def invalid_records(self) -> set[int]:
-        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`)."""
+        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`).
+
+        With ``keep_records``, every one, including those past the Report's limit of
+        diagnostics per code; otherwise those the Report lists.
+        """
         report = self.report()
-        return {
-            d.record
-            for d in report.diagnostics
-            if d.record is not None and d.code.startswith(INVALID_PREFIXES)
+        listed = {
+            d.record for d in report.diagnostics if d.record is not None and d.code in INVALID_CODES
         }
+        return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
         return self._starts[record] if 0 <= record < len(self._starts) else None
@@ -206,7 +240,7 @@ class Pipeline:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            raise UsageError(FEED_AFTER_CLOSE)
         if data:
             if self._bytes < _ERROR_BODY_BYTES:
                 self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
@@ -215,10 +249,19 @@ class Pipeline:
                 if self._first_byte is None:
                     self._first_byte = time
                 self._last_time = time
+        if time is not None and (self._max_time is None or time > self._max_time):
+            self._max_time = time
         return self._records(self._framer.feed(data, time))
 
     def close(self, time: float | None = None) -> list[AdapterOutput]:
         """Signal the end of the body.
+
+        Args:
+            time: when the body ended (seconds since the request started), if known.
+                Without it, a source that records the exchange's duration
+                (``source.total_s``) ends it then, or at the last chunk if that came later.
+                A source whose capture says the client cancelled marks the response
+                cancelled.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -227,7 +270,14 @@ class Pipeline:
             UsageError: if called twice.
         """
         if self._closed:
-            raise UsageError("close() called twice")
+            raise UsageError(CLOSE_TWICE)
+        source = self.source
+        if source.end == "cancelled":
+            self.cancel("the capture says the client cancelled the stream")
+        if time is None:
+            time = source.total_s
+            if self._max_time is not None and (time is None or self._max_time > time):
+                time = self._max_time
         if time is not None:
             self._last_time = time
         out = self._records(self._framer.close(time))
@@ -268,7 +318,7 @@ class Pipeline:
             record: Record = item  # type: ignore[assignment]
             starts.append(record.start)
             if record.time is not None:
-                self._times.append((record.index, record.time))
+                self._times.append(record.index, record.time)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -331,16 +381,16 @@ class Pipeline:
 
     def _http_error(self, report: Report) -> None:
         """An HTTP error answer is a failed response, whatever its body looks like."""
-        status = self.http_status
+        status = self.source.status
         body = b"".join(self._head)
         if not any(d.code == "http.error-status" for d in report.diagnostics):
             report.diagnostics.append(
-                Diagnostic(
+                diagnostic(
                     "http.error-status",
-                    "error",
-                    f"The server answered HTTP {status} with {quote(body.decode('utf-8', 'replace'))}: "
-                    "the body is the provider's error, not the stream asked for.",
                     0,
+                    form="body",
+                    status=status,
+                    decode=body.decode("utf-8", "replace"),
                 )
             )
         response = report.response
@@ -349,6 +399,24 @@ class Pipeline:
             response.status_reason = f"the server answered HTTP {status}"
         if response.error is None:
             response.error = {**error_from_body(body), "code": status, "record": None}
+
+    def _not_a_stream(self, report: Report) -> None:
+        """Not one record: say what the body is (empty, an HTML page, plain text)."""
+        found = describe_non_stream(b"".join(self._head), self._bytes)
+        if found is None:
+            return
+        report.diagnostics.append(found.diagnostic)
+        response = report.response
+        response.status_reason = found.reason
+        if found.status == "failed" and response.status == "truncated":
+            response.status = "failed"
+            if response.error is None:
+                response.error = {
+                    "type": None,
+                    "message": found.error,
+                    "code": None,
+                    "record": None,
+                }
 
     def report(self) -> Report:
         """Build the Report (once; later calls return the same object).
@@ -362,21 +430,15 @@ class Pipeline:
             return self._report
         agg = self.aggregator
         agg.end_offset = self._bytes
-        responses = agg.finish()
-        diagnostics = list(agg.diagnostics)
-        diagnostics.extend(self._extra)
-        self._counts.invalid = len(
-            {
-                d.record
-                for d in diagnostics
-                if d.record is not None and d.code.startswith(INVALID_PREFIXES)
-            }
+        responses = agg.close()
+        cap = agg.cap
+        cap.extend(self._extra)
+        diagnostics = cap.kept
+        self._counts.invalid = cap.dropped_invalid_records + len(
+            {d.record for d in diagnostics if d.record is not None and d.code in INVALID_CODES}
         )
         self._counts.unknown = agg.unknown_records
         starts = self._starts
-        record_times: list[tuple[int, float | None, int]] = [
-            (i, t, starts[i]) for i, t in self._times
-        ]
         counts = self._counts
         counts.total = len(starts)
         counts.comments = self._comments
@@ -384,7 +446,7 @@ class Pipeline:
         timing, timing_diags = compute_timing(
             self._first_byte,
             self._last_time,
-            record_times,
+            self._times,
             self._first_data,
             agg.first_content_record,
             self._timing,
@@ -393,7 +455,8 @@ class Pipeline:
                 d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
             ),
         )
-        diagnostics.extend(timing_diags)
+        cap.extend(timing_diags)
+        diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(
             container=self.container,
             bytes=self._bytes,
@@ -406,12 +469,14 @@ class Pipeline:
             records=self._counts,
             diagnostics=diagnostics,
             timing=timing,
-            http_status=self.http_status,
-            lost=list(self.lost),
+            http_status=self.source.status,
+            lost=list(self.source.lost),
+            entry=self.source.entry,
         )
-        if not self._bytes:
-            report.response.status_reason = "the body is empty"
-        if self.http_status is not None and self.http_status >= 400:
+        http_error = self.source.status is not None and self.source.status >= 400
+        if not counts.total and not http_error:
+            self._not_a_stream(report)
+        if http_error:
             self._http_error(report)
         self._report = report
         return report

@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from .limits import may_be_too_deep, too_deep
+
 __all__ = ["summaries"]
 
 _SHARE = 0.8  # a key is envelope when its value is the same in this share of the records
@@ -39,7 +41,7 @@ def summaries(texts: Sequence[str | None], events: Sequence[str | None]) -> list
                 value = orjson.loads(text)
             except orjson.JSONDecodeError:
                 continue
-            if isinstance(value, dict):
+            if isinstance(value, dict) and not (may_be_too_deep(text) and too_deep(value)):
                 objects[i] = value
     envelope: dict[str, Any] = {}  # key -> the value nearly every record gives it
     if len(objects) >= _MIN_RECORDS:

@@ -27,7 +27,7 @@ from ssescope.events import (
 def run(*events: object) -> tuple[Aggregator, list]:
     agg = Aggregator()
     agg.feed(events)  # type: ignore[arg-type]
-    return agg, agg.finish()
+    return agg, agg.close()
 
 
 def codes(agg: Aggregator) -> list[str]:

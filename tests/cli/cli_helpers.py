@@ -32,9 +32,19 @@ def run(
     env: dict[str, str] | None = None,
     module: bool = True,
     dash_m: bool = False,
+    process: bool = False,
 ) -> Result:
-    """Run ``ssescope ARGS`` (the console script, or ``python -m ssescope`` where it is not
-    installed; ``module=False``: the ``main`` entry point) with this tree's code."""
+    """Run ``ssescope ARGS`` with this tree's code and return what it gave.
+
+    By default the command line runs in this process (``ssescope.cli.main`` with stdin,
+    stdout, stderr and the environment swapped), which is what almost every test needs and
+    costs no interpreter start. ``process=True`` runs the installed console script (or
+    ``python -m ssescope`` where it is not installed) as a user does; ``dash_m=True`` runs
+    ``python -m ssescope``; ``module=False`` runs the ``main`` entry point through ``-c``.
+    Those are for the tests about the console script itself.
+    """
+    if not (process or dash_m or not module):
+        return _run_in_process(args, stdin, env)
     full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     full_env["PYTHONPATH"] = str(ROOT / "src")
     full_env.update(env or {})
@@ -50,3 +60,27 @@ def run(
     return Result(
         proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8")
     )
+
+
+# Variables that steer colour, width and terminal detection: a test sees none of the
+# developer's own, as in a fresh process started with the environment cleaned.
+_CLEARED = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TERM")
+
+
+def _run_in_process(
+    args: tuple[str, ...], stdin: bytes | None, env: dict[str, str] | None
+) -> Result:
+    from click.testing import CliRunner
+
+    from ssescope.cli import main
+
+    overrides: dict[str, str | None] = dict.fromkeys(_CLEARED)
+    overrides.update(env or {})
+    runner = CliRunner()
+    with runner.isolation(input=stdin or b"", env=overrides) as streams:
+        code = main(list(args))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        out = streams[0].getvalue()
+        err = streams[1].getvalue()
+    return Result(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))

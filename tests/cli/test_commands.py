@@ -9,9 +9,9 @@ import pytest
 from cli_helpers import EXAMPLES, run
 
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
-from ssescope.cli.check import compare, load_expected
 from ssescope.cli.exitcodes import exit_code
 from ssescope.cli.redact import redact_report
+from ssescope.compare import compare_result, load_result
 from ssescope.diagnostics import Diagnostic
 
 BAD_JSON = str(EXAMPLES / "broken-bad-json-record.sse")
@@ -161,7 +161,7 @@ def test_redact_replaces_content_with_length_and_hash_everywhere() -> None:
 
 
 def test_compare_reports_each_differing_field() -> None:
-    expected = load_expected(
+    expected = load_result(
         json.dumps(
             {
                 "text": "Hi there",
@@ -172,9 +172,11 @@ def test_compare_reports_each_differing_field() -> None:
         ).encode(),
         "r.json",
     )
-    diffs = {d.field: d.lines for d in compare(expected, _report())}
-    assert set(diffs) == {"tool_calls", "usage"}
-    assert "Paris" in diffs["tool_calls"][0]
+    diffs = {d.path: d.message for d in compare_result(expected, _report())}
+    assert diffs == {
+        "outputs[0].tool_calls[0].arguments.city": 'the result has "Paris", the stream has "Lyon"',
+        "usage.input_tokens": "the result has 3, the stream reported none",
+    }
 
 
 def test_compare_accepts_input_objects_and_raw_finish_reasons() -> None:
@@ -183,7 +185,7 @@ def test_compare_accepts_input_objects_and_raw_finish_reasons() -> None:
         "finish_reason": "tool_calls",
         "text": "Hi there",
     }
-    assert compare(expected, _report()) == []
+    assert compare_result(expected, _report()) == []
 
 
 def test_invalid_tool_arguments_show_the_parse_error_and_its_position(tmp_path: Path) -> None:
@@ -217,3 +219,24 @@ def test_frames_redact_shows_lengths_and_hashes_instead_of_data() -> None:
     assert rows
     assert all(r["data"].startswith("[redacted ") for r in rows if r["data"])
     assert "Lyon" not in result.out
+
+
+def test_redact_hides_a_snapshot_with_an_apostrophe_in_both_views(tmp_path: Path) -> None:
+    secret = "it's my hunter2"
+    base = '"item_id":"m","output_index":0,"content_index":0'
+    stream = tmp_path / "mismatch.sse"
+    stream.write_text(
+        "event: response.output_text.delta\n"
+        f'data: {{"type":"response.output_text.delta",{base},"delta":"{secret}"}}\n\n'
+        "event: response.output_text.done\n"
+        f'data: {{"type":"response.output_text.done",{base},"text":"{secret}!"}}\n\n'
+    )
+    plain = json.loads(run("inspect", "--json", str(stream)).out)
+    mismatch = [d for d in plain["diagnostics"] if d["code"] == "snapshot.mismatch"]
+    assert mismatch and '"it\'s my hunter2!"' in mismatch[0]["message"]
+    assert mismatch[0]["args"]["snapshot"] == secret + "!"
+    redacted_json = run("inspect", "--json", "--redact", str(stream)).out
+    human = run("inspect", "--pretty", "--redact", str(stream), env={"COLUMNS": "300"}).out
+    for out in (redacted_json, human):
+        assert "hunter2" not in out
+        assert "sha256:" in out

@@ -101,3 +101,19 @@ def test_a_provider_error_without_a_type_does_not_print_none() -> None:
     )
     assert "provider error: boom" in result.out
     assert "None" not in result.out
+
+
+def test_records_redact_keeps_late_findings_redacted(tmp_path: Path) -> None:
+    call = {"index": 0, "id": "c1", "function": {"name": "get", "arguments": '{"city": "Ly'}}
+    first = {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+    second = {"choices": [{"index": 0, "delta": {"content": "secret words"}}]}
+    path = tmp_path / "late.sse"
+    path.write_text(f"data: {json.dumps(first)}\n\ndata: {json.dumps(second)}\n\n")
+    out = run("records", "--jsonl", "--redact", str(path)).out
+    lines = [json.loads(line) for line in out.splitlines()]
+    finding = lines[-1]
+    # the call's last record was printed before the stream ended: its finding comes late
+    assert (finding["kind"], finding["code"]) == ("finding", "tool.incomplete")
+    assert finding["record"] == 0
+    assert finding["args"]["arguments"].startswith("[redacted 12 chars sha256:")
+    assert "Ly" not in out and "secret words" not in out

@@ -10,6 +10,8 @@ import sys
 import pytest
 from cli_helpers import EXAMPLES, ROOT, run
 
+import ssescope
+
 CONTRACT_KEYS = {
     "schema",
     "source",
@@ -106,11 +108,12 @@ def test_bad_usage_is_one_line_on_stderr_and_exit_2(args: list[str], needle: str
     _one_clean_line(result.err)
 
 
-def test_binary_garbage_is_refused_in_one_line(tmp_path: object) -> None:
-    result = run("inspect", "-", stdin=b"\x00\x01\x02\xff\xfe" * 100)
-    assert result.code == 2
-    assert "binary data" in result.err
-    _one_clean_line(result.err)
+def test_binary_garbage_gives_the_report_the_library_gives() -> None:
+    garbage = b"\x00\x01\x02\xff\xfe" * 100
+    result = run("inspect", "-", "--json", stdin=garbage)
+    assert result.code == 3  # truncated: no terminal marker in it
+    assert result.err == ""
+    assert json.loads(result.out) == json.loads(json.dumps(ssescope.inspect(garbage).to_dict()))
 
 
 def test_json_and_pretty_together_are_a_usage_error() -> None:

@@ -765,9 +765,10 @@ def test_a_whole_completion_in_a_stream_gives_snapshots_and_whole_calls() -> Non
         Finish(0, 0, "tool_calls", "tool_calls"),
         ToolCallsEnd(0, 0),
         Terminal(
-            0, "completed", "every choice finished (0: tool_calls); ndjson framing has no [DONE]"
+            0, "completed", "a whole chat.completion, not streamed (finish_reason 0: tool_calls)"
         ),
     ]
+    assert [d.code for d in events if isinstance(d, Diagnostic)] == ["stream.not-streamed"]
 
 
 def test_a_legacy_completions_text_choice_is_text() -> None:

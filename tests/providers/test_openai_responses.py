@@ -232,9 +232,9 @@ def test_text_deltas_are_text_of_their_item_and_content_part() -> None:
     out = run(sse(CREATED, delta("Hel"), delta("lo"), delta("!", ci=1)))
     assert out == [
         ResponseStart(0, "resp_1", "m"),
-        TextDelta(1, 0, "Hel", ("msg_1", 0)),
-        TextDelta(2, 0, "lo", ("msg_1", 0)),
-        TextDelta(3, 0, "!", ("msg_1", 1)),
+        TextDelta(1, 0, "Hel", (0, 0)),
+        TextDelta(2, 0, "lo", (0, 0)),
+        TextDelta(3, 0, "!", (0, 1)),
     ]
 
 
@@ -249,7 +249,7 @@ def test_an_event_name_that_differs_from_the_json_type_is_reported_and_the_type_
     body = "event: response.text.delta\ndata: " + json.dumps(delta("x")) + "\n\n"
     out = run(body)
     assert codes(out) == ["openai-responses.event-name-mismatch"]
-    assert events_of(out) == [TextDelta(0, 0, "x", ("msg_1", 0))]
+    assert events_of(out) == [TextDelta(0, 0, "x", (0, 0))]
     diagnostic = out[0]
     assert diagnostic.severity == "warning"
     assert "'response.text.delta'" in diagnostic.message
@@ -264,14 +264,15 @@ def test_a_record_without_type_uses_its_event_name_or_is_skipped() -> None:
     assert events_of(out) == [TextDelta(0, 0, "x", ("m", None))]
     unnamed = run('data: {"delta":"x"}\n\n')
     assert codes(unnamed) == ["openai-responses.missing-type"]
-    assert unnamed[0].severity == "error"
+    assert unnamed[0].severity == "warning"
+    assert unnamed[0].form == "skipped"
     assert events_of(unnamed) == []
 
 
 def test_invalid_json_and_non_object_records_are_diagnosed_and_the_stream_goes_on() -> None:
     out = run('data: {"type":\n\ndata: [1]\n\n' + sse(delta("ok")))
     assert codes(out) == ["json.invalid", "openai-responses.not-an-object"]
-    assert events_of(out) == [TextDelta(2, 0, "ok", ("msg_1", 0))]
+    assert events_of(out) == [TextDelta(2, 0, "ok", (0, 0))]
 
 
 def test_a_done_marker_added_by_a_proxy_is_noted_and_ignored() -> None:
@@ -328,10 +329,10 @@ def test_reasoning_summary_deltas_are_keyed_by_summary_index_and_snapshotted_onc
         )
     )
     assert out == [
-        ReasoningDelta(0, 0, "A", ("rs_1", "summary", 0), "summary"),
-        ReasoningDelta(1, 0, "B", ("rs_1", "summary", 1), "summary"),
-        Snapshot(2, 0, "reasoning", "A", ("rs_1", "summary", 0)),
-        Snapshot(4, 0, "reasoning", "B", ("rs_1", "summary", 1)),
+        ReasoningDelta(0, 0, "A", (0, "summary", 0), "summary"),
+        ReasoningDelta(1, 0, "B", (0, "summary", 1), "summary"),
+        Snapshot(2, 0, "reasoning", "A", (0, "summary", 0)),
+        Snapshot(4, 0, "reasoning", "B", (0, "summary", 1)),
     ]
 
 
@@ -349,8 +350,8 @@ def test_raw_reasoning_text_is_keyed_by_content_index_apart_from_the_summary() -
         )
     )
     assert out == [
-        ReasoningDelta(0, 0, "think", ("rs_1", 0), "text"),
-        Snapshot(1, 0, "reasoning", "think", ("rs_1", 0)),
+        ReasoningDelta(0, 0, "think", (0, 0), "text"),
+        Snapshot(1, 0, "reasoning", "think", (0, 0)),
     ]
 
 
@@ -364,7 +365,7 @@ def test_encrypted_reasoning_is_kept_once_from_the_finished_item() -> None:
     done = {"type": "response.output_item.done", "output_index": 0, "item": item}
     out = run(sse(CREATED, added, done, completed([item])))
     metas = [e for e in out if isinstance(e, ReasoningMeta)]
-    assert metas == [ReasoningMeta(2, 0, "rs_1", encrypted="final")]
+    assert metas == [ReasoningMeta(2, 0, 0, encrypted="final")]
 
 
 # -- refusal, annotations, audio ------------------------------------------------------------
@@ -379,8 +380,8 @@ def test_refusal_deltas_are_refusal_and_its_done_event_a_snapshot() -> None:
         )
     )
     assert out == [
-        RefusalDelta(0, 0, "No.", ("msg_1", 0)),
-        Snapshot(1, 0, "refusal", "No.", ("msg_1", 0)),
+        RefusalDelta(0, 0, "No.", (0, 0)),
+        Snapshot(1, 0, "refusal", "No.", (0, 0)),
     ]
 
 
@@ -400,8 +401,8 @@ def test_annotations_become_citations_and_are_not_repeated_by_the_finished_part(
         )
     )
     assert out == [
-        Citation(0, 0, annotation, ("msg_1", 0)),
-        Snapshot(1, 0, "text", "A", ("msg_1", 0)),
+        Citation(0, 0, annotation, (0, 0)),
+        Snapshot(1, 0, "text", "A", (0, 0)),
     ]
 
 
@@ -795,8 +796,8 @@ def test_the_final_output_supplies_what_no_delta_or_done_event_gave() -> None:
     }
     out = run(sse(CREATED, completed([reasoning, message, FC_ITEM])))
     assert events_of(out)[1:4] == [
-        Snapshot(1, 0, "reasoning", "S", ("rs_1", "summary", 0)),
-        Snapshot(1, 0, "text", "Hi", ("msg_1", 0)),
+        Snapshot(1, 0, "reasoning", "S", (0, "summary", 0)),
+        Snapshot(1, 0, "text", "Hi", (1, 0)),
         ToolCall(1, 0, index=2, id="call_1", name="f", arguments='{"a":1}'),
     ]
     assert out[-2] == Finish(1, 0, "tool_calls", "completed")
@@ -819,9 +820,7 @@ def test_snapshots_already_given_are_not_repeated_by_later_restatements() -> Non
             completed([message]),
         )
     )
-    assert [e for e in out if isinstance(e, Snapshot)] == [
-        Snapshot(1, 0, "text", "ab", ("msg_1", 0))
-    ]
+    assert [e for e in out if isinstance(e, Snapshot)] == [Snapshot(1, 0, "text", "ab", (0, 0))]
 
 
 # -- robustness -----------------------------------------------------------------------------
@@ -1226,3 +1225,250 @@ def test_fixture_inspected_end_to_end_gives_the_same_facts(name: str) -> None:
     reported = [d["code"] for d in report["diagnostics"]]
     for code in FIXTURE_CODES.get(name, []):
         assert code in reported
+
+
+# -- gateways that re-issue item ids on every event -----------------------------------------
+
+
+class _Relabel:
+    """Give every event a new item id, as some gateways do (the positions stay)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def fresh(self, prefix: str = "item") -> str:
+        self.n += 1
+        return f"{prefix}_gw{self.n}"
+
+    def event(self, event: dict[str, Any]) -> dict[str, Any]:
+        event = json.loads(json.dumps(event))
+        if isinstance(event.get("item_id"), str):
+            event["item_id"] = self.fresh(event["item_id"].split("_")[0])
+        item = event.get("item")
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            item["id"] = self.fresh(item["id"].split("_")[0])
+        response = event.get("response")
+        if isinstance(response, dict) and isinstance(response.get("output"), list):
+            for output_item in response["output"]:
+                if isinstance(output_item, dict) and isinstance(output_item.get("id"), str):
+                    output_item["id"] = self.fresh(output_item["id"].split("_")[0])
+        return event
+
+
+def _relabelled(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` as such a gateway passes them on: no id is ever used twice."""
+    relabel = _Relabel()
+    return [relabel.event(e) for e in events]
+
+
+def _gateway_stream() -> list[dict[str, Any]]:
+    """A reasoning item (summary and raw text), a message and a function call, with every
+    restatement the protocol has."""
+    rs = {"item_id": "rs_1", "output_index": 0}
+    msg = {"item_id": "msg_1", "output_index": 1, "content_index": 0}
+    fc = {"item_id": "fc_1", "output_index": 2}
+    reasoning = {
+        "id": "rs_1",
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": "Plan."}],
+        "content": [{"type": "reasoning_text", "text": "Think."}],
+    }
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "content": [{"type": "output_text", "text": "Hello world", "annotations": []}],
+    }
+    call = {
+        "id": "fc_1",
+        "type": "function_call",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": '{"a":1}',
+        "status": "completed",
+    }
+    return [
+        CREATED,
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**reasoning, "summary": [], "content": []},
+        },
+        {"type": "response.reasoning_summary_text.delta", **rs, "summary_index": 0, "delta": "Pl"},
+        {"type": "response.reasoning_summary_text.delta", **rs, "summary_index": 0, "delta": "an."},
+        {"type": "response.reasoning_summary_text.done", **rs, "summary_index": 0, "text": "Plan."},
+        {
+            "type": "response.reasoning_summary_part.done",
+            **rs,
+            "summary_index": 0,
+            "part": {"type": "summary_text", "text": "Plan."},
+        },
+        {"type": "response.reasoning_text.delta", **rs, "content_index": 0, "delta": "Think."},
+        {"type": "response.reasoning_text.done", **rs, "content_index": 0, "text": "Think."},
+        {"type": "response.output_item.done", "output_index": 0, "item": reasoning},
+        {
+            "type": "response.output_item.added",
+            "output_index": 1,
+            "item": {**message, "content": []},
+        },
+        {"type": "response.output_text.delta", **msg, "delta": "Hello"},
+        {"type": "response.output_text.delta", **msg, "delta": " world"},
+        {"type": "response.output_text.done", **msg, "text": "Hello world"},
+        {"type": "response.content_part.done", **msg, "part": message["content"][0]},
+        {"type": "response.output_item.done", "output_index": 1, "item": message},
+        {
+            "type": "response.output_item.added",
+            "output_index": 2,
+            "item": {**call, "arguments": ""},
+        },
+        {"type": "response.function_call_arguments.delta", **fc, "delta": '{"a":'},
+        {"type": "response.function_call_arguments.delta", **fc, "delta": "1}"},
+        {"type": "response.function_call_arguments.done", **fc, "arguments": '{"a":1}'},
+        {"type": "response.output_item.done", "output_index": 2, "item": call},
+        completed(
+            [reasoning, message, call],
+            usage={"input_tokens": 5, "output_tokens": 9, "total_tokens": 14},
+        ),
+    ]
+
+
+def test_item_ids_reissued_on_every_event_never_repeat_the_content() -> None:
+    import ssescope
+
+    body = sse(*_relabelled(_gateway_stream())).encode()
+    report = ssescope.inspect(body, provider="openai-responses").to_dict()
+    output = report["outputs"][0]
+    assert report["status"] == "completed"
+    assert output["text"] == "Hello world"
+    assert output["reasoning"] == "Plan.Think."
+    assert [(c["id"], c["name"], c["arguments"]) for c in output["tool_calls"]] == [
+        ("call_1", "f", '{"a":1}')
+    ]
+    assert output["finish_reason"] == "tool_calls"
+    changed = [d for d in report["diagnostics"] if d["code"] == "openai-responses.item-id-changed"]
+    assert len(changed) == 3  # once per item, however many events relabel it
+    assert all(d["severity"] == "warning" for d in changed)
+    assert "output item 0" in changed[0]["message"]
+    assert "'rs_gw1'" in changed[0]["message"]
+    assert [d["code"] for d in report["diagnostics"]] == [d["code"] for d in changed]
+
+
+def test_with_stable_ids_the_same_stream_is_quiet_and_identical() -> None:
+    import ssescope
+
+    stable = ssescope.inspect(sse(*_gateway_stream()).encode(), provider="openai-responses")
+    relabelled = ssescope.inspect(
+        sse(*_relabelled(_gateway_stream())).encode(),
+        provider="openai-responses",
+    )
+    assert stable.to_dict()["diagnostics"] == []
+    assert stable.to_dict()["outputs"] == relabelled.to_dict()["outputs"]
+
+
+def test_an_id_change_is_reported_at_the_event_that_first_changes_it() -> None:
+    body = sse(delta("a", item="msg_1"), delta("b", item="msg_2"), delta("c", item="msg_3"))
+    out = run(body)
+    assert codes(out) == ["openai-responses.item-id-changed"]
+    assert out[1].record == 1
+    assert "'msg_2'" in out[1].message and "'msg_1'" in out[1].message
+    assert fold(out)[0]["text"] == "abc"
+
+
+def test_items_without_positions_are_still_told_apart_by_their_ids() -> None:
+    def bare(text: str, item: str) -> dict[str, Any]:
+        return {
+            "type": "response.output_text.delta",
+            "item_id": item,
+            "content_index": 0,
+            "delta": text,
+        }
+
+    def done(text: str, item: str) -> dict[str, Any]:
+        return {
+            "type": "response.output_text.done",
+            "item_id": item,
+            "content_index": 0,
+            "text": text,
+        }
+
+    out = run(sse(bare("a", "m1"), bare("b", "m2"), done("a", "m1"), done("b", "m2")))
+    assert codes(out) == []
+    assert fold(out)[0]["text"] == "ab"
+
+
+def test_an_id_met_first_without_a_position_keeps_its_key_when_the_position_comes() -> None:
+    bare = {
+        "type": "response.output_text.delta",
+        "item_id": "m1",
+        "content_index": 0,
+        "delta": "ab",
+    }
+    done = {
+        "type": "response.output_text.done",
+        "item_id": "m1",
+        "output_index": 0,
+        "content_index": 0,
+        "text": "ab",
+    }
+    out = run(sse(bare, done))
+    assert codes(out) == []
+    assert fold(out)[0]["text"] == "ab"
+    assert [e.part for e in out if isinstance(e, Snapshot)] == [("m1", 0)]
+
+
+def _real_responses_entries() -> list[str]:
+    if not (REAL / "EXPECTED.json").exists():
+        return []
+    expected = json.loads((REAL / "EXPECTED.json").read_text())
+    return sorted(
+        k
+        for k, v in expected.items()
+        if v.get("provider") == "openai-responses" and k.endswith(".jsonl")
+    )
+
+
+@pytest.mark.parametrize("name", _real_responses_entries() or ["(none)"])
+def test_a_real_capture_relabelled_by_a_gateway_assembles_the_same_reply(name: str) -> None:
+    if name == "(none)":
+        pytest.skip(f"real captures not found at {REAL} (set SSESCOPE_REAL_STREAMS)")
+    import ssescope
+
+    lines = [json.loads(line) for line in (REAL / name).read_text().splitlines() if line.strip()]
+    relabel = _Relabel()
+    relabelled = "".join(f"data: {json.dumps(relabel.event(e))}\n\n" for e in lines).encode()
+    original = ssescope.inspect(REAL / name, provider="openai-responses").to_dict()
+    gateway = ssescope.inspect(relabelled, provider="openai-responses").to_dict()
+    for before, after in zip(
+        original.get("responses") or [original], gateway.get("responses") or [gateway], strict=True
+    ):
+        assert after["status"] == before["status"]
+        for key in ("text", "reasoning", "refusal", "finish_reason"):
+            assert after["outputs"][0][key] == before["outputs"][0][key], key
+        assert [
+            (c["id"], c["name"], c["arguments"]) for c in after["outputs"][0]["tool_calls"]
+        ] == [(c["id"], c["name"], c["arguments"]) for c in before["outputs"][0]["tool_calls"]]
+    before_codes = [d["code"] for d in original["diagnostics"]]
+    after_codes = [
+        d["code"] for d in gateway["diagnostics"] if d["code"] != "openai-responses.item-id-changed"
+    ]
+    assert after_codes == before_codes
+
+
+def test_the_command_line_shows_a_relabelled_stream_once_and_names_the_id_change(
+    tmp_path: Path,
+) -> None:
+    from tests.cli.cli_helpers import run as run_cli
+
+    path = tmp_path / "gateway.sse"
+    path.write_text(sse(*_relabelled(_gateway_stream())))
+    result = run_cli("inspect", str(path), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["provider"] == "openai-responses"
+    assert report["outputs"][0]["text"] == "Hello world"
+    assert report["outputs"][0]["reasoning"] == "Plan.Think."
+    codes_seen = [d["code"] for d in report["diagnostics"]]
+    assert codes_seen == ["openai-responses.item-id-changed"] * 3
+    terminal = run_cli("inspect", str(path), "--no-color")
+    assert terminal.code == 0
+    assert terminal.out.count("Hello world") == 1
+    assert "openai-responses.item-id-changed" in terminal.out + terminal.err

@@ -133,3 +133,20 @@ def test_an_exported_capture_inspects_like_the_stream_it_came_from(client: TestC
     assert body["report"]["status"] == "completed"
     assert len(body["frames"]) == 13
     assert body["body_b64"] is not None
+
+
+def test_report_export_redacts_content_and_keeps_the_rest(client: TestClient) -> None:
+    plain = client.post("/api/report", content=COHERE)
+    assert plain.headers["content-disposition"] == 'attachment; filename="report.json"'
+    assert plain.json() == client.post("/api/inspect", content=COHERE).json()["report"]
+    res = client.post("/api/report?redact=1", content=COHERE)
+    assert res.status_code == 200
+    assert res.headers["content-disposition"] == 'attachment; filename="report.redacted.json"'
+    data = res.json()
+    assert data["provider"] == "cohere"
+    assert data["outputs"][0]["tool_calls"][0]["arguments"].startswith("[redacted 46 chars ")
+    invalid = data["diagnostics"][0]
+    assert invalid["code"] == "json.invalid"
+    assert invalid["args"]["data"].startswith("[redacted ")
+    assert invalid["args"]["data"] in invalid["message"]
+    assert "raw" not in invalid

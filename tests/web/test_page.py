@@ -142,6 +142,11 @@ def test_the_page_never_requests_another_host(browser: Any, base_url: str) -> No
     with page.expect_download() as report:
         page.get_by_test_id("export-report").click()
     assert json.loads(Path(report.value.path()).read_text())["provider"] == "cohere"
+    with page.expect_download() as redacted:
+        page.get_by_test_id("export-redacted").click()
+    exported = json.loads(Path(redacted.value.path()).read_text())
+    assert exported["provider"] == "cohere"
+    assert exported["outputs"][0]["tool_calls"][0]["arguments"].startswith("[redacted ")
     with page.expect_download() as capture:
         page.get_by_test_id("export-ssecap").click()
     header = Path(capture.value.path()).read_text().splitlines()[0]

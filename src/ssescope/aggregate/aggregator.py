@@ -16,18 +16,19 @@ Rules it implements, each one a bug some SDK accumulator has:
 * A ``ResponseStart`` after a terminal marker starts a new response.
 
 Per event the work is a type lookup and an append; everything else happens once, in
-:meth:`Aggregator.finish`.
+:meth:`Aggregator.close`.
 """
 
 from __future__ import annotations
 
-import json
+from array import array
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, build
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -52,6 +53,9 @@ from ..events import (
     Unknown,
     Usage,
 )
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from .capped import DiagnosticCap
 from .partial_json import parse_partial
 from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
 
@@ -220,8 +224,12 @@ def _join(parts: dict[object, _Pieces]) -> str:
     return "".join("".join(p) for p in parts.values())
 
 
+_UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
+_OTHER_TYPES = "(any other type)"
+
+
 class Aggregator:
-    """Folds unified events into responses. Sans-I/O; feed events, then :meth:`finish`.
+    """Folds unified events into responses. Sans-I/O; feed events, then :meth:`close`.
 
     Attributes:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
@@ -232,14 +240,16 @@ class Aggregator:
     def __init__(self) -> None:
         self._current = _Response()
         self._done: list[_Response] = []
-        self.diagnostics: list[Diagnostic] = []
-        self._unknown: dict[str, list[int]] = {}
+        self.cap = DiagnosticCap()
+        """Where diagnostics are collected: the first of each code kept, the rest counted."""
+        self.diagnostics: list[Diagnostic] = self.cap.kept
+        self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
         self._finished = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
         self.end_offset: int | None = None
-        """Where the body ended (set by the pipeline before :meth:`finish`), if known."""
+        """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self._handlers: dict[type, Callable[[Any], None]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -267,8 +277,18 @@ class Aggregator:
 
     # -- feeding ----------------------------------------------------------------------
 
-    def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> None:
-        """Fold events (and pass through diagnostics) in order."""
+    def feed(self, events: Iterable[UnifiedEvent | Diagnostic]) -> list[ResponseReport]:
+        """Fold events (and pass through diagnostics) in order.
+
+        Returns:
+            Always an empty list: responses are built by :meth:`close` (the
+            :class:`~ssescope.incremental.Incremental` shape).
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._finished:
+            raise UsageError(FEED_AFTER_CLOSE)
         handlers = self._handlers
         resp = self._current
         record: int | None = None
@@ -297,7 +317,7 @@ class Aggregator:
             handler = handlers.get(cls)
             if handler is None:
                 if isinstance(ev, Diagnostic):
-                    self.diagnostics.append(ev)
+                    self.cap.add(ev)
                     continue
                 raise TypeError(f"not a unified event: {ev!r}")
             record = ev.record
@@ -309,18 +329,21 @@ class Aggregator:
                 resp.last_record = record  # (a new response begins with this event)
             handler(ev)
             resp = self._current  # a ResponseStart may have begun a new response
+        return []
 
     def _diag(
         self,
         code: str,
-        severity: str,
-        message: str,
         record: int | None,
+        *,
+        form: str | None = None,
         offset: int | None = None,
+        **args: object,
     ) -> None:
+        """Report ``code`` for ``record``, at ``offset`` (by default where the record starts)."""
         if offset is None and record is not None:
             offset = self._offsets(record)
-        self.diagnostics.append(Diagnostic(code, severity, message, offset, record))  # type: ignore[arg-type]
+        self.cap.add(build(code, args, offset, record, None, form))
 
     def _after_terminal(self, record: int) -> None:
         resp = self._current
@@ -328,11 +351,9 @@ class Aggregator:
             resp.after_terminal_reported = True
             self._diag(
                 "stream.events-after-terminal",
-                "warning",
-                f"Content arrived in record {record} after the terminal marker "
-                f"({resp.status}: {resp.status_reason}); it is kept, but a client that stops at "
-                "the marker never sees it.",
                 record,
+                status=resp.status,
+                status_reason=resp.status_reason,
             )
 
     def _output(self, index: int) -> _Output:
@@ -439,21 +460,21 @@ class Aggregator:
             if not isinstance(name, str):
                 self._diag(
                     "tool.conflicting-name",
-                    "warning",
-                    f"A fragment of tool call {call.id or call.index!r} gives a name that is not "
-                    f"a string: {quote(name)}; it is ignored.",
                     record,
+                    form="not-a-string",
+                    call=call.id or call.index,
+                    name=name,
                 )
             elif call.name is None:
                 call.name = name
             elif name != call.name:
                 self._diag(
                     "tool.conflicting-name",
-                    "warning",
-                    f"Tool call {call.id or call.index!r} was named {call.name!r}, and a later "
-                    f"fragment names it {name!r}; the first name is kept (names are never "
-                    "concatenated).",
                     record,
+                    form="renamed",
+                    call=call.id or call.index,
+                    name=call.name,
+                    name2=name,
                 )
         if call_type and call.call_type is None:
             call.call_type = call_type
@@ -516,11 +537,15 @@ class Aggregator:
         keep = "snapshot" if len(ev.value) >= len(built) else "deltas"
         self._diag(
             "snapshot.mismatch",
-            "warning",
-            f"The {ev.field} snapshot in record {ev.record} is {quote(ev.value, 40)} "
-            f"({len(ev.value)} chars) but the deltas built {quote(built, 40)} ({len(built)} chars); "
-            f"the {keep} {'are' if keep == 'deltas' else 'is'} kept.",
             ev.record,
+            form="text",
+            field=ev.field,
+            snapshot=ev.value,
+            n_snapshot=len(ev.value),
+            built=built,
+            n_built=len(built),
+            keep=keep,
+            verb="are" if keep == "deltas" else "is",
         )
         if keep == "snapshot":
             parts[ev.part] = _Pieces(ev.value)
@@ -529,8 +554,11 @@ class Aggregator:
         resp = self._current
         usage = resp.usage
         for key, value in ev.values.items():
-            if value is not None:
+            if value is not None and value >= 0:
                 usage[key] = value
+        if isinstance(ev.raw, dict):
+            for name, bad in _bad_token_counts(ev.raw):
+                self._diag("usage.invalid-value", ev.record, name=name, value=bad)
         resp.usage_raw = ev.raw
         resp.usage_source = ev.source
 
@@ -571,7 +599,15 @@ class Aggregator:
 
     def _unknown_event(self, ev: Unknown) -> None:
         self.unknown_records += 1
-        self._unknown.setdefault(ev.event_type, []).append(ev.record)
+        kind = ev.event_type
+        records = self._unknown.get(kind)
+        if records is None:
+            if len(self._unknown) >= _UNKNOWN_TYPES:  # (a stream of made-up types)
+                kind = _OTHER_TYPES
+                records = self._unknown.setdefault(kind, array("q"))
+            else:
+                records = self._unknown[kind] = array("q")
+        records.append(ev.record)
 
     # -- the end ----------------------------------------------------------------------
 
@@ -591,32 +627,27 @@ class Aggregator:
         out = self._current.outputs.get(output)
         return [] if out is None else list(out.calls)
 
-    def finish(self) -> list[ResponseReport]:
+    def close(self) -> list[ResponseReport]:
         """End of stream: build every response and add the end-of-stream diagnostics.
 
         Returns:
             The responses, oldest first (at least one).
+
+        Raises:
+            UsageError: if called twice.
         """
         if self._finished:
-            raise RuntimeError("finish() called twice")
+            raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
         reports = [self._build(r) for r in responses]
         if len(reports) > 1:
             self._diag(
-                "stream.multiple-responses",
-                "info",
-                f"The capture holds {len(reports)} responses back to back; each is reported "
-                "under 'responses' and the top-level fields describe the last one.",
-                responses[1].first_record,
+                "stream.multiple-responses", responses[1].first_record, n_reports=len(reports)
             )
         for event_type, records in self._unknown.items():
             self._diag(
-                "provider.unknown-event",
-                "info",
-                f"{len(records)} record(s) of the unknown type {quote(event_type)} were passed "
-                f"over (first in record {records[0]}).",
-                records[0],
+                "provider.unknown-event", records[0], n_records=len(records), event_type=event_type
             )
         return reports
 
@@ -629,13 +660,7 @@ class Aggregator:
                 if hasattr(usage, key):
                     setattr(usage, key, value)
         elif resp.terminal_seen and resp.status in ("completed", "incomplete"):
-            self._diag(
-                "usage.missing",
-                "info",
-                "The response reported no token usage (for OpenAI-compatible servers, ask for "
-                "stream_options.include_usage); none is estimated.",
-                resp.last_record,
-            )
+            self._diag("usage.missing", resp.last_record)
         return ResponseReport(
             status=resp.status,
             status_reason=resp.status_reason,
@@ -651,13 +676,7 @@ class Aggregator:
     def _build_output(self, out: _Output) -> OutputReport:
         text = _join(out.text)
         if "<think>" in text or "</think>" in text:
-            self._diag(
-                "content.think-tag-in-text",
-                "warning",
-                f"The text of output {out.index} contains a <think> tag: reasoning leaked into "
-                "the answer (the server did not split it into a reasoning field).",
-                None,
-            )
+            self._diag("content.think-tag-in-text", None, index=out.index)
         return OutputReport(
             index=out.index,
             text=text,
@@ -684,11 +703,12 @@ class Aggregator:
                 keep_snapshot = len(call.snapshot) >= len(arguments)
                 self._diag(
                     "snapshot.mismatch",
-                    "warning",
-                    f"The arguments snapshot of tool call {label} is {quote(call.snapshot, 40)} but "
-                    f"the fragments built {quote(arguments, 40)}; the "
-                    f"{'snapshot' if keep_snapshot else 'fragments'} are kept.",
                     call.last_record,
+                    form="tool-arguments",
+                    label=label,
+                    snapshot=call.snapshot,
+                    arguments=arguments,
+                    kept="snapshot" if keep_snapshot else "fragments",
                 )
                 if keep_snapshot:
                     arguments = call.snapshot
@@ -705,12 +725,12 @@ class Aggregator:
         if not call.ended:
             self._diag(
                 "tool.incomplete",
-                "error",
-                f"Tool call {label} ({call.name!r}) never ended: the stream stopped after "
-                f"{len(arguments)} characters of arguments {quote(arguments, 40)}; its input is "
-                "left unparsed.",
                 call.last_record,
-                self.end_offset,
+                offset=self.end_offset,
+                label=label,
+                name=call.name,
+                n_arguments=len(arguments),
+                arguments=arguments,
             )
             return report
         if call.format != "json":
@@ -719,22 +739,54 @@ class Aggregator:
             report.input = {}
             return report
         try:
-            report.input = orjson.loads(arguments)
+            value = orjson.loads(arguments)
         except orjson.JSONDecodeError:
             try:
-                report.input = json.loads(arguments)
+                value = loads_finite(arguments)
             except ValueError as exc:
                 pos = getattr(exc, "pos", None)
                 msg = getattr(exc, "msg", str(exc))
                 report.error = f"{msg} at character {pos}" if pos is not None else msg
                 self._diag(
                     "tool.invalid-arguments",
-                    "error",
-                    f"The arguments of tool call {label} ({call.name!r}) are not valid JSON "
-                    f"({report.error}): {quote(arguments)}. They are kept as sent, not repaired.",
                     call.last_record,
+                    label=label,
+                    name=call.name,
+                    error=report.error,
+                    arguments=arguments,
                 )
+                return report
+        if may_be_too_deep(arguments) and too_deep(value):
+            report.error = f"nested more than {MAX_DEPTH} levels deep"
+            self._diag(
+                "tool.arguments-too-deep",
+                call.last_record,
+                label=label,
+                name=call.name,
+                depth=MAX_DEPTH,
+                arguments=arguments,
+            )
+            return report
+        report.input = value
         return report
+
+
+def _bad_token_counts(raw: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
+    """The token-count fields of a raw usage object that are not whole numbers >= 0."""
+    bad: list[tuple[str, object]] = []
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if not prefix:
+                bad += _bad_token_counts(value, f"{name}.")
+        elif (
+            "token" in key.lower()
+            and value is not None
+            and not isinstance(value, list)
+            and (isinstance(value, bool) or not isinstance(value, int) or value < 0)
+        ):
+            bad.append((name, value))
+    return bad
 
 
 def _same_json(a: str, b: str) -> bool:

@@ -10,9 +10,8 @@ its last point where a value could be closed, open strings are closed, a danglin
 
 from __future__ import annotations
 
-import json
-
 from ..events import JSON
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep
 
 __all__ = ["parse_partial"]
 
@@ -73,7 +72,7 @@ def _close(text: str) -> str | None:
         candidate = body + '"'
         closed = candidate + "".join(reversed(stack))
         try:
-            json.loads(closed)
+            loads_finite(closed)
             return closed
         except ValueError:
             pass
@@ -94,12 +93,13 @@ def parse_partial(text: str) -> JSON:
     """Parse the JSON prefix ``text`` as far as it goes.
 
     Returns:
-        The value the prefix describes so far, or ``None`` when nothing can be read yet.
+        The value the prefix describes so far, or ``None`` when nothing can be read yet,
+        and when it nests more than :data:`ssescope.limits.MAX_DEPTH` levels deep.
     """
-    if not text.strip():
+    if not text.strip() or (may_be_too_deep(text) and _nesting(text) > MAX_DEPTH):
         return None
     try:
-        value: JSON = json.loads(text)
+        value: JSON = loads_finite(text)
         return value
     except ValueError:
         pass
@@ -107,7 +107,29 @@ def parse_partial(text: str) -> JSON:
     if not closed:
         return None
     try:
-        value = json.loads(closed)
+        value = loads_finite(closed)
         return value
     except ValueError:
         return None
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of brackets in ``text``, outside strings."""
+    depth = deepest = 0
+    in_string = escape = False
+    for ch in text:
+        if in_string:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
+from ..sourceinfo import EntryInfo
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -246,6 +247,8 @@ class Report:
     timing: Timing = field(default_factory=Timing)
     http_status: int | None = None
     lost: list[str] = field(default_factory=list)
+    entry: EntryInfo | None = None
+    """Which entry of a capture holding several streams this Report is about, if any."""
 
     @property
     def status(self) -> Status:
@@ -295,4 +298,6 @@ class Report:
         }
         if len(self.responses) > 1:
             out["responses"] = [r.to_dict() for r in self.responses]
+        if self.entry is not None:
+            out["entry"] = self.entry.to_dict()
         return out

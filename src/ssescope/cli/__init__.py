@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import click
 
 from ..errors import SSEScopeError
+from ..visible import visible
 from . import exitcodes
 from .app import COMMANDS, cli
 
@@ -19,11 +20,19 @@ __all__ = ["cli", "main", "main_module"]
 
 
 # optional dependencies of the commands, and the extra that brings each
-_EXTRAS = {"httpx": "http", "aiohttp": "aiohttp", "starlette": "serve", "uvicorn": "serve"}
+_EXTRAS = {
+    "httpx": "http",
+    "aiohttp": "aiohttp",
+    "starlette": "serve",
+    "uvicorn": "serve",
+    "duckdb": "scan",
+    "pyarrow": "scan",
+    "ray": "ray",
+}
 
 
 def _error(message: str) -> None:
-    sys.stderr.write(f"ssescope: error: {message}\n")
+    sys.stderr.write(f"ssescope: error: {visible(message)}\n")
 
 
 def _quiet_stdout() -> None:

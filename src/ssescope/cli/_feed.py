@@ -1,7 +1,8 @@
 """Run the Pipeline over an input, unwrapping its container (curl -i, trace, HAR, .ssecap).
 
 The container layer needs the whole input; a raw body is fed from disk in 64 KiB pieces
-and never held in memory.
+and never held in memory. Every input is fed the same way: a Pipeline built with what the
+source knows (:attr:`Input.info`), then :func:`ssescope.api.feed_chunks`.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
-from ..api import feed_body, feed_raw, open_chunks
-from ..containers import CONTAINERS, Body
+from ..api import RAW_FILE, feed_chunks, unwrap_chunks
+from ..containers import CONTAINERS, Body, Chunk
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
+from ..sourceinfo import SourceInfo
 from ._input import Source
 
-__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "run_pipeline"]
+__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "load_all", "run_pipeline", "start"]
 
 CONTAINER_CHOICES: tuple[str, ...] = ("auto", *CONTAINERS)
 
@@ -28,6 +30,11 @@ class Input:
     container: str
     body: Body | None = None
     raw: Iterator[bytes] | None = None
+
+    @property
+    def info(self) -> SourceInfo:
+        """What the source knows about the stream (the Pipeline is built with it)."""
+        return RAW_FILE if self.body is None else self.body.info()
 
     @property
     def original(self) -> list[bytes] | None:
@@ -43,26 +50,71 @@ class Input:
         elif self.raw is not None:
             yield from self.raw
 
+    def chunks(self) -> Iterator[Chunk | bytes]:
+        """The body as it arrived (with arrival times when the container has them)."""
+        if self.body is not None:
+            yield from self.body.chunks
+        else:
+            yield from self.pieces()
+
+
+def _inputs(source: Source, container: str, every: bool) -> list[Input]:
+    # A raw body is streamed on, never held whole; a container is read whole.
+    opened = unwrap_chunks(source.chunks(), container, every=every)
+    if isinstance(opened, list):
+        return [Input(body.container, body=body) for body in opened]
+    return [Input("raw", raw=opened)]
+
 
 def load(source: Source, container: str = "auto") -> Input:
-    """Open the input: stream a raw body, or unwrap a container (which reads it whole)."""
-    opened = open_chunks(source.chunks(), container)
-    if isinstance(opened, Body):
-        return Input(opened.container, body=opened)
-    return Input("raw", raw=opened)
+    """Open the input: stream a raw body, or unwrap a container (which reads it whole).
+
+    A capture holding several streams gives its first (naming the others in an info).
+    """
+    return _inputs(source, container, every=False)[0]
+
+
+def load_all(source: Source, container: str = "auto") -> list[Input]:
+    """Open every stream of the input: each streamed entry of a HAR or a JSONL log."""
+    return _inputs(source, container, every=True)
+
+
+def start(
+    source: Input, *, provider: str = "auto", framing: str = "auto", keep_records: bool = False
+) -> Pipeline:
+    """A new Pipeline for the input, built with its source info (fed by :func:`feed`)."""
+    return Pipeline(
+        provider=provider, framing=framing, keep_records=keep_records, source=source.info
+    )
 
 
 def feed(
     source: Input,
-    pipeline: Pipeline,
+    *,
+    provider: str = "auto",
+    framing: str = "auto",
+    keep_records: bool = False,
+    pipeline: Pipeline | None = None,
     on_events: Callable[[list[AdapterOutput]], None] | None = None,
 ) -> Pipeline:
-    """Feed the input through ``pipeline`` and close it (``on_events`` as in ``feed_body``)."""
-    if source.body is not None:
-        return feed_body(pipeline, source.body, on_events)
-    return feed_raw(pipeline, source.pieces(), on_events)
+    """Feed the input through a Pipeline and close it.
+
+    Args:
+        source: the opened input.
+        provider: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        framing: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        keep_records: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        pipeline: a pipeline from :func:`start` to feed instead of a new one.
+        on_events: called as in :func:`ssescope.api.feed_chunks`.
+
+    Returns:
+        The pipeline, closed.
+    """
+    if pipeline is None:
+        pipeline = start(source, provider=provider, framing=framing, keep_records=keep_records)
+    return feed_chunks(pipeline, source.chunks(), on_events)
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:
     """Feed the input through a new Pipeline and return its Report."""
-    return feed(source, Pipeline(provider=provider, framing=framing)).report()
+    return feed(source, provider=provider, framing=framing).report()

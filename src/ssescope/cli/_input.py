@@ -15,7 +15,6 @@ from ..examples import example_path
 __all__ = ["READ_SIZE", "Source", "open_source", "want_color"]
 
 READ_SIZE = 1 << 16
-_BINARY_SAMPLE = 4096
 
 
 @dataclass(slots=True)
@@ -27,14 +26,14 @@ class Source:
     close: bool
 
     def chunks(self) -> Iterator[bytes]:
-        """Yield the body in pieces of at most 64 KiB, checking the first for binary data."""
-        first = True
+        """Yield the body in pieces of at most 64 KiB.
+
+        Whatever the bytes (compressed, NUL bytes, UTF-16), they are read as the library
+        reads them: the Report says what is wrong with them.
+        """
         read = getattr(self.stream, "read1", self.stream.read)
         try:
             while chunk := read(READ_SIZE):
-                if first:
-                    _check_not_binary(self.name, chunk)
-                    first = False
                 yield chunk
         finally:
             if self.close:
@@ -43,17 +42,6 @@ class Source:
     def read_all(self) -> bytes:
         """Read the whole body (for commands that re-feed it)."""
         return b"".join(self.chunks())
-
-
-def _check_not_binary(name: str, chunk: bytes) -> None:
-    sample = chunk[:_BINARY_SAMPLE]
-    if b"\x00" not in sample:
-        return
-    from ..framing.detect import detect_framing
-
-    framing, _ = detect_framing(sample, final=True)
-    if framing != "aws-eventstream":
-        raise UsageError(f"{name} holds binary data, not a stream body")
 
 
 def open_source(file: str | None, example: str | None = None) -> Source:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import socket
 
-from ..serve.app import bind
-
 __all__ = ["SERVE_PORT", "WEB_PORT", "listen"]
 
 SERVE_PORT = 8765
@@ -21,6 +19,8 @@ def listen(host: str, port: int) -> socket.socket:
         OSError: with a one-line message naming the address (the command line prints it
             as ``ssescope: error: …`` and exits 1), e.g. when the port is busy.
     """
+    from ..serve.app import bind  # (the serve extra: imported when a server starts)
+
     try:
         return bind(host, port)
     except OSError as exc:

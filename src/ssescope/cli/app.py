@@ -10,20 +10,24 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
+from .. import __version__, strictjson
+from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, load, run_pipeline
+from ._feed import CONTAINER_CHOICES, Input, load, load_all, run_pipeline
 from ._input import open_source, want_color
-from .check import compare, load_expected
+from .check import print_differences
+from .entries import render_entries, select_entry, worst_exit
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
+from .proxy_cmd import proxy_command
 from .redact import redact_report
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
+from .scan_cmd import scan_command
 from .schema_cmd import schema_command
 from .serve_cmd import serve_command
 from .web_cmd import web_command
@@ -113,12 +117,23 @@ def cli(ctx: click.Context) -> int:
     help="Human view sections, comma-separated: text,reasoning,tools,usage,diagnostics.",
 )
 @click.option("--redact", is_flag=True, help="Show lengths and sha256 prefixes, not content.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Show long texts whole (the human view folds them at 20,000 chars).",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @click.option("--strict", is_flag=True, help="Exit 5 on any error-severity framing/JSON finding.")
 @click.option(
     "--fail-on",
     metavar="LEVELS",
     help="Comma-separated: incomplete (exit 6), warning or error (exit 5).",
+)
+@click.option(
+    "--entry",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
 )
 @click.pass_context
 def inspect(
@@ -132,30 +147,77 @@ def inspect(
     pretty: bool,
     only: str | None,
     redact: bool,
+    full: bool,
     color: bool | None,
     strict: bool,
     fail_on: str | None,
+    entry: int | None,
 ) -> int:
     """Assemble a stream and say how it ended.
 
     FILE is a stream body; `-` or a pipe reads stdin. On a terminal: the verdict, the reply,
-    usage and diagnostics. Piped, or with --json: exactly the Report JSON.
+    usage and diagnostics. Piped, or with --json: exactly the Report JSON. A HAR or JSONL
+    log holding several streams gives one verdict line per entry, then the details (with
+    --json, an array of Reports); --entry N picks one.
     """
     sections = _parse_list(only, SECTIONS, "--only") or list(SECTIONS)
     levels = _parse_list(fail_on, exitcodes.FAIL_ON_CHOICES, "--fail-on")
     if as_json and pretty:
         raise click.UsageError("--json and --pretty exclude each other")
     _need_input(ctx, file, example)
-    report = run_pipeline(load(open_source(file, example), container), provider, framing)
+    inputs = load_all(open_source(file, example), container)
+    if entry is not None:
+        inputs = [select_entry(inputs, entry)]
+    if len(inputs) > 1:
+        return _inspect_entries(
+            inputs,
+            provider,
+            framing,
+            as_json,
+            pretty,
+            only,
+            sections,
+            redact,
+            color,
+            strict,
+            levels,
+        )
+    report = run_pipeline(inputs[0], provider, framing)
     data = report.to_dict()
     if redact:
         redact_report(data)
     human = pretty or (not as_json and (sys.stdout.isatty() or only is not None))
     if human:
-        render_report(_stdout(want_color(color, sys.stdout)), data, sections)
+        render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
     else:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        strictjson.write(data, sys.stdout, indent=2)
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
+
+
+def _inspect_entries(
+    inputs: list[Input],
+    provider: str,
+    framing: str,
+    as_json: bool,
+    pretty: bool,
+    only: str | None,
+    sections: list[str],
+    redact: bool,
+    color: bool | None,
+    strict: bool,
+    levels: list[str],
+) -> int:
+    reports = [run_pipeline(source, provider, framing) for source in inputs]
+    datas = [report.to_dict() for report in reports]
+    if redact:
+        for data in datas:
+            redact_report(data)
+    if pretty or (not as_json and (sys.stdout.isatty() or only is not None)):
+        console = _stdout(want_color(color, sys.stdout))
+        render_entries(console, datas, lambda data: render_report(console, data, sections))
+    else:
+        sys.stdout.write(json.dumps(datas, ensure_ascii=False, indent=2) + "\n")
+    return worst_exit(exitcodes.exit_code(r, strict=strict, fail_on=levels) for r in reports)
 
 
 @cli.command(context_settings=_CONTEXT)
@@ -248,27 +310,27 @@ def replay(
     "result",
     required=True,
     metavar="RESULT",
-    help="A text file (output 0 text) or JSON with text, reasoning, tool_calls, "
-    "finish_reason, usage.",
+    help="What a client built from STREAM: an openai ChatCompletion or Response, an "
+    "anthropic Message, a Gemini GenerateContentResponse, a Vercel AI SDK result or a "
+    "ssescope Report (as JSON), JSON with text, reasoning, refusal, tool_calls, "
+    "finish_reason, usage, or a text file (the expected text).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
-def check(stream: str, result: str, provider: str, framing: str, color: bool | None) -> int:
-    """Compare the reply assembled from STREAM with an expected RESULT (exit 5 if it differs)."""
-    expected = load_expected(open_source(result).read_all(), result)
+def check(
+    stream: str, result: str, as_json: bool, provider: str, framing: str, color: bool | None
+) -> int:
+    """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
+
+    Only what RESULT states is compared; tool arguments are compared as parsed JSON.
+    """
+    expected = normalise_result(load_result(open_source(result).read_all(), result))
     report = run_pipeline(load(open_source(stream)), provider, framing)
-    diffs = compare(expected, report)
-    console = _stdout(want_color(color, sys.stdout))
-    if not diffs:
-        console.print(Text(f"same: {', '.join(expected)}", style="green"))
-        return exitcodes.COMPLETED
-    for diff in diffs:
-        console.print(Text(f"{diff.field} differs", style="bold red"))
-        for line in diff.lines:
-            style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-            console.print(Text("  " + line, style=style))
-    return exitcodes.MISMATCH
+    diffs = compare_result(expected, report)
+    print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json)
+    return exitcodes.MISMATCH if diffs else exitcodes.COMPLETED
 
 
 @cli.command(context_settings=_CONTEXT)
@@ -296,6 +358,8 @@ cli.add_command(schema_command, "schema")
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
+cli.add_command(scan_command, "scan")
+cli.add_command(proxy_command, "proxy")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

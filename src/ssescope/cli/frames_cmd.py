@@ -8,7 +8,6 @@ the same command under its former name.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -18,28 +17,27 @@ import click
 import orjson
 from rich.cells import cell_len
 
+from .. import strictjson
 from ..diagnostics import Diagnostic
 from ..frame_rows import FrameRow, FrameRows
-from ..pipeline import Pipeline
+from ..visible import escape_json_text, visible
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, feed, load
+from ._feed import CONTAINER_CHOICES, feed, load, start
 from ._input import open_source, want_color
 from .options import framing_option, provider_option
-from .redact import redacted
+from .redact import redact_diagnostic, redacted
 
 __all__ = ["frames_alias", "frames_command"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 _CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
-_CONTROL = {c: "\\" + f"x{c:02x}" for c in (*range(0x20), 0x7F)}
-_CONTROL.update({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"})
 _EVENT_WIDTH = 30
 _BOLD, _DIM, _RED, _YELLOW, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
 
 
 def _fit(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` cells with an ellipsis, padded."""
-    flat = text.translate(_CONTROL)
+    """``text`` on one line, control characters made visible, cut to ``width`` cells."""
+    flat = visible(text[: width * 8])  # no escape spells out to more than 6 characters
     if flat.isascii():
         if len(flat) > width:
             return flat[: width - 1] + "…"
@@ -82,7 +80,7 @@ class _Table:
         self._show_id = any(r.id for r in rows)
         # the width is chosen from the first rows; named events (Anthropic, Responses)
         # get room for the longer names that follow
-        longest = max((len(r.event or "") for r in rows), default=0)
+        longest = max((len(visible(r.event or "")) for r in rows), default=0)
         named = any(r.event not in (None, "message") for r in rows)
         self._event_width = min(max(longest, 22 if named else 9), _EVENT_WIDTH)
         self._out.write(header + "\n")
@@ -120,7 +118,7 @@ class _Table:
             elif kind == "tail":
                 event = ""
             else:
-                event = row.event or ""
+                event = visible(row.event or "")
             if len(event) > event_width:
                 event = "…" + event[len(event) - event_width + 1 :]
             data = _fit(row.preview, data_width)
@@ -158,6 +156,21 @@ class _Table:
             where = "" if d.record is None else f"record {d.record} · "
             self._out.write(self._paint(f"{where}{d.code} ({d.severity})", _DIM) + "\n")
         self._out.write(text + "\n")
+
+
+def _jsonl(rows: list[FrameRow]) -> str:
+    """The rows as JSON lines: strict JSON (orjson writes no NaN), C1 and bidi escaped."""
+    return escape_json_text("".join(orjson.dumps(r.to_dict()).decode() + "\n" for r in rows))
+
+
+def _write(out: TextIO, text: str) -> None:
+    """Write ``text`` in pieces (one write of gigabytes is cut short by the system)."""
+    piece = strictjson.WRITE_PIECE
+    if len(text) <= piece:
+        out.write(text)
+        return
+    for i in range(0, len(text), piece):
+        out.write(text[i : i + piece])
 
 
 def _redact(rows: list[FrameRow]) -> list[FrameRow]:
@@ -206,7 +219,7 @@ def frames_command(
         click.echo(ctx.get_help(), err=True)
         ctx.exit(exitcodes.USAGE)
     source = load(open_source(file, example), container)
-    pipeline = Pipeline(provider=provider, framing=framing, keep_records=True)
+    pipeline = start(source, provider=provider, framing=framing, keep_records=True)
     rows = FrameRows(pipeline)
     out = sys.stdout
     table = None
@@ -217,7 +230,7 @@ def frames_command(
         table = _Table(out, width, want_color(color, sys.stdout))
 
     def header() -> str:
-        return f"{pipeline.provider} · {pipeline.framing} · {pipeline.container}"
+        return f"{pipeline.provider} · {pipeline.framing} · {visible(pipeline.container)}"
 
     def emit(found: list[FrameRow]) -> None:
         if redact:
@@ -225,10 +238,10 @@ def frames_command(
         if table is not None:
             table.write(found, header)
         else:
-            out.write("".join(orjson.dumps(r.to_dict()).decode() + "\n" for r in found))
+            _write(out, _jsonl(found))
 
     try:
-        feed(source, pipeline, lambda events: emit(rows.take(events)))
+        feed(source, pipeline=pipeline, on_events=lambda events: emit(rows.take(events)))
         emit(rows.finish())
     except BrokenPipeError:
         # the reader has what it wanted (`frames big.sse | head`)
@@ -238,8 +251,10 @@ def frames_command(
     report = pipeline.report()
     if table is None:
         for d in rows.late:
-            finding: dict[str, Any] = {"kind": "finding", **d.to_dict()}
-            out.write(json.dumps(finding, ensure_ascii=False) + "\n")
+            finding: dict[str, Any] = d.to_dict()
+            if redact:
+                redact_diagnostic(finding)
+            strictjson.write({"kind": "finding", **finding}, out, flush=False)
         return exitcodes.COMPLETED
     count = report.records.total
     summary = f"{_plural(count, 'record')} · {report.bytes:,} bytes · {report.status}"

@@ -14,6 +14,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from ..visible import visible
+from .textview import FOLD_CHARS, text_block
+
 __all__ = ["SECTIONS", "problem_counts", "render_report"]
 
 SECTIONS = ("text", "reasoning", "tools", "usage", "diagnostics")
@@ -39,14 +42,14 @@ _USAGE_KEYS = (
 def _verdict(data: dict[str, Any]) -> Text:
     records = data["records"]
     line = Text()
-    line.append(data["provider"], style="bold")
+    line.append(visible(data["provider"]), style="bold")
     line.append(" · ")
-    line.append(data["framing"])
+    line.append(visible(data["framing"]))
     if data["source"]["container"] != "raw":
-        line.append(f" in {data['source']['container']}")
+        line.append(f" in {visible(data['source']['container'])}")
     line.append(" · ")
-    line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
-    line.append(f" ({data['status_reason']})", style="dim")
+    line.append(visible(data["status"]), style=_STATUS_STYLE.get(data["status"], "bold"))
+    line.append(f" ({visible(data['status_reason'] or '')})", style="dim")
     total = records["total"]
     line.append(f" · {total} record{'' if total == 1 else 's'}")
     if records["invalid"]:
@@ -75,33 +78,39 @@ def problem_counts(diagnostics: list[dict[str, Any]]) -> str:
     return ", ".join(parts)
 
 
-def _tool_card(call: dict[str, Any]) -> Panel:
+def _tool_card(call: dict[str, Any], full: bool) -> Panel:
     title = Text()
-    title.append(call.get("name") or "(no name)", style="bold")
+    title.append(visible(call.get("name") or "(no name)"), style="bold")
     if call.get("kind") and call["kind"] != "function":
-        title.append(f" [{call['kind']}]", style="dim")
-    subtitle = Text(f"id {call['id']}" if call.get("id") else "no id")
+        title.append(f" [{visible(call['kind'])}]", style="dim")
+    subtitle = Text(f"id {visible(call['id'])}" if call.get("id") else "no id")
     parts: list[RenderableType] = []
     args = call.get("arguments") or ""
+    pretty = None
     if call.get("input") is not None:
         pretty = json.dumps(call["input"], indent=2, ensure_ascii=False)
-        parts.append(Syntax(pretty, "json", theme="ansi_dark", background_color="default"))
+    if pretty is not None and len(pretty) <= FOLD_CHARS:
+        # JSON escapes C0 controls; visible() catches the C1 and bidirectional ones
+        shown = visible(pretty, multiline=True)
+        parts.append(Syntax(shown, "json", theme="ansi_dark", background_color="default"))
+    elif pretty is not None:
+        parts.append(text_block(pretty, full=full))
     elif args:
-        parts.append(Text(args))
+        parts.append(text_block(args, full=full))
     else:
         parts.append(Text("(no arguments)", style="dim"))
     border = "cyan"
     if call.get("error"):
         border = "red"
         msg = Text("invalid arguments: ", style="bold red")
-        msg.append(str(call["error"]))
+        msg.append(visible(str(call["error"])))
         match = _CHAR.search(str(call["error"]))
         if match and args:
             pos = int(match.group(1))
             msg.append(f"\n  at char {pos}: ", style="red")
-            msg.append(args[max(0, pos - 20) : pos], style="dim")
+            msg.append(visible(args[max(0, pos - 20) : pos]), style="dim")
             msg.append("⟨here⟩", style="bold red")
-            msg.append(args[pos : pos + 20], style="dim")
+            msg.append(visible(args[pos : pos + 20]), style="dim")
         parts.append(msg)
     if not call.get("complete"):
         border = "yellow" if border == "cyan" else border
@@ -116,33 +125,36 @@ def _tool_card(call: dict[str, Any]) -> Panel:
     )
 
 
-def _output(out: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
+def _output(out: dict[str, Any], only: Collection[str], full: bool) -> list[RenderableType]:
     parts: list[RenderableType] = []
     if "reasoning" in only and out.get("reasoning"):
         parts.append(Text("reasoning", style="bold dim"))
-        parts.append(Panel(Text(out["reasoning"], style="dim italic"), border_style="dim"))
+        shown = text_block(out["reasoning"], style="dim italic", full=full)
+        parts.append(Panel(shown, border_style="dim"))
     if "text" in only:
         if out.get("text"):
             parts.append(Text("text", style="bold"))
-            parts.append(Text(out["text"]))
+            parts.append(text_block(out["text"], full=full))
         if out.get("refusal"):
             parts.append(Text("refusal", style="bold red"))
-            parts.append(Text(out["refusal"], style="red"))
+            parts.append(text_block(out["refusal"], style="red", full=full))
         audio = out.get("audio")
         if audio:
-            parts.append(Text(f"audio: {audio['bytes']:,} bytes ({audio.get('format')})"))
+            kind = visible(str(audio.get("format")))
+            parts.append(Text(f"audio: {audio['bytes']:,} bytes ({kind})"))
     if "tools" in only:
-        parts.extend(_tool_card(call) for call in out.get("tool_calls", []))
+        parts.extend(_tool_card(call, full) for call in out.get("tool_calls", []))
     if "text" in only and out.get("citations"):
         parts.append(Text("citations", style="bold"))
         for i, cit in enumerate(out["citations"], 1):
-            parts.append(Text(f"  [{i}] {json.dumps(cit, ensure_ascii=False)[:200]}"))
+            shown = visible(json.dumps(cit, ensure_ascii=False)[:200])
+            parts.append(Text(f"  [{i}] {shown}"))
     if "text" in only or "tools" in only:
         finish = Text("finish: ", style="bold")
         reason = out.get("finish_reason")
-        finish.append(reason or "not reported", style="" if reason else "yellow")
+        finish.append(visible(reason or "not reported"), style="" if reason else "yellow")
         if out.get("raw_finish_reason") is not None:
-            finish.append(f" (raw: {out['raw_finish_reason']})", style="dim")
+            finish.append(f" (raw: {visible(str(out['raw_finish_reason']))})", style="dim")
         parts.append(finish)
     return parts
 
@@ -157,7 +169,7 @@ def _usage(usage: dict[str, Any] | None) -> RenderableType:
         value = usage.get(key)
         table.add_row(Text(key), "not reported" if value is None else f"{value:,}")
     if usage.get("source"):
-        table.caption = Text(f"source: {usage['source']}")
+        table.caption = Text(f"source: {visible(str(usage['source']))}")
     return table
 
 
@@ -172,46 +184,58 @@ def _diagnostics(diags: list[dict[str, Any]]) -> RenderableType:
     table.add_column("message", overflow="fold")
     for d in diags:
         table.add_row(
-            Text(d["severity"], style=_SEVERITY_STYLE.get(d["severity"], "")),
-            Text(d["code"]),
+            Text(visible(d["severity"]), style=_SEVERITY_STYLE.get(d["severity"], "")),
+            Text(visible(d["code"])),
             "" if d.get("record") is None else str(d["record"]),
             "" if d.get("offset") is None else str(d["offset"]),
-            Text(d["message"]),
+            Text(visible(d["message"])),
         )
     return table
 
 
-def _response(resp: dict[str, Any], only: Collection[str]) -> list[RenderableType]:
+def _response(resp: dict[str, Any], only: Collection[str], full: bool) -> list[RenderableType]:
     parts: list[RenderableType] = []
     multi = len(resp.get("outputs", [])) > 1
     for out in resp.get("outputs", []):
         if multi:
-            parts.append(Rule(f"output {out['index']}", align="left", style="dim"))
-        parts.extend(_output(out, only))
+            parts.append(Rule(Text(f"output {out['index']}"), align="left", style="dim"))
+        parts.extend(_output(out, only, full))
     if not resp.get("outputs") and ("text" in only or "tools" in only):
         parts.append(Text("(no output)", style="dim"))
     if resp.get("error") and ("text" in only or "diagnostics" in only):
         err = resp["error"]
-        parts.append(
-            Text(
-                "provider error: "
-                + (f"{err['type']}: " if err.get("type") else "")
-                + str(err.get("message")),
-                style="bold red",
-            )
-        )
+        kind = f"{visible(str(err['type']))}: " if err.get("type") else ""
+        line = Text(f"provider error: {kind}", style="bold red")
+        message = str(err.get("message"))
+        if len(message) <= FOLD_CHARS:
+            line.append(visible(message, multiline=True))
+            parts.append(line)
+        else:
+            parts += [line, text_block(message, style="bold red", full=full)]
     if "usage" in only:
         parts.append(_usage(resp.get("usage")))
     return parts
 
 
-def render_report(console: Console, data: dict[str, Any], only: Collection[str] = SECTIONS) -> None:
+def render_report(
+    console: Console,
+    data: dict[str, Any],
+    only: Collection[str] = SECTIONS,
+    *,
+    full: bool = False,
+) -> None:
     """Print the human view of a Report dict on ``console``.
+
+    Everything that came from the stream is shown with its control characters made
+    visible (:func:`ssescope.visible.visible`); a text longer than
+    :data:`~ssescope.cli.textview.FOLD_CHARS` characters is cut with a note saying how
+    much was left out, unless ``full``.
 
     Args:
         console: where to print.
         data: ``report.to_dict()`` (possibly redacted).
         only: the sections to show (``SECTIONS`` by default).
+        full: show long texts whole instead of folding them.
     """
     console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
@@ -219,16 +243,16 @@ def render_report(console: Console, data: dict[str, Any], only: Collection[str] 
         for i, resp in enumerate(responses, 1):
             title = f"response {i} of {len(responses)}"
             if resp.get("id"):
-                title += f" · {resp['id']}"
-            title += f" · {resp['status']}"
-            console.print(Rule(title, align="left"))
-            for part in _response(resp, only):
+                title += f" · {visible(str(resp['id']))}"
+            title += f" · {visible(str(resp['status']))}"
+            console.print(Rule(Text(title), align="left"))
+            for part in _response(resp, only, full):
                 console.print(part)
     else:
         if data.get("model") or data.get("id"):
             ident = " ".join(str(v) for v in (data.get("model"), data.get("id")) if v)
-            console.print(Text(ident, style="dim"))
-        for part in _response(data, only):
+            console.print(Text(visible(ident), style="dim"))
+        for part in _response(data, only, full):
             console.print(part)
     if "diagnostics" in only:
         console.print(_diagnostics(data.get("diagnostics", [])))

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-import json
+import re
 import sys
 import time
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
+from rich.console import Console
 
+from .. import strictjson
 from ..aggregate.report import Report
-from ..diagnostics import Diagnostic, quote
+from ..containers.redact import REDACTED, redact_url, scrub, secret_values
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
+from ..visible import visible
 from . import exitcodes
+from ._types import positive
 from .options import FAIL_ON_HELP, parse_fail_on, provider_option
+from .render import SECTIONS, render_report
 
-__all__ = ["EXIT", "exit_code", "request_command"]
+__all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
+
+ERROR_BODY_CAP = 1 << 20
+"""The most bytes of an HTTP error (or redirect) body that ``request`` reads (1 MiB)."""
 
 EXIT = {
     "completed": 0,
@@ -33,6 +42,7 @@ EXIT = {
 }
 """The exit codes of ``request``."""
 
+_SHORT = 500  # the longest error message repeated on the first line
 _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
@@ -58,11 +68,28 @@ def exit_code(report: Report, *, stalled: bool, fail_on: str | Sequence[str] = "
     return exitcodes.exit_code(report, fail_on=[v for v in levels if v != "never"])
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _parse_header(value: str) -> tuple[str, str]:
     name, sep, rest = value.partition(":")
     if not sep or not name.strip():
-        raise click.BadParameter(f"expected 'Name: value', got {quote(name.strip() or value)}")
-    return name.strip(), rest.strip()
+        # the text before a missing colon may be a bare key: never echo it
+        raise click.BadParameter("expected 'Name: value' (the text given has no colon)")
+    name, rest = name.strip(), rest.strip(" \t")
+    if _CONTROL.search(name):
+        raise click.BadParameter("a header name holds a control character")
+    bad = _CONTROL.search(rest)
+    if bad:
+        # e.g. a key read from a .env file with CRLF line ends; the value is never shown
+        what = {"\r": "a carriage return (CR)", "\n": "a line feed (LF)"}.get(
+            bad.group(0), f"the control character {bad.group(0)!r}"
+        )
+        raise click.BadParameter(
+            f"the value of header {visible(name)!r} holds {what} at character {bad.start() + 1}"
+            f" of {len(rest)} (the value is not shown); remove it, e.g. a CRLF .env file's CR"
+        )
+    return name, rest
 
 
 def _body(data: str | None) -> bytes | None:
@@ -79,58 +106,13 @@ def _body(data: str | None) -> bytes | None:
     return data.encode()
 
 
-def _fmt_s(value: float | None) -> str:
-    return "not measured" if value is None else f"{value:.3f} s"
-
-
 def _verdict(report: Report, out: IO[str], *, streamed: bool = False) -> None:
-    """Print the human verdict (the ``inspect`` renderer when available).
+    """Print the human verdict (the ``inspect`` renderer).
 
     With ``streamed``, the text and reasoning were already written as they arrived.
     """
-    try:
-        from rich.console import Console
-
-        from . import render  # type: ignore[attr-defined,unused-ignore]
-
-        sections = [s for s in render.SECTIONS if not (streamed and s in ("text", "reasoning"))]
-        render.render_report(Console(file=out), report.to_dict(), sections)
-        return
-    except (ImportError, AttributeError):
-        pass
-    r = report
-    t = r.timing
-    reason = r.response.status_reason
-    line = f"status {r.status}" + (f" ({reason})" if reason else "")
-    if r.http_status is not None:
-        line += f" · HTTP {r.http_status}"
-    print(line, file=out)
-    print(
-        f"provider {r.provider} · framing {r.framing} · {r.records.total} records · "
-        f"{r.bytes} bytes",
-        file=out,
-    )
-    print(
-        f"first byte {_fmt_s(t.first_byte_s)} · first event {_fmt_s(t.first_event_s)} · "
-        f"first content {_fmt_s(t.first_content_s)} · total {_fmt_s(t.total_s)} · "
-        f"max gap {_fmt_s(t.max_gap_s)}",
-        file=out,
-    )
-    if r.error:
-        print(
-            f"error: {r.error.get('type') or ''} {r.error.get('message') or ''}".strip(), file=out
-        )
-    if r.usage is not None:
-        u = r.usage
-        print(
-            f"usage: in {u.input_tokens} · out {u.output_tokens} · total {u.total_tokens}", file=out
-        )
-    for out_report in r.outputs:
-        for call in out_report.tool_calls:
-            print(f"tool call {call.name}({call.arguments})", file=out)
-    for d in r.diagnostics:
-        where = f" [record {d.record}]" if d.record is not None else ""
-        print(f"{d.severity}: {d.code}{where}: {d.message}", file=out)
+    sections = [s for s in SECTIONS if not (streamed and s in ("text", "reasoning"))]
+    render_report(Console(file=out), report.to_dict(), sections)
 
 
 class _Screen:
@@ -212,6 +194,67 @@ class _Counters:
             self._drawn = False
 
 
+def _read_capped(response: Any, cap: int) -> tuple[bytes, bool, BaseException | None]:
+    """Read at most ``cap`` decoded bytes of a body: (bytes, whether the cap was hit, error)."""
+    import httpx
+
+    parts: list[bytes] = []
+    size = 0
+    try:
+        for piece in response.iter_bytes():
+            parts.append(piece)
+            size += len(piece)
+            if size > cap:
+                return b"".join(parts)[:cap], True, None
+    except (httpx.DecodingError, httpx.TransportError) as exc:
+        return b"".join(parts), False, exc
+    return b"".join(parts), False, None
+
+
+def _not_a_stream(
+    response: Any, live: Any, capture: Any, start: float, secrets: list[str]
+) -> Report:
+    """Read an HTTP error or redirect answer (capped, credentials scrubbed) into a Report."""
+    status = response.status_code
+    raw, capped, error = _read_capped(response, ERROR_BODY_CAP)
+    text = raw.decode("utf-8", "replace")
+    cleaned = scrub(text, secrets)
+    pipeline = live.pipeline
+    if cleaned != text:
+        raw = cleaned.encode("utf-8")
+        pipeline.add_diagnostic(diagnostic("http.secret-echoed", 0, replacement=REDACTED))
+    if raw:
+        elapsed = time.monotonic() - start
+        if capture is not None:
+            capture.write_chunk(raw, elapsed)
+        pipeline.feed(raw, elapsed)
+    if capped:
+        pipeline.add_diagnostic(
+            diagnostic("http.body-capped", ERROR_BODY_CAP, status=status, cap=ERROR_BODY_CAP)
+        )
+    if error is not None:
+        live.fail(error)
+    location = None
+    if status < 400:
+        location = redact_url(scrub(response.headers.get("location", ""), secrets))
+        pipeline.add_diagnostic(
+            diagnostic(
+                "http.redirect",
+                0,
+                form="location" if location else "no-location",
+                status=status,
+                location=location,
+            )
+        )
+    report: Report = live.close("the server did not answer with a stream")
+    if location is not None:
+        report.response.status = "failed"
+        report.response.status_reason = (
+            f"the server answered HTTP {status}, a redirect (not followed)"
+        )
+    return report
+
+
 def _run(
     url: str,
     method: str,
@@ -234,15 +277,16 @@ def _run(
     screen = _Screen(out)
     counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty(), screen=screen)
     timeout = httpx.Timeout(30.0, read=stall)
+    secrets = secret_values(headers, url)
     # The client (its TLS context, its pool) is built before the clock starts: the
     # timings measure the server from the moment the request is sent, as curl does.
-    client = httpx.Client(timeout=timeout)
-    request = client.build_request(method, url, headers=headers, content=body)
+    client = httpx.Client(timeout=timeout, follow_redirects=False)
     live: LiveStream | None = None
     interrupted = False
     printed = False  # whether the reply was streamed to stdout
-    start = time.monotonic()
     try:
+        request = client.build_request(method, url, headers=headers, content=body)
+        start = time.monotonic()
         with (
             client,
             closing(client.send(request, stream=True)) as response,
@@ -258,12 +302,8 @@ def _run(
             live = iter_events(
                 response, provider=provider, capture=capture, stall=stall, start=start
             )
-            if response.status_code >= 400:
-                raw = response.read()
-                if capture is not None:
-                    capture.write_chunk(raw, time.monotonic() - start)
-                live.pipeline.feed(raw, time.monotonic() - start)
-                report = live.close("the server answered with an HTTP error")
+            if response.status_code >= 300:
+                report = _not_a_stream(response, live, capture, start, secrets)
             else:
                 try:
                     for ev in live:
@@ -281,10 +321,11 @@ def _run(
                             continue
                         if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
                             counters.mark("first content", arrived, p.record_count, p.bytes_seen)
-                            screen.write(ev.text)
+                            screen.write(visible(ev.text, multiline=True))
                             printed = True
                         elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:
-                            screen.write(ev.text, f"{_DIM}{ev.text}{_RESET}")
+                            shown = visible(ev.text, multiline=True)
+                            screen.write(shown, f"{_DIM}{shown}{_RESET}")
                             printed = True
                 except KeyboardInterrupt:
                     interrupted = True
@@ -298,23 +339,37 @@ def _run(
             print("interrupted before the response began", file=err)
             return EXIT["interrupted"]
         report = live.close()
-    except httpx.HTTPError as exc:
+    except httpx.ReadTimeout as exc:
+        if live is not None and live.report is not None:
+            report = live.report
+        elif live is None and stall is not None:
+            print(f"ssescope: stalled: no response headers within {stall:g} s (--stall)", file=err)
+            return EXIT["stalled"]
+        else:
+            _request_failed(exc, secrets)
+            return EXIT["internal"]
+    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
         if live is not None and live.report is not None:
             report = live.report
         else:
-            print(f"ssescope: request failed: {type(exc).__name__}: {exc}", file=err)
+            _request_failed(exc, secrets)
             return EXIT["internal"]
+    except (ValueError, TypeError) as exc:  # e.g. a header value httpx cannot encode
+        if live is not None:
+            raise
+        _request_failed(exc, secrets)
+        return EXIT["internal"]
+    finally:
+        client.close()  # (already closed, unless building the request failed)
     if as_json:
-        json.dump(report.to_dict(), out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        strictjson.write(report.to_dict(), out, indent=2)
     else:
         if report.http_status is not None and report.http_status >= 400 and report.error:
             kind = report.error.get("type")
-            print(
-                f"HTTP {report.http_status}: {kind + ': ' if kind else ''}"
-                f"{report.error.get('message')}",
-                file=err,
-            )
+            message = f"{kind + ': ' if kind else ''}{report.error.get('message')}"
+            if len(message) > _SHORT:
+                message = message[: _SHORT - 1] + "…"
+            print(f"HTTP {report.http_status}: {visible(message)}", file=err)
         # the reply was streamed above: the verdict does not print it a second time
         _verdict(report, err, streamed=printed)
     if save is not None:
@@ -322,6 +377,12 @@ def _run(
     if interrupted:
         return EXIT["interrupted"]
     return exit_code(report, stalled=bool(live and live.stalled), fail_on=fail_on)
+
+
+def _request_failed(exc: BaseException, secrets: list[str]) -> None:
+    """One line on stderr for a request that got no answer; never a credential."""
+    message = scrub(f"{type(exc).__name__}: {exc}", secrets)
+    print(f"ssescope: request failed: {visible(message)}", file=sys.stderr)
 
 
 @click.command("request")
@@ -333,7 +394,11 @@ def _run(
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
 @provider_option
 @click.option(
-    "--stall", type=float, default=None, help="Abort after SECONDS without a chunk (exit 7)."
+    "--stall",
+    type=float,
+    callback=positive,
+    default=None,
+    help="Abort after SECONDS without a chunk (exit 7).",
 )
 @click.option(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
@@ -358,8 +423,6 @@ def request_command(
     (--stall: the client gave up), 130 interrupted, 1 internal, 2 usage.
     """
     levels = parse_fail_on(fail_on)
-    if stall is not None and stall <= 0:
-        raise click.BadParameter("must be a positive number of seconds", param_hint="--stall")
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
     if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):

@@ -3,20 +3,34 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from ..errors import UsageError
+from ..visible import visible
 from ._listen import SERVE_PORT, listen
+from ._types import PORT, positive
+from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
 
 
 @click.command("serve")
-@click.argument("path", type=click.Path(exists=True))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.argument("path", type=click.Path(exists=True), required=False)
 @click.option(
-    "--port", type=int, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
+    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
+)
+@click.option(
+    "--port", type=PORT, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
+)
+@click.option(
+    "--allow-host",
+    "extra_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
+    "container uses to reach this machine). Others get 421.",
 )
 @click.option(
     "--chunk",
@@ -30,7 +44,14 @@ __all__ = ["serve_command"]
     show_default=True,
     help="Milliseconds between chunks, or original (the capture's timing).",
 )
-@click.option("--speed", type=float, default=1.0, show_default=True, help="Divide waits by X.")
+@click.option(
+    "--speed",
+    type=float,
+    callback=positive,
+    default=1.0,
+    show_default=True,
+    help="Divide waits by X.",
+)
 @click.option(
     "--fault",
     "faults",
@@ -38,20 +59,45 @@ __all__ = ["serve_command"]
     help="cut@BYTE, cut@record:N, stall@record:N:SECONDS, drop-blank-lines, crlf, cr, "
     "split-utf8, garble@record:N, error@record:N, no-done, http-error:STATUS (repeatable).",
 )
+@click.option(
+    "--quirk",
+    "quirks",
+    multiple=True,
+    metavar="NAME[@SECONDS]",
+    help="Replay the stream the way a real server or gateway got it wrong (repeatable; "
+    "--list-quirks lists them).",
+)
+@click.option("--list-quirks", is_flag=True, help="Print the quirk presets and exit.")
 def serve_command(
-    path: str,
-    host: str,
+    path: str | None,
+    host: str | None,
     port: int,
+    extra_hosts: tuple[str, ...],
     chunk: str,
     delay: str,
     speed: float,
     faults: tuple[str, ...],
+    quirks: tuple[str, ...],
+    list_quirks: bool,
 ) -> None:
     """Serve the captured stream(s) at PATH to any GET or POST.
 
     A directory serves each capture by name: /NAME/... or ?capture=NAME. ?fault=SPEC adds
-    a fault to one request. The URL is printed on stdout; requests are logged on stderr.
+    a fault to one request, ?quirk=NAME a quirk preset. The URL is printed on stdout;
+    requests are logged on stderr.
     """
+    from ..serve.quirks import PRESETS, apply_quirks, parse_quirk
+
+    if list_quirks:
+        labels = [p.name + ("@SECONDS" if p.seconds is not None else "") for p in PRESETS]
+        width = max(len(n) for n in labels)
+        for name, preset in zip(labels, PRESETS, strict=True):
+            default = f"; default {preset.seconds:g} s" if preset.seconds is not None else ""
+            where = ", ".join(preset.applies_to)
+            click.echo(f"{name:<{width}}  {preset.summary} [{where}{default}]")
+        return
+    if path is None:
+        raise click.UsageError("missing argument 'PATH'")
     import uvicorn
 
     from ..serve.app import ReplayOptions, load_captures, make_app
@@ -60,20 +106,24 @@ def serve_command(
     try:
         captures = load_captures(path)
         parsed = [parse_fault(f) for f in faults]
+        presets = [parse_quirk(q) for q in quirks]
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
+        _check_quirks(captures, presets, apply_quirks)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    if speed <= 0:
-        raise click.BadParameter("must be positive", param_hint="--speed")
-    options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed)
-    app = make_app(captures, options)
-    sock = listen(host, port)  # a busy port: one line, exit 1
+    address, warning = check_host(host, "the captures it serves")
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed, quirks=presets)
+    hosts = allowed_hosts(host, address, extra_hosts)
+    app = make_app(captures, options, allowed_hosts=hosts)
+    sock = listen(address, port)  # a busy port: one line, exit 1
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
+    shown = f"[{address}]" if ":" in address else address
     click.echo(f"http://{shown}:{bound}/")
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
-    print(f"serving {len(captures)} capture(s): {names}", file=sys.stderr, flush=True)
+    print(f"serving {len(captures)} capture(s): {visible(names)}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     try:
@@ -82,3 +132,19 @@ def serve_command(
         pass
     finally:
         sock.close()
+
+
+def _check_quirks(captures: dict[str, Any], quirks: list[Any], apply: Any) -> None:
+    """Refuse quirks that apply to none of the captures (with the first one's reason)."""
+    if not quirks:
+        return
+    first: UsageError | None = None
+    for cap in captures.values():
+        try:
+            apply(cap.body, quirks)
+        except UsageError as exc:  # noqa: PERF203 - one try per capture, at startup
+            first = first or exc
+        else:
+            return
+    if first is not None:
+        raise first

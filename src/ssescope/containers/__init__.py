@@ -37,7 +37,7 @@ from .curltrace import read_curl_trace
 from .detect import DETECT_BYTES, detect_container
 from .har import STREAM_TYPES, read_har, read_har_all
 from .httpdump import read_http
-from .jsonl import read_jsonl
+from .jsonl import read_jsonl, read_jsonl_all
 from .read import read_all, read_container, read_path, read_raw
 from .redact import REDACTED, SECRET_HEADERS, SECRET_QUERY_KEYS, redact_headers, redact_url
 
@@ -71,6 +71,7 @@ __all__ = [
     "read_har_all",
     "read_http",
     "read_jsonl",
+    "read_jsonl_all",
     "read_path",
     "read_raw",
     "redact_headers",

@@ -9,9 +9,11 @@ and what was wrong with it (``diagnostics``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict
+from typing import Literal
 
 from ..diagnostics import Diagnostic
+from ..sourceinfo import END_REASONS, EntryInfo, RequestInfo, SourceInfo
+from .checks import checked_status, checked_time
 
 __all__ = [
     "CONTAINERS",
@@ -51,14 +53,6 @@ LOST_FRAMING = "original framing"
 """The wire framing was rebuilt (from HAR event-source messages or an SDK dump)."""
 
 
-class RequestInfo(TypedDict):
-    """The request of an exchange, as far as the form records it, secrets redacted."""
-
-    method: str
-    url: str
-    headers: list[tuple[str, str]]
-
-
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """One piece of the body as it arrived.
@@ -89,6 +83,8 @@ class Body:
             ``"stalled"``, ``"error"``), or ``None`` if the form does not say.
         timing: whole-response times the form gives, in seconds since the request
             started: ``"first_byte_s"`` and ``"total_s"`` when known.
+        entry: which entry of a capture holding several streams this body is, or
+            ``None`` for a form that holds one.
     """
 
     chunks: list[Chunk]
@@ -101,6 +97,26 @@ class Body:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     end: str | None = None
     timing: dict[str, float] = field(default_factory=dict)
+    entry: EntryInfo | None = None
+
+    def info(self) -> SourceInfo:
+        """What the container knew about this body, as the frozen value a Pipeline takes."""
+        end = next((e for e in END_REASONS if e == self.end), None)
+        status, bad_status = checked_status(self.status)
+        diagnostics = tuple(self.diagnostics)
+        if bad_status is not None:
+            diagnostics += (bad_status,)
+        return SourceInfo(
+            container=self.container,
+            status=status,
+            lost=tuple(self.lost),
+            end=end,
+            total_s=checked_time(self.timing.get("total_s")),
+            headers=tuple(self.headers),
+            request=self.request,
+            diagnostics=diagnostics,
+            entry=self.entry,
+        )
 
     @property
     def body(self) -> bytes:

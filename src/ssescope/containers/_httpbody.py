@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import zlib
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
+from ..limits import DECODED_BODY_BYTES
 from ._body import Chunk
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "check_status",
     "dechunk",
     "decode_content",
+    "decode_limit_diagnostic",
     "decode_transfer",
     "looks_like_text",
     "parse_header_line",
@@ -61,15 +63,7 @@ def check_status(status: int | None, reason: str, offset: int | None) -> list[Di
     """Return ``http.error-status`` when the final response is an HTTP error."""
     if status is None or status < 400:
         return []
-    return [
-        Diagnostic(
-            "http.error-status",
-            "error",
-            f"The response status is {status} {quote(reason)}: the body is an error "
-            "response from the server, not the stream that was asked for.",
-            offset,
-        )
-    ]
+    return [diagnostic("http.error-status", offset, form="head", status=status, reason=reason)]
 
 
 def looks_like_text(data: bytes) -> bool:
@@ -125,16 +119,7 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
     if not head:
         return chunks, []
     if not _LOOKS_CHUNKED.match(head):
-        return chunks, [
-            Diagnostic(
-                "http.chunked-already-decoded",
-                "info",
-                "The headers say 'Transfer-Encoding: chunked' but the body does not start "
-                f"with a chunk size ({quote(head[:20])}); it is read as already decoded, "
-                "as curl -i prints it.",
-                base,
-            )
-        ]
+        return chunks, [diagnostic("http.chunked-already-decoded", base, head=head[:20])]
     diags: list[Diagnostic] = []
     out: list[Chunk] = []
     state = _SIZE
@@ -166,13 +151,11 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
                 if not extra_reported:
                     extra_reported = True
                     diags.append(
-                        Diagnostic(
+                        diagnostic(
                             "http.data-after-last-chunk",
-                            "warning",
-                            f"{total - pos - i} bytes "
-                            f"follow the last (zero-size) chunk, starting {quote(data[i : i + 30])}; "
-                            "they are not part of the body.",
                             _at(base, pos + i),
+                            extra=total - pos - i,
+                            data=data[i : i + 30],
                         )
                     )
                 break
@@ -213,13 +196,11 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
         pos += n
     if not broken and state in (_SIZE, _DATA, _DATA_END):
         diags.append(
-            Diagnostic(
+            diagnostic(
                 "http.chunked-truncated",
-                "warning",
-                "The chunked body ends without its last (zero-size) chunk"
-                + (f", {remaining} bytes short of the chunk it was in" if state == _DATA else "")
-                + ": the connection closed before the server finished the response.",
                 _at(base, pos),
+                form="in-chunk" if state == _DATA else "between-chunks",
+                remaining=remaining,
             )
         )
     return out, diags
@@ -230,12 +211,7 @@ def _at(base: int | None, pos: int) -> int | None:
 
 
 def _bad_chunk(what: str, raw: bytes, base: int | None, pos: int) -> Diagnostic:
-    return Diagnostic(
-        "http.chunked-invalid",
-        "warning",
-        f"The chunked body has {what} ({quote(raw[:40])}); the rest is kept as it is.",
-        _at(base, pos),
-    )
+    return diagnostic("http.chunked-invalid", _at(base, pos), what=what, raw_text=raw[:40])
 
 
 def decode_content(
@@ -260,34 +236,35 @@ def decode_content(
             else "ssescope cannot decode it"
         )
         return chunks, [
-            Diagnostic(
+            diagnostic(
                 "http.content-encoding-unsupported",
-                "warning",
-                f"The body is {quote(encoding)}-encoded and {why}; it is passed on as is. "
-                "Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
                 base,
+                form="container",
+                encoding=encoding,
+                why=why,
             )
         ]
-    d = zlib.decompressobj(47 if gzip_magic else 15)
+    inflater = _Inflater(gzip_magic)
     out: list[Chunk] = []
     diags: list[Diagnostic] = []
     pos = 0
     failed = False
     for chunk in chunks:
-        if failed:
-            out.append(chunk)
+        if failed or inflater.capped:
+            if failed:
+                out.append(chunk)
             continue
         try:
-            data = d.decompress(chunk.data)
+            data = inflater.feed(chunk.data)
         except zlib.error as exc:
             failed = True
             diags.append(
-                Diagnostic(
+                diagnostic(
                     "http.content-decoding-failed",
-                    "warning",
-                    f"Decompressing the {quote(encoding)} body failed ({exc}) in the chunk at "
-                    f"body byte {pos}; that chunk and the rest are passed on compressed.",
                     _at(base, pos),
+                    encoding=encoding,
+                    error=str(exc),
+                    pos=pos,
                 )
             )
             out.append(chunk)
@@ -295,27 +272,78 @@ def decode_content(
         if data:
             out.append(Chunk(data, chunk.time))
         pos += len(chunk.data)
-    if not failed:
-        tail = d.flush()
+    if inflater.capped:
+        diags.append(decode_limit_diagnostic(encoding, None, base))
+    elif not failed:
+        tail = inflater.flush()
         if tail:
             last = chunks[-1].time if chunks else None
             out.append(Chunk(tail, last))
-        if not d.eof:
+        if not inflater.eof:
+            diags.append(diagnostic("http.content-truncated", _at(base, pos), encoding=encoding))
+        if inflater.trailing:
             diags.append(
-                Diagnostic(
-                    "http.content-truncated",
-                    "warning",
-                    f"The {quote(encoding)} stream ends before its end marker: the "
-                    "response was cut off.",
+                diagnostic(
+                    "http.content-trailing-data",
                     _at(base, pos),
+                    n=inflater.trailing,
+                    encoding=encoding,
                 )
             )
-    diags.append(
-        Diagnostic(
-            "http.content-decoded",
-            "info",
-            f"The body was {quote(encoding)}-compressed and was decompressed.",
-            base,
-        )
-    )
+    diags.append(diagnostic("http.content-decoded", base, encoding=encoding))
     return out, diags
+
+
+def decode_limit_diagnostic(encoding: str, entry: int | None, offset: int | None) -> Diagnostic:
+    """The ``container.decode-limit`` warning: a decoded body was cut at the cap."""
+    return diagnostic(
+        "container.decode-limit",
+        offset,
+        form="body" if entry is None else "entry",
+        entry=entry,
+        encoding=encoding,
+        cap=DECODED_BODY_BYTES,
+    )
+
+
+class _Inflater:
+    """zlib/gzip decompression with an output cap, reading every gzip member."""
+
+    def __init__(self, gzip: bool) -> None:
+        self._gzip = gzip
+        self._d = zlib.decompressobj(47 if gzip else 15)
+        self._room = DECODED_BODY_BYTES
+        self.capped = False
+        self.trailing = 0
+        self.members = 1
+
+    @property
+    def eof(self) -> bool:
+        """Whether the last member reached its end marker."""
+        return self._d.eof
+
+    def feed(self, data: bytes) -> bytes:
+        """Decompress ``data``; stop (and set :attr:`capped`) at the output cap."""
+        parts: list[bytes] = []
+        while data and not self.capped:
+            if self._d.eof:
+                if self._gzip and data[:2] == b"\x1f\x8b":  # the next gzip member
+                    self._d = zlib.decompressobj(47)
+                    self.members += 1
+                else:
+                    self.trailing += len(data)
+                    break
+            if self._room <= 0:  # (a max_length of 0 would mean no limit)
+                self.capped = True
+                break
+            piece = self._d.decompress(data, self._room)
+            self._room -= len(piece)
+            parts.append(piece)
+            data = self._d.unconsumed_tail or self._d.unused_data
+        return b"".join(parts)
+
+    def flush(self) -> bytes:
+        """What the decompressor still holds (within the cap)."""
+        tail = self._d.flush()[: max(self._room, 0)]
+        self._room -= len(tail)
+        return tail

@@ -15,6 +15,9 @@ and optionally a last line saying how the stream ended::
 
     {"end": "eof" | "cancelled" | "stalled" | "error", "t": 5.2}
 
+The request may carry its ``body`` (a JSON value, or the text), and the end line more keys
+(the proxy writes its idle times there); readers ignore keys they do not know.
+
 Headers are lists of pairs so that order and repeated names survive. Secrets are
 redacted when written (:mod:`ssescope.containers.redact`), and again when read. Each
 line is flushed as it is written, so a capture of a run that dies is still readable up
@@ -28,21 +31,19 @@ import binascii
 import math
 import os
 from collections.abc import Iterable, Mapping
-from typing import IO, Any, Literal, TypeAlias
+from typing import IO, Any, TypeAlias
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
+from ..framing import BOM
+from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_headers, redact_url
 
 __all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
-
-EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
-END_REASONS: tuple[EndReason, ...] = ("eof", "cancelled", "stalled", "error")
-"""How a capture can say its stream ended."""
 
 Headers: TypeAlias = "Iterable[tuple[str, str]] | Mapping[str, str]"
 """Headers as ``(name, value)`` pairs or a mapping."""
@@ -60,7 +61,8 @@ class CaptureWriter:
     Args:
         fp_or_path: a binary file object (left open by :meth:`close`) or a path (opened
             for writing, truncated, and closed by :meth:`close`).
-        request: ``{"method", "url", "headers"}``; the URL and headers are redacted.
+        request: ``{"method", "url", "headers"}`` and optionally ``"body"`` (the request
+            body as a JSON value, or text); the URL and headers are redacted.
         response_status: the response status code.
         response_headers: the response headers (redacted).
 
@@ -91,6 +93,8 @@ class CaptureWriter:
                 "url": redact_url(str(request.get("url", ""))),
                 "headers": [list(p) for p in redact_headers(request.get("headers") or [])],
             }
+            if request.get("body") is not None:
+                req["body"] = request["body"]
         header = {
             "ssescope": "capture",
             "version": VERSION,
@@ -127,10 +131,17 @@ class CaptureWriter:
             self._last = float(time)
         self._line(line)
 
-    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+    def close(
+        self,
+        end: EndReason | None = None,
+        time: float | None = None,
+        *,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
         """Finish the capture, recording how the stream ended if ``end`` is given.
 
-        ``time`` defaults to the last chunk's time. Closing twice does nothing.
+        ``time`` defaults to the last chunk's time; ``extra`` adds keys to the end line
+        (the proxy's idle times). Closing twice does nothing.
 
         Raises:
             UsageError: for an unknown ``end`` or a non-finite ``time``.
@@ -148,6 +159,8 @@ class CaptureWriter:
                 t = time if time is not None else self._last
                 if t is not None:
                     line["t"] = t
+                if extra:
+                    line.update({k: v for k, v in extra.items() if k not in ("end", "t")})
                 self._line(line)
         finally:
             if self._owned:
@@ -181,7 +194,7 @@ def read_capture(data: bytes) -> Body:
     diags: list[Diagnostic] = []
     chunks: list[Chunk] = []
     body = Body(chunks, "ssecap", diagnostics=diags)
-    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    pos = 3 if data.startswith(BOM) else 0
     n = len(data)
     lineno = 0
     header_seen = False
@@ -210,12 +223,11 @@ def read_capture(data: bytes) -> Body:
                 _header(obj, body, at)
                 continue
             diags.append(
-                Diagnostic(
+                diagnostic(
                     "ssecap.invalid-header",
-                    "error",
-                    f"Line 1 is not a capture header ({reason if obj is None else 'no ssescope key'}): "
-                    f"{quote(raw)}; the status, headers and request are unknown.",
                     at,
+                    reason=reason if obj is None else "no ssescope key",
+                    raw_text=raw,
                 )
             )
             if not isinstance(obj, dict) or not ({"t", "data", "b64"} & obj.keys()):
@@ -225,14 +237,7 @@ def read_capture(data: bytes) -> Body:
             continue
         if after_end:
             after_end = False  # reported once
-            diags.append(
-                Diagnostic(
-                    "ssecap.data-after-end",
-                    "warning",
-                    f"Line {lineno} follows the end line; it is read all the same.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("ssecap.data-after-end", at, lineno=lineno))
         if "end" in obj:
             body.end = str(obj["end"])
             if _finite(obj.get("t")):
@@ -258,15 +263,7 @@ def read_capture(data: bytes) -> Body:
             if LOST_TIMING not in body.lost:
                 body.lost.append(LOST_TIMING)
         elif time is None:
-            diags.append(
-                Diagnostic(
-                    "ssecap.missing-time",
-                    "warning",
-                    f"Line {lineno} has no valid time ('t': {quote(t)}); its chunk is kept "
-                    "without one.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("ssecap.missing-time", at, lineno=lineno, time=t))
         chunks.append(Chunk(piece, time))
     body.diagnostics.extend(check_status(body.status, "", None))
     if chunks and chunks[0].time is not None:
@@ -280,13 +277,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
     version = obj.get("version")
     if version != VERSION:
         body.diagnostics.append(
-            Diagnostic(
-                "ssecap.unknown-version",
-                "warning",
-                f"The capture says version {quote(version)}; this ssescope reads version "
-                f"{VERSION} and reads it as such.",
-                at,
-            )
+            diagnostic("ssecap.unknown-version", at, version=version, version2=VERSION)
         )
     req = obj.get("request")
     if isinstance(req, dict):
@@ -304,17 +295,5 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
 
 def _bad_line(lineno: int, raw: bytes, at: int, reason: str, complete: bool) -> Diagnostic:
     if not complete:
-        return Diagnostic(
-            "ssecap.truncated-line",
-            "warning",
-            f"The last line ({lineno}) is cut off ({reason}): {quote(raw)}; it is skipped. The "
-            "capture was probably written by a run that was interrupted.",
-            at,
-        )
-    return Diagnostic(
-        "ssecap.invalid-line",
-        "warning",
-        f"Line {lineno} is not a capture line ({reason}): {quote(raw)}; it is skipped and "
-        "the rest is read.",
-        at,
-    )
+        return diagnostic("ssecap.truncated-line", at, lineno=lineno, reason=reason, raw_text=raw)
+    return diagnostic("ssecap.invalid-line", at, lineno=lineno, reason=reason, raw_text=raw)

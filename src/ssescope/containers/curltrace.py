@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ._body import (
     LOST_EXACT_BYTES,
     LOST_REQUEST,
@@ -227,12 +227,10 @@ class _TraceReader:
             if parsed is not None:
                 if self.status is not None:
                     self.diags.append(
-                        Diagnostic(
+                        diagnostic(
                             "http.interim-response-skipped",
-                            "info",
-                            f"The head {quote(f'{self.status} {self.reason}')} is followed by "
-                            "another response; it is skipped.",
                             self.status_at,
+                            head=f"{self.status} {self.reason}",
                         )
                     )
                 self.status, self.reason = parsed
@@ -279,60 +277,30 @@ class _TraceReader:
 
     def _mismatch(self, block: _Block, at: int | None) -> None:
         self.diags.append(
-            Diagnostic(
+            diagnostic(
                 "curl-trace.size-mismatch",
-                "warning",
-                f"The dump of the {quote(block.kind.decode())} event at byte {block.at} does "
-                f"not add up to the {block.size} bytes its header announces: the trace is cut "
-                "off or was edited.",
                 at,
+                decode=block.kind.decode(),
+                at=block.at,
+                size=block.size,
             )
         )
 
     def _bad_line(self, line: bytes, at: int) -> None:
         self.bad_lines += 1
         if self.bad_lines <= 3:
-            self.diags.append(
-                Diagnostic(
-                    "curl-trace.bad-line",
-                    "warning",
-                    f"The line {quote(line[:60])} is neither a trace event nor a dump line; it "
-                    "is ignored.",
-                    at,
-                )
-            )
+            self.diags.append(diagnostic("curl-trace.bad-line", at, form="line", line=line[:60]))
 
     # -- result ----------------------------------------------------------------------
 
     def _body(self) -> Body:
         diags = self.diags
         if self.bad_lines > 3:
-            diags.append(
-                Diagnostic(
-                    "curl-trace.bad-line",
-                    "warning",
-                    f"{self.bad_lines - 3} more lines were neither trace events nor dump lines.",
-                )
-            )
+            diags.append(diagnostic("curl-trace.bad-line", form="more", more=self.bad_lines - 3))
         if self.exchanges:
-            diags.append(
-                Diagnostic(
-                    "curl-trace.multiple-exchanges",
-                    "info",
-                    f"The trace holds {self.exchanges + 1} requests (redirects or retries); "
-                    "only the last exchange is read.",
-                )
-            )
+            diags.append(diagnostic("curl-trace.multiple-exchanges", exchanges=self.exchanges + 1))
         if self.status is None and not self.chunks:
-            diags.append(
-                Diagnostic(
-                    "curl-trace.no-response",
-                    "error",
-                    "The trace has no '<= Recv header' or '<= Recv data' event: no response "
-                    "was received.",
-                    len(self.data),
-                )
-            )
+            diags.append(diagnostic("curl-trace.no-response", len(self.data)))
         lossy = not self.hex
         chunks, more = decode_transfer(self.chunks, self.headers, self.body_at, lossy=lossy)
         diags.extend(more)
@@ -377,26 +345,11 @@ class _TraceReader:
             out.append(Chunk(data, chunk.time) if count else chunk)
         if guessed:
             self.diags.append(
-                Diagnostic(
-                    "curl-trace.line-feeds-guessed",
-                    "info",
-                    f"--trace-ascii prints a line feed as '.'; {guessed} '.' characters "
-                    "standing where lines end were read as line feeds. Use --trace for exact "
-                    "bytes.",
-                    self.body_at,
-                )
+                diagnostic("curl-trace.line-feeds-guessed", self.body_at, guessed=guessed)
             )
         if unprintable:
             self.diags.append(
-                Diagnostic(
-                    "curl-trace.unprintable-bytes",
-                    "info",
-                    f"The body has {unprintable} runs of '.' that probably stand for bytes "
-                    "--trace-ascii cannot print (non-ASCII text such as accented letters or "
-                    "emoji, control bytes); the text there is not the text sent. Use --trace "
-                    "for exact bytes.",
-                    self.body_at,
-                )
+                diagnostic("curl-trace.unprintable-bytes", self.body_at, unprintable=unprintable)
             )
         return out
 

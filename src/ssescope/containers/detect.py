@@ -15,10 +15,12 @@ anything else, binary garbage included                     ``raw``
 
 from __future__ import annotations
 
+import json
 import re
 
 import orjson
 
+from ..framing import BOM
 from ._body import ContainerName
 from ._httpbody import STATUS_LINE
 from .jsonl import is_jsonl_wrapper
@@ -28,7 +30,6 @@ __all__ = ["DETECT_BYTES", "detect_container"]
 DETECT_BYTES = 65536
 """How many leading bytes :func:`detect_container` looks at."""
 
-_BOM = b"\xef\xbb\xbf"
 _CAPTURE_PREFIX = re.compile(rb'\{\s*"ssescope"\s*:\s*(?:"capture"|1)\s*[,}]')
 _HAR = re.compile(rb'\{\s*"log"\s*:\s*\{')
 _TRACE = re.compile(rb"(?:\d\d:\d\d:\d\d\.\d+ )?(?:\[[^\]\r\n]*\] )?(?:== Info:|=> Send |<= Recv )")
@@ -38,6 +39,10 @@ def _json(line: bytes) -> object:
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
+        pass
+    try:  # what orjson refuses but the JSONL reader takes (integers beyond a double)
+        return json.loads(line)
+    except (ValueError, RecursionError):
         return None
 
 
@@ -52,7 +57,7 @@ def detect_container(head: bytes) -> tuple[ContainerName, str]:
         Never raises; undecidable input is ``"raw"``.
     """
     data = head[:DETECT_BYTES]
-    if data.startswith(_BOM):
+    if data.startswith(BOM):
         data = data[3:]
     stripped = data.lstrip(b" \t\r\n")
     nl = stripped.find(b"\n")

@@ -19,6 +19,9 @@ wall-clock epoch (seconds) in some exporters and a monotonic clock in Chrome's; 
 times are taken relative to ``startedDateTime``, monotonic ones are anchored so that the
 first message arrives at ``first_byte_s``.
 
+Each Body names its entry (:attr:`Body.entry`: its index in ``log.entries``, the request
+method and URL, ``startedDateTime``).
+
 Request and response headers and the URL are redacted on reading: HAR exports are often
 shared, and not every exporter sanitises them.
 """
@@ -27,13 +30,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
+import re
 from datetime import datetime
 from typing import Any
 
-import orjson
-
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic, quote
+from ..framing import BOM
+from ..limits import DECODED_BODY_BYTES
+from ..sourceinfo import EntryInfo
 from ._body import (
     LOST_CHUNK_TIMING,
     LOST_CHUNKS,
@@ -43,6 +49,7 @@ from ._body import (
     Chunk,
     RequestInfo,
 )
+from ._httpbody import decode_limit_diagnostic
 from .redact import redact_headers, redact_url
 
 __all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
@@ -75,12 +82,7 @@ def read_har(data: bytes) -> Body:
             quote(b.request["url"] if b.request else "?", 80) for b in bodies[1:4]
         ) + (", …" if len(bodies) > 4 else "")
         first.diagnostics.append(
-            Diagnostic(
-                "har.multiple-entries",
-                "info",
-                f"The HAR holds {len(bodies)} streamed responses; the first is read. The "
-                f"others: {others}.",
-            )
+            diagnostic("har.multiple-entries", n_bodies=len(bodies), others=others)
         )
     return first
 
@@ -91,22 +93,18 @@ def read_har_all(data: bytes) -> list[Body]:
     Always returns at least one Body (an empty one carrying an error diagnostic when the
     file is not a HAR or holds no stream). Never raises.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM):
         data = data[3:]
     try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        return [
-            _empty(
-                "har.invalid-json",
-                f"The HAR file is not valid JSON ({exc}); it may be cut off.",
-                getattr(exc, "pos", None),
-            )
-        ]
+        # the standard library, not orjson: on a HAR holding a long body text orjson peaks
+        # at about 13 times the file's size, the standard library at 2
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        return [_empty(diagnostic("har.invalid-json", getattr(exc, "pos", None), error=str(exc)))]
     log = doc.get("log") if isinstance(doc, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        return [_empty("har.no-entries", "The JSON has no 'log.entries' list: it is not a HAR.")]
+        return [_empty(diagnostic("har.no-entries"))]
     bodies: list[Body] = []
     seen: list[str] = []
     for i, entry in enumerate(entries):
@@ -131,19 +129,12 @@ def read_har_all(data: bytes) -> list[Body]:
             bodies.append(_entry(i, entry, response, content, messages))
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
-        return [
-            _empty(
-                "har.no-stream-entry",
-                f"None of the HAR's {len(entries)} entries is a streamed response (response "
-                f"types: {kinds}). Record the stream with 'Save all as HAR with content' "
-                "after it has finished.",
-            )
-        ]
+        return [_empty(diagnostic("har.no-stream-entry", n_entries=len(entries), kinds=kinds))]
     return bodies
 
 
-def _empty(code: str, message: str, offset: int | None = None) -> Body:
-    return Body([], "har", diagnostics=[Diagnostic(code, "error", message, offset)])
+def _empty(found: Diagnostic) -> Body:
+    return Body([], "har", diagnostics=[found])
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -204,16 +195,14 @@ def _entry(
     text = content.get("text")
     if isinstance(text, str) and text:
         if content.get("encoding") == "base64":
+            if len(text) > _BASE64_CHARS:
+                text = text[:_BASE64_CHARS]
+                diags.append(decode_limit_diagnostic("base64", index, None))
             try:
                 chunks = [Chunk(base64.b64decode(text, validate=True), None)]
             except (binascii.Error, ValueError) as exc:
                 diags.append(
-                    Diagnostic(
-                        "har.invalid-base64",
-                        "error",
-                        f"Entry {index}'s body is marked base64 but does not decode ({exc}): "
-                        f"{quote(text)}.",
-                    )
+                    diagnostic("har.invalid-base64", index=index, error=str(exc), text=text)
                 )
         else:
             chunks = [Chunk(text.encode("utf-8", "surrogatepass"), None)]
@@ -223,15 +212,7 @@ def _entry(
         if any(c.time is None for c in chunks):
             lost.append(LOST_CHUNK_TIMING)
     else:
-        diags.append(
-            Diagnostic(
-                "har.empty-body",
-                "warning",
-                f"Entry {index} ({quote(request['url'], 80)}) has no body in the HAR: the "
-                "exporter did not keep it (browsers drop the body of a stream still open "
-                "when the HAR is saved).",
-            )
-        )
+        diags.append(diagnostic("har.empty-body", index=index, url=request["url"]))
     return Body(
         chunks,
         "har",
@@ -241,7 +222,21 @@ def _entry(
         lost=lost,
         diagnostics=diags,
         timing=timing,
+        entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
     )
+
+
+def _started(entry: dict[str, Any]) -> str | None:
+    started = entry.get("startedDateTime")
+    return started if isinstance(started, str) and started else None
+
+
+_LINE_BREAK = re.compile(r"[\r\n]")
+_BASE64_CHARS = DECODED_BODY_BYTES // 3 * 4
+
+
+def _visible(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _epoch(value: object) -> float | None:
@@ -249,7 +244,7 @@ def _epoch(value: object) -> float | None:
         return None
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         return None
 
 
@@ -279,6 +274,7 @@ def _rebuild(
             origin = known[0] - timing.get("first_byte_s", 0.0)  # a monotonic clock
     chunks: list[Chunk] = []
     bad = 0
+    broken = 0
     for msg, t in zip(messages, times, strict=True):
         data = msg.get("data") if isinstance(msg, dict) else None
         if not isinstance(data, str):
@@ -286,6 +282,14 @@ def _rebuild(
             continue
         name = _str(msg.get("eventName"))
         event_id = msg.get("eventId")
+        if _LINE_BREAK.search(name) or (isinstance(event_id, str) and _LINE_BREAK.search(event_id)):
+            # a line break would end the field and start a line of its own
+            broken += 1
+            name = _visible(name)
+            event_id = _visible(event_id) if isinstance(event_id, str) else event_id
+        if "\r" in data:
+            broken += 1
+            data = data.replace("\r\n", "\n").replace("\r", "\n")
         parts: list[str] = []
         if name and name != "message":
             parts.append(f"event: {name}\n")
@@ -295,22 +299,9 @@ def _rebuild(
         parts.append("\n")
         rel = None if t is None or origin is None else round(t - origin, 6)
         chunks.append(Chunk("".join(parts).encode("utf-8", "surrogatepass"), rel))
-    diags.append(
-        Diagnostic(
-            "har.rebuilt-from-messages",
-            "info",
-            f"Entry {index} has no body text; an SSE body was rebuilt from its {len(chunks)} "
-            "'_eventSourceMessages' (comments, retry fields and the original line breaks are "
-            "not recorded there).",
-        )
-    )
+    diags.append(diagnostic("har.rebuilt-from-messages", index=index, n_chunks=len(chunks)))
+    if broken:
+        diags.append(diagnostic("har.line-break-in-field", n=broken, index=index))
     if bad:
-        diags.append(
-            Diagnostic(
-                "har.invalid-message",
-                "warning",
-                f"{bad} of entry {index}'s '_eventSourceMessages' have no 'data' string and "
-                "were skipped.",
-            )
-        )
+        diags.append(diagnostic("har.invalid-message", bad=bad, index=index))
     return chunks

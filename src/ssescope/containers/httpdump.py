@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
+from ..framing import BOM
 from ._body import LOST_CHUNKS, LOST_REQUEST, LOST_TIMING, Body, Chunk
 from ._httpbody import (
     STATUS_LINE,
@@ -28,7 +29,6 @@ from .redact import redact_headers
 __all__ = ["read_http"]
 
 _BLANK = re.compile(rb"\r?\n\r?\n")
-_BOM = b"\xef\xbb\xbf"
 
 
 def read_http(data: bytes) -> Body:
@@ -37,7 +37,7 @@ def read_http(data: bytes) -> Body:
     Never raises: what is wrong becomes a diagnostic.
     """
     diags: list[Diagnostic] = []
-    pos = 3 if data.startswith(_BOM) else 0
+    pos = 3 if data.startswith(BOM) else 0
     while pos < len(data) and data[pos] in b" \t\r\n":
         pos += 1
     status: int | None = None
@@ -49,29 +49,14 @@ def read_http(data: bytes) -> Body:
         if m is None:
             head_end = body_start = len(data)
             if pos < len(data):
-                diags.append(
-                    Diagnostic(
-                        "http.headers-unterminated",
-                        "warning",
-                        "The response head has no blank line after it: there is no body.",
-                        len(data),
-                    )
-                )
+                diags.append(diagnostic("http.headers-unterminated", len(data)))
         else:
             head_end, body_start = m.start(), m.end()
         lines = data[pos:head_end].split(b"\n")
         status_at = pos
         parsed = parse_status_line(lines[0].rstrip(b"\r"))
         if parsed is None:
-            diags.append(
-                Diagnostic(
-                    "http.no-status-line",
-                    "error",
-                    f"The first line {quote(lines[0][:60])} is not an HTTP status line; the "
-                    "whole input is read as the body.",
-                    pos,
-                )
-            )
+            diags.append(diagnostic("http.no-status-line", pos, lines=lines[0][:60]))
             return _finish(data[pos:], pos, None, [], diags)
         status, reason = parsed
         headers = []
@@ -85,28 +70,13 @@ def read_http(data: bytes) -> Body:
             else:
                 header = parse_header_line(line)
                 if header is None:
-                    diags.append(
-                        Diagnostic(
-                            "http.bad-header-line",
-                            "warning",
-                            f"The head line {quote(line[:60])} is not 'Name: value'; it is "
-                            "ignored.",
-                            offset,
-                        )
-                    )
+                    diags.append(diagnostic("http.bad-header-line", offset, line=line[:60]))
                 else:
                     headers.append(header)
             offset += len(raw) + 1
         if body_start < len(data) and STATUS_LINE.match(data, body_start):
             first = lines[0].rstrip(b"\r").decode("utf-8", "replace")
-            diags.append(
-                Diagnostic(
-                    "http.interim-response-skipped",
-                    "info",
-                    f"The head {quote(first)} is followed by another response; it is skipped.",
-                    pos,
-                )
-            )
+            diags.append(diagnostic("http.interim-response-skipped", pos, head=first))
             pos = body_start
             continue
         break
@@ -142,13 +112,5 @@ def _check_length(
             except ValueError:
                 return
             if got < expected:
-                diags.append(
-                    Diagnostic(
-                        "http.body-short",
-                        "warning",
-                        f"The body has {got} bytes but Content-Length says {expected}: the "
-                        "response was cut off.",
-                        base + got,
-                    )
-                )
+                diags.append(diagnostic("http.body-short", base + got, got=got, expected=expected))
             return

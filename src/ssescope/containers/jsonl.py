@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
+from ..framing import BOM
+from ..sourceinfo import EntryInfo
 from ._body import (
     LOST_EXACT_BYTES,
     LOST_FRAMING,
@@ -28,8 +31,9 @@ from ._body import (
     Body,
     Chunk,
 )
+from .redact import redact_url
 
-__all__ = ["TIME_KEYS", "is_jsonl_wrapper", "read_jsonl"]
+__all__ = ["STREAM_KEYS", "TIME_KEYS", "is_jsonl_wrapper", "read_jsonl", "read_jsonl_all"]
 
 TIME_KEYS = ("ts", "t", "time", "timestamp")
 """Names of the time field of a wrapped chunk, in order of preference."""
@@ -61,28 +65,51 @@ def _dumps(value: Any) -> bytes:
 
 def _seconds(value: object) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        f = float(value)
-        if not math.isfinite(f):
+        try:
+            f = float(value)
+        except OverflowError:  # an integer beyond a double
+            return None
+        if not math.isfinite(f) or f < 0:
             return None
         return f / 1000 if f > 1e11 else f  # epoch milliseconds
     if isinstance(value, str):
         try:
             return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
+        except (ValueError, OverflowError, OSError):
             return None
     return None
 
 
-def read_jsonl(data: bytes) -> Body:
-    """Read an SDK JSONL dump into a :class:`Body` of NDJSON lines.
+STREAM_KEYS = ("request_id", "stream_id", "response_id")
+"""Wrapper fields that name the stream a line belongs to, in a log holding several."""
 
-    Never raises: a bad line becomes a diagnostic and the rest is read.
-    """
-    diags: list[Diagnostic] = []
-    chunks: list[Chunk] = []
+
+@dataclass(slots=True)
+class _Stream:
+    """The lines of one stream of the log, as they are read."""
+
+    key: str | None
+    chunks: list[Chunk] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
     origin: float | None = None
-    timed = False
-    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    timed: bool = False
+    method: str | None = None
+    url: str | None = None
+
+
+def _stream_key(obj: dict[str, Any]) -> str | None:
+    for key in STREAM_KEYS:
+        value = obj.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return f"{key}={value}"
+    return None
+
+
+def _read_lines(data: bytes) -> tuple[list[_Stream], list[Diagnostic]]:
+    """Read every line; group the chunks by stream (one stream when no line names one)."""
+    diags: list[Diagnostic] = []
+    streams: dict[str | None, _Stream] = {}
+    pos = 3 if data.startswith(BOM) else 0
     n = len(data)
     lineno = 0
     while pos < n:
@@ -99,24 +126,20 @@ def read_jsonl(data: bytes) -> Body:
             obj = _loads(raw)
         except (ValueError, RecursionError) as exc:
             diags.append(
-                Diagnostic(
-                    "jsonl.invalid-line",
-                    "warning",
-                    f"Line {lineno} is not JSON ({exc}): {quote(raw)}; it is skipped.",
-                    at,
-                )
+                diagnostic("jsonl.invalid-line", at, lineno=lineno, error=str(exc), raw_text=raw)
             )
             continue
         if not isinstance(obj, dict) or "chunk" not in obj:
-            diags.append(
-                Diagnostic(
-                    "jsonl.missing-chunk",
-                    "warning",
-                    f"Line {lineno} has no 'chunk' field: {quote(raw)}; it is skipped.",
-                    at,
-                )
-            )
+            diags.append(diagnostic("jsonl.missing-chunk", at, lineno=lineno, raw_text=raw))
             continue
+        key = _stream_key(obj)
+        stream = streams.get(key)
+        if stream is None:
+            stream = streams[key] = _Stream(key)
+        if stream.method is None and isinstance(obj.get("method"), str):
+            stream.method = obj["method"]
+        if stream.url is None and isinstance(obj.get("url"), str):
+            stream.url = redact_url(obj["url"])
         chunk = obj["chunk"]
         piece = (
             chunk.encode("utf-8", "surrogatepass")
@@ -124,26 +147,74 @@ def read_jsonl(data: bytes) -> Body:
             else _dumps(chunk) + b"\n"
         )
         t: float | None = None
-        key = next((k for k in TIME_KEYS if k in obj), None)
-        if key is not None:
-            stamp = _seconds(obj[key])
+        time_key = next((k for k in TIME_KEYS if k in obj), None)
+        if time_key is not None:
+            stamp = _seconds(obj[time_key])
             if stamp is None:
-                diags.append(
-                    Diagnostic(
-                        "jsonl.invalid-time",
-                        "warning",
-                        f"Line {lineno}'s {key!r} is not a time ({quote(obj[key])}); its chunk "
-                        "is kept without one.",
-                        at,
+                stream.diagnostics.append(
+                    diagnostic(
+                        "jsonl.invalid-time", at, lineno=lineno, key=time_key, obj=obj[time_key]
                     )
                 )
             else:
-                if origin is None:
-                    origin = stamp
-                t = stamp - origin
-                timed = True
-        chunks.append(Chunk(piece, t))
+                if stream.origin is None:
+                    stream.origin = stamp
+                t = stamp - stream.origin
+                stream.timed = True
+        stream.chunks.append(Chunk(piece, t))
+    return list(streams.values()), diags
+
+
+def _body(stream: _Stream, diags: list[Diagnostic], entry: EntryInfo | None) -> Body:
     lost = [LOST_FRAMING, LOST_EXACT_BYTES, LOST_HEADERS, LOST_REQUEST]
-    if not timed:
+    if not stream.timed:
         lost.append(LOST_TIMING)
-    return Body(chunks, "jsonl", lost=lost, diagnostics=diags)
+    # the log's own findings, in line order
+    found = sorted([*diags, *stream.diagnostics], key=lambda d: d.offset or 0)
+    return Body(stream.chunks, "jsonl", lost=lost, diagnostics=found, entry=entry)
+
+
+def _started(stream: _Stream) -> str | None:
+    if stream.origin is None:
+        return None
+    return datetime.fromtimestamp(stream.origin, tz=timezone.utc).isoformat()
+
+
+def read_jsonl_all(data: bytes) -> list[Body]:
+    """Read every stream of a JSONL log, in the order each first appears.
+
+    A log names the stream of each line with a ``request_id``, ``stream_id`` or
+    ``response_id`` field next to ``chunk`` (lines of several streams may interleave);
+    ``method`` and ``url`` fields, when present, name its request. A log whose lines name
+    no stream (or one) is one stream. Each stream of a log holding several carries its
+    :attr:`Body.entry` (its number in order of appearance, the request, the first time).
+    Lines that could not be read are reported with the first stream. Never raises.
+    """
+    streams, diags = _read_lines(data)
+    if len(streams) <= 1:
+        stream = streams[0] if streams else _Stream(None)
+        return [_body(stream, diags, None)]
+    return [
+        _body(
+            stream,
+            diags if i == 0 else [],
+            EntryInfo(i, stream.method, stream.url, _started(stream)),
+        )
+        for i, stream in enumerate(streams)
+    ]
+
+
+def read_jsonl(data: bytes) -> Body:
+    """Read an SDK JSONL dump into a :class:`Body` of NDJSON lines.
+
+    For a log holding several streams (see :func:`read_jsonl_all`), the first, with the
+    info ``jsonl.multiple-streams`` naming how many there are. Never raises: a bad line
+    becomes a diagnostic and the rest is read.
+    """
+    bodies = read_jsonl_all(data)
+    first = bodies[0]
+    if len(bodies) > 1:
+        first.diagnostics.append(
+            diagnostic("jsonl.multiple-streams", n=len(bodies), keys="/".join(STREAM_KEYS))
+        )
+    return first

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._body import (
     CONTAINERS,
@@ -22,7 +22,7 @@ from .curltrace import read_curl_trace
 from .detect import detect_container
 from .har import read_har, read_har_all
 from .httpdump import read_http
-from .jsonl import read_jsonl
+from .jsonl import read_jsonl, read_jsonl_all
 
 __all__ = ["read_all", "read_container", "read_path", "read_raw"]
 
@@ -43,6 +43,12 @@ _READERS: dict[str, Callable[[bytes], Body]] = {
 }
 
 
+_READ_ALL: dict[str, Callable[[bytes], list[Body]]] = {
+    "har": read_har_all,
+    "jsonl": read_jsonl_all,
+}
+
+
 def _choose(data: bytes, container: str) -> tuple[ContainerName, str]:
     if container == "auto":
         return detect_container(data)
@@ -59,11 +65,8 @@ def _guarded(reader: Callable[[bytes], list[Body]], data: bytes, name: Container
     except Exception as exc:  # a reader bug must not lose the user's input
         body = read_raw(data)
         body.diagnostics.append(
-            Diagnostic(
-                "container.read-failed",
-                "error",
-                f"Reading the input as {name!r} failed unexpectedly ({type(exc).__name__}: "
-                f"{exc}); it is read as a raw body instead. Please report this.",
+            diagnostic(
+                "container.read-failed", name=name, error_type=type(exc).__name__, error=str(exc)
             )
         )
         return [body]
@@ -79,7 +82,8 @@ def read_container(data: bytes, *, container: str = "auto") -> Body:
 
     Returns:
         The :class:`Body`. For a HAR with several streamed responses, the first (with
-        the info ``har.multiple-entries``); :func:`read_all` returns them all.
+        the info ``har.multiple-entries``), and for a JSONL log holding several streams
+        the first (with ``jsonl.multiple-streams``); :func:`read_all` returns them all.
 
     Raises:
         UsageError: for an unknown ``container`` name. Bad input never raises.
@@ -92,14 +96,14 @@ def read_container(data: bytes, *, container: str = "auto") -> Body:
 
 
 def read_all(data: bytes, *, container: str = "auto") -> list[Body]:
-    """Like :func:`read_container`, but every streamed response of a HAR (in file order).
+    """Like :func:`read_container`, but every stream of a HAR or a JSONL log (in file order).
 
     Raises:
         UsageError: for an unknown ``container`` name.
     """
     name, rule = _choose(data, container)
-    if name == "har":
-        bodies = _guarded(read_har_all, data, name)
+    if name in _READ_ALL:
+        bodies = _guarded(_READ_ALL[name], data, name)
     else:
         reader = _READERS[name]
         bodies = _guarded(lambda d: [reader(d)], data, name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._text import BOM
 from .detect import FRAMINGS, Framer, FramingName, FramingParser, detect_framing, make_parser
 from .eventstream import EventStreamParser
 from .jsonarray import JSONArrayParser
@@ -18,6 +19,7 @@ from .records import (
 from .sse import SSEParser
 
 __all__ = [
+    "BOM",
     "FRAMINGS",
     "DataRecord",
     "EventStreamParser",

@@ -1,10 +1,26 @@
-"""Small helpers shared by the framers: decoding one finished piece of the body."""
+"""Small helpers shared by the framers (and the containers): the BOM, the event-size
+option, and decoding one finished piece of the body."""
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import Diagnostic, diagnostic
+from ..errors import UsageError
 
-__all__ = ["decode_utf8"]
+__all__ = ["BOM", "check_max_event_bytes", "decode_utf8"]
+
+BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte order mark: stripped once, only at byte 0 of a body or a container."""
+
+
+def check_max_event_bytes(value: int | None) -> int | None:
+    """Return ``value`` if it is ``None`` or a positive integer.
+
+    Raises:
+        UsageError: for anything else (``True``, ``0``, ``1.5``, …).
+    """
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+        raise UsageError(f"max_event_bytes must be a positive integer, got {value!r}")
+    return value
 
 
 def decode_utf8(raw: bytes, offset: int, record: int | None) -> tuple[str, Diagnostic | None]:
@@ -17,10 +33,11 @@ def decode_utf8(raw: bytes, offset: int, record: int | None) -> tuple[str, Diagn
         return raw.decode(), None
     except UnicodeDecodeError as exc:
         text = raw.decode("utf-8", "replace")
-        return text, Diagnostic(
+        return text, diagnostic(
             "utf8.invalid-bytes",
-            "warning",
-            f"Invalid UTF-8 at byte {offset + exc.start} was replaced by U+FFFD in {quote(text)}.",
             offset + exc.start,
             record,
+            form="text",
+            at=offset + exc.start,
+            text=text,
         )

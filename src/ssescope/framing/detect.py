@@ -9,9 +9,15 @@ first bytes                                        framing
 an AWS event-stream prelude whose CRC checks out   ``aws-eventstream``
 ``data:`` ``event:`` ``id:`` ``retry:`` ``:``      ``sse``
 ``[``                                              ``json-array``
-``{``                                              ``ndjson``
+``{`` and a first line that leaves it open         ``json`` (one document)
+``{`` (once the first line is seen)                ``ndjson``
 anything else (once a full line is seen)           ``sse`` (fallback)
 =================================================  ==================
+
+A body that starts with ``{`` is NDJSON when its first line holds a whole JSON value,
+and one JSON document over several lines (a pretty-printed response that was not
+streamed) when the first line opens an object it does not close. A first line longer
+than 4 KiB, or a body without a line end, is NDJSON.
 
 Detection looks only at the first bytes of the body, never at how they were chunked: a
 rule that decides on a prefix decides the same on any longer prefix, and if the first
@@ -25,6 +31,7 @@ import binascii
 from typing import Literal, Protocol
 
 from ..errors import UsageError
+from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
 from .records import FramingOutput, Tail
@@ -32,12 +39,11 @@ from .sse import SSEParser
 
 __all__ = ["FRAMINGS", "Framer", "FramingName", "FramingParser", "detect_framing", "make_parser"]
 
-FramingName = Literal["sse", "ndjson", "json-array", "aws-eventstream"]
-FRAMINGS: tuple[FramingName, ...] = ("sse", "ndjson", "json-array", "aws-eventstream")
+FramingName = Literal["sse", "ndjson", "json-array", "json", "aws-eventstream"]
+FRAMINGS: tuple[FramingName, ...] = ("sse", "ndjson", "json-array", "json", "aws-eventstream")
 
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":", b"data\n", b"data\r")
 _WS = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
 _DECIDE_AFTER = 256  # bytes after which an undecided first line falls back to SSE
 _HEAD_MAX = 4096  # bytes of the body detection looks at, at most (then it decides)
 
@@ -85,7 +91,7 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
             return "aws-eventstream", "the body starts with an AWS event-stream prelude"
         if binary is None and not final:
             return None, "waiting for the first 12 bytes"
-    body = prefix[3:] if prefix.startswith(_BOM) else prefix
+    body = prefix[3:] if prefix.startswith(BOM) else prefix
     stripped = body.lstrip(_WS)
     if not stripped:
         if final:
@@ -95,6 +101,16 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
     if first == b"[":
         return "json-array", "the first non-blank byte is '['"
     if first == b"{":
+        end = _line_end(stripped)
+        if end < 0:
+            if not final:
+                return None, "waiting for the end of the first line"
+            return "ndjson", "the first non-blank byte is '{'"
+        if _leaves_open(stripped[:end]):
+            return (
+                "json",
+                "the first line opens a JSON object it does not close: one JSON document",
+            )
         return "ndjson", "the first non-blank byte is '{'"
     for p in _SSE_PREFIXES:
         if stripped.startswith(p):
@@ -112,6 +128,32 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
     return "sse", "no known framing matched the first line; SSE assumed"
 
 
+def _line_end(data: bytes) -> int:
+    ends = [i for i in (data.find(b"\n"), data.find(b"\r")) if i >= 0]
+    return min(ends) if ends else -1
+
+
+def _leaves_open(line: bytes) -> bool:
+    """Whether a line opens more JSON objects and arrays than it closes (strings skipped)."""
+    depth = 0
+    in_string = escape = False
+    for c in line:
+        if in_string:
+            if escape:
+                escape = False
+            elif c == 0x5C:  # backslash
+                escape = True
+            elif c == 0x22:
+                in_string = False
+        elif c == 0x22:
+            in_string = True
+        elif c in b"{[":
+            depth += 1
+        elif c in b"}]":
+            depth -= 1
+    return depth > 0
+
+
 def make_parser(framing: FramingName, *, max_event_bytes: int | None = None) -> FramingParser:
     """Return a new parser for ``framing``.
 
@@ -124,6 +166,8 @@ def make_parser(framing: FramingName, *, max_event_bytes: int | None = None) -> 
         return NDJSONParser()
     if framing == "json-array":
         return JSONArrayParser()
+    if framing == "json":
+        return JSONArrayParser(document=True)
     if framing == "aws-eventstream":
         from .eventstream import EventStreamParser
 
@@ -147,13 +191,7 @@ class Framer:
             raise UsageError(
                 f"unknown framing {framing!r}; expected auto or one of {', '.join(FRAMINGS)}"
             )
-        if max_event_bytes is not None and (
-            isinstance(max_event_bytes, bool)
-            or not isinstance(max_event_bytes, int)
-            or max_event_bytes <= 0
-        ):
-            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
-        self._max = max_event_bytes
+        self._max = check_max_event_bytes(max_event_bytes)
         self._held: list[tuple[bytes, float | None]] = []
         self._head = b""  # the first bytes of the body (at most _HEAD_MAX)
         self._closed = False

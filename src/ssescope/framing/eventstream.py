@@ -23,7 +23,7 @@ import binascii
 import json
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
@@ -126,12 +126,8 @@ class EventStreamParser:
             start = self._buf_start + pos
             if total < 16 or total > _MAX_MESSAGE or hlen > total - 16:
                 out.append(
-                    Diagnostic(
-                        "eventstream.bad-prelude",
-                        "error",
-                        f"The event-stream message at byte {start} declares an impossible "
-                        f"length (total {total}, headers {hlen}); framing stops here.",
-                        start,
+                    diagnostic(
+                        "eventstream.bad-prelude", start, start=start, total=total, hlen=hlen
                     )
                 )
                 self._broken = True
@@ -145,18 +141,13 @@ class EventStreamParser:
                 if trusted is None:
                     break  # decided once the next prelude (or the end) has arrived
                 out.append(
-                    Diagnostic(
+                    diagnostic(
                         "eventstream.crc-mismatch",
-                        "error",
-                        f"The prelude CRC of the event-stream message at byte {start} does not "
-                        + (
-                            "match, but its lengths check out, so the message is read."
-                            if trusted
-                            else f"match, and its lengths (total {total}) lead nowhere valid: "
-                            "they cannot be trusted, so framing stops here."
-                        ),
                         start,
                         self._index if trusted else None,
+                        form="prelude-trusted" if trusted else "prelude-untrusted",
+                        start=start,
+                        total=total,
                     )
                 )
                 if not trusted:
@@ -208,13 +199,7 @@ class EventStreamParser:
                 "eventstream.truncated-message",
             )
             out.append(
-                Diagnostic(
-                    "eventstream.truncated-message",
-                    "warning",
-                    f"The body ended {len(self._buf)} bytes into an unfinished event-stream "
-                    "message.",
-                    self._buf_start,
-                )
+                diagnostic("eventstream.truncated-message", self._buf_start, n_buf=len(self._buf))
             )
         return out
 
@@ -227,13 +212,7 @@ class EventStreamParser:
         prelude_ok = binascii.crc32(msg[:8]) == int.from_bytes(msg[8:12], "big")
         if prelude_ok and binascii.crc32(msg[:-4]) != int.from_bytes(msg[-4:], "big"):
             out.append(
-                Diagnostic(
-                    "eventstream.crc-mismatch",
-                    "error",
-                    f"The message CRC of the event-stream message at byte {start} does not match.",
-                    start,
-                    index,
-                )
+                diagnostic("eventstream.crc-mismatch", start, index, form="message", start=start)
             )
         hlen = int.from_bytes(msg[4:8], "big")
         try:
@@ -241,13 +220,7 @@ class EventStreamParser:
         except (IndexError, ValueError) as exc:
             headers = {}
             out.append(
-                Diagnostic(
-                    "eventstream.bad-headers",
-                    "error",
-                    f"The headers of the event-stream message at byte {start} cannot be read: {exc}.",
-                    start,
-                    index,
-                )
+                diagnostic("eventstream.bad-headers", start, index, start=start, error=str(exc))
             )
         mtype = str(headers.get(":message-type", "event"))
         etype = (

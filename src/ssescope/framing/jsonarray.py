@@ -12,6 +12,10 @@ chunking. Bytes of an unfinished element are kept as a list of pieces and joined
 Anything that is not where JSON allows it (text before ``[``, after ``]``, a stray
 separator) is reported with its byte offset and skipped; the element is not validated
 here (the provider layer decodes it and reports invalid JSON).
+
+The same scanner frames a body that is one JSON document spread over several lines (a
+response that was not streamed, pretty-printed): with ``document=True`` (the ``json``
+framing) there are no brackets around it, and the document is the one record.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..errors import UsageError
-from ._text import decode_utf8
+from ..limits import EXCERPT_CHARS, excerpt
+from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["JSONArrayParser"]
@@ -32,7 +37,6 @@ _STRUCTURAL = frozenset(b'"[]{},')
 _JUNK_KEPT = 256  # bytes of unexpected text kept for its diagnostic
 _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
 
 # phases
 _BEFORE = 0  # waiting for "["
@@ -46,12 +50,14 @@ class JSONArrayParser:
 
     name: ClassVar[str] = "json-array"
 
-    def __init__(self) -> None:
+    def __init__(self, *, document: bool = False) -> None:
         self._closed = False
+        self._document = document
         self._pos = 0
         self.tail: Tail | None = None  # an element the body ended inside, after close()
         self._index = 0
-        self._phase = _BEFORE
+        # a document has no "[": its one value is expected at once
+        self._phase = _BETWEEN if document else _BEFORE
         self._depth = 0  # nesting inside the current element
         self._in_string = False
         self._escape = False
@@ -80,16 +86,12 @@ class JSONArrayParser:
         out: list[FramingOutput] = []
         if self._head is not None:
             data = self._head + data
-            if len(data) < 3 and _BOM.startswith(data):
+            if len(data) < 3 and BOM.startswith(data):
                 self._head = data  # could still be a BOM
                 return out
             self._head = None
-            if data.startswith(_BOM):
-                out.append(
-                    Diagnostic(
-                        "json-array.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0
-                    )
-                )
+            if data.startswith(BOM):
+                out.append(diagnostic("json-array.bom-stripped", 0))
                 data = data[3:]
                 self._pos = 3
         self._parse(data, time, out)
@@ -165,7 +167,7 @@ class JSONArrayParser:
                         continue
                     where = "before the opening '['"
                 else:
-                    where = "after the closing ']'"
+                    where = "after the JSON document" if self._document else "after the closing ']'"
                 if c in _STRUCTURAL:
                     self._unexpected(tok, base + start, where, out)
                     continue
@@ -191,13 +193,7 @@ class JSONArrayParser:
             else:
                 if not self._expect_element:
                     out.append(
-                        Diagnostic(
-                            "json-array.missing-comma",
-                            "warning",
-                            f"An array element starts at byte {base + start} without a "
-                            "comma after the previous one.",
-                            base + start,
-                        )
+                        diagnostic("json-array.missing-comma", base + start, at=base + start)
                     )
                 self._phase = _ELEMENT
                 self._elem_start = base + start
@@ -247,38 +243,31 @@ class JSONArrayParser:
                 self._phase = _BETWEEN
                 self._expect_element = False
             else:
-                text = raw.decode("utf-8", "replace")
+                text = raw[: EXCERPT_CHARS + 4].decode("utf-8", "replace")
+                kept = ""
+                if len(raw) > EXCERPT_CHARS:
+                    text = excerpt(text)
+                    kept = f" ({len(raw):,} bytes; the first {EXCERPT_CHARS:,} are kept)"
                 self.tail = Tail(
                     self._elem_start, self._pos, text, "json-array.unterminated-element"
                 )
                 out.append(
-                    Diagnostic(
+                    diagnostic(
                         "json-array.unterminated-element",
-                        "warning",
-                        f"The body ended inside an array element: {quote(text)}.",
                         self._elem_start,
                         None,
                         text,
+                        form="document" if self._document else "element",
+                        text=text,
+                        kept=kept,
                     )
                 )
-        if self._phase == _BEFORE and self._pos:
-            out.append(
-                Diagnostic(
-                    "json-array.missing-open",
-                    "error",
-                    "The body never opened a JSON array with '['.",
-                    0,
-                )
-            )
+        if self._document:
+            pass  # no brackets to check; a cut document is reported above
+        elif self._phase == _BEFORE and self._pos:
+            out.append(diagnostic("json-array.missing-open", 0))
         elif self._phase in (_BETWEEN, _ELEMENT):
-            out.append(
-                Diagnostic(
-                    "json-array.unclosed",
-                    "warning",
-                    "The body ended before the JSON array was closed with ']'.",
-                    self._pos,
-                )
-            )
+            out.append(diagnostic("json-array.unclosed", self._pos))
         return out
 
     def _emit(
@@ -301,7 +290,7 @@ class JSONArrayParser:
         stop = self._elem_start + len(raw) if self._scalar else base + end
         out.append(JSONRecord(self._index, text, self._elem_start, stop, time))
         self._index += 1
-        self._phase = _BETWEEN
+        self._phase = _AFTER if self._document else _BETWEEN
         self._expect_element = False
         self._scalar = False
         self._depth = 0
@@ -321,10 +310,7 @@ class JSONArrayParser:
     def _unexpected(tok: bytes, offset: int, where: str, out: list[FramingOutput]) -> None:
         text = tok.decode("utf-8", "replace")
         out.append(
-            Diagnostic(
-                "json-array.unexpected-text",
-                "warning",
-                f"Unexpected {quote(text)} at byte {offset} {where}; it is skipped.",
-                offset,
+            diagnostic(
+                "json-array.unexpected-text", offset, text=text, byte_offset=offset, where=where
             )
         )

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
 from ..errors import UsageError
-from ._text import decode_utf8
+from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["NDJSONParser"]
-
-_BOM = b"\xef\xbb\xbf"
 
 
 class NDJSONParser:
@@ -87,12 +85,10 @@ class NDJSONParser:
     def _line(
         self, line: bytes, ls: int, end: int, out: list[FramingOutput], time: float | None
     ) -> None:
-        if ls == 0 and line.startswith(_BOM):
+        if ls == 0 and line.startswith(BOM):
             line = line[3:]
             ls = 3
-            out.append(
-                Diagnostic("ndjson.bom-stripped", "info", "A UTF-8 BOM at byte 0 was stripped.", 0)
-            )
+            out.append(diagnostic("ndjson.bom-stripped", 0))
         stripped = line.strip()
         if not stripped:
             return
@@ -101,14 +97,6 @@ class NDJSONParser:
         if diag is not None:
             out.append(diag)
         if stripped[:1] not in (b"{", b"["):
-            out.append(
-                Diagnostic(
-                    "ndjson.not-json-line",
-                    "warning",
-                    f"The line {quote(text)} does not start like a JSON object or array.",
-                    ls + lead,
-                    self._index,
-                )
-            )
+            out.append(diagnostic("ndjson.not-json-line", ls + lead, self._index, text=text))
         out.append(JSONRecord(self._index, text, ls + lead, end, time))
         self._index += 1

@@ -62,17 +62,31 @@ the same however the body is split.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
-from ..diagnostics import Diagnostic, Severity, quote
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
+from ..limits import EXCERPT_CHARS, excerpt
+from ._text import BOM, check_max_event_bytes
 from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
 
 __all__ = ["SSEParser"]
 
-_BOM = b"\xef\xbb\xbf"
 _LF = 0x0A
 _SPACE = 0x20
+
+
+def _head(pieces: list[bytes], limit: int) -> bytes:
+    """The first ``limit`` bytes (or a few more) of ``pieces`` joined."""
+    taken: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        taken.append(piece[: limit + 4 - size])
+        size += len(taken[-1])
+        if size > limit:
+            break
+    return b"".join(taken)
 
 
 def _join_lines(lines: list[bytes]) -> str:
@@ -91,15 +105,10 @@ def _value(line: bytes, k: int) -> str:
     return str(memoryview(line)[k:], "utf-8")
 
 
-def _invalid_utf8(line: bytes, ls: int, at: int) -> tuple[str, Severity, str, int]:
+def _invalid_utf8(line: bytes, ls: int, at: int, record: int | None = None) -> Diagnostic:
     """The ``utf8.invalid-bytes`` finding for ``line`` (at ``ls``), first bad byte at ``at``."""
     text = line.decode("utf-8", "replace")
-    return (
-        "utf8.invalid-bytes",
-        "warning",
-        f"Invalid UTF-8 at byte {ls + at} was replaced by U+FFFD in the line {quote(text)}.",
-        ls + at,
-    )
+    return diagnostic("utf8.invalid-bytes", ls + at, record, form="line", at=ls + at, text=text)
 
 
 class SSEParser:
@@ -147,13 +156,7 @@ class SSEParser:
     )
 
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
-        if max_event_bytes is not None and (
-            isinstance(max_event_bytes, bool)
-            or not isinstance(max_event_bytes, int)
-            or max_event_bytes <= 0
-        ):
-            raise UsageError(f"max_event_bytes must be a positive integer, got {max_event_bytes!r}")
-        self._max = max_event_bytes
+        self._max = check_max_event_bytes(max_event_bytes)
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
         self.tail: Tail | None = None  # the unterminated block or line, after close()
@@ -177,7 +180,7 @@ class SSEParser:
         self._block_lines: list[bytes] = []  # its lines, raw, for reports
         self._fields_seen = False
         self._only_strays = True
-        self._block_diags: list[tuple[str, Severity, str, int]] = []
+        self._block_diags: list[Diagnostic] = []
         self._discarding = False
         # stream state
         self._id = ""  # the last-event-ID buffer
@@ -304,19 +307,12 @@ class SSEParser:
         out = []
         if self._head is not None:
             data = self._head + data
-            if len(data) < 3 and _BOM.startswith(data):
+            if len(data) < 3 and BOM.startswith(data):
                 self._head = data  # could still be a BOM; no line can end in it
                 return out
             self._head = None
-            if data.startswith(_BOM):
-                out.append(
-                    Diagnostic(
-                        "sse.bom-stripped",
-                        "info",
-                        "A UTF-8 byte order mark at byte 0 was stripped, as the standard says.",
-                        0,
-                    )
-                )
+            if data.startswith(BOM):
+                out.append(diagnostic("sse.bom-stripped", 0))
                 data = data[3:]
                 self._pos = 3
         n = len(data)
@@ -475,7 +471,9 @@ class SSEParser:
         self._closed = True
         self._pending_fast = False
         self._head = None
-        tail = b"".join(self._partial)
+        # only the start of an unfinished line is reported: it may be gigabytes long
+        tail_size = sum(map(len, self._partial))
+        tail = _head(self._partial, EXCERPT_CHARS)
         in_line = self._in_line and not self._line_dropped
         self._in_line = False
         self._partial = []
@@ -485,22 +483,30 @@ class SSEParser:
         self._flush_block_diags(out, None)
         if in_line or has_block:
             lines = list(self._block_lines) if has_block else []
+            size = sum(map(len, lines)) + len(lines)
             if in_line:
                 lines.append(tail)
+                size += tail_size
+            else:
+                size -= 1
             raw = _join_lines(lines)
             start = self._block_start if has_block else self._partial_start
             what = "an event block" if has_block else "an unterminated line"
-            end = self._partial_start + len(tail) if in_line else self._pos
+            kept = ""
+            if len(raw) > EXCERPT_CHARS:
+                raw = excerpt(raw)
+                kept = f" ({size:,} bytes from byte {start}; the first {EXCERPT_CHARS:,} are kept)"
+            end = self._partial_start + tail_size if in_line else self._pos
             self.tail = Tail(start, end, raw, "sse.unterminated-event")
             out.append(
-                Diagnostic(
+                diagnostic(
                     "sse.unterminated-event",
-                    "warning",
-                    f"The stream ended inside {what} that no blank line terminated; "
-                    f"per the WHATWG algorithm it is discarded, not dispatched: {quote(raw)}.",
                     start,
                     None,
                     raw,
+                    what=what,
+                    raw_text=raw,
+                    kept=kept,
                 )
             )
         return out
@@ -626,15 +632,7 @@ class SSEParser:
         self._pending_fast = self._max is None
 
     def _overflow(self, start: int, out: list[FramingOutput]) -> None:
-        out.append(
-            Diagnostic(
-                "sse.event-too-large",
-                "error",
-                f"An event block starting at byte {start} grew past max_event_bytes="
-                f"{self._max}; it is dropped and parsing resumes at the next blank line.",
-                start,
-            )
-        )
+        out.append(diagnostic("sse.event-too-large", start, start=start, max=self._max))
         self._discarding = True
         self._partial = []
         self._reset_block()
@@ -662,7 +660,7 @@ class SSEParser:
         if line[0] == 0x3A:  # ":" a comment: a record of its own, not part of the block
             try:
                 text = line.decode()
-                bad: tuple[str, Severity, str, int] | None = None
+                bad: Diagnostic | None = None
             except UnicodeDecodeError as exc:
                 text = line.decode("utf-8", "replace")
                 bad = _invalid_utf8(line, ls, exc.start)
@@ -672,7 +670,7 @@ class SSEParser:
             index = self._index
             self._index = index + 1
             if bad is not None:
-                out.append(Diagnostic(*bad, index))
+                out.append(replace(bad, record=index))
             out.append(SSEComment(index, value, ls, end, time))
             return
         opens = self._block_start < 0
@@ -717,15 +715,7 @@ class SSEParser:
         elif name == "id":
             self._only_strays = False
             if "\x00" in value:
-                self._block_diags.append(
-                    (
-                        "sse.nul-in-id",
-                        "warning",
-                        f"The id field {quote(value)} contains U+0000 NULL; as the standard "
-                        "says, the whole field is ignored.",
-                        ls,
-                    )
-                )
+                self._block_diags.append(diagnostic("sse.nul-in-id", ls, value=value))
             else:
                 self._id = value
         elif name == "retry":
@@ -733,29 +723,16 @@ class SSEParser:
             if value and value.isascii() and value.isdigit():
                 self._retry = int(value)
             else:
-                self._block_diags.append(
-                    (
-                        "sse.invalid-retry",
-                        "warning",
-                        f"The retry field {quote(value)} is not made only of ASCII digits; "
-                        "as the standard says, it is ignored.",
-                        ls,
-                    )
-                )
+                self._block_diags.append(diagnostic("sse.invalid-retry", ls, value=value))
         else:
-            self._block_diags.append(
-                (
-                    "sse.unknown-field",
-                    "info",
-                    f"The line {quote(text)} names the unknown field {quote(name)}; it is ignored.",
-                    ls,
-                )
-            )
+            self._block_diags.append(diagnostic("sse.unknown-field", ls, line=text, field=name))
 
     def _flush_block_diags(self, out: list[FramingOutput], record: int | None) -> None:
         if self._block_diags:
-            for code, severity, message, offset in self._block_diags:
-                out.append(Diagnostic(code, severity, message, offset, record))
+            if record is None:
+                out.extend(self._block_diags)
+            else:
+                out.extend(replace(found, record=record) for found in self._block_diags)
             self._block_diags.clear()
 
     def _dispatch_typed(
@@ -813,30 +790,15 @@ class SSEParser:
                 record = JSONRecord(self._index, raw, self._block_start, end, time)
                 self._index += 1
                 out.append(
-                    Diagnostic(
-                        "sse.unprefixed-json",
-                        "warning",
-                        "A block of lines without any SSE field looks like JSON written "
-                        f"without 'data:': {quote(raw)}; it is not an event, but it is "
-                        "passed on as a record.",
-                        self._block_start,
-                        record.index,
-                        raw,
+                    diagnostic(
+                        "sse.unprefixed-json", self._block_start, record.index, raw, raw_text=raw
                     )
                 )
                 out.append(record)
             else:
                 self._flush_block_diags(out, None)
                 out.append(
-                    Diagnostic(
-                        "sse.dataless-block",
-                        "info",
-                        f"The block {quote(raw)} has no data field, so no event is "
-                        "dispatched (its id and retry still take effect).",
-                        self._block_start,
-                        None,
-                        raw,
-                    )
+                    diagnostic("sse.dataless-block", self._block_start, None, raw, raw_text=raw)
                 )
         else:
             self._flush_block_diags(out, None)

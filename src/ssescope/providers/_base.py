@@ -8,13 +8,17 @@ and nothing else: no I/O, no UI, no aggregation state beyond what the protocol n
 from __future__ import annotations
 
 import json
+import math
 from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
-from ..events import JSON, UnifiedEvent, Usage
+from ..diagnostics import Diagnostic, build, diagnostic
+from ..errors import UsageError
+from ..events import JSON, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
+from ..incremental import FEED_AFTER_CLOSE
+from ..limits import EXCERPT_CHARS, MAX_DEPTH, excerpt, may_be_too_deep, too_deep
 
 __all__ = [
     "INVALID",
@@ -24,6 +28,9 @@ __all__ = [
     "decode_json",
     "diag",
     "int_or_none",
+    "not_streamed",
+    "refuse_feed",
+    "whole_terminal",
 ]
 
 AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
@@ -61,42 +68,128 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
     """Decode a record's data as JSON.
 
     orjson is tried first (about 4x faster on stream chunks); the standard library is the
-    fallback for what orjson refuses but JSON allows (integers beyond 64 bits).
+    fallback that names the error's position. ``NaN``, ``Infinity`` and numbers beyond a
+    double are refused (``json.non-finite-number``), as JSON does, so a Report stays strict
+    JSON. A value nested more than :data:`ssescope.limits.MAX_DEPTH` levels is refused
+    (``json.too-deep``).
 
     Returns:
-        ``(value, None)``, or ``(INVALID, diagnostic)`` with a ``json.invalid`` error that
+        ``(value, None)``, or ``(INVALID, diagnostic)`` with a ``json.invalid``,
+        ``json.non-finite-number`` or ``json.too-deep`` error that
         quotes the data and names the position; the record stays in the stream.
     """
     data = record.data
     try:
-        return orjson.loads(data), None
+        value = orjson.loads(data)
     except orjson.JSONDecodeError:
         pass
+    else:
+        if may_be_too_deep(data) and too_deep(value):
+            return INVALID, too_deep_diagnostic(record)
+        return value, None
     try:
-        return json.loads(data), None
-    except (ValueError, RecursionError) as exc:
+        value = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+    except RecursionError:
+        return INVALID, too_deep_diagnostic(record)
+    except _NonFinite as exc:
+        return INVALID, diagnostic(
+            "json.non-finite-number",
+            record.start,
+            record.index,
+            excerpt(data),
+            number=exc.args[0],
+            data=data,
+            length=_length(data),
+        )
+    except ValueError as exc:
         pos = getattr(exc, "pos", None)
         where = f" at character {pos}" if pos is not None else ""
         reason = getattr(exc, "msg", str(exc))
-        return INVALID, Diagnostic(
+        return INVALID, diagnostic(
             "json.invalid",
-            "error",
-            f"Record {record.index} is not valid JSON ({reason}{where}): {quote(data)}; "
-            "it is kept with its raw text and the stream goes on.",
             record.start,
             record.index,
-            data,
+            excerpt(data),
+            reason=reason,
+            where=where,
+            data=data,
+            length=_length(data),
         )
+    if may_be_too_deep(data) and too_deep(value):
+        return INVALID, too_deep_diagnostic(record)
+    return value, None
 
 
-def diag(
-    code: str,
-    severity: str,
-    message: str,
-    record: DataRecord,
-) -> Diagnostic:
-    """Build a diagnostic located at ``record``."""
-    return Diagnostic(code, severity, message, record.start, record.index)  # type: ignore[arg-type]
+class _NonFinite(ValueError):
+    pass
+
+
+def _non_finite(token: str) -> None:
+    raise _NonFinite(token)
+
+
+def _finite_float(token: str) -> float:
+    result = float(token)
+    if math.isinf(result):
+        raise _NonFinite(token)
+    return result
+
+
+def _length(data: str) -> str:
+    if len(data) <= EXCERPT_CHARS:
+        return ""
+    return f" ({len(data):,} characters, the first {EXCERPT_CHARS:,} in the diagnostic)"
+
+
+def too_deep_diagnostic(record: DataRecord) -> Diagnostic:
+    """The ``json.too-deep`` error for a record nested beyond the depth limit."""
+    return diagnostic(
+        "json.too-deep",
+        record.start,
+        record.index,
+        excerpt(record.data),
+        depth=MAX_DEPTH,
+        data=record.data,
+        length=_length(record.data),
+    )
+
+
+def diag(code: str, record: DataRecord, *, form: str | None = None, **args: object) -> Diagnostic:
+    """Build the registered diagnostic ``code`` located at ``record`` (see :func:`diagnostic`)."""
+    return build(code, args, record.start, record.index, None, form)
+
+
+def _feed_after_close(*_args: object) -> list[AdapterOutput]:
+    raise UsageError(FEED_AFTER_CLOSE)
+
+
+def refuse_feed(adapter: object) -> None:
+    """Make ``adapter.feed`` raise :class:`~ssescope.errors.UsageError` (call in ``close``).
+
+    The instance's ``feed`` is shadowed by one that raises, so the per-record path of an
+    open adapter carries no check at all.
+    """
+    vars(adapter)["feed"] = _feed_after_close
+
+
+def not_streamed(what: str, record: DataRecord) -> Diagnostic:
+    """The ``stream.not-streamed`` warning: the body is one whole response, not a stream.
+
+    Args:
+        what: the object the body is (``"chat.completion object"``, ``"Response object"``).
+        record: the record holding it.
+    """
+    return diag("stream.not-streamed", record, what=what)
+
+
+def whole_terminal(out: list[AdapterOutput], what: str) -> None:
+    """Say in the terminal reason that the response came whole: ``a whole X, not streamed
+    (<the marker's reason>)`` (for the events a whole, not streamed, body was read as)."""
+    for i, item in enumerate(out):
+        if isinstance(item, Terminal):
+            out[i] = Terminal(
+                item.record, item.status, f"a whole {what}, not streamed ({item.reason})"
+            )
 
 
 def compact_json(value: object) -> str:
@@ -131,14 +224,7 @@ def usage_event(
     """
     if not isinstance(usage, dict):
         if usage is not None:
-            out.append(
-                diag(
-                    code,
-                    "warning",
-                    f"The usage of record {record.index} is not an object: {quote(usage)}.",
-                    record,
-                )
-            )
+            out.append(diag(code, record, form="not-an-object", usage=usage))
         return
     values: dict[str, int | None] = {}
     for wire, key in keys:
@@ -148,12 +234,6 @@ def usage_event(
                 values[key] = v
             elif v is not None:
                 out.append(
-                    diag(
-                        code,
-                        "warning",
-                        f"{source}.{wire} of record {record.index} is not an integer: "
-                        f"{quote(v)}; it is ignored.",
-                        record,
-                    )
+                    diag(code, record, form="not-an-integer", source=source, field=wire, value=v)
                 )
     out.append(Usage(record.index, values, usage, source))

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,7 +62,17 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import AdapterOutput, compact_json, decode_json, diag, usage_event
+from ..incremental import CLOSE_TWICE
+from ._base import (
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    not_streamed,
+    refuse_feed,
+    usage_event,
+    whole_terminal,
+)
 
 __all__ = ["AnthropicAdapter", "finish_reason"]
 
@@ -132,6 +143,8 @@ class _Malformed(Exception):
 class AnthropicAdapter:
     """Anthropic Messages stream events → unified events."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "anthropic"
 
     def __init__(self, framing: str) -> None:
@@ -154,6 +167,7 @@ class AnthropicAdapter:
             "message_delta": self._message_delta,
             "message_stop": self._message_stop,
             "error": self._error,
+            "message": self._whole_message,
         }
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
@@ -181,29 +195,14 @@ class AnthropicAdapter:
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "anthropic.unexpected-json",
-                    "error",
-                    f"Record {record.index} is JSON but not an object: {quote(obj)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("anthropic.unexpected-json", record, obj=obj))
             if name == "error":
                 self._fail(None, str(obj), obj, record, out)
             return out
         etype = obj.get("type")
         if not isinstance(etype, str):
             if name is None:
-                out.append(
-                    diag(
-                        "anthropic.missing-type",
-                        "warning",
-                        f'Record {record.index} has no string "type" field '
-                        f"({quote(etype)}) and no SSE event name, so its kind is unknown.",
-                        record,
-                    )
-                )
+                out.append(diag("anthropic.missing-type", record, etype=etype))
                 out.append(Unknown(record.index, "(no type)", obj))
                 return out
             etype = name
@@ -211,15 +210,10 @@ class AnthropicAdapter:
             out.append(
                 diag(
                     "anthropic.event-name-mismatch",
-                    "warning",
-                    f"The SSE event name {quote(name)} of record {record.index} differs from "
-                    f"its JSON type {quote(etype)}; "
-                    + (
-                        "an error event is read as an error whatever its type."
-                        if name == "error"
-                        else "the JSON type is used."
-                    ),
                     record,
+                    form="error" if name == "error" else "type-used",
+                    name=name,
+                    etype=etype,
                 )
             )
             if name == "error":
@@ -232,32 +226,22 @@ class AnthropicAdapter:
         try:
             handler(obj, record, out)
         except _Malformed as exc:
-            out.append(
-                diag(
-                    "anthropic.malformed-event",
-                    "error",
-                    f"Record {record.index} ({etype}) is malformed: {exc}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("anthropic.malformed-event", record, etype=etype, error=str(exc)))
         return out
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         if self._started and not self._stopped:
             reason = (
                 f"the last stop_reason was {quote(self._stop_reason)}"
                 if self._stop_reason is not None
                 else "no stop_reason had arrived"
             )
-            return [
-                Diagnostic(
-                    "anthropic.missing-message-stop",
-                    "warning",
-                    f"The stream ended before message_stop ({reason}); the response is truncated.",
-                    self._last_end,
-                )
-            ]
+            return [diagnostic("anthropic.missing-message-stop", self._last_end, reason=reason)]
         return []
 
     # -- helpers ------------------------------------------------------------------
@@ -272,28 +256,13 @@ class AnthropicAdapter:
             if key >= self._next_key:
                 self._next_key = key + 1
             return key
-        out.append(
-            diag(
-                "anthropic.missing-index",
-                "warning",
-                f'Record {record.index} ({obj.get("type")}) has no integer "index" '
-                f"({quote(idx)}); it is applied to no particular block.",
-                record,
-            )
-        )
+        out.append(diag("anthropic.missing-index", record, type=obj.get("type"), idx=idx))
         return None
 
     def _check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not self._warned_no_start:
             self._warned_no_start = True
-            out.append(
-                diag(
-                    "anthropic.missing-message-start",
-                    "warning",
-                    f"Record {record.index} arrived before any message_start.",
-                    record,
-                )
-            )
+            out.append(diag("anthropic.missing-message-start", record))
 
     def _usage(
         self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]
@@ -310,15 +279,7 @@ class AnthropicAdapter:
     ) -> None:
         out.append(ProviderError(record.index, error_type, message, None, raw))
         what = f"{error_type}: " if error_type else ""
-        out.append(
-            diag(
-                "provider.error",
-                "error",
-                f"The provider reported an error in record {record.index}: "
-                f"{what}{quote(message, 120)}.",
-                record,
-            )
-        )
+        out.append(diag("provider.error", record, form="anthropic", what=what, message=message))
         out.append(Terminal(record.index, "failed", f"error ({error_type or 'unknown'})"))
         self._stopped = True
 
@@ -336,25 +297,10 @@ class AnthropicAdapter:
         if self._started and not self._stopped:
             if mid == self._message_id and (mid is not None or msg == self._message):
                 same = "an identical" if msg == self._message else "a repeated"
-                out.append(
-                    diag(
-                        "anthropic.duplicate-message-start",
-                        "warning",
-                        f"Record {record.index} is {same} message_start for message "
-                        f"{quote(mid)}; it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("anthropic.duplicate-message-start", record, same=same, mid=mid))
                 return
             out.append(
-                diag(
-                    "anthropic.spliced-message",
-                    "warning",
-                    f"Record {record.index} starts message {quote(mid)} while message "
-                    f"{quote(self._message_id)} has not ended (no message_stop): two "
-                    "generations are spliced into one stream; both are kept, in arrival order.",
-                    record,
-                )
+                diag("anthropic.spliced-message", record, mid=mid, message_id=self._message_id)
             )
             self._base = self._next_key
             self._blocks = {}
@@ -392,11 +338,9 @@ class AnthropicAdapter:
             out.append(
                 diag(
                     "anthropic.block-restarted",
-                    "warning",
-                    f"Record {record.index} starts block {obj.get('index')} again "
-                    f"(it was a {quote(old.block_type)} block); the new block continues "
-                    "the same part.",
                     record,
+                    index=obj.get("index"),
+                    block_type=old.block_type,
                 )
             )
         kind = _TOOL_KINDS.get(btype)
@@ -475,15 +419,7 @@ class AnthropicAdapter:
         if block is None:
             block = self._blocks[key] = _Block(None)
             if key is not None:
-                out.append(
-                    diag(
-                        "anthropic.delta-without-start",
-                        "warning",
-                        f"Record {record.index} is a delta for block {obj.get('index')}, "
-                        "which no content_block_start opened.",
-                        record,
-                    )
-                )
+                out.append(diag("anthropic.delta-without-start", record, index=obj.get("index")))
         elif dtype != block.checked and block.block_type is not None and not block.mismatch:
             allowed = _DELTA_BLOCKS.get(dtype) if isinstance(dtype, str) else None
             if allowed is None or block.block_type in allowed:
@@ -493,11 +429,10 @@ class AnthropicAdapter:
                 out.append(
                     diag(
                         "anthropic.delta-type-mismatch",
-                        "warning",
-                        f"Record {record.index} is a {quote(dtype)} for block "
-                        f"{obj.get('index')}, which is a {quote(block.block_type)} block; the "
-                        "delta is applied as its type says.",
                         record,
+                        dtype=dtype,
+                        index=obj.get("index"),
+                        block_type=block.block_type,
                     )
                 )
         n = record.index
@@ -513,15 +448,7 @@ class AnthropicAdapter:
                     f'its input_json_delta has no string "partial_json" ({quote(frag)})'
                 )
             if key is None:
-                out.append(
-                    diag(
-                        "tool.missing-index",
-                        "warning",
-                        f"The tool input fragment of record {record.index} names no block "
-                        "index; it is added to the open tool call.",
-                        record,
-                    )
-                )
+                out.append(diag("tool.missing-index", record, form="block"))
             if frag:  # the first fragment is often "": it adds nothing
                 block.fragments = True
                 out.append(
@@ -551,26 +478,10 @@ class AnthropicAdapter:
         block = self._blocks.get(key)
         if block is None:
             if key is not None:
-                out.append(
-                    diag(
-                        "anthropic.stop-without-start",
-                        "warning",
-                        f"Record {record.index} stops block {obj.get('index')}, which no "
-                        "content_block_start opened.",
-                        record,
-                    )
-                )
+                out.append(diag("anthropic.stop-without-start", record, index=obj.get("index")))
             return
         if block.stopped:
-            out.append(
-                diag(
-                    "anthropic.block-stopped-twice",
-                    "warning",
-                    f"Record {record.index} stops block {obj.get('index')} a second time; "
-                    "it is ignored.",
-                    record,
-                )
-            )
+            out.append(diag("anthropic.block-stopped-twice", record, index=obj.get("index")))
             return
         block.stopped = True
         if block.kind is not None:
@@ -591,15 +502,7 @@ class AnthropicAdapter:
                 self._stop_reason = reason
                 out.append(Finish(record.index, 0, _FINISH.get(reason, "other"), reason))
             elif reason is not None:
-                out.append(
-                    diag(
-                        "anthropic.invalid-stop-reason",
-                        "warning",
-                        f"The stop_reason of record {record.index} is not a string: "
-                        f"{quote(reason)}; it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
         self._usage(obj.get("usage"), "message_delta", record, out)
 
     def _message_stop(
@@ -610,19 +513,41 @@ class AnthropicAdapter:
         reason = self._stop_reason
         status: Status = "completed"
         if reason is None:
-            out.append(
-                diag(
-                    "anthropic.stop-without-reason",
-                    "warning",
-                    f"message_stop (record {record.index}) came without any stop_reason in a "
-                    "message_delta; the response is taken as completed.",
-                    record,
-                )
-            )
+            out.append(diag("anthropic.stop-without-reason", record))
         elif reason in _INCOMPLETE:
             status = "incomplete"
         out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
         self._stopped = True
+
+    def _whole_message(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Messages response (not streamed), read as the events that stream it:
+        message_start, each content block started whole and stopped, the stop reason,
+        message_stop."""
+        out.append(not_streamed("Messages 'message' object", record))
+        head = {k: v for k, v in obj.items() if k not in ("content", "stop_reason")}
+        self._message_start({"message": {**head, "content": []}}, record, out)
+        content = obj.get("content")
+        if not isinstance(content, list):
+            raise _Malformed(f'its "content" is not a list ({quote(content)})')
+        for n, block in enumerate(content):
+            try:
+                self._block_start({"index": n, "content_block": block}, record, out)
+            except _Malformed as exc:
+                out.append(
+                    diag(
+                        "anthropic.malformed-event",
+                        record,
+                        etype="message",
+                        error=f"content[{n}] is malformed: {exc}",
+                    )
+                )
+                continue
+            self._block_stop({"index": n}, record, out)
+        self._message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
+        self._message_stop({}, record, out)
+        whole_terminal(out, "Messages message")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj.get("error")

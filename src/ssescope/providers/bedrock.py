@@ -45,7 +45,8 @@ from typing import ClassVar, cast
 
 import orjson
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -63,7 +64,9 @@ from ..events import (
     Unknown,
 )
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
-from ._base import AdapterOutput, decode_json, diag, usage_event
+from ..incremental import CLOSE_TWICE
+from ..limits import MAX_DEPTH, may_be_too_deep, too_deep
+from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
 from .anthropic import AnthropicAdapter
 
 __all__ = ["BedrockAdapter", "finish_reason"]
@@ -124,6 +127,8 @@ def _is_exception(name: str) -> bool:
 class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "bedrock"
 
     def __init__(self, framing: str) -> None:
@@ -174,15 +179,7 @@ class BedrockAdapter:
                 self._event(name, obj, record, out)
             return out
         if not isinstance(obj, dict) or not obj:
-            out.append(
-                diag(
-                    "bedrock.unexpected-json",
-                    "error",
-                    f"Record {record.index} is not an object keyed by an event type: "
-                    f"{quote(obj)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("bedrock.unexpected-json", record, obj=obj))
             return out
         for key, payload in obj.items():
             if key == "p":
@@ -195,18 +192,15 @@ class BedrockAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())
         if self._started and not self._stopped:
-            out.append(
-                Diagnostic(
-                    "bedrock.missing-message-stop",
-                    "warning",
-                    "The stream ended before messageStop; the response is truncated.",
-                    self._last_end,
-                )
-            )
+            out.append(diagnostic("bedrock.missing-message-stop", self._last_end))
         return out
 
     # -- helpers ------------------------------------------------------------------
@@ -222,13 +216,7 @@ class BedrockAdapter:
     ) -> None:
         out.append(ProviderError(record.index, error_type, message, code, raw))
         out.append(
-            diag(
-                "provider.error",
-                "error",
-                f"The provider reported an error in record {record.index}: "
-                f"{error_type}: {quote(message, 120)}.",
-                record,
-            )
+            diag("provider.error", record, form="bedrock", error_type=error_type, message=message)
         )
         out.append(Terminal(record.index, "failed", error_type))
         self._stopped = True
@@ -280,10 +268,10 @@ class BedrockAdapter:
             out.append(
                 diag(
                     "bedrock.malformed-event",
-                    "error",
-                    f"The {etype} payload of record {record.index} is not an object: "
-                    f"{quote(payload)}; it is skipped.",
                     record,
+                    form="not-an-object",
+                    etype=etype,
+                    payload=payload,
                 )
             )
             return
@@ -306,25 +294,12 @@ class BedrockAdapter:
                 self._chunk(payload, record, out)
         except _Malformed as exc:
             out.append(
-                diag(
-                    "bedrock.malformed-event",
-                    "error",
-                    f"Record {record.index} ({etype}) is malformed: {exc}; it is skipped.",
-                    record,
-                )
+                diag("bedrock.malformed-event", record, form="invalid", etype=etype, error=str(exc))
             )
 
     def _message_start(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         if self._started and not self._stopped:
-            out.append(
-                diag(
-                    "bedrock.duplicate-message-start",
-                    "warning",
-                    f"Record {record.index} is a messageStart while the message already "
-                    "started has not stopped; it is ignored.",
-                    record,
-                )
-            )
+            out.append(diag("bedrock.duplicate-message-start", record))
             return
         self._started = True
         self._stopped = False
@@ -397,15 +372,7 @@ class BedrockAdapter:
             if raw in _INCOMPLETE:
                 status = "incomplete"
         else:
-            out.append(
-                diag(
-                    "bedrock.stop-without-reason",
-                    "warning",
-                    f"The messageStop of record {record.index} has no string stopReason "
-                    f"({quote(raw)}); the response is taken as completed.",
-                    record,
-                )
-            )
+            out.append(diag("bedrock.stop-without-reason", record, raw_text=raw))
         out.append(
             Terminal(
                 record.index,
@@ -424,16 +391,10 @@ class BedrockAdapter:
         try:
             text = base64.b64decode(blob, validate=True).decode()
             inner = orjson.loads(text)
+            if may_be_too_deep(text) and too_deep(inner):
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except (binascii.Error, ValueError) as exc:
-            out.append(
-                diag(
-                    "bedrock.invalid-chunk",
-                    "error",
-                    f"The chunk of record {record.index} does not hold base64 JSON "
-                    f"({exc}): {quote(blob)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("bedrock.invalid-chunk", record, error=str(exc), blob=blob))
             return
         if not isinstance(inner, dict) or not isinstance(inner.get("type"), str):
             out.append(Unknown(record.index, "chunk", inner))

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
+from ..errors import UsageError
 from ..events import (
     JSON,
     Citation,
@@ -61,7 +62,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["CohereAdapter", "map_finish_reason"]
 
@@ -92,6 +94,8 @@ def _obj(value: JSON) -> dict[str, JSON]:
 class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
@@ -116,15 +120,7 @@ class CohereAdapter:
             return out
         obj = cast("JSON", value)
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "cohere.unexpected-json",
-                    "warning",
-                    f"Record {record.index} is JSON but not an event object: {quote(obj)}; "
-                    "it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("cohere.unexpected-json", record, obj=obj))
             return out
         etype = obj.get("type")
         event_name = record.event if isinstance(record, SSEEvent) else None
@@ -140,31 +136,20 @@ class CohereAdapter:
             etype = event_name
         elif event_name is not None and event_name != etype:
             out.append(
-                diag(
-                    "cohere.event-name-mismatch",
-                    "info",
-                    f"The SSE event name {quote(event_name)} differs from the JSON type "
-                    f"{quote(etype)}; the JSON type is used.",
-                    record,
-                )
+                diag("cohere.event-name-mismatch", record, event_name=event_name, etype=etype)
             )
         self._event(etype, obj, record, out)
         return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
-            out.append(
-                Diagnostic(
-                    "cohere.missing-message-end",
-                    "warning",
-                    "The stream ended without a message-end event, Cohere's only end marker; "
-                    "the reply may be cut off.",
-                    self._last_end,
-                    self._last_index,
-                )
-            )
+            out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))
         return out
 
     # -- events --------------------------------------------------------------------------
@@ -274,28 +259,13 @@ class CohereAdapter:
             reason, status = map_finish_reason(raw)
             out.append(Finish(rec, 0, reason, raw))
         else:
-            out.append(
-                diag(
-                    "cohere.missing-finish-reason",
-                    "warning",
-                    f"message-end carries no finish_reason ({quote(raw)}); the response "
-                    "is taken as completed.",
-                    record,
-                )
-            )
+            out.append(diag("cohere.missing-finish-reason", record, raw_text=raw))
         error = delta.get("error")
         if isinstance(error, str) and error:
             out.append(
                 ProviderError(rec, raw if isinstance(raw, str) else None, error, None, error)
             )
-            out.append(
-                diag(
-                    "provider.error",
-                    "error",
-                    f"Cohere reported an error at message-end: {quote(error, 200)}.",
-                    record,
-                )
-            )
+            out.append(diag("provider.error", record, form="cohere-message-end", error=error))
             status = "failed"
         usage = delta.get("usage")
         if isinstance(usage, dict):
@@ -325,14 +295,7 @@ class CohereAdapter:
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
         out.append(ProviderError(record.index, None, text, None, obj))
-        out.append(
-            diag(
-                "provider.error",
-                "error",
-                f"Cohere reported an error inside the stream: {quote(text, 200)}.",
-                record,
-            )
-        )
+        out.append(diag("provider.error", record, form="cohere", text=text))
         out.append(Terminal(record.index, "failed", "error"))
         self._ended = True
 

@@ -111,6 +111,12 @@ def detect_provider(record: DataRecord) -> tuple[str, str] | None:
             return "cohere", f"JSON type {kind!r} is a Cohere v2 stream event"
         if kind in _VERCEL_TYPES or kind.startswith(("data-", "tool-")):
             return "vercel-ui", f"JSON type {kind!r} is an AI SDK UI-message stream part"
+        if kind == "message" and obj.get("role") == "assistant" and "content" in obj:
+            return "anthropic", "a whole Anthropic Messages 'message' object (not streamed)"
+    if obj.get("object") == "response" and "output" in obj and kind is None:
+        return "openai-responses", "a whole Responses API Response object (not streamed)"
+    if obj.get("object") == "chat.completion" and "choices" in obj:
+        return "openai-chat", "a whole 'chat.completion' object (not streamed)"
     if obj.get("object") in ("chat.completion.chunk", "chat.completion.done"):
         return "openai-chat", f"JSON object {obj.get('object')!r}"
     if obj.get("object") == "error" and "message" in obj:

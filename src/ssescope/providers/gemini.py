@@ -49,7 +49,8 @@ from __future__ import annotations
 import re
 from typing import ClassVar, cast
 
-from ..diagnostics import Diagnostic, Severity, quote
+from ..diagnostics import Diagnostic, build, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -69,7 +70,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, refuse_feed
 
 __all__ = ["GeminiAdapter", "map_finish_reason"]
 
@@ -204,6 +206,8 @@ class _StreamedCall:
 class GeminiAdapter:
     """Adapter for Gemini ``streamGenerateContent`` in SSE, JSON-array and JSONL form."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "gemini"
 
     def __init__(self, framing: str) -> None:
@@ -230,15 +234,7 @@ class GeminiAdapter:
         value, problem = decode_json(record)
         if problem is not None or value is INVALID:
             if record.data.strip() == "[DONE]":
-                out.append(
-                    diag(
-                        "gemini.unexpected-done",
-                        "info",
-                        "A '[DONE]' marker arrived; Gemini itself sends none (a proxy added "
-                        "it), so it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("gemini.unexpected-done", record))
             elif problem is not None:
                 out.append(problem)
             return out
@@ -253,35 +249,24 @@ class GeminiAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)
         if self._started and not self._terminated:
             waiting = sorted(c for c, status in self._finished.items() if status is None)
             which = ", ".join(str(c) for c in waiting) if waiting else "0"
-            out.append(
-                self._end_diag(
-                    "gemini.no-finish-reason",
-                    "warning",
-                    f"The stream ended before candidate {which} got a finishReason; Gemini "
-                    "sends no other end marker, so the reply may be cut off.",
-                )
-            )
+            out.append(self._end_diag("gemini.no-finish-reason", which=which))
         return out
 
     # -- chunks --------------------------------------------------------------------------
 
     def _value(self, value: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(value, dict):
-            out.append(
-                diag(
-                    "gemini.unexpected-json",
-                    "warning",
-                    f"Record {record.index} is JSON but not a response object: {quote(value)}; "
-                    "it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("gemini.unexpected-json", record, form="record", value=value))
             return
         if "error" in value:
             self._error(value, record, out)
@@ -307,9 +292,10 @@ class GeminiAdapter:
         out.append(
             diag(
                 "provider.error",
-                "error",
-                f"Gemini reported an error{' (' + label + ')' if label else ''}: {quote(text, 200)}.",
                 record,
+                form="gemini",
+                label=" (" + label + ")" if label else "",
+                text=text,
             )
         )
         # Calls left open by the error are unfinished.
@@ -343,12 +329,7 @@ class GeminiAdapter:
                         finishing.append(output)
         elif candidates is not None:
             out.append(
-                diag(
-                    "gemini.unexpected-json",
-                    "warning",
-                    f"'candidates' is not a list: {quote(candidates)}; it is skipped.",
-                    record,
-                )
+                diag("gemini.unexpected-json", record, form="candidates", candidates=candidates)
             )
 
         feedback = chunk.get("promptFeedback")
@@ -360,15 +341,7 @@ class GeminiAdapter:
                 out.append(Finish(rec, 0, "content_filter", reason))
                 message = feedback.get("blockReasonMessage")
                 extra = f" ({quote(message, 200)})" if isinstance(message, str) else ""
-                out.append(
-                    diag(
-                        "gemini.prompt-blocked",
-                        "warning",
-                        f"The prompt was blocked before any candidate was generated: "
-                        f"blockReason {quote(reason)}{extra}.",
-                        record,
-                    )
-                )
+                out.append(diag("gemini.prompt-blocked", record, reason=reason, extra=extra))
 
         usage = chunk.get("usageMetadata")
         if isinstance(usage, dict):
@@ -443,13 +416,7 @@ class GeminiAdapter:
             message = cand.get("finishMessage")
             extra = f": {quote(message, 200)}" if isinstance(message, str) else ""
             out.append(
-                diag(
-                    "gemini.tool-call-failed",
-                    "error",
-                    f"Candidate {output} finished with {raw}: the model produced a tool call "
-                    f"the API rejected{extra}.",
-                    record,
-                )
+                diag("gemini.tool-call-failed", record, output=output, raw_text=raw, extra=extra)
             )
         if self._finished.get(output) is None:
             self._finished[output] = status
@@ -482,14 +449,7 @@ class GeminiAdapter:
             if isinstance(call, dict):
                 self._function_call(call, output, record, out)
             else:
-                out.append(
-                    diag(
-                        "gemini.invalid-function-call",
-                        "warning",
-                        f"A functionCall part is not an object: {quote(call)}; it is skipped.",
-                        record,
-                    )
-                )
+                out.append(diag("gemini.invalid-function-call", record, call=call))
         elif "executableCode" in part:
             code = part["executableCode"]
             call_id = code.get("id") if isinstance(code, dict) else None
@@ -544,10 +504,11 @@ class GeminiAdapter:
             out.append(
                 diag(
                     "gemini.inline-data",
-                    "info",
-                    f"Candidate {output} carried inline data of type {quote(mime)} "
-                    f"(about {max(size, 0)} bytes); it is not text and is not shown.",
                     record,
+                    form="inline",
+                    output=output,
+                    mime=mime,
+                    max=max(size, 0),
                 )
             )
             return
@@ -556,17 +517,11 @@ class GeminiAdapter:
             mime = file_data.get("mimeType")
             uri = file_data.get("fileUri")
             out.append(
-                diag(
-                    "gemini.inline-data",
-                    "info",
-                    f"Candidate {output} referred to a file of type {quote(mime)} at "
-                    f"{quote(uri)}; it is not text and is not shown.",
-                    record,
-                )
+                diag("gemini.inline-data", record, form="file", output=output, mime=mime, uri=uri)
             )
 
-    def _end_diag(self, code: str, severity: Severity, message: str) -> Diagnostic:
-        return Diagnostic(code, severity, message, self._last_end, self._last_index)
+    def _end_diag(self, code: str, *, form: str | None = None, **args: object) -> Diagnostic:
+        return build(code, args, self._last_end, self._last_index, None, form)
 
     def _take_index(self, output: int) -> int:
         index = self._next_index.get(output, 0)
@@ -593,15 +548,7 @@ class GeminiAdapter:
                 if current is not None:
                     self._finish_call(output, rec, True, out)
                 else:
-                    out.append(
-                        diag(
-                            "gemini.stray-function-call-end",
-                            "info",
-                            "An empty functionCall {} arrived with no streamed call open; "
-                            "it is ignored.",
-                            record,
-                        )
-                    )
+                    out.append(diag("gemini.stray-function-call-end", record))
                 return
             # A whole call.
             if current is not None:
@@ -617,15 +564,7 @@ class GeminiAdapter:
             current = None
         if current is None:
             if name is None:
-                out.append(
-                    diag(
-                        "gemini.orphan-partial-args",
-                        "warning",
-                        "Function-call argument fragments arrived without a call that "
-                        "names the function; they are kept in a call without a name.",
-                        record,
-                    )
-                )
+                out.append(diag("gemini.orphan-partial-args", record))
             current = _StreamedCall(name, call_id, self._take_index(output))
             self._open[output] = current
             args = fc.get("args")
@@ -639,24 +578,10 @@ class GeminiAdapter:
                     self._fragment(current, fragment, record, out)
             else:
                 out.append(
-                    diag(
-                        "gemini.invalid-partial-args",
-                        "warning",
-                        f"partialArgs is not a list: {quote(partial)}; it is skipped.",
-                        record,
-                    )
+                    diag("gemini.invalid-partial-args", record, form="not-a-list", partial=partial)
                 )
             if not cont:
-                out.append(
-                    diag(
-                        "gemini.function-call-end-inferred",
-                        "info",
-                        f"The streamed call {quote(current.name)} got a fragment without "
-                        "willContinue and no empty functionCall {} terminator; the fragment "
-                        "is read as the end of the call.",
-                        record,
-                    )
-                )
+                out.append(diag("gemini.function-call-end-inferred", record, name=current.name))
                 self._finish_call(output, rec, True, out)
 
     def _fragment(
@@ -695,12 +620,7 @@ class GeminiAdapter:
         fragment: JSON, why: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         out.append(
-            diag(
-                "gemini.invalid-partial-args",
-                "warning",
-                f"A partialArgs fragment is skipped because {why}: {quote(fragment)}.",
-                record,
-            )
+            diag("gemini.invalid-partial-args", record, form="fragment", why=why, fragment=fragment)
         )
 
     def _finish_call(self, output: int, rec: int, complete: bool, out: list[AdapterOutput]) -> None:
@@ -721,13 +641,10 @@ class GeminiAdapter:
         self, output: int, record: DataRecord | None, why: str, out: list[AdapterOutput]
     ) -> None:
         call = self._open[output]
-        message = (
-            f"The streamed function call {quote(call.name)} of candidate {output} never got "
-            f"its empty functionCall {{}} terminator before {why}; it is reported unfinished."
-        )
+        code = "gemini.unterminated-function-call"
         if record is None:
-            out.append(self._end_diag("gemini.unterminated-function-call", "warning", message))
+            out.append(self._end_diag(code, name=call.name, output=output, why=why))
             self._finish_call(output, self._last_index, False, out)
         else:
-            out.append(diag("gemini.unterminated-function-call", "warning", message, record))
+            out.append(diag(code, record, name=call.name, output=output, why=why))
             self._finish_call(output, record.index, False, out)

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ..diagnostics import Diagnostic, quote
+from ..diagnostics import diagnostic
+from ..errors import UsageError
 from ..events import (
     JSON,
     Finish,
@@ -48,7 +49,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["OllamaAdapter", "map_done_reason"]
 
@@ -81,6 +83,8 @@ def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
@@ -105,15 +109,7 @@ class OllamaAdapter:
             return out
         obj = cast("JSON", value)
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "ollama.unexpected-json",
-                    "warning",
-                    f"Record {record.index} is JSON but not a response line: {quote(obj)}; "
-                    "it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("ollama.unexpected-json", record, obj=obj))
             return out
         rec = record.index
         if "error" in obj:
@@ -156,32 +152,20 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         out: list[AdapterOutput] = []
         if self._started and not self._done:
-            out.append(
-                Diagnostic(
-                    "ollama.missing-done",
-                    "warning",
-                    'The stream ended without a "done": true line, Ollama\'s only end '
-                    "marker; the reply may be cut off.",
-                    self._last_end,
-                    self._last_index,
-                )
-            )
+            out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
         return out
 
     # -- internals -----------------------------------------------------------------------
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
-            out.append(
-                diag(
-                    "ollama.invalid-tool-call",
-                    "warning",
-                    f"A tool call is not an object: {quote(call)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("ollama.invalid-tool-call", record, call=call))
             return
         function = call.get("function")
         function = function if isinstance(function, dict) else {}
@@ -224,36 +208,12 @@ class OllamaAdapter:
             reason, status = map_done_reason(raw)
             out.append(Finish(rec, 0, reason, raw))
             if raw == "":
-                out.append(
-                    diag(
-                        "ollama.connection-closed",
-                        "warning",
-                        "The final line has an empty done_reason: Ollama's runner connection "
-                        "closed before the model finished, so the reply may be cut off.",
-                        record,
-                    )
-                )
+                out.append(diag("ollama.connection-closed", record))
             elif raw in ("load", "unload"):
-                out.append(
-                    diag(
-                        "ollama.model-management",
-                        "info",
-                        f"done_reason {quote(raw)}: this reply only reports a model "
-                        f"{raw}; nothing was generated.",
-                        record,
-                    )
-                )
+                out.append(diag("ollama.model-management", record, raw_text=raw))
             out.append(Terminal(rec, status, f"done ({raw or 'connection closed'})"))
         else:
-            out.append(
-                diag(
-                    "ollama.missing-done-reason",
-                    "info",
-                    "The final line has no done_reason (older servers did not send "
-                    "one); the response is taken as completed.",
-                    record,
-                )
-            )
+            out.append(diag("ollama.missing-done-reason", record))
             out.append(Terminal(rec, "completed", "done"))
         self._done = True
 
@@ -269,14 +229,7 @@ class OllamaAdapter:
             error_type = None
         rec = record.index
         out.append(ProviderError(rec, error_type, text, None, err))
-        out.append(
-            diag(
-                "provider.error",
-                "error",
-                f"Ollama reported an error inside the stream: {quote(text, 200)}.",
-                record,
-            )
-        )
+        out.append(diag("provider.error", record, form="ollama", text=text))
         out.append(Terminal(rec, "failed", "error line"))
         self._started = True
         self._done = True

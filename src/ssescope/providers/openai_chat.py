@@ -87,7 +87,8 @@ from typing import Any, ClassVar, cast
 from orjson import JSONDecodeError
 from orjson import loads as _loads
 
-from ..diagnostics import Diagnostic, Severity, quote
+from ..diagnostics import diagnostic, quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -110,7 +111,9 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import AdapterOutput, compact_json, decode_json, diag
+from ..incremental import CLOSE_TWICE
+from ..limits import may_be_too_deep
+from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed, refuse_feed
 
 __all__ = ["OpenAIChatAdapter", "map_finish_reason"]
 
@@ -216,11 +219,18 @@ def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
     }
 
 
+def _is_whole(choices: Any) -> bool:
+    """Whether ``choices`` are those of a whole completion: messages, no deltas."""
+    return (
+        type(choices) is list
+        and bool(choices)
+        and all(type(c) is dict and "message" in c and "delta" not in c for c in choices)
+    )
+
+
 def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
     """Report a field whose JSON type is not the one the protocol defines."""
-    out.append(
-        diag("openai-chat.invalid-shape", "warning", f"Record {record.index}: {message}", record)
-    )
+    out.append(diag("openai-chat.invalid-shape", record, message=message))
 
 
 class _Choice:
@@ -244,6 +254,8 @@ class OpenAIChatAdapter:
             any other framing (a JSONL dump, a JSON array) does not, so there the
             response is complete when every choice that appeared got a finish reason.
     """
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "openai-chat"
 
@@ -278,7 +290,8 @@ class OpenAIChatAdapter:
             except JSONDecodeError:
                 pass
             else:
-                if type(obj) is dict:
+                # (a record with many brackets takes the slow path's depth check)
+                if type(obj) is dict and not may_be_too_deep(data):
                     return self._chunk(obj, record)
         return self._other(record)
 
@@ -290,14 +303,7 @@ class OpenAIChatAdapter:
         if data.startswith(_DONE) or (data[:1].isspace() and data.strip().startswith(_DONE)):
             return self._done(record)
         if not data or data.isspace():
-            return [
-                diag(
-                    "openai-chat.empty-data",
-                    "info",
-                    f"Record {record.index} has no data ({quote(data)}); it is ignored.",
-                    record,
-                )
-            ]
+            return [diag("openai-chat.empty-data", record, data=data)]
         obj, bad = decode_json(record)
         if bad is not None:
             return [bad]
@@ -311,6 +317,10 @@ class OpenAIChatAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: judge how it ended when no end marker came."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         last = self._last
         if self._terminated:
             return []
@@ -320,29 +330,29 @@ class OpenAIChatAdapter:
         rec = last.index if last is not None else None
         if self._sse:
             if last is None:
-                msg = "The stream ended without any chunk and without `data: [DONE]`."
+                form = "empty"
             elif choices and not missing:
-                msg = (
-                    "Every choice got a finish_reason but the stream ended without "
-                    "`data: [DONE]`; the response is reported as truncated."
-                )
+                form = "all-finished"
             else:
-                msg = (
-                    "The stream ended without `data: [DONE]` and before "
-                    f"{self._outputs_phrase(missing)} got a finish_reason; the response is truncated."
+                form = "open-choices"
+            return [
+                diagnostic(
+                    "stream.missing-done",
+                    offset,
+                    rec,
+                    form=form,
+                    outputs=self._outputs_phrase(missing),
                 )
-            return [Diagnostic("stream.missing-done", "warning", msg, offset, rec)]
+            ]
         if not choices or last is None:
             return []
         if missing:
             return [
-                Diagnostic(
+                diagnostic(
                     "openai-chat.missing-finish",
-                    "warning",
-                    f"The stream ended before {self._outputs_phrase(missing)} got a finish_reason; "
-                    "the response is truncated.",
                     offset,
                     rec,
+                    outputs_phrase=self._outputs_phrase(missing),
                 )
             ]
         status = self._status()
@@ -386,22 +396,15 @@ class OpenAIChatAdapter:
         choices = self._choices
         missing = [o for o, st in choices.items() if st.finish is None]
         if not choices or len(missing) == len(choices):
-            out.append(
-                diag(
-                    "stream.done-without-finish",
-                    "warning",
-                    f"{marker} arrived before any finish_reason; the stream says it is done "
-                    "but no choice said why it stopped.",
-                    record,
-                )
-            )
+            out.append(diag("stream.done-without-finish", record, form="no-finish", marker=marker))
         elif missing:
             out.append(
                 diag(
                     "stream.done-without-finish",
-                    "warning",
-                    f"{marker} arrived before {self._outputs_phrase(missing)} got a finish_reason.",
                     record,
+                    form="some-outputs",
+                    marker=marker,
+                    outputs_phrase=self._outputs_phrase(missing),
                 )
             )
         summary = self._finish_summary()
@@ -413,24 +416,10 @@ class OpenAIChatAdapter:
         out: list[AdapterOutput] = []
         data = record.data.strip()
         if data != _DONE:
-            out.append(
-                diag(
-                    "openai-chat.malformed-done",
-                    "info",
-                    f"Record {record.index} starts with [DONE] but carries more: {quote(data)}; it is read as [DONE].",
-                    record,
-                )
-            )
+            out.append(diag("openai-chat.malformed-done", record, data=data))
         if self._terminated:
             if self._done_seen:
-                out.append(
-                    diag(
-                        "openai-chat.duplicate-done",
-                        "warning",
-                        f"Record {record.index} is a second `data: [DONE]` for the same response; it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-chat.duplicate-done", record))
             self._done_seen = True
             return out
         self._done_seen = True
@@ -479,10 +468,10 @@ class OpenAIChatAdapter:
         out.append(
             diag(
                 "provider.error",
-                "error",
-                f"The provider reported an error inside the stream: {quote(message, 160)}"
-                + (f" ({detail})." if detail else "."),
                 record,
+                form="openai-chat",
+                message=message,
+                detail=f" ({detail})" if detail else "",
             )
         )
 
@@ -602,6 +591,22 @@ class OpenAIChatAdapter:
                 self._terminated = True
         elif obj_type == "chat.completion.done" and not self._terminated:
             self._end_marker(record, "The chat.completion.done chunk", out)
+        elif obj_type == "chat.completion" and _is_whole(choices) and not self._terminated:
+            self._whole_completion(record, out)
+
+    def _whole_completion(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """A whole ``chat.completion`` (not streamed): its choices' messages were taken as
+        snapshots; it ends the response when every choice has a finish reason."""
+        out.append(not_streamed("chat.completion object", record))
+        if self._choices and all(st.finish is not None for st in self._choices.values()):
+            out.append(
+                Terminal(
+                    record.index,
+                    self._status(),
+                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})",
+                )
+            )
+            self._terminated = True
 
     @staticmethod
     def _is_chunk(obj: dict[str, Any], obj_type: Any) -> bool:
@@ -646,14 +651,7 @@ class OpenAIChatAdapter:
             and obj_type != "error"
             and self._once("openai-chat.unexpected-object", quote(obj_type))
         ):
-            out.append(
-                diag(
-                    "openai-chat.unexpected-object",
-                    "info",
-                    f"Record {record.index} has object {quote(obj_type)}, not 'chat.completion.chunk'; it is read as a chunk.",
-                    record,
-                )
-            )
+            out.append(diag("openai-chat.unexpected-object", record, obj_type=obj_type))
 
     def _new_id(
         self, cid: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -667,15 +665,10 @@ class OpenAIChatAdapter:
                 out.append(
                     diag(
                         "openai-chat.id-changed",
-                        "warning",
-                        f"Record {record.index} has id {quote(cid)} while response {quote(self._id)} "
-                        + (
-                            "has finished but the chunk carries no choices"
-                            if all_finished
-                            else "still has open choices"
-                        )
-                        + "; it is kept in that response.",
                         record,
+                        form="finished" if all_finished else "open",
+                        cid=cid,
+                        id=self._id,
                     )
                 )
             return
@@ -683,13 +676,7 @@ class OpenAIChatAdapter:
             # Every choice finished but no end marker came before the next response.
             if self._sse:
                 out.append(
-                    diag(
-                        "stream.missing-done",
-                        "warning",
-                        f"Response {quote(self._id)} finished but no `data: [DONE]` came before "
-                        f"the next response {quote(cid)}; it is reported as truncated.",
-                        record,
-                    )
+                    diag("stream.missing-done", record, form="next-response", id=self._id, cid=cid)
                 )
             else:
                 out.append(
@@ -716,14 +703,7 @@ class OpenAIChatAdapter:
         if type(o) is not int:
             if o is None:
                 if self._once("openai-chat.missing-choice-index"):
-                    out.append(
-                        diag(
-                            "openai-chat.missing-choice-index",
-                            "info",
-                            f"Record {ri}: choices[{pos}] has no `index`; its position {pos} is used.",
-                            record,
-                        )
-                    )
+                    out.append(diag("openai-chat.missing-choice-index", record, pos=pos))
             else:
                 _invalid(
                     out,
@@ -768,15 +748,7 @@ class OpenAIChatAdapter:
             return False
         reason = _FINISH.get(fr, "other")
         if reason == "other" and self._once("openai-chat.unknown-finish-reason", fr):
-            out.append(
-                diag(
-                    "openai-chat.unknown-finish-reason",
-                    "info",
-                    f"Record {ri}: finish_reason {quote(fr)} of choice {o} is not a known value; "
-                    "it is reported as 'other' with the raw value kept.",
-                    record,
-                )
-            )
+            out.append(diag("openai-chat.unknown-finish-reason", record, fr=fr, choice=o))
         st.finish = reason
         st.raw_finish = fr
         out.append(Finish(ri, o, reason, fr))
@@ -896,10 +868,11 @@ class OpenAIChatAdapter:
                     out.append(
                         diag(
                             "openai-chat.reasoning-fields-differ",
-                            "info",
-                            f"Record {ri}: delta.reasoning_content {quote(plain)} and delta.reasoning "
-                            f"{quote(rs)} of choice {o} differ; both are kept, in that order.",
                             record,
+                            form="content",
+                            plain=plain,
+                            rs=rs,
+                            choice=o,
                         )
                     )
                 plain += rs
@@ -940,14 +913,7 @@ class OpenAIChatAdapter:
             elif self._once(
                 "openai-chat.unknown-reasoning-detail", t if isinstance(t, str) else None
             ):
-                out.append(
-                    diag(
-                        "openai-chat.unknown-reasoning-detail",
-                        "info",
-                        f"Record {ri}: reasoning_details item of type {quote(t)} is not known; it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-chat.unknown-reasoning-detail", record, detail_type=t))
         if plain:
             joined = "".join(p[0] for p in pieces)
             kind = "text"
@@ -958,10 +924,11 @@ class OpenAIChatAdapter:
                 out.append(
                     diag(
                         "openai-chat.reasoning-fields-differ",
-                        "info",
-                        f"Record {ri}: delta.reasoning {quote(plain)} and the text of reasoning_details "
-                        f"{quote(joined)} of choice {o} differ; delta.reasoning is kept.",
                         record,
+                        form="details",
+                        plain=plain,
+                        joined=joined,
+                        choice=o,
                     )
                 )
             out.append(ReasoningDelta(ri, o, plain, None, kind))
@@ -1005,29 +972,14 @@ class OpenAIChatAdapter:
             elif t == "reference":
                 out.append(Citation(ri, o, part))
             elif self._once("openai-chat.unknown-content-part", t if isinstance(t, str) else None):
-                out.append(
-                    diag(
-                        "openai-chat.unknown-content-part",
-                        "info",
-                        f"Record {ri}: a content part of type {quote(t)} in choice {o} is not known; it is ignored.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-chat.unknown-content-part", record, part_type=t, choice=o))
 
     # ------------------------------------------------------------------ tool calls
 
     def _name(self, name: Any, o: int, record: DataRecord, out: list[AdapterOutput]) -> str | None:
         if name is None or isinstance(name, str):
             return name
-        out.append(
-            diag(
-                "openai-chat.tool-name-not-string",
-                "warning",
-                f"Record {record.index}: a tool call name of choice {o} is not a string: {quote(name)}; "
-                "it is treated as absent.",
-                record,
-            )
-        )
+        out.append(diag("openai-chat.tool-name-not-string", record, choice=o, name=name))
         return None
 
     def _arguments(
@@ -1039,10 +991,10 @@ class OpenAIChatAdapter:
         out.append(
             diag(
                 "openai-chat.tool-arguments-not-string",
-                "warning",
-                f"Record {record.index}: tool call arguments of choice {o} are a JSON "
-                f"{type(args).__name__}, not a string: {quote(args)}; its compact JSON text is used.",
                 record,
+                choice=o,
+                name=type(args).__name__,
+                args=args,
             )
         )
         return text
@@ -1055,11 +1007,7 @@ class OpenAIChatAdapter:
             return
         out.append(
             diag(
-                "openai-chat.parallel-wrapper",
-                "warning",
-                f"Record {record.index}: choice {o} called the pseudo-tool {_PARALLEL_WRAPPER!r}, "
-                "whose arguments wrap several tool calls; the call is kept as sent.",
-                record,
+                "openai-chat.parallel-wrapper", record, choice=o, parallel_wrapper=_PARALLEL_WRAPPER
             )
         )
 
@@ -1099,26 +1047,10 @@ class OpenAIChatAdapter:
                     )
                     idx = None
                 if self._once("tool.missing-index", o):
-                    out.append(
-                        diag(
-                            "tool.missing-index",
-                            "info",
-                            f"Record {ri}: a tool call fragment of choice {o} has no `index`; "
-                            "fragments are matched by id, else to the open call.",
-                            record,
-                        )
-                    )
+                    out.append(diag("tool.missing-index", record, form="choice", choice=o))
             cid = get("id")
             if cid is not None and not isinstance(cid, str):
-                out.append(
-                    diag(
-                        "openai-chat.tool-id-not-string",
-                        "warning",
-                        f"Record {ri}: a tool call id of choice {o} is not a string: {quote(cid)}; "
-                        "it is treated as absent.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-chat.tool-id-not-string", record, choice=o, cid=cid))
                 cid = None
             ctype = get("type")
             if not isinstance(ctype, str):
@@ -1149,15 +1081,7 @@ class OpenAIChatAdapter:
                 if here is None:
                     here = {idx}
                 elif idx in here:
-                    out.append(
-                        diag(
-                            "openai-chat.duplicate-tool-index",
-                            "info",
-                            f"Record {ri}: two tool call entries of choice {o} in one chunk have index {idx}; "
-                            "both are applied to that call in order.",
-                            record,
-                        )
-                    )
+                    out.append(diag("openai-chat.duplicate-tool-index", record, choice=o, idx=idx))
                 else:
                     here.add(idx)
                 known = st.index_ids
@@ -1167,10 +1091,10 @@ class OpenAIChatAdapter:
                         out.append(
                             diag(
                                 "openai-chat.tool-index-gap",
-                                "info",
-                                f"Record {ri}: a new tool call of choice {o} has index {idx} after "
-                                f"{len(known)} call(s); indexes are not contiguous from 0.",
                                 record,
+                                choice=o,
+                                idx=idx,
+                                n_known=len(known),
                             )
                         )
                     known[idx] = cid or ""
@@ -1180,10 +1104,11 @@ class OpenAIChatAdapter:
                             out.append(
                                 diag(
                                     "openai-chat.tool-index-reused",
-                                    "warning",
-                                    f"Record {ri}: tool call index {idx} of choice {o} is reused with a new id "
-                                    f"{quote(cid)} (was {quote(prev)}); it starts a new call.",
                                     record,
+                                    idx=idx,
+                                    choice=o,
+                                    cid=cid,
+                                    prev=prev,
                                 )
                             )
                             known[idx] = cid
@@ -1197,10 +1122,10 @@ class OpenAIChatAdapter:
                         out.append(
                             diag(
                                 "openai-chat.tool-calls-interleaved",
-                                "info",
-                                f"Record {ri}: a fragment for tool call index {idx} of choice {o} came after "
-                                f"fragments of index {st.last_index}; parallel calls are interleaved.",
                                 record,
+                                idx=idx,
+                                choice=o,
+                                last_index=st.last_index,
                             )
                         )
                 st.last_index = idx
@@ -1277,13 +1202,12 @@ class OpenAIChatAdapter:
                 and res.get("filtered") is True
                 and self._once("openai-chat.content-filtered", (what, category))
             ):
-                sev: Severity = "info"
                 out.append(
                     diag(
                         "openai-chat.content-filtered",
-                        sev,
-                        f"Record {record.index}: the content filter flagged {what} for "
-                        f"{quote(category)} ({quote(res)}).",
                         record,
+                        what=what,
+                        category=category,
+                        res=res,
                     )
                 )

@@ -11,12 +11,20 @@ from ``type`` it is reported (``openai-responses.event-name-mismatch``) and ``ty
 The protocol has one reply per response, so every piece goes to output ``0``. Content
 is keyed per part, never by "the last open item" (out-of-order parts must not swap):
 
-* message text and refusal: ``(item_id, content_index)``;
-* raw reasoning text (``reasoning_text`` parts): ``(item_id, content_index)``;
-* reasoning summary: ``(item_id, "summary", summary_index)``.
+* message text and refusal: ``(item, content_index)``;
+* raw reasoning text (``reasoning_text`` parts): ``(item, content_index)``;
+* reasoning summary: ``(item, "summary", summary_index)``.
 
 The summary key carries a ``"summary"`` marker so that summary part 0 and reasoning-text
 part 0 of one reasoning item can never be merged.
+
+Positions are the protocol's identity and item ids are labels: ``item`` is the item's
+``output_index`` (an id met first without a position keeps its own key, for servers
+that send none). Some gateways re-issue the item id on every event; the events still
+meet at their position, the restatements are compared instead of appended, and the id
+change is reported once per item (``openai-responses.item-id-changed``). The terminal
+``response.output`` names its items by the ids already met, and by their place in the
+list when an id is new.
 
 Tool calls are identified by ``output_index`` (the ``index`` of the unified events) and
 named at ``response.output_item.added`` with the item's ``call_id`` (its ``id`` when a
@@ -52,7 +60,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -75,7 +83,17 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord, SSEEvent
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    int_or_none,
+    not_streamed,
+    refuse_feed,
+    whole_terminal,
+)
 
 __all__ = ["OpenAIResponsesAdapter"]
 
@@ -166,6 +184,15 @@ _PART_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
+_WHOLE_STATUS = {
+    "completed": "response.completed",
+    "incomplete": "response.incomplete",
+    "failed": "response.failed",
+    "cancelled": "response.cancelled",
+}
+"""The terminal event a whole Response object stands for, by its ``status``."""
+
+
 def _key(value: object) -> str | int | None:
     """A value usable in a part key (hashable, protocol-shaped) or ``None``."""
     if isinstance(value, (str, int)) and not isinstance(value, bool):
@@ -206,6 +233,8 @@ class OpenAIResponsesAdapter:
     JSON events in every framing.
     """
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "openai-responses"
 
     def __init__(self, framing: str) -> None:
@@ -236,11 +265,15 @@ class OpenAIResponsesAdapter:
         self._started = False
         self._seq: int | None = None
         self._items: dict[str, _Item] = {}
+        self._index_owner: dict[int, str | int] = {}
+        self._id_owner: dict[str, str | int] = {}
+        self._labels: dict[int, str] = {}
+        self._relabelled: set[int] = set()
         self._by_index: dict[int, _Item] = {}
         self._snapshotted: set[tuple[str, object]] = set()
         self._cited: set[object] = set()
-        self._metas: set[str] = set()
-        self._results: set[str] = set()
+        self._metas: set[str | int | None] = set()
+        self._results: set[str | int | None] = set()
         self._errors: set[tuple[str, str]] = set()
         self._client_calls = False
         self._built = False
@@ -253,65 +286,39 @@ class OpenAIResponsesAdapter:
         obj, bad = decode_json(record)
         if obj is INVALID:
             if record.data.strip() == "[DONE]":
-                out.append(
-                    diag(
-                        "openai-responses.done-marker",
-                        "info",
-                        f"Record {record.index} is 'data: [DONE]', which the Responses "
-                        "protocol does not have (a proxy added it); it is ignored and the "
-                        "response's terminal event decides how it ended.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-responses.done-marker", record))
                 return out
             if bad is not None:
                 out.append(bad)
             return out
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "openai-responses.not-an-object",
-                    "error",
-                    f"Record {record.index} is JSON but not an event object: "
-                    f"{quote(record.data)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("openai-responses.not-an-object", record, data=record.data))
             return out
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
+        if etype is None and obj.get("object") == "response":
+            self._whole_response(obj, record, out)
+            return out
         if not isinstance(etype, str):
             if wire_name and wire_name != "message":
                 etype = wire_name
                 out.append(
                     diag(
                         "openai-responses.missing-type",
-                        "warning",
-                        f"Record {record.index} has no string 'type' field; its SSE event "
-                        f"name {quote(wire_name)} is used instead.",
                         record,
+                        form="event-name",
+                        wire_name=wire_name,
                     )
                 )
             else:
                 out.append(
-                    diag(
-                        "openai-responses.missing-type",
-                        "error",
-                        f"Record {record.index} has no string 'type' field (got "
-                        f"{quote(etype)}) and no SSE event name; it is skipped.",
-                        record,
-                    )
+                    diag("openai-responses.missing-type", record, form="skipped", etype=etype)
                 )
                 return out
         elif wire_name is not None and wire_name not in ("message", etype):
             out.append(
                 diag(
-                    "openai-responses.event-name-mismatch",
-                    "warning",
-                    f"Record {record.index} is named {quote(wire_name)} on its SSE "
-                    f"'event:' line but its JSON type is {quote(etype)}; the JSON type "
-                    "is authoritative.",
-                    record,
+                    "openai-responses.event-name-mismatch", record, wire_name=wire_name, etype=etype
                 )
             )
         if etype == "response.created":
@@ -339,6 +346,10 @@ class OpenAIResponsesAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: nothing to add (a missing terminal event is the aggregator's
         ``truncated`` status, unended calls its ``tool.incomplete``)."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         return []
 
     # -- helpers -----------------------------------------------------------------------
@@ -346,13 +357,7 @@ class OpenAIResponsesAdapter:
     def _check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(seq, int) or isinstance(seq, bool):
             out.append(
-                diag(
-                    "openai-responses.sequence-gap",
-                    "warning",
-                    f"Record {record.index} has a sequence_number that is not an "
-                    f"integer: {quote(seq)}; it is ignored.",
-                    record,
-                )
+                diag("openai-responses.sequence-gap", record, form="not-an-integer", seq=seq)
             )
             return
         last = self._seq
@@ -361,33 +366,65 @@ class OpenAIResponsesAdapter:
             return
         what = "skips ahead" if seq > last else "goes back"
         out.append(
-            diag(
-                "openai-responses.sequence-gap",
-                "warning",
-                f"Record {record.index} has sequence_number {seq} after {last}: the "
-                f"numbering {what} (events lost, duplicated or reordered on the way).",
-                record,
-            )
+            diag("openai-responses.sequence-gap", record, form="gap", seq=seq, last=last, what=what)
         )
 
     def _invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        out.append(diag("openai-responses.invalid-field", record, field=field, value=value))
+
+    def _owner(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> str | int | None:
+        """The item a content event belongs to, by its ``output_index`` (its
+        ``item_id`` only when the event has no position)."""
+        position = obj.get("output_index")
+        item_id = obj.get("item_id")
+        if type(position) is int and type(item_id) is str and self._labels.get(position) == item_id:
+            return self._index_owner[position]  # an item already met under this id
+        return self._resolve(_str(item_id), int_or_none(position), record, out)
+
+    def _resolve(
+        self, item_id: str | None, index: int | None, record: DataRecord, out: list[AdapterOutput]
+    ) -> str | int | None:
+        """The key of the item at position ``index`` labelled ``item_id``.
+
+        The position is the item's identity and the id a label: an item is keyed by its
+        output index, and an id met first without a position keeps its own key (so the
+        parts of a server that never sends positions stay apart). A position that later
+        arrives under another id is reported once (:meth:`_label`).
+        """
+        if index is None:
+            if item_id is None:
+                return None
+            return self._id_owner.setdefault(item_id, item_id)
+        owner = self._index_owner.get(index)
+        if owner is None:
+            owner = self._id_owner.get(item_id, index) if item_id is not None else index
+            self._index_owner[index] = owner
+        if item_id is not None:
+            self._label(index, item_id, record, out)
+            self._id_owner.setdefault(item_id, owner)
+        return owner
+
+    def _label(
+        self, index: int, item_id: str, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Remember the first id of the item at ``index``; report the first other one."""
+        first = self._labels.setdefault(index, item_id)
+        if first == item_id or index in self._relabelled:
+            return
+        self._relabelled.add(index)
         out.append(
             diag(
-                "openai-responses.invalid-field",
-                "warning",
-                f"Record {record.index} has a {field!r} that is not a string: "
-                f"{quote(value)}; the piece is skipped.",
+                "openai-responses.item-id-changed",
                 record,
+                index=index,
+                item_id=item_id,
+                first=first,
             )
         )
-
-    @staticmethod
-    def _owner(obj: dict[str, Any]) -> str | int | None:
-        """The item a content event belongs to: its ``item_id``, else its output index."""
-        owner = _key(obj.get("item_id"))
-        return owner if owner is not None else _key(obj.get("output_index"))
 
     def _snapshot(
         self,
@@ -417,12 +454,19 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        item_id = obj.get("item_id")
+        position = obj.get("output_index")
         index = obj.get("content_index")
-        if type(item_id) is str and type(index) is int:  # the usual shape: no checks needed
-            out.append(TextDelta(record.index, 0, delta, (item_id, index)))
+        item_id = obj.get("item_id")
+        if (
+            type(position) is int
+            and type(index) is int
+            and type(item_id) is str
+            and self._labels.get(position) == item_id
+        ):  # the usual shape: an item already met under the same id
+            out.append(TextDelta(record.index, 0, delta, (self._index_owner[position], index)))
             return
-        out.append(TextDelta(record.index, 0, delta, (self._owner(obj), _key(index))))
+        part = (self._owner(obj, record, out), _key(index))
+        out.append(TextDelta(record.index, 0, delta, part))
 
     def _refusal_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -432,7 +476,7 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         out.append(RefusalDelta(record.index, 0, delta, part))
 
     def _summary_delta(
@@ -443,7 +487,7 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        part = (self._owner(obj), "summary", _key(obj.get("summary_index")))
+        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
         out.append(ReasoningDelta(record.index, 0, delta, part, "summary"))
 
     def _reasoning_text_delta(
@@ -454,29 +498,29 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
 
     def _text_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         self._snapshot("text", obj.get("text"), part, record, out)
 
     def _refusal_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         self._snapshot("refusal", obj.get("refusal"), part, record, out)
 
     def _summary_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj), "summary", _key(obj.get("summary_index")))
+        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
         self._snapshot("reasoning", obj.get("text"), part, record, out)
 
     def _reasoning_text_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         self._snapshot("reasoning", obj.get("text"), part, record, out)
 
     def _content_part_done(
@@ -484,7 +528,7 @@ class OpenAIResponsesAdapter:
     ) -> None:
         content = obj.get("part")
         if isinstance(content, dict):
-            part = (self._owner(obj), _key(obj.get("content_index")))
+            part = (self._owner(obj, record, out), _key(obj.get("content_index")))
             self._content(content, part, record, out)
 
     def _content(
@@ -507,13 +551,13 @@ class OpenAIResponsesAdapter:
     ) -> None:
         content = obj.get("part")
         if isinstance(content, dict):
-            part = (self._owner(obj), "summary", _key(obj.get("summary_index")))
+            part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
             self._snapshot("reasoning", content.get("text"), part, record, out)
 
     def _annotation(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj), _key(obj.get("content_index")))
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
         self._cited.add(part)
         out.append(Citation(record.index, 0, obj.get("annotation"), part))
 
@@ -537,12 +581,17 @@ class OpenAIResponsesAdapter:
 
     # -- items and tool calls ----------------------------------------------------------
 
-    def _call_index(self, obj: dict[str, Any]) -> tuple[int | None, _Item | None]:
-        item_id = obj.get("item_id")
-        item = self._items.get(item_id) if isinstance(item_id, str) else None
+    def _call_index(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> tuple[int | None, _Item | None]:
+        """The position and the remembered item of an argument event: by its
+        ``output_index`` first (the id is a label), else by its ``item_id``."""
+        item_id = _str(obj.get("item_id"))
         index = int_or_none(obj.get("output_index"))
-        if item is None and index is not None:
-            item = self._by_index.get(index)
+        self._resolve(item_id, index, record, out)
+        item = self._by_index.get(index) if index is not None else None
+        if item is None and item_id is not None:
+            item = self._items.get(item_id)
         if index is None and item is not None:
             index = item.index
         return index, item
@@ -565,6 +614,7 @@ class OpenAIResponsesAdapter:
         itype = item.get("type")
         if not isinstance(itype, str):
             return
+        self._resolve(_str(item.get("id")), index, record, out)
         spec = _CALL_ITEMS.get(itype)
         entry = self._remember(item.get("id"), itype, index, spec[0] if spec else None)
         if spec is None:
@@ -590,24 +640,29 @@ class OpenAIResponsesAdapter:
     def _item_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         item = obj.get("item")
         if isinstance(item, dict):
-            self._final_item(item, int_or_none(obj.get("output_index")), record, out)
+            index = int_or_none(obj.get("output_index"))
+            owner = self._resolve(_str(item.get("id")), index, record, out)
+            self._final_item(item, index, owner, record, out)
 
     def _final_item(
-        self, item: dict[str, Any], index: int | None, record: DataRecord, out: list[AdapterOutput]
+        self,
+        item: dict[str, Any],
+        index: int | None,
+        owner: str | int | None,
+        record: DataRecord,
+        out: list[AdapterOutput],
     ) -> None:
-        """Take what a finished item restates and the deltas did not already give."""
+        """Take what a finished item (keyed ``owner``) restates and the deltas did not
+        already give."""
         itype = item.get("type")
-        item_id = _key(item.get("id"))
         if itype == "message":
             content = item.get("content")
-            owner = item_id if item_id is not None else index
             if isinstance(content, list):
                 for ci, part in enumerate(content):
                     if isinstance(part, dict):
                         self._content(part, (owner, ci), record, out)
             return
         if itype == "reasoning":
-            owner = item_id if item_id is not None else index
             summary = item.get("summary")
             if isinstance(summary, list):
                 for si, part in enumerate(summary):
@@ -621,9 +676,8 @@ class OpenAIResponsesAdapter:
                     if isinstance(part, dict):
                         self._content(part, (owner, ci), record, out)
             encrypted = item.get("encrypted_content")
-            meta_key = str(owner)
-            if isinstance(encrypted, str) and encrypted and meta_key not in self._metas:
-                self._metas.add(meta_key)
+            if isinstance(encrypted, str) and encrypted and owner not in self._metas:
+                self._metas.add(owner)
                 out.append(ReasoningMeta(record.index, 0, owner, encrypted=encrypted))
             return
         if not isinstance(itype, str):
@@ -631,12 +685,10 @@ class OpenAIResponsesAdapter:
         spec = _CALL_ITEMS.get(itype)
         if spec is not None:
             self._final_call(item, itype, spec, index, record, out)
-        if itype in _PROVIDER_EXECUTED:
+        if itype in _PROVIDER_EXECUTED and owner not in self._results:
             # A provider-executed tool finished: its result, delivered whole.
-            result_key = str(item_id if item_id is not None else index)
-            if result_key not in self._results:
-                self._results.add(result_key)
-                out.append(ServerToolResult(record.index, 0, _str(item.get("id")), itype, item))
+            self._results.add(owner)
+            out.append(ServerToolResult(record.index, 0, _str(item.get("id")), itype, item))
 
     def _final_call(
         self,
@@ -708,7 +760,7 @@ class OpenAIResponsesAdapter:
             self._invalid("delta", delta, record, out)
             return
         self._built = True
-        index, item = self._call_index(obj)
+        index, item = self._call_index(obj, record, out)
         if item is None:
             item = self._remember(obj.get("item_id"), etype, index, kind)
             if kind in _CLIENT_KINDS:
@@ -721,7 +773,7 @@ class OpenAIResponsesAdapter:
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         kind, fmt, field = _ARG_DONES[etype]
-        index, item = self._call_index(obj)
+        index, item = self._call_index(obj, record, out)
         arguments = _args_text(obj.get(field))
         name = _str(obj.get("name"))
         if item is None:
@@ -789,10 +841,11 @@ class OpenAIResponsesAdapter:
         out.append(
             diag(
                 "provider.error",
-                "error",
-                f"The provider reported an error in {where}: {quote(text)} "
-                f"(code {quote(code_text)}); the response is marked failed.",
                 record,
+                form="openai-responses",
+                where=where,
+                text=text,
+                code_text=code_text,
             )
         )
 
@@ -800,6 +853,25 @@ class OpenAIResponsesAdapter:
         nested = obj.get("error")
         err = nested if isinstance(nested, dict) else obj
         self._provider_error(err, obj, "an 'error' event", record, out)
+
+    def _whole_response(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Response object (not streamed): read as the terminal event its status
+        names, whose snapshot carries every output item."""
+        out.append(not_streamed("Response object", record))
+        etype = _WHOLE_STATUS.get(_str(obj.get("status")) or "")
+        if etype is not None:
+            self._terminal(etype, {"response": obj}, record, out)
+            whole_terminal(out, "Response")
+            return
+        # queued or in progress (a background response polled early): what it has so far
+        self._start(obj, record, out)
+        output = obj.get("output")
+        for position, item in enumerate(output if isinstance(output, list) else []):
+            if isinstance(item, dict):
+                owner = self._resolve(_str(item.get("id")), position, record, out)
+                self._final_item(item, position, owner, record, out)
 
     def _terminal(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -811,19 +883,16 @@ class OpenAIResponsesAdapter:
         output = resp.get("output")
         if isinstance(output, list):
             if not output and self._built and etype == "response.completed":
-                out.append(
-                    diag(
-                        "openai-responses.empty-final-output",
-                        "warning",
-                        f"Record {record.index} ({etype}) restates the response with an "
-                        "empty 'output' although deltas built content (a proxy quirk); "
-                        "the content built from the deltas is kept.",
-                        record,
-                    )
-                )
+                out.append(diag("openai-responses.empty-final-output", record, etype=etype))
             for position, item in enumerate(output):
                 if isinstance(item, dict):
-                    self._final_item(item, position, record, out)
+                    # An id met in the stream names its item; an unknown one (a gateway
+                    # that re-issues ids) falls back on the position in the list.
+                    item_id = _str(item.get("id"))
+                    owner = self._id_owner.get(item_id) if item_id is not None else None
+                    if owner is None:
+                        owner = self._resolve(item_id, position, record, out)
+                    self._final_item(item, position, owner, record, out)
         usage = resp.get("usage")
         if isinstance(usage, dict):
             out.append(self._usage(usage, etype, record))

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..errors import UsageError
 from ..events import Unknown
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, refuse_feed
 
 __all__ = ["UnknownAdapter"]
 
 
 class UnknownAdapter:
     """Reports each record as :class:`Unknown` (by its JSON ``type``/``object`` or SSE event)."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
 
     name: ClassVar[str] = "unknown"
 
@@ -38,4 +42,8 @@ class UnknownAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """Nothing is left unfinished by an unknown protocol."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         return []

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ..diagnostics import quote
+from ..errors import UsageError
 from ..events import (
     Citation,
     Finish,
@@ -55,7 +55,8 @@ from ..events import (
     Usage,
 )
 from ..framing.records import DataRecord
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none
+from ..incremental import CLOSE_TWICE
+from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
 
 __all__ = ["VercelUIAdapter"]
 
@@ -125,6 +126,8 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
 class VercelUIAdapter:
     """Adapter for AI SDK UI-message streams (SSE, or a dump of its chunks one per line)."""
 
+    _closed = False  # the Incremental contract: closed once, never fed after
+
     name: ClassVar[str] = "vercel-ui"
 
     def __init__(self, framing: str) -> None:
@@ -172,41 +175,16 @@ class VercelUIAdapter:
         obj, bad = decode_json(record)
         if obj is INVALID:
             if _LEGACY_LINE.match(data):
-                out.append(
-                    diag(
-                        "vercel-ui.legacy-data-stream",
-                        "error",
-                        f"Record {record.index} looks like the AI SDK 4 data stream "
-                        f"protocol ('CODE:JSON' lines), not a UI-message stream: "
-                        f"{quote(data)}; it is skipped.",
-                        record,
-                    )
-                )
+                out.append(diag("vercel-ui.legacy-data-stream", record, data=data))
             elif bad is not None:
                 out.append(bad)
             return out
         if not isinstance(obj, dict):
-            out.append(
-                diag(
-                    "vercel-ui.not-an-object",
-                    "error",
-                    f"Record {record.index} is JSON but not a chunk object: "
-                    f"{quote(data)}; it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("vercel-ui.not-an-object", record, data=data))
             return out
         ctype = obj.get("type")
         if not isinstance(ctype, str):
-            out.append(
-                diag(
-                    "vercel-ui.missing-type",
-                    "error",
-                    f"Record {record.index} has no string 'type' field (got "
-                    f"{quote(ctype)}); it is skipped.",
-                    record,
-                )
-            )
+            out.append(diag("vercel-ui.missing-type", record, ctype=ctype))
             return out
         handler = self._handlers.get(ctype)
         if handler is not None:
@@ -220,18 +198,13 @@ class VercelUIAdapter:
     def close(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
-            return [
-                diag(
-                    "stream.missing-done",
-                    "warning",
-                    f"The stream sent its 'finish' chunk (record {finish.index}) but ended "
-                    "without 'data: [DONE]'; the connection may have been cut before the "
-                    "end marker.",
-                    finish,
-                )
-            ]
+            return [diag("stream.missing-done", finish, form="vercel-ui")]
         return []
 
     # -- helpers -----------------------------------------------------------------------
@@ -239,28 +212,12 @@ class VercelUIAdapter:
     def _invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(
-            diag(
-                "vercel-ui.invalid-field",
-                "warning",
-                f"Record {record.index} has a {field!r} that is not a string: "
-                f"{quote(value)}; the piece is skipped.",
-                record,
-            )
-        )
+        out.append(diag("vercel-ui.invalid-field", record, field=field, value=value))
 
     def _not_started(
         self, what: str, key: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(
-            diag(
-                "vercel-ui.part-not-started",
-                "warning",
-                f"Record {record.index} continues {what} {quote(key)} that no start chunk "
-                "opened (the AI SDK client rejects this); its content is kept.",
-                record,
-            )
-        )
+        out.append(diag("vercel-ui.part-not-started", record, what=what, key=key))
 
     def _usage(
         self, meta: object, source: str, record: DataRecord, out: list[AdapterOutput]
@@ -409,11 +366,9 @@ class VercelUIAdapter:
         out.append(
             diag(
                 "vercel-ui.tool-input-error",
-                "warning",
-                f"Record {record.index}: the input of tool call "
-                f"{quote(obj.get('toolCallId'))} was rejected: "
-                f"{quote(obj.get('errorText'), 120)}.",
                 record,
+                toolcallid=obj.get("toolCallId"),
+                errortext=obj.get("errorText"),
             )
         )
         self._end_call(obj, arguments, record, out)
@@ -431,13 +386,7 @@ class VercelUIAdapter:
         elif ctype == "tool-output-error":
             content = obj.get("errorText")
             out.append(
-                diag(
-                    "vercel-ui.tool-output-error",
-                    "warning",
-                    f"Record {record.index}: tool call {quote(call_id)} failed: "
-                    f"{quote(content, 120)}.",
-                    record,
-                )
+                diag("vercel-ui.tool-output-error", record, call_id=call_id, content=content)
             )
         else:
             content = None
@@ -472,15 +421,7 @@ class VercelUIAdapter:
             unified = _FINISH_REASONS.get(raw)
             if unified is None:
                 unified = "other"
-                out.append(
-                    diag(
-                        "vercel-ui.unknown-finish-reason",
-                        "warning",
-                        f"Record {record.index} has the finish reason {quote(raw)}, which "
-                        "the protocol does not define; it is reported as 'other'.",
-                        record,
-                    )
-                )
+                out.append(diag("vercel-ui.unknown-finish-reason", record, raw_text=raw))
             out.append(Finish(record.index, 0, unified, raw))
         elif raw is not None:
             self._invalid("finishReason", raw, record, out)
@@ -505,29 +446,13 @@ class VercelUIAdapter:
         if self._finished is not None:
             self._terminate(record, "[DONE]", out)
             return
-        out.append(
-            diag(
-                "stream.done-without-finish",
-                "warning",
-                f"Record {record.index} is 'data: [DONE]' but no 'finish' chunk came "
-                "before it; the message did not finish normally.",
-                record,
-            )
-        )
+        out.append(diag("stream.done-without-finish", record, form="vercel-ui"))
 
     def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         text = obj.get("errorText")
         message = text if isinstance(text, str) else ("" if text is None else str(text))
         out.append(ProviderError(record.index, None, message, None, obj))
-        out.append(
-            diag(
-                "provider.error",
-                "error",
-                f"The stream reported an error: {quote(message, 120)}; the response is "
-                "marked failed.",
-                record,
-            )
-        )
+        out.append(diag("provider.error", record, form="vercel-ui", message=message))
 
     def _abort(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         reason = obj.get("reason")
@@ -538,12 +463,4 @@ class VercelUIAdapter:
     def _reset_step(
         self, _obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(
-            diag(
-                "vercel-ui.reset-step",
-                "info",
-                f"Record {record.index} is 'reset-step': an AI SDK client discards the "
-                "current step's parts here; ssescope keeps everything that was streamed.",
-                record,
-            )
-        )
+        out.append(diag("vercel-ui.reset-step", record))

@@ -2,7 +2,13 @@
 
 Any GET or POST path is answered with the captured stream. A directory serves several
 captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
-(repeatable) adds faults to one request.
+and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request.
+
+The app runs behind :class:`~ssescope.serve.guard.HostGuard`: the ``Host`` header must
+name a loopback address (or the one the server was bound to), so a web page cannot read
+the captures through DNS rebinding, and every answer carries :data:`SERVE_CSP`, so a
+capture served as HTML runs nothing. The request log shows paths and capture names with
+control characters made visible.
 """
 
 from __future__ import annotations
@@ -21,15 +27,23 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..containers import read_path
 from ..errors import UsageError
+from ..visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
+from .guard import LOOPBACK_HOSTS, HostGuard
+from .quirks import Quirk, apply_quirks, parse_quirk, shape
 
-__all__ = ["Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+__all__ = ["SERVE_CSP", "Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+
+SERVE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
+"""The Content-Security-Policy of every answer of the replay server: it serves data only."""
 
 _CONTENT_TYPES = {
     "sse": "text/event-stream",
     "ndjson": "application/x-ndjson",
     "json-array": "application/json",
+    "json": "application/json",
     "aws-eventstream": "application/vnd.amazon.eventstream",
 }
 _SUFFIXES = {".ssecap", ".sse", ".txt", ".ndjson", ".jsonl", ".json", ".har", ".log"}
@@ -43,14 +57,11 @@ class Capture:
     body: bytes
     content_type: str | None = None
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
+    options: ReplayOptions | None = None  # replaces the server's options for this capture
 
 
 def _read_capture(path: Path) -> Capture:
     name = path.stem
-    try:
-        from ..containers import read_path  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return Capture(name, path.read_bytes())
     body = read_path(path)
     data = b"".join(c.data for c in body.chunks)
     chunks: list[tuple[int, float]] | None = None
@@ -94,12 +105,13 @@ def load_captures(path: str | Path) -> dict[str, Capture]:
 
 @dataclass(slots=True)
 class ReplayOptions:
-    """How to replay: chunking, delay, speed and faults applied to every request."""
+    """How to replay: chunking, delay, speed, faults and quirks applied to every request."""
 
     chunk: str = "original"
     delay: str = "0"
     speed: float = 1.0
     faults: list[Fault] = field(default_factory=list)
+    quirks: list[Quirk] = field(default_factory=list)
 
 
 def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | None, str]:
@@ -120,6 +132,7 @@ def make_app(
     options: ReplayOptions | None = None,
     *,
     log: IO[str] | None = None,
+    allowed_hosts: list[str] | None = None,
 ) -> Starlette:
     """Build the Starlette app replaying ``captures``.
 
@@ -127,36 +140,47 @@ def make_app(
         captures: from :func:`load_captures`.
         options: chunking, delays, speed and faults for every request.
         log: where each request is logged (default: stderr). Headers are never logged.
+        allowed_hosts: the names the ``Host`` header may carry (default: the loopback
+            names); ``[]`` disables the check.
     """
     opts = options or ReplayOptions()
 
     def _log(line: str) -> None:
         stream = log if log is not None else sys.stderr
-        print(line, file=stream, flush=True)
+        print(visible(line), file=stream, flush=True)
 
     async def endpoint(request: Request) -> Response:
         cap, name = _pick(captures, request)
+        use = cap.options if cap is not None and cap.options is not None else opts
+        query = request.query_params
         try:
-            faults = opts.faults + [parse_fault(s) for s in request.query_params.getlist("fault")]
+            faults = use.faults + [parse_fault(s) for s in query.getlist("fault")]
+            quirks = use.quirks + [parse_quirk(s) for s in query.getlist("quirk")]
+            served = apply_quirks(cap.body, quirks) if cap is not None else None
         except UsageError as exc:
             _log(f"{request.method} {request.url.path} -> 400 ({exc})")
             return PlainTextResponse(str(exc) + "\n", status_code=400)
-        if cap is None:
+        if cap is None or served is None:
             names = ", ".join(sorted(captures))
             _log(f"{request.method} {request.url.path} -> 404 (no capture {name!r})")
             return PlainTextResponse(
                 f"no capture named {name!r}; available: {names}\n", status_code=404
             )
         await request.body()
-        plan = apply_faults(cap.body, faults)
-        shown = " ".join(str(f) for f in faults) or "none"
+        shown = " ".join([str(f) for f in faults] + [str(q) for q in quirks]) or "none"
+        if served.status is not None:
+            _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
+            await asyncio.sleep(served.wait_before)
+            return Response(served.body, status_code=served.status, headers=served.headers)
+        plan = apply_faults(served.body, faults)
         if plan.http_status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             return Response(plan.body, status_code=plan.http_status, media_type="application/json")
         original = cap.chunks if plan.body == cap.body else None
         chunks = schedule(
-            plan, chunk=opts.chunk, delay=opts.delay, speed=opts.speed, original=original
+            plan, chunk=use.chunk, delay=use.delay, speed=use.speed, original=original
         )
+        chunks = shape(chunks, served)
         _log(
             f"{request.method} {request.url.path} capture={cap.name} faults={shown} "
             f"bytes={len(plan.body)} chunks={len(chunks)}"
@@ -168,23 +192,37 @@ def make_app(
                 if wait > 0:
                     await asyncio.sleep(wait)
                 yield data
+            if served.hold_after > 0:
+                await asyncio.sleep(served.hold_after)
 
-        return StreamingResponse(body(), media_type=media, headers={"cache-control": "no-cache"})
+        headers = {"cache-control": "no-cache", **served.headers}
+        return StreamingResponse(body(), media_type=media, headers=headers)
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
         ]
     )
+    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
+    app.add_middleware(
+        HostGuard,
+        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
+        csp=SERVE_CSP,
+    )
+    return app
 
 
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """Bind a listening socket (port 0 picks a free port)."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
     sock.set_inheritable(True)
     return sock
 

@@ -13,18 +13,18 @@ import time as _time
 from abc import abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Protocol
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
-from ..diagnostics import Diagnostic, quote
+from ..containers.redact import scrub
+from ..diagnostics import diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
+from ..sourceinfo import EndReason, SourceInfo
 
 __all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase"]
-
-EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 
 
 class CaptureSink(Protocol):
@@ -61,8 +61,11 @@ class LiveCore:
     ) -> None:
         if timing is None and stall is not None:
             timing = TimingOptions(stall_s=stall)
-        self.pipeline = Pipeline(provider=provider, timing=timing, container="http")
-        self.pipeline.http_status = http_status
+        self.pipeline = Pipeline(
+            provider=provider,
+            timing=timing,
+            source=SourceInfo(container="http", status=http_status),
+        )
         self.capture = capture
         self.stall = stall
         self.start = _time.monotonic() if start is None else start
@@ -70,6 +73,7 @@ class LiveCore:
         self.stalled = False
         self.cancelled = False
         self.failed = False
+        self.secrets: list[str] = []  # credentials of the request, kept out of messages
         self._report: Report | None = None
 
     def now(self) -> float:
@@ -98,24 +102,19 @@ class LiveCore:
         wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
         if self.terminal_seen:
             self.pipeline.add_diagnostic(
-                Diagnostic(
-                    "stream.open-after-finish",
-                    "warning",
-                    f"The terminal marker arrived but the server kept the connection open; "
-                    f"the client closed it after {wait} of silence.",
-                    offset,
-                )
+                diagnostic("stream.open-after-finish", offset, form="client", wait=wait)
             )
             return
         self.stalled = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "timing.stall",
-                "error",
-                f"Nothing arrived for {wait} after byte {offset} "
-                f"({t:.3f} s into the response); the client aborted the stream.",
                 offset,
                 self.pipeline.record_count or None,
+                form="aborted",
+                wait=wait,
+                byte_offset=offset,
+                time=t,
             )
         )
 
@@ -123,12 +122,28 @@ class LiveCore:
         """The connection failed mid-body: keep what arrived, say why it stopped."""
         self.failed = True
         self.pipeline.add_diagnostic(
-            Diagnostic(
+            diagnostic(
                 "stream.connection-error",
-                "error",
-                f"The connection failed after {self.pipeline.bytes_seen} bytes: "
-                f"{type(exc).__name__} {quote(str(exc))}.",
                 self.pipeline.bytes_seen,
+                form="client",
+                bytes_seen=self.pipeline.bytes_seen,
+                name=type(exc).__name__,
+                exc=scrub(str(exc), self.secrets),
+            )
+        )
+
+    def on_decode_error(self, exc: BaseException, encoding: str = "") -> None:
+        """The compressed body could not be decoded: keep what decoded, say why it stopped."""
+        self.failed = True
+        self.pipeline.add_diagnostic(
+            diagnostic(
+                "stream.decode-error",
+                self.pipeline.bytes_seen,
+                form="named" if encoding else "unnamed",
+                encoding=encoding,
+                bytes_seen=self.pipeline.bytes_seen,
+                name=type(exc).__name__,
+                exc=scrub(str(exc), self.secrets),
             )
         )
 
@@ -234,6 +249,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
     _raw: AsyncIterator[bytes]
     _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
     _transport_errors: tuple[type[BaseException], ...] = ()
+    _decode_errors: tuple[type[BaseException], ...] = ()
+
+    def _encoding(self) -> str:
+        """The response's Content-Encoding (for the decode-error diagnostic)."""
+        return ""
 
     @abstractmethod
     async def _close_response(self) -> None:
@@ -261,6 +281,11 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
             return
         except self._stall_errors:
             core.on_stall()
+            await self._close_response()
+            self._end()
+            return
+        except self._decode_errors as exc:
+            core.on_decode_error(exc, self._encoding())
             await self._close_response()
             self._end()
             return

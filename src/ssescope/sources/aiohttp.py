@@ -17,6 +17,7 @@ from __future__ import annotations
 import aiohttp
 
 from ..aggregate.timing import TimingOptions
+from ..containers.redact import secret_values
 from ._live import AsyncStream, CaptureSink
 
 __all__ = ["AiohttpLiveStream", "aiter_events"]
@@ -45,6 +46,8 @@ class AiohttpLiveStream(AsyncStream):
         )
         self._response = response
         self._raw = response.content.iter_any()
+        info = response.request_info
+        self._core.secrets = secret_values(list(info.headers.items()), str(info.url))
 
     _transport_errors = (aiohttp.ClientError,)
 

@@ -15,7 +15,8 @@ since ``start`` (default: when the adapter was created).
 Stalls: the async adapter times each read itself (``stall`` seconds); the sync adapter
 relies on httpx's read timeout, so give the client ``read=stall``. A stall before the
 terminal marker ends the stream ``truncated`` with ``timing.stall``; after it, the
-connection is closed and ``stream.open-after-finish`` is reported.
+connection is closed and ``stream.open-after-finish`` is reported. A compressed body
+that stops decoding (corrupt gzip) keeps what decoded and reports ``stream.decode-error``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import httpx
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
+from ..containers.redact import secret_values
 from ..providers._base import AdapterOutput
 from ._live import AsyncStream, CaptureSink, StreamBase
 
@@ -35,8 +37,21 @@ __all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
 _IDENTITY = ("", "identity")
 
 
+def _secrets(response: httpx.Response) -> list[str]:
+    """The credentials the request carried (kept out of error messages)."""
+    try:
+        request = response.request
+    except RuntimeError:  # a response built by hand has no request
+        return []
+    return secret_values(list(request.headers.items()), str(request.url))
+
+
+def _encoding(response: httpx.Response) -> str:
+    return str(response.headers.get("content-encoding", "")).strip()
+
+
 def _compressed(response: httpx.Response) -> bool:
-    return response.headers.get("content-encoding", "").strip().lower() not in _IDENTITY
+    return _encoding(response).lower() not in _IDENTITY
 
 
 async def _once(data: bytes) -> AsyncIterator[bytes]:
@@ -68,6 +83,7 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
             timing=timing,
         )
         self._response = response
+        self._core.secrets = _secrets(response)
         self._raw: Iterator[bytes]
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = iter([response.content])
@@ -96,6 +112,11 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
             self._response.close()
             self._end()
             return
+        except httpx.DecodingError as exc:
+            core.on_decode_error(exc, _encoding(self._response))
+            self._response.close()
+            self._end()
+            return
         except httpx.TransportError as exc:
             core.on_error(exc)
             self._end()
@@ -104,6 +125,13 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
             self.close()
             raise
         self._pending.extend(core.feed(chunk))
+
+    def fail(self, exc: BaseException) -> None:
+        """Record that reading the body outside the iterator failed (decoding or transport)."""
+        if isinstance(exc, httpx.DecodingError):
+            self._core.on_decode_error(exc, _encoding(self._response))
+        else:
+            self._core.on_error(exc)
 
     def close(self, reason: str = "the client aborted the stream") -> Report:
         """Stop reading: the response is ``cancelled`` unless it had already ended."""
@@ -147,6 +175,7 @@ class AsyncLiveStream(AsyncStream):
             timing=timing,
         )
         self._response = response
+        self._core.secrets = _secrets(response)
         self._raw: AsyncIterator[bytes]
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = _once(response.content)
@@ -155,6 +184,10 @@ class AsyncLiveStream(AsyncStream):
 
     _stall_errors = (asyncio.TimeoutError, httpx.ReadTimeout)
     _transport_errors = (httpx.TransportError,)
+    _decode_errors = (httpx.DecodingError,)
+
+    def _encoding(self) -> str:
+        return _encoding(self._response)
 
     async def _close_response(self) -> None:
         await self._response.aclose()

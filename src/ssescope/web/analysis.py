@@ -14,9 +14,10 @@ import io
 from typing import Any
 
 from ..aggregate.aggregator import Aggregator
-from ..api import feed_body
-from ..containers import CaptureWriter, read_container
+from ..api import feed_chunks
+from ..containers import Body, CaptureWriter, read_all
 from ..diagnostics import Diagnostic
+from ..errors import UsageError
 from ..events import (
     ReasoningDelta,
     RefusalDelta,
@@ -123,19 +124,37 @@ class _Steps:
             agg.feed([ev])
 
 
-def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> dict[str, Any]:
+def _entry_line(index: int, report: dict[str, Any]) -> dict[str, Any]:
+    entry = report.get("entry") or {"index": index, "method": None, "url": None, "started": None}
+    return {**entry, "status": report["status"], "provider": report["provider"]}
+
+
+def analyse(
+    data: bytes, *, provider: str = "auto", framing: str = "auto", entry: int | None = None
+) -> dict[str, Any]:
     """Inspect ``data`` (a stream body or a container) for the web page.
 
+    A capture holding several streams (a HAR, a JSONL log) is inspected entry by entry:
+    ``entries`` lists each one with its verdict, and the rest of the answer is about the
+    chosen one (``entry``: its position in ``entries``; the first by default).
+
     Returns:
-        ``{"report", "frames", "steps", "container", "body_b64"}``: the Report's dict, one
-        dict per record, the replay steps (see :class:`_Steps`), and the body bytes in
-        base64 when they differ from ``data`` (a container was unwrapped), else ``None``.
+        ``{"report", "frames", "steps", "container", "body_b64", "entries", "entry"}``:
+        the Report's dict, one dict per record, the replay steps (see :class:`_Steps`),
+        the body bytes in base64 when they differ from ``data`` (a container was
+        unwrapped), else ``None``, and the entries (``[]`` for an input holding one).
 
     Raises:
-        UsageError: for an unknown provider or framing name.
+        UsageError: for an unknown provider or framing name, or an ``entry`` out of range.
     """
-    body = read_container(data)
-    pipeline = Pipeline(provider=provider, framing=framing, keep_records=True)
+    bodies, chosen = _choose(data, entry)
+    entries: list[dict[str, Any]] = []
+    if len(bodies) > 1:
+        for i, other in enumerate(bodies):
+            each = Pipeline(provider=provider, framing=framing, source=other.info())
+            entries.append(_entry_line(i, feed_chunks(each, other.chunks).report().to_dict()))
+    body = bodies[chosen]
+    pipeline = Pipeline(provider=provider, framing=framing, keep_records=True, source=body.info())
     steps = _Steps()
     table = FrameRows(pipeline)
     rows: list[FrameRow] = []
@@ -144,7 +163,7 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
         steps.feed(events)
         rows.extend(table.take(events))
 
-    feed_body(pipeline, body, on_events=on_events)
+    feed_chunks(pipeline, body.chunks, on_events=on_events)
     rows.extend(table.finish())
     report = pipeline.report()
     report_dict = report.to_dict()
@@ -181,16 +200,31 @@ def analyse(data: bytes, *, provider: str = "auto", framing: str = "auto") -> di
         "container": body.container,
         "headers": body.headers,
         "body_b64": None if joined == data else base64.b64encode(joined).decode("ascii"),
+        "entries": entries,
+        "entry": chosen,
     }
 
 
-def build_capture(data: bytes) -> bytes:
+def _choose(data: bytes, entry: int | None) -> tuple[list[Body], int]:
+    bodies = read_all(data)
+    chosen = 0 if entry is None else entry
+    if not 0 <= chosen < len(bodies):
+        raise UsageError(f"entry {chosen} does not exist; the input holds {len(bodies)}")
+    return bodies, chosen
+
+
+def build_capture(data: bytes, entry: int | None = None) -> bytes:
     """Return ``data`` (a stream or a container) as an ``.ssecap`` capture (JSON Lines).
 
     The header carries the response status and headers when the container knew them;
-    each chunk keeps its arrival time (``null`` when it was never measured).
+    each chunk keeps its arrival time (``null`` when it was never measured). Of a capture
+    holding several streams, the ``entry``-th (its position; the first by default).
+
+    Raises:
+        UsageError: for an ``entry`` out of range.
     """
-    body = read_container(data)
+    bodies, chosen = _choose(data, entry)
+    body = bodies[chosen]
     out = io.BytesIO()
     writer = CaptureWriter(
         out,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
+
+from .. import examples
 
 __all__ = ["ExampleInfo", "find_examples"]
 
@@ -21,15 +22,8 @@ class ExampleInfo:
 
 
 def _from_package() -> list[ExampleInfo]:
-    try:
-        from ssescope import examples as mod  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return []
-    try:
-        listed = mod.list_examples()
-        return [ExampleInfo(e.name, e.description, mod.example_path(e.name)) for e in listed]
-    except Exception:  # a half-written examples package must not break the page
-        return []
+    listed = examples.list_examples()
+    return [ExampleInfo(e.name, e.description, examples.example_path(e.name)) for e in listed]
 
 
 def _from_dir(directory: Path) -> list[ExampleInfo]:
@@ -48,17 +42,8 @@ def find_examples(directory: Path | None = None) -> list[ExampleInfo]:
     Args:
         directory: a folder of example files to use instead of the bundled ones.
 
-    The bundled examples come from ``ssescope.examples`` (``list_examples``) when that
-    module exists, else from the package folder ``ssescope/examples``, else from an
-    ``examples/`` folder at the root of a source checkout.
+    The bundled examples are those of ``ssescope.examples`` (``list_examples``).
     """
     if directory is not None:
         return _from_dir(directory)
-    found = _from_package()
-    if found:
-        return found
-    package_dir = Path(str(resources.files("ssescope"))) / "examples"
-    found = _from_dir(package_dir)
-    if found:
-        return found
-    return _from_dir(Path(__file__).resolve().parents[3] / "examples")
+    return _from_package()

@@ -13,6 +13,7 @@ const state = {
   selected: -1,      // selected record index
   scrub: -1,         // scrubber position (record index)
   starts: null,      // Float64Array of frame start times (for Δt)
+  entry: null,       // which stream of a capture holding several (its position), or null
 };
 
 // ---- helpers -----------------------------------------------------------------------
@@ -109,12 +110,14 @@ function closeJson(s) {
 
 // ---- loading ---------------------------------------------------------------------------
 
-async function inspectBytes(bytes, label) {
+async function inspectBytes(bytes, label, entry = null) {
   state.bytes = bytes;
+  state.entry = entry;
   document.body.dataset.state = "busy";  // not "ready" for the previous stream any more
   $("error").textContent = "";
   $("busy").textContent = "inspecting " + (label || "") + " (" + fmtBytes(bytes.length) + ")…";
   const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value });
+  if (entry !== null) params.set("entry", String(entry));
   let answer;
   try {
     const res = await fetch("/api/inspect?" + params, { method: "POST", body: bytes });
@@ -181,6 +184,7 @@ function render() {
   const { report, frames } = state.result;
   state.records = frames.filter((f) => f.kind !== "tail");
   for (const id of ["verdict", "timeline", "main"]) $(id).hidden = false;
+  renderEntries(state.result.entries || [], state.result.entry || 0);
   renderVerdict(report);
   state.starts = new Float64Array(frames.length);
   let prev = null;
@@ -221,6 +225,32 @@ function problemCounts(report) {
   if (errors) parts.push(plural(errors, "error"));
   if (warnings) parts.push(plural(warnings, "warning"));
   return { errors, warnings, text: parts.join(", ") };
+}
+
+// A capture holding several streams (a HAR, a JSONL log): one line per entry, pick one.
+function renderEntries(entries, chosen) {
+  const box = $("entries");
+  box.hidden = entries.length < 2;
+  document.body.dataset.entry = String(chosen);
+  const list = $("entry-list");
+  list.replaceChildren();
+  $("entry-count").textContent = entries.length > 1 ? entries.length + " streams" : "";
+  entries.forEach((entry, pos) => {
+    const item = el("li");
+    const button = el("button", "entry");
+    button.dataset.testid = "entry-" + pos;
+    if (pos === chosen) button.setAttribute("aria-current", "true");
+    button.appendChild(el("span", "mono", "#" + entry.index));
+    const pill = el("span", "pill status", entry.status);
+    pill.dataset.status = entry.status;
+    button.appendChild(pill);
+    const what = [entry.method, entry.url].filter(Boolean).join(" ") || "stream " + entry.index;
+    button.appendChild(el("span", "entry-url", what));
+    button.appendChild(el("span", "muted", entry.provider + (entry.started ? " · " + entry.started : "")));
+    button.addEventListener("click", () => { if (pos !== state.entry) inspectBytes(state.bytes, "stream #" + entry.index, pos); });
+    item.appendChild(button);
+    list.appendChild(item);
+  });
 }
 
 function renderVerdict(report) {
@@ -653,7 +683,7 @@ function wire() {
   });
   $("example").addEventListener("change", (e) => loadExample(e.target.value));
   $("file").addEventListener("change", (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); });
-  for (const id of ["provider", "framing"]) $(id).addEventListener("change", () => { if (state.bytes) inspectBytes(state.bytes, "again"); });
+  for (const id of ["provider", "framing"]) $(id).addEventListener("change", () => { if (state.bytes) inspectBytes(state.bytes, "again", state.entry); });
   $("filter").addEventListener("input", () => applyFilter());
   $("event-filter").addEventListener("change", () => applyFilter());
   $("only-bad").addEventListener("change", () => applyFilter());
@@ -692,8 +722,15 @@ function wire() {
   $("export-report").addEventListener("click", () => {
     download("report.json", new Blob([JSON.stringify(state.result.report, null, 2) + "\n"], { type: "application/json" }));
   });
+  $("export-redacted").addEventListener("click", async () => {
+    const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value, redact: "1" });
+    const res = await fetch("/api/report?" + params, { method: "POST", body: state.bytes });
+    if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
+    download("report.redacted.json", await res.blob());
+  });
   $("export-ssecap").addEventListener("click", async () => {
-    const res = await fetch("/api/ssecap", { method: "POST", body: state.bytes });
+    const query = state.entry === null ? "" : "?entry=" + state.entry;
+    const res = await fetch("/api/ssecap" + query, { method: "POST", body: state.bytes });
     if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
     download("stream.ssecap", await res.blob());
   });

@@ -1,0 +1,116 @@
+"""``inspect`` of a capture holding several streams (a HAR, a JSONL log): every entry.
+
+On a terminal: one verdict line per entry, then each entry's details; piped or with
+``--json``: an array of Reports, each naming its ``entry``. The exit code follows the
+worst verdict. ``--entry N`` picks one entry (its ``entry.index``) and prints a single
+Report, as for an input holding one stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from . import exitcodes
+from ._feed import Input
+from .render import _STATUS_STYLE
+
+__all__ = [
+    "entry_index",
+    "entry_name",
+    "entry_title",
+    "render_entries",
+    "select_entry",
+    "worst_exit",
+]
+
+# Exit codes from the worst verdict to the best (the precedence of docs/cli.md).
+_WORST_FIRST = (
+    exitcodes.FAILED,
+    exitcodes.TRUNCATED,
+    exitcodes.INTERRUPTED,
+    exitcodes.MISMATCH,
+    exitcodes.INCOMPLETE,
+    exitcodes.COMPLETED,
+)
+
+
+def entry_index(source: Input, position: int) -> int:
+    """The number ``--entry`` selects this input by: its entry's index, else its position."""
+    entry = source.info.entry
+    return position if entry is None else entry.index
+
+
+def select_entry(inputs: list[Input], wanted: int) -> Input:
+    """Return the input whose entry index is ``wanted``.
+
+    Raises:
+        click.BadParameter: naming the entries there are, when none has that index.
+    """
+    indexes = [entry_index(source, i) for i, source in enumerate(inputs)]
+    if wanted in indexes:
+        return inputs[indexes.index(wanted)]
+    there = ", ".join(str(i) for i in indexes)
+    plural = "entries" if len(indexes) > 1 else "entry"
+    raise click.BadParameter(
+        f"there is no entry {wanted}; the input holds the {plural} {there}",
+        param_hint="--entry",
+    )
+
+
+def worst_exit(codes: Iterable[int]) -> int:
+    """The exit code of the worst verdict among ``codes`` (failed, truncated, cancelled…)."""
+    found = set(codes)
+    return next((code for code in _WORST_FIRST if code in found), exitcodes.COMPLETED)
+
+
+def entry_name(position: int, data: dict[str, Any]) -> Text:
+    """What names an entry: ``#3 POST https://… 2026-03-01T10:00:09Z``."""
+    entry = data.get("entry") or {}
+    line = Text()
+    line.append(f"#{entry.get('index', position)}", style="bold")
+    for key in ("method", "url"):
+        if entry.get(key):
+            line.append(f" {entry[key]}")
+    if entry.get("started"):
+        line.append(f" {entry['started']}", style="dim")
+    return line
+
+
+def entry_title(position: int, data: dict[str, Any]) -> Text:
+    """One line naming an entry and its verdict: ``#3 POST https://… · provider · status``."""
+    line = entry_name(position, data)
+    line.append(f" · {data['provider']} · ")
+    line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
+    if data.get("status_reason"):
+        line.append(f" ({data['status_reason']})", style="dim")
+    if data.get("http_status") is not None:
+        line.append(f" · HTTP {data['http_status']}")
+    return line
+
+
+def render_entries(
+    console: Console,
+    reports: list[dict[str, Any]],
+    render_one: Callable[[dict[str, Any]], None],
+) -> None:
+    """Print one verdict line per entry, then each entry's details under a rule.
+
+    Args:
+        console: where to print.
+        reports: the Report dicts (possibly redacted), in file order.
+        render_one: prints one Report dict's details (``render_report`` with the
+            chosen sections).
+    """
+    container = reports[0]["source"]["container"] if reports else "input"
+    console.print(Text(f"{len(reports)} streams in this {container}:", style="bold"))
+    for i, data in enumerate(reports):
+        console.print(Text("  ").append_text(entry_title(i, data)))
+    for i, data in enumerate(reports):
+        console.print(Rule(entry_name(i, data), align="left"))
+        render_one(data)

@@ -1,0 +1,174 @@
+"""``ssescope proxy``: a recording reverse proxy; one line per exchange as it ends."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import click
+
+from ._listen import WEB_PORT, listen
+from .options import PROVIDER_CHOICE
+
+__all__ = ["proxy_command"]
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _url(value: str, what: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r} is not an http(s) URL", param_hint=what)
+    return value.rstrip("/")
+
+
+def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for value in values:
+        prefix, eq, url = value.partition("=")
+        if not eq or not prefix.startswith("/"):
+            raise click.BadParameter(
+                f"{value!r} is not PREFIX=URL (for example /v1/messages=https://api.anthropic.com)",
+                param_hint="--route",
+            )
+        out.append((prefix, _url(url, "--route")))
+    return out
+
+
+@click.command("proxy")
+@click.option("--upstream", required=True, help="Where requests go (https://api.openai.com).")
+@click.option(
+    "--route",
+    "routes",
+    multiple=True,
+    metavar="PREFIX=URL",
+    help="Send paths starting with PREFIX to URL instead (repeatable; longest prefix wins).",
+)
+@click.option(
+    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port (0: any)."
+)
+@click.option(
+    "--record",
+    "record",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write one .ssecap per exchange and index.jsonl into this folder.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per exchange on stdout.")
+@click.option(
+    "--redact-content", is_flag=True, help="Hash the text in captures; keep structure and timing."
+)
+@click.option(
+    "--provider",
+    type=PROVIDER_CHOICE,
+    default="auto",
+    show_default=True,
+    help="Read every exchange as this provider.",
+)
+@click.option(
+    "--finish-grace",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Seconds to wait for the upstream to close after the terminal marker.",
+)
+@click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
+@click.option(
+    "--web-port",
+    type=click.IntRange(0, 65535),
+    default=WEB_PORT,
+    show_default=True,
+    help="Port of the web page with --web.",
+)
+def proxy_command(
+    upstream: str,
+    routes: tuple[str, ...],
+    host: str | None,
+    port: int,
+    record: Path | None,
+    as_json: bool,
+    redact_content: bool,
+    provider: str,
+    finish_grace: float,
+    web: bool,
+    web_port: int,
+) -> None:
+    """Forward every request to UPSTREAM untouched, record and judge each exchange.
+
+    Point an SDK's base URL at the printed address. Streams are forwarded as they arrive,
+    never buffered; each exchange prints one line as it ends (time, method, path, status,
+    provider, verdict, first-content time, records, bytes, capture). Secrets in headers
+    are never written: captures and lines show a short hash instead.
+    """
+    import asyncio
+
+    from rich.console import Console
+
+    from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, serve
+    from ..proxy.display import LineWriter, LiveDisplay
+
+    target = _url(upstream, "--upstream")
+    table = _routes(routes)
+    address = host or "127.0.0.1"
+    if host is not None and host not in _LOOPBACK:
+        click.echo(
+            f"warning: serving on {host}: anyone who can reach this address can send requests "
+            "through the proxy with your app's credentials and read what it records; the proxy "
+            "is meant for 127.0.0.1.",
+            err=True,
+        )
+    sock = listen(address, port)  # a busy port: one line, exit 1
+    web_sock = None
+    if web:
+        try:
+            web_sock = listen(address, web_port)
+        except OSError:
+            sock.close()
+            raise
+    temporary = None
+    if web and record is None:
+        temporary = Path(tempfile.mkdtemp(prefix="ssescope-proxy-"))
+        record = temporary
+    shown = f"[{address}]" if ":" in address else address
+    url = f"http://{shown}:{sock.getsockname()[1]}"
+    registry = Registry()
+    recorder = Recorder(registry, record, provider=provider, redact_content=redact_content)
+    terminal = sys.stdout.isatty() and not as_json
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    registry.on_finish(LineWriter(json=as_json, console=console))
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(f"ssescope proxy: {url} -> {target}", highlight=False)
+    for prefix, routed in table:
+        err.print(f"  {prefix}* -> {routed}", highlight=False)
+    if record is not None:
+        err.print(f"  recording into {record}" + (" (removed on exit)" if temporary else ""))
+    web_app = None
+    if web_sock is not None:
+        from ..web import create_app
+
+        allowed = None if host is None or address in _LOOPBACK else [address, *_LOOPBACK]
+        web_app = create_app(allowed_hosts=allowed, live_dir=record)
+        err.print(f"  web page: http://{shown}:{web_sock.getsockname()[1]}/")
+    app = ProxyApp(ProxyOptions(target, table, finish_grace), recorder)
+    runner = serve(app, sock, web_app=web_app, web_sock=web_sock)
+    try:
+        if terminal:
+            with LiveDisplay(registry, console, header=url):
+                asyncio.run(runner)
+        else:
+            asyncio.run(runner)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        recorder.stop()
+        sock.close()
+        if web_sock is not None:
+            web_sock.close()
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)

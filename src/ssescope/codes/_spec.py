@@ -1,0 +1,116 @@
+"""The shape of a registry entry: one :class:`Code` per diagnostic code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from string import Formatter
+from typing import Literal, TypeAlias
+
+__all__ = ["LAYERS", "Code", "Layer", "Page", "Piece", "Severity", "compile_template"]
+
+Severity: TypeAlias = Literal["info", "warning", "error"]
+Layer: TypeAlias = Literal["container", "framing", "provider", "aggregate", "timing", "live"]
+LAYERS: tuple[Layer, ...] = ("container", "framing", "provider", "aggregate", "timing", "live")
+
+Piece: TypeAlias = tuple[str, str | None, str | None, str]
+"""``(literal text, argument name or None, conversion or None, format spec)``."""
+
+
+def compile_template(template: str) -> tuple[Piece, ...]:
+    """Split a message template into pieces once, so rendering is a plain loop.
+
+    Fields are ``{name}``, ``{name!r}``, ``{name:.3f}`` as in :meth:`str.format`, plus the
+    conversion ``!q``: the value's ``repr`` shortened like :func:`ssescope.diagnostics.quote`
+    (its format spec, if any, is the length limit). ``{record}`` is the diagnostic's record.
+    """
+    pieces: list[Piece] = []
+    for literal, name, spec, conversion in Formatter().parse(template):
+        pieces.append((literal, name, conversion, spec or ""))
+    return tuple(pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of ``docs/diagnostics/``: the area of the pipeline its codes belong to."""
+
+    name: str
+    """File stem, e.g. ``"framing"`` for ``docs/diagnostics/framing.md``."""
+    intro: str
+    """The page's Markdown before its first code (title and introduction)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """Everything known about one diagnostic code, in one place.
+
+    Emitters name the code and pass its arguments; the severity and the message come from
+    here, the docs pages are generated from here, and ``--redact`` knows from ``content``
+    which arguments carry stream content.
+    """
+
+    name: str
+    """The stable dotted code, e.g. ``"sse.invalid-retry"``."""
+    severity: Severity
+    """The one severity every diagnostic of this code has."""
+    layer: Layer
+    """The layer of the pipeline whose finding it is."""
+    page: Page
+    """The docs page that documents it."""
+    message: str | Mapping[str, str]
+    """The message template, or ``{form: template}`` when the code is reported in several
+    situations that need different sentences (the emitter names the form)."""
+    doc: str
+    """Its section on the docs page, in Markdown, after the heading and the severity."""
+    content: tuple[str, ...] = ()
+    """The arguments that carry stream content (text, arguments, record data, error
+    messages): ``--redact`` replaces them by their length and hash."""
+    invalidates: bool = False
+    """Whether the record it names counts as invalid (the Report's ``records.invalid``)."""
+    _compiled: dict[str | None, tuple[Piece, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @property
+    def anchor(self) -> str:
+        """The Markdown anchor of its section."""
+        return "".join(c for c in self.name.lower() if c.isalnum() or c in " -").replace(" ", "-")
+
+    @property
+    def link(self) -> str:
+        """Its docs section, relative to ``docs/``."""
+        return f"diagnostics/{self.page.name}.md#{self.anchor}"
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The names of its message forms (empty for a single template)."""
+        return () if isinstance(self.message, str) else tuple(self.message)
+
+    def template(self, form: str | None = None) -> tuple[Piece, ...]:
+        """The compiled template of ``form`` (``None`` for a code with one template).
+
+        Raises:
+            KeyError: for a form the code does not have (a bug in the emitter).
+        """
+        compiled = self._compiled.get(form)
+        if compiled is None:
+            if isinstance(self.message, str):
+                if form is not None:
+                    raise KeyError(f"{self.name} has no form {form!r}")
+                text = self.message
+            else:
+                if form is None:
+                    raise KeyError(f"{self.name} needs a form, one of {list(self.message)}")
+                text = self.message[form]
+            compiled = self._compiled[form] = compile_template(text)
+        return compiled
+
+    def arguments(self) -> frozenset[str]:
+        """The names its templates use (besides ``record``)."""
+        texts = [self.message] if isinstance(self.message, str) else list(self.message.values())
+        return frozenset(
+            name
+            for text in texts
+            for _, name, _, _ in compile_template(text)
+            if name is not None and name != "record"
+        )

@@ -1,0 +1,74 @@
+"""The diagnostic codes documented on ``docs/diagnostics/cohere.md``."""
+
+from __future__ import annotations
+
+from ._spec import Code, Page
+
+PAGE = Page(
+    "cohere",
+    (
+        "# Cohere diagnostics\n"
+        "\n"
+        "Codes raised by the Cohere v2 chat stream adapter (`ssescope.providers.cohere`). The\n"
+        "adapter also raises `json.invalid` and `provider.error` (shared codes). `message-end` is\n"
+        "Cohere's only end marker.\n"
+    ),
+)
+
+CODES: tuple[Code, ...] = (
+    Code(
+        "cohere.missing-message-end",
+        "warning",
+        "provider",
+        PAGE,
+        "The stream ended without a message-end event, Cohere's only end marker; the reply may be cut off.",
+        (
+            "- **Means:** the body ended after a `message-start` without a `message-end` (and without an\n"
+            "  error). The reply was probably cut off; the response status stays `truncated`.\n"
+            "- **Example:** `message-start`, `content-start`, `content-delta`, then the end of the body.\n"
+            "- **What to do:** check for a dropped connection, a proxy timeout, or a client that stopped\n"
+            "  reading; retry.\n"
+        ),
+    ),
+    Code(
+        "cohere.missing-finish-reason",
+        "warning",
+        "provider",
+        PAGE,
+        "message-end carries no finish_reason ({raw_text!q}); the response is taken as completed.",
+        (
+            "- **Means:** `message-end` arrived without a `finish_reason`. The response is taken as\n"
+            "  completed, without a finish reason.\n"
+            '- **Example:** `{"type":"message-end","delta":{}}`\n'
+            "- **What to do:** nothing, usually; if the reply looks short, compare with the usage.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "cohere.event-name-mismatch",
+        "info",
+        "provider",
+        PAGE,
+        "The SSE event name {event_name!q} differs from the JSON type {etype!q}; the JSON type is used.",
+        (
+            "- **Means:** the SSE `event:` name differs from the JSON `type` of the same event. The JSON\n"
+            "  `type` is used, as Cohere's SDK does.\n"
+            '- **Example:** `event: content-delta` with `data: {"type":"message-start",...}`\n'
+            "- **What to do:** nothing; a proxy probably rewrote the event names.\n"
+        ),
+        content=("etype", "event_name"),
+    ),
+    Code(
+        "cohere.unexpected-json",
+        "warning",
+        "provider",
+        PAGE,
+        "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
+        (
+            "- **Means:** a record is valid JSON but not an event object; it is skipped.\n"
+            "- **Example:** `data: [1, 2]`\n"
+            "- **What to do:** check that the body really is a Cohere v2 stream (`--provider`).\n"
+        ),
+        content=("obj",),
+    ),
+)

@@ -1,0 +1,341 @@
+"""The diagnostic codes documented on ``docs/diagnostics/containers.md``."""
+
+from __future__ import annotations
+
+from ._spec import Code
+from .containers_http import PAGE
+
+CODES: tuple[Code, ...] = (
+    Code(
+        "har.invalid-json",
+        "error",
+        "container",
+        PAGE,
+        "The HAR file is not valid JSON ({error}); it may be cut off.",
+        (
+            "The HAR file is not valid JSON, typically because it is cut off. Nothing can be read.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "A HAR file missing its last bytes.\n"
+            "\n"
+            "**What to do:** Export the HAR again.\n"
+        ),
+    ),
+    Code(
+        "har.no-entries",
+        "error",
+        "container",
+        PAGE,
+        "The JSON has no 'log.entries' list: it is not a HAR.",
+        (
+            "The JSON has no `log.entries` list: it is not a HAR file.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"log": {"pages": []}}`\n'
+            "\n"
+            "**What to do:** Check the file; pass the right container.\n"
+        ),
+    ),
+    Code(
+        "har.no-stream-entry",
+        "error",
+        "container",
+        PAGE,
+        "None of the HAR's {n_entries} entries is a streamed response (response types: {kinds}). Record the stream with 'Save all as HAR with content' after it has finished.",
+        (
+            "No entry of the HAR is a streamed response: no response type is `text/event-stream`, `application/x-ndjson` or the other stream types, no entry has `_eventSourceMessages`, and no body starts like SSE. The message lists the types seen.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "A HAR whose only entries are `application/json` and `text/html`.\n"
+            "\n"
+            "**What to do:** Record the stream itself (filter on Fetch/XHR in DevTools), and save the HAR after it finished.\n"
+        ),
+    ),
+    Code(
+        "har.multiple-entries",
+        "info",
+        "container",
+        PAGE,
+        "The HAR holds {n_bodies} streamed responses; the first is read. The others: {others}.",
+        (
+            "The HAR holds several streamed responses; the first is read, and the message names the others.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "A HAR with two `text/event-stream` entries.\n"
+            "\n"
+            "**What to do:** Use `read_all()` to get every one, or export a HAR holding only the request you want.\n"
+        ),
+    ),
+    Code(
+        "har.empty-body",
+        "warning",
+        "container",
+        PAGE,
+        "Entry {index} ({url!q:80}) has no body in the HAR: the exporter did not keep it (browsers drop the body of a stream still open when the HAR is saved).",
+        (
+            "A streamed entry has no body in the HAR: the exporter did not keep it. Browsers drop the body of a stream still open when the HAR is saved.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            'An entry with `"content": {"mimeType": "text/event-stream", "size": 0}`.\n'
+            "\n"
+            '**What to do:** Wait until the stream has finished, then save with "Save all as HAR (with content)".\n'
+        ),
+        content=("url",),
+    ),
+    Code(
+        "har.invalid-base64",
+        "error",
+        "container",
+        PAGE,
+        "Entry {index}'s body is marked base64 but does not decode ({error}): {text!q}.",
+        (
+            'An entry\'s body is marked `"encoding": "base64"` but does not decode. The body is empty.\n'
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`"content": {"text": "!!notbase64", "encoding": "base64"}`\n'
+            "\n"
+            "**What to do:** Export the HAR again; check that it was not edited.\n"
+        ),
+        content=("text",),
+    ),
+    Code(
+        "har.rebuilt-from-messages",
+        "info",
+        "container",
+        PAGE,
+        "Entry {index} has no body text; an SSE body was rebuilt from its {n_chunks} '_eventSourceMessages' (comments, retry fields and the original line breaks are not recorded there).",
+        (
+            "The entry had no body text, so an SSE body was rebuilt from Chrome's `_eventSourceMessages`. Comments, `retry` fields and the original line breaks are not recorded there, so the framing is rebuilt, not original.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            'An `EventSource` entry with `"_eventSourceMessages": [{"time": …, "eventName": "message", "data": "…"}]`.\n'
+            "\n"
+            "**What to do:** Nothing for content analysis. For exact bytes and framing, capture with `ssescope request --save` or `curl --trace`.\n"
+        ),
+    ),
+    Code(
+        "har.invalid-message",
+        "warning",
+        "container",
+        PAGE,
+        "{bad} of entry {index}'s '_eventSourceMessages' have no 'data' string and were skipped.",
+        (
+            "Some `_eventSourceMessages` items have no `data` string; they are skipped.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`"_eventSourceMessages": [{"time": 1.0}]`\n'
+            "\n"
+            "**What to do:** Check the exporter; the rest of the messages are still read.\n"
+        ),
+    ),
+    Code(
+        "ssecap.invalid-header",
+        "error",
+        "container",
+        PAGE,
+        "Line 1 is not a capture header ({reason}): {raw_text!q}; the status, headers and request are unknown.",
+        (
+            "The first line of a capture is not a capture header. Status, headers and request are unknown; the chunk lines that follow are still read.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "```\n"
+            '{"ssescope":"capt\n'
+            '{"t":0.1,"data":"x"}\n'
+            "```\n"
+            "\n"
+            "**What to do:** Check that the file is a capture and was not edited.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "ssecap.invalid-line",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno} is not a capture line ({reason}): {raw_text!q}; it is skipped and the rest is read.",
+        (
+            "A line of a capture is not valid JSON, has neither a `data` nor a `b64` string, or has invalid base64. It is skipped and the rest is read.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "```\n"
+            '{"t":0.3,"b64":"@@@"}\n'
+            "```\n"
+            "\n"
+            "**What to do:** Check whether the file was edited; the chunk on that line is lost.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "ssecap.truncated-line",
+        "warning",
+        "container",
+        PAGE,
+        "The last line ({lineno}) is cut off ({reason}): {raw_text!q}; it is skipped. The capture was probably written by a run that was interrupted.",
+        (
+            "The last line of a capture is cut off (no newline, not valid JSON): the run that wrote it was interrupted. It is skipped.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            'A capture ending with `{"t":0.53,"b64":"w6ki`.\n'
+            "\n"
+            "**What to do:** Nothing; the capture is read up to its last complete chunk.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "ssecap.unknown-version",
+        "warning",
+        "container",
+        PAGE,
+        "The capture says version {version!q}; this ssescope reads version {version2} and reads it as such.",
+        (
+            "The capture header gives a version this ssescope does not know. It is read as version 1.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"ssescope":"capture","version":2}`\n'
+            "\n"
+            "**What to do:** Upgrade ssescope if the result looks wrong.\n"
+        ),
+        content=("version",),
+    ),
+    Code(
+        "ssecap.data-after-end",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno} follows the end line; it is read all the same.",
+        (
+            'Chunk lines follow the `{"end": …}` line. They are read all the same.\n'
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "```\n"
+            '{"end":"cancelled","t":0.5}\n'
+            '{"t":0.6,"data":"late"}\n'
+            "```\n"
+            "\n"
+            "**What to do:** Check the program that wrote the capture: it kept writing after closing it.\n"
+        ),
+    ),
+    Code(
+        "ssecap.missing-time",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno} has no valid time ('t': {time!q}); its chunk is kept without one.",
+        (
+            "A chunk line has no valid `t` (missing, not a number, not finite). The chunk is kept without a time.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"t":"soon","data":"data: 3\\n\\n"}`\n'
+            "\n"
+            "**What to do:** Check the program that wrote the capture.\n"
+        ),
+        content=("time",),
+    ),
+    Code(
+        "jsonl.invalid-line",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno} is not JSON ({error}): {raw_text!q}; it is skipped.",
+        (
+            "A line of an SDK dump is not JSON. It is skipped.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "```\n"
+            '{"ts": 1, "chunk": {}}\n'
+            "not json\n"
+            "```\n"
+            "\n"
+            "**What to do:** Check the logging code; lines may have been interleaved with other output.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "jsonl.missing-chunk",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno} has no 'chunk' field: {raw_text!q}; it is skipped.",
+        (
+            "A line of an SDK dump is JSON but has no `chunk` field. It is skipped.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"ts": 2}`\n'
+            "\n"
+            "**What to do:** Check the logging code.\n"
+        ),
+        content=("raw_text",),
+    ),
+    Code(
+        "jsonl.invalid-time",
+        "warning",
+        "container",
+        PAGE,
+        "Line {lineno}'s {key!r} is not a time ({obj!q}); its chunk is kept without one.",
+        (
+            "A line's time field (`ts`, `t`, `time` or `timestamp`) is not a number or an ISO 8601 string. Its chunk is kept without a time.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"ts": [], "chunk": {}}`\n'
+            "\n"
+            "**What to do:** Log `time.time()` (or `time.monotonic()`) as a number.\n"
+        ),
+        content=("obj",),
+    ),
+    Code(
+        "jsonl.multiple-streams",
+        "info",
+        "container",
+        PAGE,
+        "The log holds {n} streams (told apart by their {keys} field); the first is read.",
+        (
+            "**Severity:** info\n"
+            "\n"
+            "The JSONL log holds several streams, told apart by a `request_id`, `stream_id` or `response_id` field next to `chunk`; `read_container` and `inspect()` read the first, and the message says how many there are.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            "```\n"
+            '{"ts": 1, "request_id": "a", "chunk": {...}}\n'
+            '{"ts": 2, "request_id": "b", "chunk": {...}}\n'
+            "```\n"
+            "\n"
+            "**What to do:** Use `ssescope inspect` (which reports every stream), `ssescope.inspect_all()` or `read_all()`, or `--entry N` for one.\n"
+        ),
+    ),
+    Code(
+        "har.line-break-in-field",
+        "warning",
+        "container",
+        PAGE,
+        "{n} of entry {index}'s '_eventSourceMessages' hold a line break in 'eventName' or 'eventId' (shown as \\n / \\r, so it cannot add lines to the rebuilt stream), or a CR in 'data' (read as a line feed, as a browser does).",
+        (
+            "**Severity:** warning\n"
+            "\n"
+            "When a stream is rebuilt from `_eventSourceMessages`, an `eventName` or `eventId` holding a CR or LF would end its line and inject lines (fields, whole events) of its own. Such line breaks are written as the two characters `\\n` / `\\r` instead; a CR in `data` is read as a line feed, as a browser's `EventSource` parser does.\n"
+            "\n"
+            "**Example:**\n"
+            "\n"
+            '`{"eventName": "x\\ndata: {\\"injected\\": true}", "data": "{}"}`\n'
+            "\n"
+            "**What to do:** A browser never records such a name: the HAR was edited or forged. Read the entry with care.\n"
+        ),
+    ),
+)

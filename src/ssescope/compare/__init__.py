@@ -1,0 +1,67 @@
+"""Did a client assemble this stream right? Compare a client's final result with the Report.
+
+The official clients each build a final object from a stream (openai ``ChatCompletion``
+and Responses ``Response``, anthropic ``Message``, Gemini ``GenerateContentResponse``,
+the Vercel AI SDK's result). :func:`compare_result` reads any of them into the Report's
+field names and compares what it states with the reply ssescope assembled from the same
+bytes::
+
+    report = ssescope.inspect("capture.sse")
+    for diff in compare_result(final_completion, report):
+        print(diff.path, diff.message)
+
+:func:`load_result` reads a RESULT file's bytes (the ``check --against`` command's).
+"""
+
+from __future__ import annotations
+
+import json
+
+from .diff import Difference, compare_result, json_differences
+from .shapes import (
+    SHAPES,
+    ExpectedCall,
+    ExpectedOutput,
+    ExpectedReply,
+    ResultError,
+    normalise_result,
+)
+
+__all__ = [
+    "SHAPES",
+    "Difference",
+    "ExpectedCall",
+    "ExpectedOutput",
+    "ExpectedReply",
+    "ResultError",
+    "compare_result",
+    "json_differences",
+    "load_result",
+    "normalise_result",
+]
+
+
+def load_result(raw: bytes, name: str) -> object:
+    """Read the bytes of a RESULT file: its JSON value, or its text.
+
+    A file whose name ends in ``.json`` must hold JSON; any other file is JSON when it
+    parses as a JSON object and plain text (the expected text of output 0) otherwise.
+
+    Raises:
+        ResultError: the file is not UTF-8, or a ``.json`` file does not parse.
+    """
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ResultError(f"{name} is not UTF-8 text") from exc
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if name.lower().endswith(".json"):
+            raise ResultError(
+                f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+            ) from exc
+        return text
+    if isinstance(value, dict) or name.lower().endswith(".json"):
+        return value
+    return text

@@ -1,0 +1,99 @@
+"""The limits that keep hostile input in bounded memory and stack depth.
+
+Each limit has a diagnostic that says when it was hit; none raises. They are listed in
+``docs/security.md`` ("Limits").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+__all__ = [
+    "DECODED_BODY_BYTES",
+    "DIAGNOSTICS_PER_CODE",
+    "EXCERPT_CHARS",
+    "MAX_DEPTH",
+    "excerpt",
+    "loads_finite",
+    "too_deep",
+]
+
+MAX_DEPTH = 128
+"""Deepest nesting of JSON arrays and objects read from a stream (records, tool-call
+arguments): deeper values are reported (``json.too-deep``) and left unparsed, so no
+serialiser or recursive walk downstream ever meets them."""
+
+DIAGNOSTICS_PER_CODE = 100
+"""How many diagnostics of one code a Report lists; the rest are counted in one
+``stream.diagnostics-capped`` diagnostic per code."""
+
+EXCERPT_CHARS = 4096
+"""How much of an offending text (an unterminated line, an invalid record) a
+diagnostic's ``raw`` keeps; its message gives the offset and the full length."""
+
+DECODED_BODY_BYTES = 64 * 1024 * 1024
+"""Most bytes a compressed (gzip, deflate, br, zstd) or base64 body is decoded to; the
+rest is left out and reported (``container.decode-limit``)."""
+
+
+def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Return whether ``value`` nests lists and dicts more than ``limit`` levels deep.
+
+    Iterative (no recursion), and it stops at the first path that is too deep.
+    """
+    if not isinstance(value, list | dict):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, list | dict) and child:
+                stack.append((child, depth + 1))
+            elif isinstance(child, list | dict) and depth + 1 > limit:
+                return True
+    return False
+
+
+def may_be_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Cheap test before :func:`too_deep`: could ``text`` nest more than ``limit`` levels?"""
+    return text.count("[") + text.count("{") > limit
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _refuse(token: str) -> Any:
+    raise _NonFinite(token)
+
+
+def _float(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):
+        raise _NonFinite(token)
+    return value
+
+
+def loads_finite(text: str | bytes) -> Any:
+    """``json.loads`` that refuses ``NaN``, ``Infinity`` and numbers too large for a double.
+
+    Raises:
+        ValueError: for invalid JSON, and for those values (the message names the token);
+            RecursionError is turned into ValueError too.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse, parse_float=_float)
+    except _NonFinite as exc:
+        raise ValueError(f"{exc.args[0]} is not a JSON number") from None
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The first ``limit`` characters of ``text`` (all of it when shorter)."""
+    return text if len(text) <= limit else text[:limit]

@@ -1,0 +1,144 @@
+"""What the proxy prints: one line per finished exchange, and the streams in flight.
+
+:func:`exchange_line` is the line (time, method, path, status, provider, verdict,
+first-content time, records, bytes, capture); :func:`exchange_json` its ``--json`` form.
+:class:`LiveDisplay` shows the streams in flight on a terminal with ``rich.live``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import IO, Any
+
+import orjson
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from .exchange import Exchange, Registry
+
+__all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line"]
+
+_COLORS = {
+    "completed": "green",
+    "incomplete": "yellow",
+    "failed": "red",
+    "truncated": "red",
+    "cancelled": "magenta",
+}
+
+
+def _s(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}s"
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def exchange_line(ex: Exchange) -> Text:
+    """The one line printed as an exchange ends."""
+    line = Text()
+    line.append(ex.started.astimezone().strftime("%H:%M:%S"), "dim")
+    line.append(f" {ex.method} {ex.path} ")
+    line.append(str(ex.status if ex.status is not None else "---"), "bold")
+    line.append(f" {ex.provider or '-'} ")
+    verdict = ex.verdict or "-"
+    line.append(verdict, _COLORS.get(verdict, ""))
+    line.append(
+        f" first-content {_s(ex.first_content_s)} records {ex.records} bytes {ex.wire_bytes}"
+    )
+    if ex.capture:
+        line.append(f" {ex.capture}", "dim")
+    elif ex.error:
+        line.append(f" ({ex.error})", "dim")
+    return line
+
+
+def exchange_json(ex: Exchange) -> str:
+    """The ``--json`` line of an exchange."""
+    return orjson.dumps(ex.to_dict()).decode()
+
+
+class LineWriter:
+    """Print each finished exchange to ``out`` (a line, or a JSON line).
+
+    Args:
+        out: where to print (default: the console's file).
+        json: print JSON lines instead.
+        console: the rich console for the human lines.
+    """
+
+    def __init__(
+        self, *, json: bool = False, out: IO[str] | None = None, console: Console | None = None
+    ) -> None:
+        self.json = json
+        self.out = out
+        self.console = console or Console(file=out, highlight=False, soft_wrap=True)
+        self._lock = threading.Lock()
+
+    def __call__(self, ex: Exchange) -> None:
+        with self._lock:
+            if self.json:
+                stream = self.out if self.out is not None else self.console.file
+                stream.write(exchange_json(ex) + "\n")
+                stream.flush()
+            else:
+                self.console.print(exchange_line(ex))
+
+
+class LiveDisplay:
+    """A live table of the streams in flight, under the finished lines (a terminal only).
+
+    Args:
+        registry: the exchanges.
+        console: the terminal.
+        header: a line shown above the table (where the proxy listens).
+    """
+
+    def __init__(self, registry: Registry, console: Console, header: str = "") -> None:
+        self.registry = registry
+        self.header = header
+        self._live = Live(
+            get_renderable=self._render,
+            console=console,
+            refresh_per_second=4,
+            transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+
+    def _render(self) -> RenderableType:
+        active = self.registry.active()
+        if not active:
+            return Text(self.header + "  waiting for requests…", "dim")
+        table = Table(box=None, pad_edge=False, header_style="dim")
+        for column in ("age", "request", "status", "provider", "bytes", "records", "idle"):
+            table.add_column(column)
+        for ex in active[-20:]:
+            idle: Any = "-"
+            if ex.last_byte_s is not None:
+                idle = f"{max(0.0, ex.elapsed() - ex.last_byte_s):.1f}s"
+            table.add_row(
+                f"{ex.elapsed():.1f}s",
+                f"{ex.method} {ex.path}",
+                str(ex.status or "…"),
+                ex.provider or "-",
+                _size(ex.wire_bytes),
+                str(ex.records),
+                idle,
+            )
+        title = Text(f"{self.header}  {len(active)} in flight", "dim")
+        return Group(title, table)
+
+    def __enter__(self) -> LiveDisplay:
+        self._live.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._live.stop()

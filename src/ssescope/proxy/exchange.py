@@ -1,0 +1,143 @@
+"""One proxied exchange, and the registry of those in flight and recently finished.
+
+An :class:`Exchange` is written by two parties: the forwarder (status, headers, bytes
+forwarded) on the event loop, and the recorder (records, verdict, idle times) on its own
+thread. Each field has one writer; readers (the display, the web page) only read.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+__all__ = ["Exchange", "Registry"]
+
+
+@dataclass(eq=False)
+class Exchange:
+    """What is known about one request and its response, live and at the end."""
+
+    seq: int
+    method: str
+    path: str
+    upstream: str
+    started: datetime
+    start: float = field(default_factory=_time.monotonic)
+    name: str = ""
+    request_headers: list[tuple[str, str]] = field(default_factory=list)
+    request_body: Any = None
+    model: str | None = None
+    # written by the forwarder
+    status: int | None = None
+    response_headers: list[tuple[str, str]] = field(default_factory=list)
+    stream: bool = False
+    content_type: str | None = None
+    wire_bytes: int = 0
+    chunks: int = 0
+    request_ids: dict[str, str] = field(default_factory=dict)
+    end: str | None = None
+    error: str | None = None
+    capture: str | None = None
+    # written by the recorder
+    body_bytes: int = 0
+    records: int = 0
+    provider: str | None = None
+    first_content_s: float | None = None
+    last_byte_s: float | None = None
+    last_content_s: float | None = None
+    content_idle_max_s: float | None = None
+    byte_idle_max_s: float | None = None
+    terminal_s: float | None = None
+    verdict: str | None = None
+    status_reason: str | None = None
+    total_s: float | None = None
+    diagnostics: list[str] = field(default_factory=list)
+    finished: bool = False
+
+    def elapsed(self) -> float:
+        """Seconds since the request arrived."""
+        return _time.monotonic() - self.start
+
+    def to_dict(self) -> dict[str, Any]:
+        """The exchange as one JSON object (the index line and ``--json`` output)."""
+        return {
+            "name": self.name,
+            "capture": self.capture,
+            "time": self.started.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "method": self.method,
+            "path": self.path,
+            "upstream": self.upstream,
+            "model": self.model,
+            "status": self.status,
+            "stream": self.stream,
+            "content_type": self.content_type,
+            "provider": self.provider,
+            "verdict": self.verdict,
+            "status_reason": self.status_reason,
+            "end": self.end,
+            "first_content_s": _round(self.first_content_s),
+            "total_s": _round(self.total_s),
+            "content_idle_max_s": _round(self.content_idle_max_s),
+            "byte_idle_max_s": _round(self.byte_idle_max_s),
+            "records": self.records,
+            "bytes": self.wire_bytes,
+            "body_bytes": self.body_bytes,
+            "chunks": self.chunks,
+            "request_ids": self.request_ids,
+            "diagnostics": self.diagnostics,
+            "error": self.error,
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+class Registry:
+    """The exchanges in flight and the last ``keep`` finished ones, thread-safe.
+
+    Args:
+        keep: how many finished exchanges stay listed.
+    """
+
+    def __init__(self, keep: int = 500) -> None:
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._active: dict[int, Exchange] = {}
+        self._done: deque[Exchange] = deque(maxlen=keep)
+        self._listeners: list[Callable[[Exchange], None]] = []
+
+    def new(self, method: str, path: str, upstream: str) -> Exchange:
+        """Register a new exchange (numbered in arrival order)."""
+        with self._lock:
+            self._seq += 1
+            ex = Exchange(self._seq, method, path, upstream, datetime.now(timezone.utc))
+            self._active[ex.seq] = ex
+        return ex
+
+    def on_finish(self, listener: Callable[[Exchange], None]) -> None:
+        """Call ``listener(exchange)`` (on the recorder's thread) as each exchange ends."""
+        self._listeners.append(listener)
+
+    def finish(self, ex: Exchange) -> None:
+        """Move ``ex`` to the finished list and tell the listeners."""
+        with self._lock:
+            self._active.pop(ex.seq, None)
+            self._done.append(ex)
+        for listener in self._listeners:
+            listener(ex)
+
+    def active(self) -> list[Exchange]:
+        """The exchanges in flight, oldest first."""
+        with self._lock:
+            return list(self._active.values())
+
+    def finished(self) -> list[Exchange]:
+        """The finished exchanges kept, oldest first."""
+        with self._lock:
+            return list(self._done)

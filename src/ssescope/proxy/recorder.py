@@ -1,0 +1,328 @@
+"""The recorder: every chunk's copy goes to the capture writer and the Pipeline, off the
+hot path.
+
+The forwarder hands a chunk to the client first, then queues a copy with its arrival time
+(:meth:`Recorder.chunk` only appends to a queue). One thread drains the queue: it decodes
+the copy (``Content-Encoding``), feeds the exchange's :class:`~ssescope.pipeline.Pipeline`
+(the same engine as ``inspect``), writes the capture line and keeps the live numbers. A
+slow disk therefore delays only the recorder; the queue is bounded by bytes
+(:attr:`Recorder.limit`) so that memory stays bounded too; only a backlog beyond it makes
+the forwarder wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from ..containers.capture import CaptureWriter, EndReason
+from ..diagnostics import Diagnostic, diagnostic
+from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
+from ..pipeline import Pipeline
+from ..sourceinfo import SourceInfo
+from .decode import ContentDecoder
+from .exchange import Exchange, Registry
+from .headers import header, redact_pairs
+from .redact import LineRedactor, redact_json, redact_value
+
+__all__ = ["Recorder", "capture_name"]
+
+_CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
+_SLUG = re.compile(r"[^A-Za-z0-9]+")
+_STOP = object()
+_OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
+
+
+def capture_name(ex: Exchange) -> str:
+    """``20261201T041512.123456Z-0001-post-v1-chat-completions``: ``ls`` sorts by time."""
+    stamp = ex.started.strftime("%Y%m%dT%H%M%S.%fZ")
+    slug = _SLUG.sub("-", ex.path.split("?", 1)[0]).strip("-").lower()[:48] or "root"
+    return f"{stamp}-{ex.seq:04d}-{ex.method.lower()}-{slug}"
+
+
+@dataclass
+class _Tape:
+    """The recorder's state for one exchange."""
+
+    pipeline: Pipeline
+    decoder: ContentDecoder
+    writer: CaptureWriter | None
+    redactor: LineRedactor | None
+    last_byte: float | None = None
+    last_content: float | None = None
+    pending_diags: list[Diagnostic] = field(default_factory=list)
+
+
+class Recorder:
+    """Record and judge every exchange on one background thread.
+
+    Args:
+        registry: where exchanges are listed.
+        directory: where captures and ``index.jsonl`` go (``None``: judge only).
+        provider: the provider every exchange is read as (``"auto"`` by default).
+        redact_content: hash the text in captures (:mod:`ssescope.proxy.redact`).
+        limit: the most bytes waiting in the queue (counting each chunk's bookkeeping)
+            before the forwarder waits.
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        directory: Path | None = None,
+        *,
+        provider: str = "auto",
+        redact_content: bool = False,
+        limit: int = 16 * 1024 * 1024,
+    ) -> None:
+        self.registry = registry
+        self.directory = directory
+        self.provider = provider
+        self.redact_content = redact_content
+        self.limit = limit
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._backlog = 0
+        self._tapes: dict[int, _Tape] = {}
+        self._index: IO[bytes] | None = None
+        self.errors: list[str] = []
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+            self._index = open(directory / "index.jsonl", "ab")  # noqa: SIM115 (closed by stop())
+        self._thread = threading.Thread(target=self._run, name="ssescope-recorder", daemon=True)
+        self._thread.start()
+
+    # -- called by the forwarder (event loop) ---------------------------------------------
+
+    def start(self, ex: Exchange) -> None:
+        """The response's status and headers are known: open the capture."""
+        self._queue.put(("start", ex))
+
+    def chunk(self, ex: Exchange, data: bytes, t: float) -> None:
+        """Queue a copy of a chunk already handed to the client."""
+        with self._lock:
+            self._backlog += len(data) + _OVERHEAD
+        self._queue.put(("chunk", ex, data, t))
+
+    def diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
+        """Attach a diagnostic found by the forwarder (open after finish, connection error)."""
+        self._queue.put(("diag", ex, diagnostic))
+
+    def end(self, ex: Exchange, end: EndReason, t: float) -> None:
+        """The exchange is over: judge it, close its capture, write its index line."""
+        self._queue.put(("end", ex, end, t))
+
+    @property
+    def backlog(self) -> int:
+        """Bytes queued and not yet recorded."""
+        return self._backlog
+
+    async def wait_below_limit(self) -> None:
+        """Wait (without blocking the loop) until the backlog is under :attr:`limit`."""
+        while self._backlog > self.limit:
+            await asyncio.sleep(0.005)
+
+    def call(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the recorder thread after everything queued so far."""
+        self._queue.put(("call", fn))
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Record what is queued, then stop the thread and close the index."""
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+        if self._index is not None:
+            self._index.close()
+
+    # -- the recorder thread --------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            try:
+                self._handle(item)
+            except Exception as exc:  # a recording problem must never stop the proxy
+                message = f"recording failed: {type(exc).__name__}: {exc}"
+                self.errors.append(message)
+                if isinstance(item[1], Exchange) and item[1].error is None:
+                    item[1].error = message
+            finally:
+                if item[0] == "chunk":
+                    with self._lock:
+                        self._backlog -= len(item[2]) + _OVERHEAD
+
+    def _handle(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "call":
+            item[1]()
+            return
+        ex: Exchange = item[1]
+        if kind == "start":
+            self._open(ex)
+        elif kind == "chunk":
+            tape = self._tapes.get(ex.seq)
+            if tape is not None:
+                self._feed(ex, tape, item[2], item[3])
+        elif kind == "diag":
+            tape = self._tapes.get(ex.seq)
+            if tape is not None:
+                tape.pipeline.add_diagnostic(item[2])
+        elif kind == "end":
+            try:
+                self._close(ex, item[2], item[3])
+            finally:
+                if not ex.finished:  # judging failed: still list and index the exchange
+                    ex.end, ex.finished = item[2], True
+                    ex.verdict = ex.verdict or "failed"
+                    self._tapes.pop(ex.seq, None)
+                    self._index_line(ex)
+                    self.registry.finish(ex)
+
+    def _open(self, ex: Exchange) -> None:
+        pipeline = Pipeline(
+            provider=self.provider,
+            source=SourceInfo(
+                container="http",
+                status=ex.status,
+                headers=tuple(redact_pairs(ex.response_headers)),
+            ),
+        )
+        decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")
+        writer = None
+        if self.directory is not None:
+            ex.name = capture_name(ex)
+            path = self.directory / f"{ex.name}.ssecap"
+            body = ex.request_body
+            if self.redact_content and body is not None:
+                body = _redacted_body(body)
+            writer = CaptureWriter(
+                path,
+                request={
+                    "method": ex.method,
+                    "url": ex.upstream,
+                    "headers": ex.request_headers,
+                    "body": body,
+                },
+                response_status=ex.status,
+                response_headers=redact_pairs(ex.response_headers),
+            )
+            ex.capture = str(path)
+        redactor = LineRedactor() if self.redact_content else None
+        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor)
+
+    def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
+        if tape.last_byte is not None:
+            gap = t - tape.last_byte
+            if ex.byte_idle_max_s is None or gap > ex.byte_idle_max_s:
+                ex.byte_idle_max_s = gap
+        tape.last_byte = t
+        ex.last_byte_s = t
+        body = tape.decoder.feed(data)
+        if not body:
+            return
+        ex.body_bytes += len(body)
+        self._write(tape, body, t)
+        events = tape.pipeline.feed(body, t)
+        self._note(ex, tape, events, t)
+
+    def _write(self, tape: _Tape, body: bytes, t: float) -> None:
+        if tape.writer is None:
+            return
+        if tape.redactor is not None:
+            body = tape.redactor.feed(body)
+            if not body:
+                return
+        tape.writer.write_chunk(body, t)
+
+    def _note(self, ex: Exchange, tape: _Tape, events: list[Any], t: float) -> None:
+        for ev in events:
+            if isinstance(ev, _CONTENT):
+                if ex.first_content_s is None:
+                    ex.first_content_s = t
+                if tape.last_content is not None:
+                    gap = t - tape.last_content
+                    if ex.content_idle_max_s is None or gap > ex.content_idle_max_s:
+                        ex.content_idle_max_s = gap
+                tape.last_content = t
+                ex.last_content_s = t
+            elif isinstance(ev, Terminal) and ex.terminal_s is None:
+                ex.terminal_s = t
+        ex.records = tape.pipeline.record_count
+        if ex.provider is None:
+            ex.provider = tape.pipeline.provider
+
+    def _close(self, ex: Exchange, end: EndReason, t: float) -> None:
+        tape = self._tapes.pop(ex.seq, None)
+        ex.request_body = None  # recorded in the capture; not kept for the listing
+        if tape is None:  # no answer from the upstream (or no capture): nothing to judge
+            ex.end = end
+            ex.verdict = "cancelled" if end == "cancelled" else "failed"
+            ex.status_reason = ex.error
+            ex.finished = True
+            self._index_line(ex)
+            self.registry.finish(ex)
+            return
+        tail = tape.decoder.close()
+        if tail:
+            ex.body_bytes += len(tail)
+            self._write(tape, tail, t)
+            self._note(ex, tape, tape.pipeline.feed(tail, t), t)
+        if tape.decoder.problem:
+            tape.pipeline.add_diagnostic(
+                diagnostic(
+                    "http.content-encoding-unsupported", form="recorder", why=tape.decoder.problem
+                )
+            )
+        if tape.redactor is not None and tape.writer is not None:
+            rest = tape.redactor.close()
+            if rest:
+                tape.writer.write_chunk(rest, t)
+        if end == "cancelled":
+            tape.pipeline.cancel("the client hung up before the stream ended")
+        tape.pipeline.close(t)
+        report = tape.pipeline.report()
+        ex.end = end
+        ex.provider = report.provider
+        ex.records = report.records.total
+        ex.verdict = report.status
+        ex.status_reason = report.response.status_reason
+        ex.total_s = t
+        if report.timing.first_content_s is not None:
+            ex.first_content_s = report.timing.first_content_s
+        ex.diagnostics = sorted({d.code for d in report.diagnostics})
+        if tape.writer is not None:
+            tape.writer.close(
+                end,
+                t,
+                extra={
+                    "content_idle_max_s": ex.content_idle_max_s,
+                    "byte_idle_max_s": ex.byte_idle_max_s,
+                    "wire_bytes": ex.wire_bytes,
+                },
+            )
+        ex.finished = True
+        self._index_line(ex)
+        self.registry.finish(ex)
+
+    def _index_line(self, ex: Exchange) -> None:
+        if self._index is None:
+            return
+        if not ex.name:
+            ex.name = capture_name(ex)
+        self._index.write(orjson.dumps(ex.to_dict()) + b"\n")
+        self._index.flush()
+
+
+def _redacted_body(body: Any) -> Any:
+    if isinstance(body, str):
+        out = redact_json(body.encode("utf-8", "surrogatepass"))
+        return redact_value(body, "content") if out is None else out.decode("utf-8")
+    return redact_value(body)

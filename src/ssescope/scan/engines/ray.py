@@ -1,0 +1,144 @@
+"""The Ray engine: Ray Data reads the inputs and maps the same kernel over them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import pyarrow as pa
+
+from ..inputs import Inputs, collect, is_remote
+from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from ..output import output_schema
+from .base import Batches, error_batch
+
+__all__ = ["kernel_for_files", "kernel_for_table", "ray_inputs", "run_ray"]
+
+
+def ray_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
+    """Expand PATH arguments (local globs; URLs are passed to Ray as they are)."""
+    return collect(paths, json_tables=json_tables)
+
+
+def _run(table: pa.Table, body: str) -> pa.Table:
+    batches = table.to_batches() or [
+        pa.RecordBatch.from_arrays(
+            [pa.array([], f.type) for f in table.schema], schema=table.schema
+        )
+    ]
+    return pa.Table.from_batches([scan_batch(b, body=body) for b in batches])
+
+
+def kernel_for_files(table: pa.Table) -> pa.Table:
+    """``map_batches`` function over ``read_binary_files(include_paths=True)`` blocks:
+    ``bytes`` is the body, ``path`` the source."""
+    names = [BODY if n == "bytes" else SOURCE if n == "path" else n for n in table.column_names]
+    return _run(table.rename_columns(names), BODY)
+
+
+def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
+    """``map_batches`` function over the blocks of a table of bodies read from ``path``."""
+    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in table.column_names]
+    table = table.rename_columns(names)
+    table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
+    return _run(table, body)
+
+
+def _readable(path: str) -> str | None:
+    if is_remote(path):
+        return None
+    try:
+        with open(path, "rb"):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+def _dataset(path: str, body: str, keys: list[str] | None) -> Any:
+    import ray.data
+
+    if path.lower().endswith((".parquet", ".pq")):
+        columns = None if keys is None else list(dict.fromkeys([body, *keys]))
+        return ray.data.read_parquet(path, columns=columns)
+    ds = ray.data.read_json(path)
+    if keys is not None:
+        ds = ds.select_columns(list(dict.fromkeys([body, *keys])))
+    return ds
+
+
+def _schema(ds: Any) -> pa.Schema:
+    schema = ds.schema()
+    return pa.schema(
+        [
+            pa.field(n, t if isinstance(t, pa.DataType) else pa.string())
+            for n, t in zip(schema.names, schema.types, strict=True)
+        ]
+    )
+
+
+def _open_table(path: str, body: str, keys: list[str] | None) -> tuple[Any, pa.Schema] | str:
+    try:
+        ds = _dataset(path, body, keys)
+        return ds, _schema(ds)
+    except Exception as exc:
+        return _first_line(exc)
+
+
+def _tables(ds: Any) -> Iterator[pa.RecordBatch]:
+    for table in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        yield from table.to_batches()
+
+
+def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) -> Batches:
+    """Scan ``inputs`` with Ray Data: ``read_binary_files`` and ``read_parquet`` /
+    ``read_json``, then ``map_batches`` with :func:`~ssescope.scan.kernel.scan_batch`.
+
+    Uses the running Ray (``ray.init`` or ``RAY_ADDRESS``), or starts a local one.
+    """
+    import ray.data
+
+    context = ray.data.DataContext.get_current()
+    context.execution_options.preserve_order = True
+    context.enable_progress_bars = False
+    errors = list(inputs.errors)
+    files = []
+    for path in inputs.files:
+        problem = _readable(path)
+        if problem is None:
+            files.append(path)
+        else:
+            errors.append((path, problem))
+    datasets: list[tuple[str, Any]] = []
+    schemas = []
+    for path in inputs.tables:
+        opened = _open_table(path, body, keys)
+        if isinstance(opened, str):
+            errors.append((path, opened))
+        else:
+            datasets.append((path, opened[0]))
+            schemas.append(opened[1])
+    schema = output_schema(schemas, body)
+
+    def run() -> Iterator[tuple[int, pa.RecordBatch]]:
+        if errors:
+            yield len(errors), scan_batch(error_batch(errors))
+        if files:
+            ds = ray.data.read_binary_files(files, include_paths=True)
+            for batch in _tables(ds.map_batches(kernel_for_files, batch_format="pyarrow")):
+                yield batch.num_rows, batch
+        for path, ds in datasets:
+            mapped = ds.map_batches(
+                kernel_for_table, batch_format="pyarrow", fn_kwargs={"body": body, "path": path}
+            )
+            try:
+                for batch in _tables(mapped):
+                    yield batch.num_rows, batch
+            except Exception as exc:
+                yield 1, scan_batch(error_batch([(path, _first_line(exc))]))
+
+    return Batches(schema, None, run())
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return lines[-1].strip() if lines else type(exc).__name__

@@ -1,0 +1,202 @@
+"""The scan kernel: one Arrow record batch of bodies in, one row per stream out.
+
+Every engine (the local process pool, Ray Data, a user's Spark ``mapInArrow``) calls
+:func:`scan_batch`; nothing else judges a stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from ..aggregate.report import Report
+from .streams import Entry, inspect_streams
+
+__all__ = ["BODY", "ERROR", "RESULT_SCHEMA", "SOURCE", "scan_batch"]
+
+BODY = "body"
+"""The default name of the input column holding the stream bytes."""
+SOURCE = "source"
+"""The input (and output) column naming where a stream came from (a path)."""
+ERROR = "error"
+"""The input (and output) column saying why an input could not be read."""
+
+RESULT_SCHEMA = pa.schema(
+    [
+        pa.field(SOURCE, pa.string()),
+        pa.field("entry", pa.int32()),
+        pa.field("method", pa.string()),
+        pa.field("url", pa.string()),
+        pa.field("container", pa.string()),
+        pa.field("provider", pa.string()),
+        pa.field("framing", pa.string()),
+        pa.field("status", pa.string()),
+        pa.field("status_reason", pa.string()),
+        pa.field("finish_reason", pa.string()),
+        pa.field("raw_finish_reason", pa.string()),
+        pa.field("model", pa.string()),
+        pa.field("http_status", pa.int32()),
+        pa.field("records", pa.int64()),
+        pa.field("invalid_records", pa.int64()),
+        pa.field("bytes", pa.int64()),
+        pa.field("outputs", pa.int32()),
+        pa.field("tool_calls", pa.int32()),
+        pa.field("invalid_tool_calls", pa.int32()),
+        pa.field("diagnostics", pa.list_(pa.string())),
+        pa.field("errors", pa.int32()),
+        pa.field("warnings", pa.int32()),
+        pa.field("infos", pa.int32()),
+        pa.field("input_tokens", pa.int64()),
+        pa.field("output_tokens", pa.int64()),
+        pa.field("total_tokens", pa.int64()),
+        pa.field("reasoning_tokens", pa.int64()),
+        pa.field("cached_input_tokens", pa.int64()),
+        pa.field("first_byte_s", pa.float64()),
+        pa.field("first_content_s", pa.float64()),
+        pa.field("max_gap_s", pa.float64()),
+        pa.field("total_s", pa.float64()),
+        pa.field(ERROR, pa.string()),
+    ]
+)
+"""The columns :func:`scan_batch` produces for each stream, after the carried key columns."""
+
+_NAMES = RESULT_SCHEMA.names
+
+
+def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]:
+    # the row in RESULT_SCHEMA's order (a tuple: the kernel's inner loop)
+    response = report.response
+    outputs = response.outputs
+    first = outputs[0] if outputs else None
+    calls = [call for output in outputs for call in output.tool_calls]
+    usage = response.usage
+    timing = report.timing
+    diagnostics = report.diagnostics
+    severities = [d.severity for d in diagnostics]
+    return (
+        source,
+        entry.index,
+        entry.method,
+        entry.url,
+        report.container,
+        report.provider,
+        report.framing,
+        response.status,
+        response.status_reason,
+        first.finish_reason if first else None,
+        first.raw_finish_reason if first else None,
+        response.model,
+        report.http_status,
+        report.records.total,
+        report.records.invalid,
+        report.bytes,
+        len(outputs),
+        len(calls),
+        sum(1 for call in calls if call.error is not None),
+        [d.code for d in diagnostics],
+        severities.count("error"),
+        severities.count("warning"),
+        severities.count("info"),
+        *(
+            (None,) * 5
+            if usage is None
+            else (
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.total_tokens,
+                usage.reasoning_tokens,
+                usage.cached_input_tokens,
+            )
+        ),
+        timing.first_byte_s,
+        timing.first_content_s,
+        timing.max_gap_s,
+        timing.total_s,
+        None,
+    )
+
+
+def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
+    """The output row of one stream: the fields of its Report, flattened (without
+    ``source``, which names the input, and ``error``)."""
+    row = dict(zip(_NAMES, _values(report, entry or Entry(), None), strict=True))
+    del row[SOURCE], row[ERROR]
+    return row
+
+
+def _as_bytes(
+    column: pa.ChunkedArray | pa.Array, body: str
+) -> tuple[list[bytes | None], str | None]:
+    t = column.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return [None if v is None else v.encode("utf-8") for v in column.to_pylist()], None
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+        return column.to_pylist(), None
+    return [None] * len(column), f"the {body!r} column holds {t}, not bytes or text"
+
+
+_EMPTY = (None,) * (len(_NAMES) - 2)
+
+
+def _error_row(source: str | None, message: str) -> tuple[Any, ...]:
+    return (source, *_EMPTY, message)
+
+
+def scan_batch(
+    batch: pa.RecordBatch,
+    *,
+    body: str = BODY,
+) -> pa.RecordBatch:
+    """Judge every stream in ``batch`` and return one row per stream.
+
+    Args:
+        batch: an Arrow record batch with a ``body`` column (binary or UTF-8 string). An
+            ``error`` column, when present, marks inputs the reader could not read (their
+            body is ignored). Every other column (``source``, the user's keys) is carried
+            through to each stream of its row.
+        body: the name of the body column.
+
+    Returns:
+        A record batch: the carried columns, then :data:`RESULT_SCHEMA` (``source`` and
+        ``error`` are merged with the input's). A body holding several streams (a HAR, a
+        multi-response capture) gives several rows; a null body or an input error gives
+        one row with ``error`` set. Never raises on bad bodies.
+    """
+    if body not in batch.schema.names:
+        raise ValueError(f"the batch has no {body!r} column (columns: {batch.schema.names})")
+    bodies, wrong_type = _as_bytes(batch.column(body), body)
+    errors: list[str | None] = (
+        batch.column(ERROR).to_pylist() if ERROR in batch.schema.names else [None] * len(bodies)
+    )
+    sources: list[str | None] = (
+        [None if v is None else str(v) for v in batch.column(SOURCE).to_pylist()]
+        if SOURCE in batch.schema.names
+        else [None] * len(bodies)
+    )
+    take: list[int] = []
+    rows: list[tuple[Any, ...]] = []
+    for i, (data, error) in enumerate(zip(bodies, errors, strict=True)):
+        source = sources[i]
+        if error is not None:
+            found = [_error_row(source, error)]
+        elif wrong_type is not None:
+            found = [_error_row(source, wrong_type)]
+        elif data is None:
+            found = [_error_row(source, f"the {body!r} column is null")]
+        else:
+            try:
+                found = [_values(r, e, source) for e, r in inspect_streams(data)]
+            except Exception as exc:  # the engine never raises; a bug must not stop a scan
+                found = [_error_row(source, f"internal error: {type(exc).__name__}: {exc}")]
+        take.extend([i] * len(found))
+        rows.extend(found)
+    carried = [n for n in batch.schema.names if n not in (body, ERROR, SOURCE)]
+    indices = pa.array(take, pa.int64())
+    columns = [batch.column(n).take(indices) for n in carried]
+    fields = [batch.schema.field(n).with_name(f"input_{n}" if n in _NAMES else n) for n in carried]
+    values = list(zip(*rows, strict=True)) if rows else [()] * len(_NAMES)
+    for field, column in zip(RESULT_SCHEMA, values, strict=True):
+        columns.append(pa.array(column, field.type))
+        fields.append(field)
+    return pa.RecordBatch.from_arrays(columns, schema=pa.schema(fields))

@@ -1,0 +1,113 @@
+"""The ASGI guard both local servers (``serve`` and ``web``) run behind.
+
+* Every answer carries security headers, a Content-Security-Policy first: refusals and
+  errors included.
+* The ``Host`` header must name an address the server answers to (421 otherwise): a page
+  on another site that rebinds its DNS name to 127.0.0.1 sends its own name, and is
+  refused (DNS rebinding).
+* An optional ``refuse`` hook turns other requests away (the web page refuses requests
+  sent by other pages).
+* An exception the app did not answer becomes a 500 with the same headers (Starlette's
+  own error page would carry none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["LOOPBACK_HOSTS", "HostGuard", "header", "host_name", "security_headers"]
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""The names a server bound to loopback answers to."""
+
+
+def security_headers(csp: str) -> list[tuple[bytes, bytes]]:
+    """The headers every answer carries: ``csp``, no sniffing, no framing, no caching."""
+    return [
+        (b"content-security-policy", csp.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+        (b"cache-control", b"no-store"),
+    ]
+
+
+def host_name(host: str) -> str:
+    """The lower-case name part of a ``Host`` header value (``[::1]:8765`` gives ``::1``)."""
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0].lower()
+    return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).lower()
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """The value of the request header ``name`` (lower-case bytes), or ``None``."""
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class HostGuard:
+    """ASGI middleware: security headers, the Host check, a refusal hook, a safe 500.
+
+    Args:
+        app: the app behind the guard.
+        allowed_hosts: the names the ``Host`` header may carry (``None``: no check).
+        csp: the Content-Security-Policy of every answer.
+        refuse: called with the scope of each request; an answer it returns is sent
+            instead of the app's.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_hosts: frozenset[str] | None,
+        csp: str,
+        refuse: Callable[[Scope], Response | None] | None = None,
+    ) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+        self.csp = csp
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                headers += [h for h in security_headers(self.csp) if h[0] not in names]
+                message["headers"] = headers
+            await send(message)
+
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await refusal(scope, receive, send_with_headers)
+            return
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            if started:
+                raise
+            error = f"The server failed on this request: {type(exc).__name__}."
+            await JSONResponse({"error": error}, status_code=500)(scope, receive, send_with_headers)
+
+    def _refusal(self, scope: Scope) -> Response | None:
+        if self.allowed_hosts is not None:
+            name = host_name(header(scope, b"host") or "")
+            if name not in self.allowed_hosts:
+                hosts = ", ".join(sorted(self.allowed_hosts))
+                return JSONResponse(
+                    {"error": f"This server only answers requests addressed to {hosts}."},
+                    status_code=421,
+                )
+        return self.refuse(scope) if self.refuse is not None else None

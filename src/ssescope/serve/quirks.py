@@ -1,0 +1,271 @@
+"""Quirk presets: what real servers and gateways do to a stream, by name.
+
+``serve --quirk NAME`` (or ``?quirk=NAME``, or the pytest fixture's ``quirk=``) replays a
+capture the way a real server or gateway got it wrong. A quirk that changes records is
+applied by the provider's own quirk module (``ssescope.providers.*_quirks``), so that it
+has the provider's wire shape; a wire-level quirk (heartbeats, buffering, headers, a
+gateway timeout, a connection held open) applies to any provider. A quirk that makes no
+sense for a stream is refused with a one-line :class:`UsageError`. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from ..providers._quirks import QuirkRefused, QuirkTransform, WireRecord
+from . import wire_quirks
+from .faults import record_spans
+
+__all__ = ["PRESETS", "Quirk", "QuirkPlan", "QuirkPreset", "apply_quirks", "parse_quirk", "shape"]
+
+
+@dataclass(frozen=True, slots=True)
+class QuirkPreset:
+    """One preset: its name, what it reproduces, where it applies.
+
+    Attributes:
+        name: what ``--quirk`` takes.
+        summary: one line saying what the server does.
+        applies_to: the providers whose quirk module implements it, or ``("any",)``
+            for a wire-level quirk (``("any SSE",)`` when it needs SSE framing).
+        seconds: the default of ``NAME@SECONDS`` for a quirk that takes a duration.
+    """
+
+    name: str
+    summary: str
+    applies_to: tuple[str, ...]
+    seconds: float | None = None
+
+
+_MODULES = {
+    "openai-chat": "openai_chat_quirks",
+    "anthropic": "anthropic_quirks",
+    "openai-responses": "openai_responses_quirks",
+    "vercel-ui": "vercel_ui_quirks",
+}
+
+PRESETS: tuple[QuirkPreset, ...] = (
+    QuirkPreset(
+        "azure-empty-choices-first",
+        "a first chunk with prompt_filter_results and empty choices (Azure OpenAI)",
+        ("openai-chat",),
+    ),
+    QuirkPreset(
+        "usage-only-chunk",
+        "the usage in a last chunk of its own, with empty choices",
+        ("openai-chat",),
+    ),
+    QuirkPreset("no-assistant-role", "no delta says role: assistant", ("openai-chat",)),
+    QuirkPreset(
+        "error-frame-then-done",
+        "halfway through, an error data frame, then data: [DONE]",
+        ("openai-chat", "vercel-ui"),
+    ),
+    QuirkPreset(
+        "anthropic-overloaded-midstream",
+        "halfway through, event: error overloaded_error, then the connection ends",
+        ("anthropic",),
+    ),
+    QuirkPreset(
+        "finish-on-every-chunk",
+        "every chunk carries the final finish_reason",
+        ("openai-chat",),
+    ),
+    QuirkPreset(
+        "heartbeat-only-stall",
+        "halfway through, only keep-alive comments for SECONDS, then the connection ends",
+        ("any SSE",),
+        5.0,
+    ),
+    QuirkPreset(
+        "keep-open-after-done",
+        "the whole stream, then the connection stays open for SECONDS",
+        ("any",),
+        30.0,
+    ),
+    QuirkPreset(
+        "proxy-buffered",
+        "nothing until the stream is over, then everything in one burst",
+        ("any",),
+    ),
+    QuirkPreset(
+        "gateway-timeout-524",
+        "no answer for SECONDS, then a Cloudflare-style 524 HTML page",
+        ("any",),
+        100.0,
+    ),
+    QuirkPreset(
+        "gzip-header-on-plain-body",
+        "content-encoding: gzip on a body that is not compressed",
+        ("any",),
+    ),
+    QuirkPreset(
+        "duplicate-tool-args",
+        "after a tool call's argument deltas, one more repeating all of them",
+        ("openai-chat", "anthropic", "openai-responses"),
+    ),
+    QuirkPreset(
+        "responses-missing-output-item-added",
+        "no response.output_item.added: deltas name items never opened",
+        ("openai-responses",),
+    ),
+    QuirkPreset(
+        "multi-line-data",
+        "each JSON data payload spread over several data: lines",
+        ("any SSE",),
+    ),
+)
+"""Every quirk preset, in the order ``serve --list-quirks`` prints them."""
+
+_BY_NAME = {p.name: p for p in PRESETS}
+
+
+@dataclass(frozen=True, slots=True)
+class Quirk:
+    """A parsed ``NAME`` or ``NAME@SECONDS``."""
+
+    name: str
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        preset = _BY_NAME[self.name]
+        if self.seconds is not None and self.seconds != preset.seconds:
+            return f"{self.name}@{self.seconds:g}"
+        return self.name
+
+
+def parse_quirk(spec: str) -> Quirk:
+    """Parse ``NAME`` or, for a quirk that takes a duration, ``NAME@SECONDS``.
+
+    Raises:
+        UsageError: an unknown name, or a bad duration.
+    """
+    name, sep, value = spec.strip().partition("@")
+    preset = _BY_NAME.get(name)
+    if preset is None:
+        names = ", ".join(p.name for p in PRESETS)
+        raise UsageError(f"unknown quirk {spec!r}; expected one of: {names}")
+    if not sep:
+        return Quirk(name, preset.seconds)
+    if preset.seconds is None:
+        raise UsageError(f"bad quirk {spec!r}: {name} takes no @SECONDS")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise UsageError(f"bad quirk {spec!r}: {value!r} is not a number of seconds") from None
+    if not seconds >= 0 or seconds == float("inf"):
+        raise UsageError(f"bad quirk {spec!r}: the duration must be a finite number >= 0")
+    return Quirk(name, seconds)
+
+
+@dataclass(slots=True)
+class QuirkPlan:
+    """What the quirks make of a body, before faults, chunking and delays.
+
+    Attributes:
+        body: the bytes to serve (faults apply to these).
+        headers: extra response headers.
+        status: answer with this status and ``body`` instead of a stream, if set.
+        wait_before: seconds before the response starts.
+        hold_after: seconds the connection stays open after the last byte.
+        burst: send everything in one chunk, once all of it would have been sent.
+        tail: chunks sent after the body, each with the seconds to wait before it.
+        provider: the provider detected in the original body.
+        framing: the framing of the original body.
+    """
+
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+    status: int | None = None
+    wait_before: float = 0.0
+    hold_after: float = 0.0
+    burst: bool = False
+    tail: list[tuple[bytes, float]] = field(default_factory=list)
+    provider: str = "unknown"
+    framing: str = "sse"
+
+
+def _records(body: bytes) -> tuple[list[WireRecord], bytes, str, str]:
+    spans, framing, provider = record_spans(body)
+    records: list[WireRecord] = []
+    pos = 0
+    for span in spans:
+        event = span.event if span.event not in (None, "message") else None
+        records.append(WireRecord(event, span.data, body[pos : span.end]))
+        pos = span.end
+    return records, body[pos:], framing, provider
+
+
+def _frame(records: Sequence[WireRecord], rest: bytes, framing: str, newline: str) -> bytes:
+    out = bytearray()
+    for record in records:
+        if record.raw:
+            out += record.raw
+        elif record.data is None:
+            out += f": keep-alive{newline}{newline}".encode()
+        elif framing == "sse":
+            head = f"event: {record.event}{newline}" if record.event else ""
+            lines = "".join(f"data: {line}{newline}" for line in record.data.split("\n"))
+            out += f"{head}{lines}{newline}".encode()
+        else:
+            out += record.data.encode() + b"\n"
+    return bytes(out + rest)
+
+
+def _provider_transform(quirk: Quirk, provider: str) -> QuirkTransform:
+    preset = _BY_NAME[quirk.name]
+    module_name = _MODULES.get(provider)
+    transforms: dict[str, QuirkTransform] = {}
+    if module_name is not None:
+        module = importlib.import_module(f"ssescope.providers.{module_name}")
+        transforms = module.QUIRKS
+    transform = transforms.get(quirk.name)
+    if transform is None:
+        where = ", ".join(preset.applies_to)
+        raise QuirkRefused(
+            f"quirk {quirk.name!r} does not apply to {provider} streams (it applies to: {where})"
+        )
+    return transform
+
+
+def apply_quirks(body: bytes, quirks: Sequence[Quirk]) -> QuirkPlan:
+    """Apply ``quirks`` to ``body``, in order.
+
+    Raises:
+        UsageError: a quirk does not apply to this stream (one line saying why).
+    """
+    records, rest, framing, provider = _records(body)
+    plan = QuirkPlan(body, provider=provider, framing=framing)
+    if not quirks:
+        return plan
+    newline = "\r\n" if b"\r\n" in body else "\n"
+    changed = False
+    for quirk in quirks:
+        preset = _BY_NAME[quirk.name]
+        if "any SSE" in preset.applies_to and framing != "sse":
+            raise QuirkRefused(f"quirk {quirk.name!r} needs an SSE stream, not {framing}")
+        if preset.applies_to[0].startswith("any"):
+            records, rest = wire_quirks.apply(quirk.name, quirk.seconds, records, rest, plan)
+            changed = True
+            continue
+        if framing not in ("sse", "ndjson"):
+            raise QuirkRefused(f"quirk {quirk.name!r} needs an SSE or NDJSON stream, not {framing}")
+        transform = _provider_transform(quirk, provider)
+        try:
+            records = transform(records)
+        except QuirkRefused as exc:
+            raise QuirkRefused(f"quirk {quirk.name!r} does not apply: {exc}") from None
+        changed = True
+    if changed and plan.status is None:
+        plan.body = _frame(records, rest, framing, newline)
+    return plan
+
+
+def shape(chunks: list[tuple[bytes, float]], plan: QuirkPlan) -> list[tuple[bytes, float]]:
+    """The timed chunks to send, once the plan's burst and tail are applied."""
+    if plan.burst and chunks:
+        chunks = [(b"".join(c for c, _ in chunks), sum(w for _, w in chunks))]
+    return chunks + plan.tail

@@ -1,0 +1,94 @@
+"""What is known about a stream's source before its first byte: a frozen value.
+
+Every way in (a file, bytes, an iterable of chunks, a container such as a HAR or an
+``.ssecap`` capture, a live HTTP response) says the same things about where the body came
+from: which container held it, the HTTP status, what the form could not record (``lost``),
+how a capture says the stream ended, the headers and request where known, and which entry
+of a capture holding several streams this is. :class:`SourceInfo` carries all of it, and
+the :class:`~ssescope.pipeline.Pipeline` is given it when it is built::
+
+    info = SourceInfo(container="har", status=200, lost=("chunk boundaries",))
+    pipeline = Pipeline(source=info)
+
+No I/O happens here; the container layer and the live sources build these values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, TypedDict
+
+from .diagnostics import Diagnostic
+
+__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "SourceInfo"]
+
+EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
+"""How a capture says its stream ended."""
+
+END_REASONS: tuple[EndReason, ...] = ("eof", "cancelled", "stalled", "error")
+"""Every :data:`EndReason`."""
+
+
+class RequestInfo(TypedDict):
+    """The request of an exchange, as far as the form records it, secrets redacted."""
+
+    method: str
+    url: str
+    headers: list[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryInfo:
+    """Which entry of a capture holding several streams (a HAR, a JSONL log) this is.
+
+    Attributes:
+        index: the entry's position in the capture (a HAR's ``log.entries`` index, a JSONL
+            log's stream number), counted from 0.
+        method: the request method, or ``None`` when the capture does not record it.
+        url: the request URL (secrets redacted), or ``None``.
+        started: when the request started, as the capture writes it (ISO 8601 for a
+            HAR), or ``None``.
+    """
+
+    index: int
+    method: str | None = None
+    url: str | None = None
+    started: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``entry`` object)."""
+        return {
+            "index": self.index,
+            "method": self.method,
+            "url": self.url,
+            "started": self.started,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """Where a body came from, as far as its source knows it. Frozen.
+
+    Attributes:
+        container: the Report's ``source.container`` (``"raw"``, ``"http"``, ``"har"``…).
+        status: the response's HTTP status, or ``None`` if the source does not record it.
+        lost: what the source cannot give (``ssescope.containers.LOST_*`` phrases).
+        end: how a capture says the stream ended, or ``None`` if it does not say; a
+            ``"cancelled"`` end marks the response cancelled.
+        total_s: the whole exchange's duration when the source records it (a HAR's
+            ``time``), in seconds since the request started.
+        headers: the response headers in order (secrets redacted).
+        request: the request (secrets redacted), or ``None``.
+        diagnostics: what was wrong with the source itself (reported with the stream's).
+        entry: which entry of a capture holding several streams this is, or ``None``.
+    """
+
+    container: str = "raw"
+    status: int | None = None
+    lost: tuple[str, ...] = ()
+    end: EndReason | None = None
+    total_s: float | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    request: RequestInfo | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    entry: EntryInfo | None = None

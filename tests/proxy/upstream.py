@@ -1,0 +1,123 @@
+"""A scripted upstream for the situations the replay server does not make: gzip bodies,
+a JSON reply, heartbeats, a connection kept open after the end, a stream that never ends,
+an echo of the request headers."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import threading
+from collections.abc import AsyncIterator
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+OPENAI = [
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Bonjour "},"finish_reason":null}]}\n\n',
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"le monde"},"finish_reason":null}]}\n\n',
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+    b"data: [DONE]\n\n",
+]
+"""A short OpenAI chat stream that completes."""
+
+ERROR_BODY = b'{"error":{"type":"overloaded_error","message":"Overloaded, try later"}}'
+JSON_REPLY = (
+    b'{"id":"c2","object":"chat.completion","model":"m","choices":[{"index":0,'
+    b'"message":{"role":"assistant","content":"Salut"},"finish_reason":"stop"}],'
+    b'"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}'
+)
+
+
+class Scripted:
+    """What the scripted upstream saw (filled by its endpoints, read by the tests)."""
+
+    def __init__(self) -> None:
+        self.endless_closed = threading.Event()
+        self.endless_started = threading.Event()
+        self.seen_headers: list[list[tuple[str, str]]] = []
+
+
+def scripted_app(state: Scripted) -> Starlette:
+    """The scripted upstream."""
+
+    async def gzip_error(_request: Request) -> Response:
+        return Response(
+            gzip.compress(ERROR_BODY),
+            status_code=529,
+            headers={"content-encoding": "gzip", "content-type": "application/json"},
+        )
+
+    async def gzip_stream(_request: Request) -> Response:
+        packed = gzip.compress(b"".join(OPENAI))
+        pieces = [packed[i : i + 40] for i in range(0, len(packed), 40)]
+
+        async def body() -> AsyncIterator[bytes]:
+            for piece in pieces:
+                await asyncio.sleep(0.005)
+                yield piece
+
+        return StreamingResponse(
+            body(), media_type="text/event-stream", headers={"content-encoding": "gzip"}
+        )
+
+    async def json_reply(_request: Request) -> Response:
+        return Response(
+            JSON_REPLY, media_type="application/json", headers={"x-request-id": "req_123"}
+        )
+
+    async def heartbeat(_request: Request) -> Response:
+        async def body() -> AsyncIterator[bytes]:
+            yield OPENAI[0]
+            for _ in range(4):
+                await asyncio.sleep(0.1)
+                yield b": ping\n\n"
+            await asyncio.sleep(0.05)
+            for piece in OPENAI[1:]:
+                yield piece
+
+        return StreamingResponse(body(), media_type="text/event-stream")
+
+    async def hold_open(_request: Request) -> Response:
+        async def body() -> AsyncIterator[bytes]:
+            for piece in OPENAI:
+                yield piece
+            await asyncio.sleep(30)
+
+        return StreamingResponse(body(), media_type="text/event-stream")
+
+    async def endless(_request: Request) -> Response:
+        async def body() -> AsyncIterator[bytes]:
+            state.endless_started.set()
+            try:
+                yield OPENAI[0]
+                for _ in range(600):
+                    await asyncio.sleep(0.05)
+                    yield OPENAI[1]
+            finally:
+                state.endless_closed.set()
+
+        return StreamingResponse(body(), media_type="text/event-stream")
+
+    async def echo(request: Request) -> Response:
+        pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
+        state.seen_headers.append(pairs)
+        return Response(
+            orjson.dumps({"headers": len(pairs), "body": len(await request.body())}),
+            media_type="application/json",
+            headers={"request-id": "req_echo"},
+        )
+
+    return Starlette(
+        routes=[
+            Route("/gzip-error", gzip_error, methods=["POST"]),
+            Route("/gzip-stream", gzip_stream, methods=["POST"]),
+            Route("/json", json_reply, methods=["POST"]),
+            Route("/heartbeat", heartbeat, methods=["POST"]),
+            Route("/hold-open", hold_open, methods=["POST"]),
+            Route("/endless", endless, methods=["POST"]),
+            Route("/echo", echo, methods=["GET", "POST"]),
+        ]
+    )

@@ -1,0 +1,90 @@
+"""Helpers of the scan tests: where things are, and what ``inspect`` says of a file."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("duckdb")
+pytest.importorskip("pyarrow")
+
+from ssescope import inspect
+from ssescope.containers import read_all
+from ssescope.scan import report_row
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTAINERS = ROOT / "tests" / "fixtures" / "containers"
+_DEFAULT = ROOT.parent / "shared" / "real_streams"
+STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", _DEFAULT))
+
+COMPARED = (
+    "container",
+    "provider",
+    "framing",
+    "status",
+    "status_reason",
+    "finish_reason",
+    "raw_finish_reason",
+    "model",
+    "http_status",
+    "records",
+    "invalid_records",
+    "bytes",
+    "outputs",
+    "tool_calls",
+    "invalid_tool_calls",
+    "diagnostics",
+    "errors",
+    "warnings",
+    "infos",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "reasoning_tokens",
+    "cached_input_tokens",
+    "first_byte_s",
+    "first_content_s",
+    "max_gap_s",
+    "total_s",
+)
+"""The row fields that must equal what ``inspect`` gives."""
+
+
+def stream_files() -> list[Path]:
+    """The real captured streams (not their README and expectations)."""
+    if not STREAMS.is_dir():
+        pytest.skip(f"real streams not found at {STREAMS} (set SSESCOPE_REAL_STREAMS)")
+    return sorted(p for p in STREAMS.rglob("*") if p.is_file() and p.parent != STREAMS)
+
+
+def expected_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows a file should give, straight from ``inspect``: one per HAR entry (each
+    entry inspected alone), one per response of a multi-response capture."""
+    data = path.read_bytes()
+    bodies = read_all(data)
+    if len(bodies) > 1:
+        from ssescope import Pipeline, feed_body
+
+        reports = [feed_body(Pipeline(), b).report() for b in bodies]
+    else:
+        reports = [inspect(path)]
+    rows = []
+    for report in reports:
+        if len(report.responses) > 1:
+            # each response is judged as the Report of that response alone
+            rows.extend(
+                report_row(dataclasses.replace(report, response=r, responses=[r]))
+                for r in report.responses
+            )
+        else:
+            rows.append(report_row(report))
+    return rows
+
+
+def compared(row: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a row that must equal ``inspect``'s."""
+    return {name: row[name] for name in COMPARED}

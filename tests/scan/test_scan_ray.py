@@ -1,0 +1,70 @@
+"""``--engine ray``: Ray Data reads the same inputs and maps the same kernel over them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from scan_helpers import compared, expected_rows
+
+from ssescope.cli import main
+from ssescope.scan import scan
+
+pytestmark = pytest.mark.usefixtures("ray_local")
+
+OPENAI = (
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
+    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
+)
+DONE = (
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
+    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+)
+
+
+def _key(row: dict[str, Any]) -> tuple[str, int]:
+    return row["source"], row["entry"] or 0
+
+
+def test_ray_rows_equal_inspect_and_the_local_engine(corpus: Path, tmp_path: Path) -> None:
+    ray_out, local_out = tmp_path / "ray.parquet", tmp_path / "local.parquet"
+    result = scan([str(corpus)], out=ray_out, engine="ray")
+    local = scan([str(corpus)], out=local_out, engine="local", jobs=2)
+    ray_rows = sorted(pq.read_table(ray_out).to_pylist(), key=_key)
+    local_rows = sorted(pq.read_table(local_out).to_pylist(), key=_key)
+    assert ray_rows == local_rows
+    assert result.summary == local.summary
+    for path in [*sorted((corpus / "cuts").rglob("*"))[:20], corpus / "chrome-base64.har"]:
+        if path.is_file():
+            got = sorted((r for r in ray_rows if r["source"] == str(path)), key=_key)
+            assert [compared(r) for r in got] == [compared(r) for r in expected_rows(path)]
+    gone = [r for r in ray_rows if r["source"] == str(corpus / "gone.sse")]
+    assert gone[0]["error"] == "No such file or directory"
+
+
+def test_ray_reads_a_parquet_table_with_keys_and_a_corrupt_one_is_a_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = pa.table(
+        {
+            "id": pa.array([10, 11, 12], pa.int64()),
+            "body": pa.array([OPENAI + DONE, OPENAI, None], pa.binary()),
+        }
+    )
+    pq.write_table(table, tmp_path / "logs.parquet")
+    (tmp_path / "broken.parquet").write_bytes(b"PAR1 not really")
+    out = tmp_path / "rows.jsonl"
+    code = main(["scan", str(tmp_path), "--engine", "ray", "--out", str(out), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    by_id = {r["id"]: r for r in rows if r["id"] is not None}
+    assert by_id[10]["status"] == "completed" and by_id[11]["status"] == "truncated"
+    assert by_id[12]["error"] == "the 'body' column is null"
+    broken = [r for r in rows if r["source"] == str(tmp_path / "broken.parquet")]
+    assert len(broken) == 1 and broken[0]["error"]
+    assert summary["streams"] == 2 and summary["input_errors"] == 2

@@ -1,0 +1,286 @@
+"""Quirk presets: each has its provider's wire shape, and is refused where it makes no sense."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+import ssescope
+from ssescope.errors import UsageError
+from ssescope.examples import example_path
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
+from ssescope.serve.faults import record_spans
+from ssescope.serve.quirks import PRESETS, apply_quirks, parse_quirk, shape
+from tests.cli.cli_helpers import run
+
+
+def body_of(example: str) -> bytes:
+    return next(iter(load_captures(example_path(example)).values())).body
+
+
+def datas(body: bytes) -> list[tuple[str | None, object]]:
+    """(event, JSON value or raw text) of every data record."""
+    out: list[tuple[str | None, object]] = []
+    for span in record_spans(body)[0]:
+        if span.data is None:
+            continue
+        try:
+            out.append((span.event, json.loads(span.data)))
+        except ValueError:
+            out.append((span.event, span.data))
+    return out
+
+
+def quirked(example: str, spec: str) -> bytes:
+    return apply_quirks(body_of(example), [parse_quirk(spec)]).body
+
+
+def test_every_preset_is_listed_once_with_a_summary() -> None:
+    names = [p.name for p in PRESETS]
+    assert len(names) == len(set(names)) == 14
+    assert all(p.summary and p.applies_to for p in PRESETS)
+
+
+def test_azure_empty_choices_first_opens_with_prompt_filter_results() -> None:
+    first = datas(quirked("openai-chat-tool-call", "azure-empty-choices-first"))[0][1]
+    assert isinstance(first, dict)
+    assert first["choices"] == [] and first["prompt_filter_results"][0]["prompt_index"] == 0
+
+
+def test_usage_only_chunk_moves_the_usage_into_a_last_chunk_before_done() -> None:
+    body = body_of("openai-chat-tool-call").replace(
+        b',"choices":[],"usage"',
+        b',"choices":[{"index":0,"delta":{},"finish_reason":null}],"usage"',
+    )
+    records = datas(apply_quirks(body, [parse_quirk("usage-only-chunk")]).body)
+    assert records[-1][1] == "[DONE]"
+    last = records[-2][1]
+    assert isinstance(last, dict) and last["choices"] == [] and last["usage"]["total_tokens"] == 103
+    assert all(not (isinstance(v, dict) and v.get("usage") and v["choices"]) for _, v in records)
+
+
+def test_no_assistant_role_removes_the_role_from_every_delta() -> None:
+    body = quirked("openai-chat-tool-call", "no-assistant-role")
+    assert b'"role"' not in body
+    assert ssescope.inspect(iter([body])).outputs[0].tool_calls[0].name == "get_weather"
+
+
+def test_error_frame_then_done_sends_an_error_object_then_done_halfway() -> None:
+    records = datas(quirked("openai-chat-tool-call", "error-frame-then-done"))
+    assert records[-1][1] == "[DONE]"
+    error = records[-2][1]
+    assert isinstance(error, dict) and error["error"]["type"] == "server_error"
+    report = ssescope.inspect(iter([quirked("openai-chat-tool-call", "error-frame-then-done")]))
+    assert report.status == "failed"
+
+
+def test_error_frame_then_done_has_the_vercel_ui_shape_for_a_ui_stream() -> None:
+    records = datas(quirked("vercel-ui", "error-frame-then-done"))
+    assert records[-2][1] == {"type": "error", "errorText": "The model is overloaded."}
+    assert records[-1][1] == "[DONE]"
+
+
+def test_anthropic_overloaded_midstream_ends_with_an_error_event() -> None:
+    body = quirked("anthropic-thinking-tool-use", "anthropic-overloaded-midstream")
+    event, value = datas(body)[-1]
+    assert event == "error" and isinstance(value, dict)
+    assert value["error"]["type"] == "overloaded_error"
+    assert b"message_stop" not in body
+    assert ssescope.inspect(iter([body])).status == "failed"
+
+
+def test_finish_on_every_chunk_repeats_the_final_finish_reason() -> None:
+    records = datas(quirked("openai-chat-tool-call", "finish-on-every-chunk"))
+    reasons = [c["finish_reason"] for _, v in records if isinstance(v, dict) for c in v["choices"]]
+    assert reasons and set(reasons) == {"tool_calls"}
+
+
+@pytest.mark.parametrize(
+    ("example", "marker"),
+    [
+        (
+            "openai-chat-tool-call",
+            b'"arguments":"{\\"city\\": \\"Lyon\\", \\"unit\\": \\"celsius\\"}"',
+        ),
+        (
+            "anthropic-thinking-tool-use",
+            b'"partial_json":"{\\"city\\": \\"Lyon\\", \\"unit\\": \\"celsius\\"}"',
+        ),
+    ],
+)
+def test_duplicate_tool_args_repeats_the_whole_arguments_in_one_more_delta(
+    example: str, marker: bytes
+) -> None:
+    body = quirked(example, "duplicate-tool-args")
+    assert marker in body
+    arguments = ssescope.inspect(iter([body])).outputs[0].tool_calls[0].arguments
+    assert arguments == '{"city": "Lyon", "unit": "celsius"}' * 2
+
+
+def test_responses_missing_output_item_added_drops_every_added_event() -> None:
+    body = quirked("openai-responses-reasoning", "responses-missing-output-item-added")
+    assert b"response.output_item.added" not in body
+    assert b"response.output_text.delta" in body
+
+
+def test_multi_line_data_spreads_each_payload_over_data_lines_that_join_back() -> None:
+    original = body_of("anthropic-thinking-tool-use")
+    body = quirked("anthropic-thinking-tool-use", "multi-line-data")
+    assert b'data: {\ndata:  "type"' in body
+    assert datas(body) == datas(original)
+
+
+def test_heartbeat_only_stall_keeps_half_the_records_then_only_comments() -> None:
+    plan = apply_quirks(body_of("openai-chat-tool-call"), [parse_quirk("heartbeat-only-stall@2")])
+    assert len(datas(plan.body)) == len(datas(body_of("openai-chat-tool-call"))) // 2
+    assert [data for data, _ in plan.tail] == [b": keep-alive\n\n"] * 5
+    assert sum(wait for _, wait in plan.tail) == pytest.approx(2.0)
+
+
+def test_wire_level_quirks_leave_the_body_and_shape_the_response() -> None:
+    body = body_of("ollama-chat")
+    plan = apply_quirks(body, [parse_quirk("gzip-header-on-plain-body")])
+    assert plan.body == body and plan.headers == {"content-encoding": "gzip"}
+    plan = apply_quirks(body, [parse_quirk("keep-open-after-done@3")])
+    assert plan.body == body and plan.hold_after == 3.0
+    plan = apply_quirks(body, [parse_quirk("gateway-timeout-524@7")])
+    assert plan.status == 524 and plan.wait_before == 7.0 and b"Error code 524" in plan.body
+    plan = apply_quirks(body, [parse_quirk("proxy-buffered")])
+    chunks = shape([(b"a", 0.0), (b"b", 0.5), (b"c", 0.25)], plan)
+    assert chunks == [(b"abc", 0.75)]
+
+
+def test_defaults_and_durations() -> None:
+    assert parse_quirk("gateway-timeout-524").seconds == 100.0
+    assert str(parse_quirk("keep-open-after-done@0.5")) == "keep-open-after-done@0.5"
+    assert str(parse_quirk("keep-open-after-done")) == "keep-open-after-done"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no-such-quirk", "unknown quirk 'no-such-quirk'; expected one of: azure-empty"),
+        ("proxy-buffered@3", "proxy-buffered takes no @SECONDS"),
+        ("gateway-timeout-524@soon", "'soon' is not a number of seconds"),
+        ("keep-open-after-done@-1", "must be a finite number >= 0"),
+    ],
+)
+def test_bad_specs_are_refused_in_one_line(spec: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")) as info:
+        parse_quirk(spec)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("example", "spec", "message"),
+    [
+        (
+            "anthropic-thinking-tool-use",
+            "azure-empty-choices-first",
+            "does not apply to anthropic streams (it applies to: openai-chat)",
+        ),
+        (
+            "openai-chat-tool-call",
+            "anthropic-overloaded-midstream",
+            "does not apply to openai-chat streams",
+        ),
+        ("ollama-chat", "multi-line-data", "needs an SSE stream, not ndjson"),
+        ("ollama-chat", "heartbeat-only-stall", "needs an SSE stream, not ndjson"),
+        (
+            "openai-responses-reasoning",
+            "duplicate-tool-args",
+            "no function call arguments to duplicate",
+        ),
+        ("broken-crlf-keepalive", "usage-only-chunk", "reports no usage"),
+        ("gemini-crlf", "finish-on-every-chunk", "does not apply to gemini streams"),
+    ],
+)
+def test_a_quirk_that_makes_no_sense_is_refused_in_one_line(
+    example: str, spec: str, message: str
+) -> None:
+    with pytest.raises(UsageError) as info:
+        apply_quirks(body_of(example), [parse_quirk(spec)])
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_serve_list_quirks_prints_every_preset() -> None:
+    result = run("serve", "--list-quirks")
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert len(lines) == len(PRESETS)
+    assert lines[6].startswith("heartbeat-only-stall@SECONDS")
+    assert "default 100 s" in result.out
+
+
+def test_serve_refuses_a_quirk_that_applies_to_no_capture_in_one_line() -> None:
+    result = run("serve", str(example_path("ollama-chat")), "--quirk", "usage-only-chunk")
+    assert result.code == 2
+    assert "quirk 'usage-only-chunk' does not apply to ollama streams" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_serve_without_a_path_says_it_is_missing() -> None:
+    result = run("serve")
+    assert result.code == 2
+    assert "missing argument 'PATH'" in result.err
+
+
+@pytest.fixture(scope="module")
+def replay() -> Iterator[str]:
+    """``ssescope serve`` over the bundled examples, as the command line builds it."""
+    captures = {}
+    for name in ("openai-chat-tool-call", "ollama-chat"):
+        captures.update(load_captures(example_path(name)))
+    with ServerThread(make_app(captures, ReplayOptions(chunk="1"), log=io.StringIO())) as server:
+        yield server.url
+
+
+@pytest.mark.network
+def test_a_quirk_is_applied_to_one_request_with_the_query(replay: str) -> None:
+    plain = httpx.post(f"{replay}/openai-chat-tool-call/v1/chat/completions")
+    quirky = httpx.post(
+        f"{replay}/openai-chat-tool-call/v1/chat/completions?quirk=no-assistant-role"
+    )
+    assert b'"role":"assistant"' in plain.content
+    assert quirky.status_code == 200 and b'"role"' not in quirky.content
+
+
+@pytest.mark.network
+def test_a_quirk_that_does_not_fit_the_request_is_a_400_in_one_line(replay: str) -> None:
+    refused = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=no-assistant-role")
+    assert refused.status_code == 400
+    assert refused.text == (
+        "quirk 'no-assistant-role' does not apply to ollama streams (it applies to: openai-chat)\n"
+    )
+    unknown = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=bogus")
+    assert unknown.status_code == 400 and unknown.text.startswith("unknown quirk 'bogus'")
+
+
+@pytest.mark.network
+def test_proxy_buffered_sends_one_burst_and_gzip_header_lies(replay: str) -> None:
+    url = f"{replay}/openai-chat-tool-call/v1/chat/completions"
+    with httpx.stream("POST", url + "?quirk=proxy-buffered") as response:
+        reads = list(response.iter_raw())
+    with httpx.stream("POST", url) as response:
+        plain = list(response.iter_raw())
+    assert len(reads) == 1 and len(plain) > 100  # the server chunks 1 byte at a time
+    assert reads[0] == b"".join(plain)
+    with httpx.stream("POST", url + "?quirk=gzip-header-on-plain-body") as response:
+        assert response.headers["content-encoding"] == "gzip"
+        assert b"".join(response.iter_raw()) == reads[0]
+
+
+@pytest.mark.network
+def test_a_524_answers_cloudflare_html_and_keep_open_sends_the_whole_stream(replay: str) -> None:
+    url = f"{replay}/ollama-chat/api/chat"
+    timeout = httpx.post(url + "?quirk=gateway-timeout-524@0")
+    assert timeout.status_code == 524
+    assert timeout.headers["content-type"].startswith("text/html")
+    assert "Error code 524" in timeout.text
+    held = httpx.post(url + "?quirk=keep-open-after-done@0.05")
+    assert held.content == body_of("ollama-chat")
