@@ -1,7 +1,8 @@
 """Take screenshots of the web page into docs/img/web-*.png, and time a 50k-record load.
 
-Run by hand: ``PYTHONPATH=src python scripts/screenshot_web.py [--examples DIR]``.
-Needs Playwright and Debian's chromium at /usr/bin/chromium.
+Run by hand: ``PYTHONPATH=src python scripts/screenshot_web.py``. Every screenshot shows a
+bundled example (``ssescope examples``), so anyone can reproduce it. Needs Playwright and
+Debian's chromium at /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -31,15 +32,13 @@ ARGS = [
 ]
 
 
-def _serve(examples: Path | None) -> tuple[uvicorn.Server, str]:
+def _serve() -> tuple[uvicorn.Server, str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
     server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(examples_dir=examples), host="127.0.0.1", port=port, log_level="warning"
-        )
+        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
     )
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
@@ -79,10 +78,11 @@ def big_stream(n: int = 50_000) -> bytes:
 def main() -> None:
     """Write the screenshots and print the 50k-record timing."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--examples", type=Path, default=ROOT / "tests" / "fixtures" / "web")
-    parser.add_argument("--example", default="cohere-tool-call-bad-record")
+    parser.add_argument("--example", default="broken-openai-cut-mid-tool-call")
+    parser.add_argument("--scrub-example", default="anthropic-thinking-tool-use")
+    parser.add_argument("--scrub-to", default="13", help="the record the scrub shot stops at")
     args = parser.parse_args()
-    server, url = _serve(args.examples)
+    server, url = _serve()
     out = ROOT / "docs" / "img"
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
@@ -91,14 +91,14 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1440, "height": 900}, color_scheme=scheme)
             page.goto(url + "?example=" + args.example)
             page.wait_for_selector("body[data-state=ready]")
-            page.locator("[data-testid=diagnostic-link]").first.click()
+            page.locator("[data-testid=frame-row][data-state=cut]").click()
             page.wait_for_timeout(200)
             page.screenshot(path=str(out / f"web-{scheme}.png"), full_page=True)
             page.close()
         page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.goto(url + "?example=" + args.example)
+        page.goto(url + "?example=" + args.scrub_example)
         page.wait_for_selector("body[data-state=ready]")
-        page.locator("[data-testid=scrubber]").fill("6")
+        page.locator("[data-testid=scrubber]").fill(args.scrub_to)
         page.wait_for_timeout(100)
         page.screenshot(path=str(out / "web-scrub.png"), full_page=True)
         page.close()

@@ -18,7 +18,7 @@ from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .providers._base import Adapter, AdapterOutput
@@ -169,6 +169,31 @@ class Pipeline:
     def bytes_seen(self) -> int:
         """How many body bytes were fed."""
         return self._bytes
+
+    @property
+    def first_byte_time(self) -> float | None:
+        """The arrival time of the first body byte (what the Report calls first byte)."""
+        return self._first_byte
+
+    @property
+    def last_time(self) -> float | None:
+        """The arrival time of the latest chunk fed."""
+        return self._last_time
+
+    @property
+    def tail(self) -> Tail | None:
+        """After :meth:`close`: the bytes after the last complete record, if the body was cut."""
+        return self._framer.tail
+
+    def take_records(self) -> list[Record]:
+        """Return the records kept since the last call and forget them (``keep_records``).
+
+        A frame view that prints rows as they come calls this after each chunk, so that a
+        long stream is shown in bounded memory.
+        """
+        taken = self.records
+        self.records = []
+        return taken
 
     @property
     def record_count(self) -> int:
@@ -404,6 +429,7 @@ class Pipeline:
         if self._report is not None:
             return self._report
         agg = self.aggregator
+        agg.end_offset = self._bytes
         responses = agg.close()
         cap = agg.cap
         cap.extend(self._extra)

@@ -3,7 +3,7 @@
 A stream carries text written by somebody else: a model, a proxy, an attacker who
 controls the prompt. Printed raw, ``ESC ] 52 ;`` writes the clipboard, ``ESC ] 0 ;``
 sets the window title and ``ESC [ 2 J`` clears the screen. Every human view (the CLI's
-``inspect``, ``frames``, ``request`` and ``check`` output, the replay server's log)
+``inspect``, ``records``, ``request`` and ``check`` output, the replay server's log)
 passes such text through :func:`visible`, which spells each control character out as
 an escape (``\\x1b``, ``\\u202e``) instead.
 

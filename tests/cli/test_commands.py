@@ -19,8 +19,13 @@ BAD_JSON = str(EXAMPLES / "broken-bad-json-record.sse")
 
 def test_frames_jsonl_gives_one_object_per_record_and_marks_the_invalid_one() -> None:
     result = run("frames", BAD_JSON, "--jsonl", "--provider", "unknown")
-    rows = [json.loads(line) for line in result.out.splitlines()]
+    lines = [json.loads(line) for line in result.out.splitlines()]
+    # a finding raised at the end about an earlier record follows the rows
+    rows = [r for r in lines if r["kind"] != "finding"]
     assert [r["index"] for r in rows] == list(range(9))
+    assert [(f["code"], f["record"]) for f in lines if f["kind"] == "finding"] == [
+        ("provider.unknown-event", 0)
+    ]
     assert rows[3]["invalid"] is True
     assert "json.invalid" in rows[3]["diagnostics"]
     assert rows[3]["data"].endswith("]")

@@ -162,9 +162,13 @@ def test_frame_views_mark_every_invalid_record_past_the_listed_diagnostics() -> 
     body = b"data: {bad json\n\n" * 300
     code, out, _ = _run(["frames", "-", "--jsonl", "--provider", "openai-chat"], body)
     assert code == exitcodes.COMPLETED
-    rows = [json.loads(line) for line in out.splitlines()]
+    lines = [json.loads(line) for line in out.splitlines()]
+    # one row per record, then the findings raised at the end about earlier records
+    rows = [line for line in lines if line["kind"] != "finding"]
     assert len(rows) == 300
     assert all(row["invalid"] for row in rows)
+    findings = [line["code"] for line in lines if line["kind"] == "finding"]
+    assert findings == ["stream.diagnostics-capped"]
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient

@@ -82,7 +82,10 @@ def test_no_escape_sequence_from_the_stream_reaches_the_screen(
     else:
         _no_raw_controls(result.out)
     _no_raw_controls(result.err)
-    if args[0] == "frames":  # previews are cut to the column's width
+    if args[0] == "frames" and "--redact" in args:
+        # the data is redacted; the event column (cut from the left) shows the escapes
+        assert "\\x1b[2J" in result.out
+    elif args[0] == "frames":  # previews are cut to the column's width
         assert "\\x1b]52;c" in result.out
     elif "--redact" not in args:
         assert "\\x1b]52;c;cHduZWQ=\\x07" in result.out

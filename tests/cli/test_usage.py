@@ -97,7 +97,6 @@ def test_a_terminal_on_stdin_without_a_file_prints_help_and_exits_2() -> None:
         (["inspect", "--only", "everything", "-"], "everything"),
         (["inspect", "--fail-on", "sometimes", "-"], "sometimes"),
         (["inspect", "--example", "no-such-example"], "no example named"),
-        (["replay", str(EXAMPLES / "vercel-ui.sse")], "--check"),
         (["check", "/nonexistent.sse", "--against", "/nonexistent.txt"], "no such file"),
     ],
 )
@@ -186,3 +185,16 @@ def test_a_missing_optional_dependency_names_the_extra_to_install() -> None:
     assert proc.stderr.strip() == (
         "ssescope: error: this command needs httpx, which is not installed: pip install 'ssescope[http]'"
     )
+
+
+def test_replay_checks_without_the_check_flag() -> None:
+    result = run("replay", str(EXAMPLES / "vercel-ui.sse"), "--random", "1")
+    assert result.code == 0
+    assert "identical in every chunking" in result.out
+
+
+def test_a_bare_ssescope_prints_its_help_and_exits_0() -> None:
+    result = run(module=False)
+    assert result.code == 0
+    assert "Usage:" in result.out
+    assert "inspect" in result.out

@@ -115,7 +115,7 @@ def test_a_non_loopback_host_is_a_warning(capsys: pytest.CaptureFixture[str]) ->
         )
     err = capsys.readouterr().err
     assert "warning: serving on 0.0.0.0" in err
-    assert code == 2 and "cannot listen" in err
+    assert code == 1 and "cannot listen" in err
 
 
 def test_web_serves_the_page_and_its_live_view_from_the_same_process(

@@ -57,10 +57,15 @@ def test_scrubbing_rebuilds_the_tool_call_arguments_up_to_a_record(page: Any) ->
     page.get_by_test_id("example-select").select_option("cohere-tool-call-bad-record")
     page.wait_for_selector("body[data-state=ready]")
     page.get_by_test_id("scrubber").fill("6")
-    args = json.loads(page.get_by_test_id("tool-args").text_content())
+    # the arguments as received come first; the repaired view is secondary and labelled
+    assert page.get_by_test_id("tool-args").text_content() == '{"city": "Lyon", "days": 3'
+    repaired = page.get_by_test_id("tool-repaired")
+    assert "repaired" in repaired.locator("summary").text_content()
+    args = json.loads(page.get_by_test_id("tool-repaired-value").text_content())
     assert args == {"city": "Lyon", "days": 3}
     page.get_by_test_id("scrubber").fill("5")
-    assert json.loads(page.get_by_test_id("tool-args").text_content()) == {"city": "Ly"}
+    assert page.get_by_test_id("tool-args").text_content() == '{"city": "Ly'
+    assert json.loads(page.get_by_test_id("tool-repaired-value").text_content()) == {"city": "Ly"}
     page.get_by_test_id("scrubber").fill("2")
     assert page.get_by_test_id("reasoning").text_content() == "I will check the forecast "
     assert page.get_by_test_id("tool-call").count() == 0

@@ -75,6 +75,7 @@ class ToolCallState:
         "id",
         "index",
         "kind",
+        "last_record",
         "name",
         "pieces",
         "snapshot",
@@ -91,6 +92,7 @@ class ToolCallState:
         self.ended = False
         self.snapshot: str | None = None
         self.first_record = record
+        self.last_record = record  # the last record that added to or ended this call
 
     @property
     def arguments(self) -> str:
@@ -246,6 +248,8 @@ class Aggregator:
         self.first_content_record: int | None = None
         self._finished = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
+        self.end_offset: int | None = None
+        """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self._handlers: dict[type, Callable[[Any], None]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -328,9 +332,17 @@ class Aggregator:
         return []
 
     def _diag(
-        self, code: str, record: int | None, *, form: str | None = None, **args: object
+        self,
+        code: str,
+        record: int | None,
+        *,
+        form: str | None = None,
+        offset: int | None = None,
+        **args: object,
     ) -> None:
-        offset = None if record is None else self._offsets(record)
+        """Report ``code`` for ``record``, at ``offset`` (by default where the record starts)."""
+        if offset is None and record is not None:
+            offset = self._offsets(record)
         self.cap.add(build(code, args, offset, record, None, form))
 
     def _after_terminal(self, record: int) -> None:
@@ -471,6 +483,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, ev.call_type, ev.record)
+        call.last_record = ev.record
         call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
@@ -481,6 +494,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
+        call.last_record = ev.record
         call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
@@ -497,6 +511,7 @@ class Aggregator:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
+        call.last_record = ev.record
         call.ended = True
         if ev.arguments is not None:
             call.snapshot = ev.arguments
@@ -688,7 +703,7 @@ class Aggregator:
                 keep_snapshot = len(call.snapshot) >= len(arguments)
                 self._diag(
                     "snapshot.mismatch",
-                    call.first_record,
+                    call.last_record,
                     form="tool-arguments",
                     label=label,
                     snapshot=call.snapshot,
@@ -710,7 +725,8 @@ class Aggregator:
         if not call.ended:
             self._diag(
                 "tool.incomplete",
-                call.first_record,
+                call.last_record,
+                offset=self.end_offset,
                 label=label,
                 name=call.name,
                 n_arguments=len(arguments),
@@ -733,7 +749,7 @@ class Aggregator:
                 report.error = f"{msg} at character {pos}" if pos is not None else msg
                 self._diag(
                     "tool.invalid-arguments",
-                    call.first_record,
+                    call.last_record,
                     label=label,
                     name=call.name,
                     error=report.error,
@@ -744,7 +760,7 @@ class Aggregator:
             report.error = f"nested more than {MAX_DEPTH} levels deep"
             self._diag(
                 "tool.arguments-too-deep",
-                call.first_record,
+                call.last_record,
                 label=label,
                 name=call.name,
                 depth=MAX_DEPTH,

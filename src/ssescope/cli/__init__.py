@@ -5,6 +5,7 @@ Exit codes are stable; see :mod:`ssescope.cli.exitcodes` and docs/cli.md.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +35,15 @@ def _error(message: str) -> None:
     sys.stderr.write(f"ssescope: error: {visible(message)}\n")
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code (the console script's entry point)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -56,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return exitcodes.USAGE
     except BrokenPipeError:
-        sys.stderr.close()
+        # the reader went away (`| head`): nothing more to say, and nothing left to flush
+        _quiet_stdout()
         return exitcodes.COMPLETED
     except ModuleNotFoundError as exc:
         extra = _EXTRAS.get((exc.name or "").split(".")[0])

@@ -7,17 +7,18 @@ source knows (:attr:`Input.info`), then :func:`ssescope.api.feed_chunks`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
 from ..api import RAW_FILE, feed_chunks, unwrap_chunks
 from ..containers import CONTAINERS, Body, Chunk
 from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
 from ..sourceinfo import SourceInfo
 from ._input import Source
 
-__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "load_all", "run_pipeline"]
+__all__ = ["CONTAINER_CHOICES", "Input", "feed", "load", "load_all", "run_pipeline", "start"]
 
 CONTAINER_CHOICES: tuple[str, ...] = ("auto", *CONTAINERS)
 
@@ -78,14 +79,40 @@ def load_all(source: Source, container: str = "auto") -> list[Input]:
     return _inputs(source, container, every=True)
 
 
-def feed(
+def start(
     source: Input, *, provider: str = "auto", framing: str = "auto", keep_records: bool = False
 ) -> Pipeline:
-    """Feed the input through a new Pipeline (built with its source info) and close it."""
-    pipeline = Pipeline(
+    """A new Pipeline for the input, built with its source info (fed by :func:`feed`)."""
+    return Pipeline(
         provider=provider, framing=framing, keep_records=keep_records, source=source.info
     )
-    return feed_chunks(pipeline, source.chunks())
+
+
+def feed(
+    source: Input,
+    *,
+    provider: str = "auto",
+    framing: str = "auto",
+    keep_records: bool = False,
+    pipeline: Pipeline | None = None,
+    on_events: Callable[[list[AdapterOutput]], None] | None = None,
+) -> Pipeline:
+    """Feed the input through a Pipeline and close it.
+
+    Args:
+        source: the opened input.
+        provider: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        framing: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        keep_records: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
+        pipeline: a pipeline from :func:`start` to feed instead of a new one.
+        on_events: called as in :func:`ssescope.api.feed_chunks`.
+
+    Returns:
+        The pipeline, closed.
+    """
+    if pipeline is None:
+        pipeline = start(source, provider=provider, framing=framing, keep_records=keep_records)
+    return feed_chunks(pipeline, source.chunks(), on_events)
 
 
 def run_pipeline(source: Input, provider: str, framing: str) -> Report:

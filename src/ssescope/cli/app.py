@@ -1,10 +1,9 @@
-"""The click commands: inspect, frames, replay, check, examples."""
+"""The click commands: inspect, records, replay, check, examples, schema."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 from rich.console import Console
@@ -16,28 +15,27 @@ from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
-from ..framing.records import SSEComment, SSEEvent
-from ..preview import summaries
-from ..providers.registry import PROVIDERS
-from ..visible import visible
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, Input, feed, load, load_all, run_pipeline
+from ._feed import CONTAINER_CHOICES, Input, load, load_all, run_pipeline
 from ._input import open_source, want_color
 from .check import print_differences
 from .entries import render_entries, select_entry, worst_exit
+from .frames_cmd import frames_alias, frames_command
+from .options import PROVIDER_CHOICE
 from .proxy_cmd import proxy_command
-from .redact import redact_report, redacted
+from .redact import redact_report
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command
 from .scan_cmd import scan_command
+from .schema_cmd import schema_command
 from .serve_cmd import serve_command
 from .web_cmd import web_command
 
 __all__ = ["COMMANDS", "cli"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-_PROVIDER = click.Choice(["auto", *PROVIDERS])
+_PROVIDER = PROVIDER_CHOICE
 _FRAMING = click.Choice(["auto", *FRAMINGS])
 _EXIT_HELP = """\b
 Exit codes:
@@ -89,14 +87,18 @@ def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> lis
     return items
 
 
-@click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP)
+@click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP, invoke_without_command=True)
 @click.version_option(__version__, prog_name="ssescope")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> int:
     """What actually happened in an LLM streaming response.
 
     Give a captured stream body (SSE, NDJSON, JSON array, AWS event-stream) as a file or
     on stdin.
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())  # a bare `ssescope` asked for nothing wrong
+    return exitcodes.COMPLETED
 
 
 @cli.command(context_settings=_CONTEXT, epilog=_EXIT_HELP)
@@ -218,147 +220,9 @@ def _inspect_entries(
     return worst_exit(exitcodes.exit_code(r, strict=strict, fail_on=levels) for r in reports)
 
 
-def _preview(text: str, width: int = 48) -> str:
-    flat = visible(text[: width * 8])  # no escape spells out to more than 6 characters
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-@cli.command(context_settings=_CONTEXT)
-@click.argument("file", required=False)
-@click.option("--example", metavar="NAME", help="Use a bundled example.")
-@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
-@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
-@click.option(
-    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
-)
-@click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
-@click.option(
-    "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
-)
-@click.option("--color/--no-color", default=None, help="Force colour on or off.")
-@click.pass_context
-def frames(
-    ctx: click.Context,
-    file: str | None,
-    example: str | None,
-    provider: str,
-    framing: str,
-    container: str,
-    jsonl: bool,
-    redact: bool,
-    color: bool | None,
-) -> int:
-    """One row per record: offset, length, time, event / id, a data preview, findings."""
-    _need_input(ctx, file, example)
-    source = load(open_source(file, example), container)
-    pipeline = feed(source, provider=provider, framing=framing, keep_records=True)
-    records = pipeline.records
-    unknown = pipeline.unknown_records
-    report = pipeline.report()
-    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
-    by_record: dict[int, list[Any]] = {}
-    for d in report.diagnostics:
-        if d.record is not None:
-            by_record.setdefault(d.record, []).append(d)
-    rows = []
-    for rec in records:
-        diags = by_record.get(rec.index, [])
-        row: dict[str, Any] = {
-            "index": rec.index,
-            "kind": rec.kind,
-            "offset": rec.start,
-            "length": rec.end - rec.start,
-            "time": rec.time,
-            "event": getattr(rec, "event", None),
-            "id": rec.id if isinstance(rec, SSEEvent) else None,
-            "data": rec.text if isinstance(rec, SSEComment) else rec.data,
-            "invalid": rec.index in invalid or any(d.severity == "error" for d in diags),
-            "unknown": rec.index in unknown,
-            "diagnostics": [d.code for d in diags],
-        }
-        rows.append(row)
-    if redact:
-        for row in rows:
-            row["data"] = redacted(row["data"])
-    if jsonl:
-        for row in rows:
-            strictjson.write(row, sys.stdout, flush=False)
-        return exitcodes.COMPLETED
-    console = _stdout(want_color(color, sys.stdout))
-    console.print(
-        Text(
-            f"{report.provider} · {report.framing} · {visible(report.container)} · {len(rows)} records"
-            f" · {report.bytes:,} bytes"
-        )
-    )
-    table = Table(header_style="bold", box=None, pad_edge=False)
-    show_time = any(row["time"] is not None for row in rows)
-    show_id = any(row["id"] for row in rows)
-    columns = [("#", "right"), ("offset", "right"), ("len", "right")]
-    columns += [("time", "right")] if show_time else []
-    columns += [("event", "left")] + ([("id", "left")] if show_id else [])
-    columns += [("data", "left"), ("", "left")]
-    longest_event = max((len(row["event"] or "") for row in rows), default=0)
-    longest_mark = max(
-        (
-            len(" ".join(row["diagnostics"]))
-            + (10 if row["invalid"] else 0)
-            + (10 if row["unknown"] else 0)
-            for row in rows
-        ),
-        default=0,
-    )
-    widths = {
-        "#": max(len(str(len(rows))), 1),
-        "offset": 7,
-        "len": 6,
-        "time": 8,
-        "event": min(max(longest_event, 9), 24),
-        "id": 10,
-        "": min(longest_mark, 40),
-    }
-    # the data preview gets what the other columns leave of the terminal's width
-    fixed = sum(widths[name] + 2 for name, _ in columns if name != "data")  # + padding
-    widths["data"] = max(20, console.width - fixed - 2)
-    for name, justify in columns:
-        table.add_column(
-            name,
-            justify=justify,  # type: ignore[arg-type]
-            no_wrap=True,
-            min_width=widths[name],
-            max_width=widths[name],
-            overflow="ellipsis",
-        )
-    shown_data = summaries(
-        [None if row["kind"] == "comment" else row["data"] for row in rows],
-        [row["event"] for row in rows],
-    )
-    for row, shown in zip(rows, shown_data, strict=True):
-        mark = Text()
-        if row["invalid"]:
-            mark.append("✗ invalid ", style="bold red")
-        if row["unknown"]:
-            mark.append("? unknown ", style="yellow")
-        if row["diagnostics"]:
-            mark.append(" ".join(row["diagnostics"]), style="dim")
-        cells: list[Any] = [str(row["index"]), str(row["offset"]), str(row["length"])]
-        if show_time:
-            cells.append("" if row["time"] is None else f"{row['time']:.3f}")
-        event = ": comment" if row["kind"] == "comment" else (row["event"] or "")
-        cells.append(Text(_preview(event, widths["event"])))
-        if show_id:
-            cells.append(Text(_preview(row["id"] or "", widths["id"])))
-        style = "dim" if row["kind"] == "comment" else ""
-        text = row["data"] if row["kind"] == "comment" else shown
-        cells += [Text(_preview(text, widths["data"]), style=style), mark]
-        table.add_row(*cells)
-    console.print(table)
-    return exitcodes.COMPLETED
-
-
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file")
-@click.option("--check", is_flag=True, help="Re-feed in many chunkings; exit 5 on a difference.")
+@click.option("--check", is_flag=True, hidden=True, help="Accepted for older scripts; always on.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option(
@@ -386,13 +250,12 @@ def replay(
     as_json: bool,
     color: bool | None,
 ) -> int:
-    """Prove the Report does not depend on how the bytes were chunked.
+    """Prove the Report does not depend on how the bytes were chunked (exit 5 if it does).
 
     Feeds FILE whole, in 1, 2, 3, 7, 64 and 1024-byte pieces and in seeded random splits,
     and compares the sha256 of each Report (timing removed).
     """
-    if not check:
-        raise click.UsageError("replay needs --check (timed replay is served by `ssescope serve`)")
+    _ = check  # the check is what replay does; the flag is kept for older command lines
     source = load(open_source(file), container)
     pieces = list(source.pieces())
     body = b"".join(pieces)
@@ -489,6 +352,9 @@ def examples(as_json: bool) -> int:
     return exitcodes.COMPLETED
 
 
+cli.add_command(frames_command, "records")
+cli.add_command(frames_alias, "frames")
+cli.add_command(schema_command, "schema")
 cli.add_command(request_command, "request")
 cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")

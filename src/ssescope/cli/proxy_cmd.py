@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 
 import click
 
+from ._listen import WEB_PORT, listen
+from .options import PROVIDER_CHOICE
+
 __all__ = ["proxy_command"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -63,6 +66,7 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
 )
 @click.option(
     "--provider",
+    type=PROVIDER_CHOICE,
     default="auto",
     show_default=True,
     help="Read every exchange as this provider.",
@@ -78,7 +82,7 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
 @click.option(
     "--web-port",
     type=click.IntRange(0, 65535),
-    default=8765,
+    default=WEB_PORT,
     show_default=True,
     help="Port of the web page with --web.",
 )
@@ -106,17 +110,11 @@ def proxy_command(
 
     from rich.console import Console
 
-    from ..providers.registry import PROVIDERS
     from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, serve
     from ..proxy.display import LineWriter, LiveDisplay
-    from ..serve.app import bind
 
     target = _url(upstream, "--upstream")
     table = _routes(routes)
-    if provider != "auto" and provider not in PROVIDERS:
-        raise click.BadParameter(
-            f"{provider!r} is not auto or one of {', '.join(PROVIDERS)}", param_hint="--provider"
-        )
     address = host or "127.0.0.1"
     if host is not None and host not in _LOOPBACK:
         click.echo(
@@ -125,19 +123,14 @@ def proxy_command(
             "is meant for 127.0.0.1.",
             err=True,
         )
-    try:
-        sock = bind(address, port)
-    except OSError as exc:
-        raise click.UsageError(f"cannot listen on {address}:{port}: {exc.strerror}") from None
+    sock = listen(address, port)  # a busy port: one line, exit 1
     web_sock = None
     if web:
         try:
-            web_sock = bind(address, web_port)
-        except OSError as exc:
+            web_sock = listen(address, web_port)
+        except OSError:
             sock.close()
-            raise click.UsageError(
-                f"cannot listen on {address}:{web_port}: {exc.strerror}"
-            ) from None
+            raise
     temporary = None
     if web and record is None:
         temporary = Path(tempfile.mkdtemp(prefix="ssescope-proxy-"))

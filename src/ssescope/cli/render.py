@@ -17,7 +17,7 @@ from rich.text import Text
 from ..visible import visible
 from .textview import FOLD_CHARS, text_block
 
-__all__ = ["SECTIONS", "render_report"]
+__all__ = ["SECTIONS", "problem_counts", "render_report"]
 
 SECTIONS = ("text", "reasoning", "tools", "usage", "diagnostics")
 
@@ -50,7 +50,8 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(" · ")
     line.append(visible(data["status"]), style=_STATUS_STYLE.get(data["status"], "bold"))
     line.append(f" ({visible(data['status_reason'] or '')})", style="dim")
-    line.append(f" · {records['total']} records")
+    total = records["total"]
+    line.append(f" · {total} record{'' if total == 1 else 's'}")
     if records["invalid"]:
         line.append(f", {records['invalid']} invalid", style="red")
     if records["unknown"]:
@@ -58,7 +59,23 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(f" · {data['source']['bytes']:,} bytes")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
+    problems = problem_counts(data.get("diagnostics", []))
+    if problems:
+        errors = any(d["severity"] == "error" for d in data.get("diagnostics", []))
+        line.append(f" · {problems}", style="bold red" if errors else "yellow")
     return line
+
+
+def problem_counts(diagnostics: list[dict[str, Any]]) -> str:
+    """``"2 errors, 1 warning"`` for the error and warning diagnostics ("" if none)."""
+    errors = sum(1 for d in diagnostics if d["severity"] == "error")
+    warnings = sum(1 for d in diagnostics if d["severity"] == "warning")
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'' if errors == 1 else 's'}")
+    if warnings:
+        parts.append(f"{warnings} warning{'' if warnings == 1 else 's'}")
+    return ", ".join(parts)
 
 
 def _tool_card(call: dict[str, Any], full: bool) -> Panel:
@@ -187,7 +204,8 @@ def _response(resp: dict[str, Any], only: Collection[str], full: bool) -> list[R
         parts.append(Text("(no output)", style="dim"))
     if resp.get("error") and ("text" in only or "diagnostics" in only):
         err = resp["error"]
-        line = Text(f"provider error: {visible(str(err.get('type')))}: ", style="bold red")
+        kind = f"{visible(str(err['type']))}: " if err.get("type") else ""
+        line = Text(f"provider error: {kind}", style="bold red")
         message = str(err.get("message"))
         if len(message) <= FOLD_CHARS:
             line.append(visible(message, multiline=True))
@@ -219,7 +237,7 @@ def render_report(
         only: the sections to show (``SECTIONS`` by default).
         full: show long texts whole instead of folding them.
     """
-    console.print(_verdict(data))
+    console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
     if responses:
         for i, resp in enumerate(responses, 1):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import sys
 import time
+from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import IO, Any
 
@@ -14,12 +16,14 @@ from rich.console import Console
 from .. import strictjson
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
-from ..diagnostics import diagnostic
+from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 from ..visible import visible
+from . import exitcodes
 from ._types import positive
-from .render import render_report
+from .options import FAIL_ON_HELP, parse_fail_on, provider_option
+from .render import SECTIONS, render_report
 
 __all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
 
@@ -43,8 +47,13 @@ _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
 
 
-def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
-    """The exit code a Report earns (see :data:`EXIT`)."""
+def exit_code(report: Report, *, stalled: bool, fail_on: str | Sequence[str] = "never") -> int:
+    """The exit code a Report earns (see :data:`EXIT`).
+
+    ``fail_on`` takes the levels of ``inspect --fail-on`` (``incomplete``, ``warning``,
+    ``error``); ``"never"`` is none of them.
+    """
+    levels = [fail_on] if isinstance(fail_on, str) else list(fail_on)
     status = report.status
     if status == "cancelled":
         return EXIT["interrupted"]
@@ -56,9 +65,7 @@ def exit_code(report: Report, *, stalled: bool, fail_on: str = "never") -> int:
         return EXIT["failed"]
     if status == "truncated":
         return EXIT["truncated"]
-    if status == "incomplete":
-        return EXIT["incomplete"] if fail_on == "incomplete" else 0
-    return 0
+    return exitcodes.exit_code(report, fail_on=[v for v in levels if v != "never"])
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -99,9 +106,36 @@ def _body(data: str | None) -> bytes | None:
     return data.encode()
 
 
-def _verdict(report: Report, out: IO[str]) -> None:
-    """Print the human verdict (the ``inspect`` renderer)."""
-    render_report(Console(file=out), report.to_dict())
+def _verdict(report: Report, out: IO[str], *, streamed: bool = False) -> None:
+    """Print the human verdict (the ``inspect`` renderer).
+
+    With ``streamed``, the text and reasoning were already written as they arrived.
+    """
+    sections = [s for s in SECTIONS if not (streamed and s in ("text", "reasoning"))]
+    render_report(Console(file=out), report.to_dict(), sections)
+
+
+class _Screen:
+    """Where the streamed reply stands on the terminal (so nothing is glued onto it)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.mid_line = False
+
+    def write(self, text: str, raw: str | None = None) -> None:
+        """Write ``raw`` (``text`` with styling) and remember whether a line is open."""
+        if not text:
+            return
+        self.out.write(text if raw is None else raw)
+        self.out.flush()
+        self.mid_line = not text.endswith("\n")
+
+    def break_line(self) -> None:
+        """End an open line of the reply, so that the next line starts at column 0."""
+        if self.mid_line:
+            self.out.write("\n")
+            self.out.flush()
+            self.mid_line = False
 
 
 class _Counters:
@@ -113,10 +147,13 @@ class _Counters:
     records arrive: milestones, records and bytes.
     """
 
-    def __init__(self, err: IO[str], enabled: bool, inline: bool) -> None:
+    def __init__(
+        self, err: IO[str], enabled: bool, inline: bool, screen: _Screen | None = None
+    ) -> None:
         self.err = err
         self.enabled = enabled
         self.inline = enabled and inline
+        self.screen = screen
         self.seen: dict[str, float] = {}
         self._last_draw = 0.0
         self._drawn = False
@@ -128,6 +165,8 @@ class _Counters:
         if self.inline:
             self.tick(elapsed, records, nbytes, force=True)
             return
+        if self.screen is not None:
+            self.screen.break_line()  # the reply shares the terminal: start a new line
         print(
             f"{_DIM}{what} after {elapsed:.3f} s · {records} records · {nbytes} bytes{_RESET}",
             file=self.err,
@@ -225,30 +264,35 @@ def _run(
     stall: float | None,
     save: str | None,
     as_json: bool,
-    fail_on: str,
+    fail_on: list[str],
 ) -> int:
     import httpx
 
+    from ..containers import CaptureWriter
     from ..sources.httpx import LiveStream, iter_events
 
     out = sys.stdout
     err = sys.stderr
     tty = out.isatty() and not as_json
-    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty())
+    screen = _Screen(out)
+    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty(), screen=screen)
     timeout = httpx.Timeout(30.0, read=stall)
     secrets = secret_values(headers, url)
-    start = time.monotonic()
+    # The client (its TLS context, its pool) is built before the clock starts: the
+    # timings measure the server from the moment the request is sent, as curl does.
+    client = httpx.Client(timeout=timeout, follow_redirects=False)
     live: LiveStream | None = None
     interrupted = False
+    printed = False  # whether the reply was streamed to stdout
     try:
+        request = client.build_request(method, url, headers=headers, content=body)
+        start = time.monotonic()
         with (
-            httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream(method, url, headers=headers, content=body) as response,
+            client,
+            closing(client.send(request, stream=True)) as response,
         ):
             capture = None
             if save is not None:
-                from ..containers import CaptureWriter
-
                 capture = CaptureWriter(
                     save,
                     request={"method": method, "url": url, "headers": headers},
@@ -261,33 +305,33 @@ def _run(
             if response.status_code >= 300:
                 report = _not_a_stream(response, live, capture, start, secrets)
             else:
-                printed = False
                 try:
                     for ev in live:
                         p = live.pipeline
-                        counters.mark("first byte", live.elapsed, p.record_count, p.bytes_seen)
+                        # the milestones are the Report's own measurements: the arrival
+                        # time of the chunk (not the moment the event is handled)
+                        arrived = p.last_time if p.last_time is not None else live.elapsed
+                        first = p.first_byte_time
+                        if first is not None:
+                            counters.mark("first byte", first, p.record_count, p.bytes_seen)
                         counters.tick(live.elapsed, p.record_count, p.bytes_seen)
-                        if p.record_count:
-                            counters.mark("first event", live.elapsed, p.record_count, p.bytes_seen)
+                        if not isinstance(ev, Diagnostic):
+                            counters.mark("first event", arrived, p.record_count, p.bytes_seen)
                         if as_json:
                             continue
                         if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
-                            counters.mark(
-                                "first content", live.elapsed, p.record_count, p.bytes_seen
-                            )
-                            out.write(visible(ev.text, multiline=True))
-                            out.flush()
+                            counters.mark("first content", arrived, p.record_count, p.bytes_seen)
+                            screen.write(visible(ev.text, multiline=True))
                             printed = True
                         elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:
-                            out.write(f"{_DIM}{visible(ev.text, multiline=True)}{_RESET}")
-                            out.flush()
+                            shown = visible(ev.text, multiline=True)
+                            screen.write(shown, f"{_DIM}{shown}{_RESET}")
                             printed = True
                 except KeyboardInterrupt:
                     interrupted = True
                     live.close()
                 counters.finish()
-                if printed:
-                    out.write("\n")
+                screen.break_line()
                 report = live.close() if live.report is None else live.report
     except KeyboardInterrupt:
         interrupted = True
@@ -315,6 +359,8 @@ def _run(
             raise
         _request_failed(exc, secrets)
         return EXIT["internal"]
+    finally:
+        client.close()  # (already closed, unless building the request failed)
     if as_json:
         strictjson.write(report.to_dict(), out, indent=2)
     else:
@@ -324,7 +370,8 @@ def _run(
             if len(message) > _SHORT:
                 message = message[: _SHORT - 1] + "…"
             print(f"HTTP {report.http_status}: {visible(message)}", file=err)
-        _verdict(report, err)
+        # the reply was streamed above: the verdict does not print it a second time
+        _verdict(report, err, streamed=printed)
     if save is not None:
         print(f"saved {save}", file=err)
     if interrupted:
@@ -345,7 +392,7 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
 )
 @click.option("-H", "--header", "headers", multiple=True, help="'Name: value' (repeatable).")
 @click.option("-d", "--data", default=None, help="Request body: '{json}', @file or @- for stdin.")
-@click.option("--provider", default="auto", show_default=True, help="Provider name, or auto.")
+@provider_option
 @click.option(
     "--stall",
     type=float,
@@ -357,13 +404,7 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the Report as JSON on stdout.")
-@click.option(
-    "--fail-on",
-    type=click.Choice(["never", "incomplete"]),
-    default="never",
-    show_default=True,
-    help="Exit 6 when the provider ended the reply short (length, filter).",
-)
+@click.option("--fail-on", metavar="LEVELS", default=None, help=FAIL_ON_HELP)
 def request_command(
     url: str,
     method: str | None,
@@ -373,27 +414,22 @@ def request_command(
     stall: float | None,
     save: str | None,
     as_json: bool,
-    fail_on: str,
+    fail_on: str | None,
 ) -> None:
     """Send a request to URL and show the stream live, then the verdict.
 
-    Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 6 incomplete (with
-    --fail-on incomplete), 7 stalled (--stall), 130 interrupted, 1 internal, 2 usage.
+    Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 5 diagnostics at the
+    --fail-on warning|error level, 6 incomplete (with --fail-on incomplete), 7 stalled
+    (--stall: the client gave up), 130 interrupted, 1 internal, 2 usage.
     """
-    from ..providers import PROVIDERS
-
-    if provider != "auto" and provider not in PROVIDERS:
-        raise click.BadParameter(
-            f"unknown provider {provider!r}; expected auto or one of {', '.join(PROVIDERS)}",
-            param_hint="--provider",
-        )
+    levels = parse_fail_on(fail_on)
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
     if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):
         pairs.append(("Content-Type", "application/json"))
     verb = (method or ("POST" if content is not None else "GET")).upper()
     try:
-        code = _run(url, verb, pairs, content, provider, stall, save, as_json, fail_on)
+        code = _run(url, verb, pairs, content, provider, stall, save, as_json, levels)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(code)

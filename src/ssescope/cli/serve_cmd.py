@@ -9,6 +9,7 @@ import click
 
 from ..errors import UsageError
 from ..visible import visible
+from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
 from .web_cmd import allowed_hosts, check_host
 
@@ -20,7 +21,9 @@ __all__ = ["serve_command"]
 @click.option(
     "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
 )
-@click.option("--port", type=PORT, default=8765, show_default=True, help="Port (0: a free one).")
+@click.option(
+    "--port", type=PORT, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
+)
 @click.option(
     "--allow-host",
     "extra_hosts",
@@ -97,7 +100,7 @@ def serve_command(
         raise click.UsageError("missing argument 'PATH'")
     import uvicorn
 
-    from ..serve.app import ReplayOptions, bind, load_captures, make_app
+    from ..serve.app import ReplayOptions, load_captures, make_app
     from ..serve.faults import FaultPlan, parse_fault, schedule
 
     try:
@@ -114,10 +117,7 @@ def serve_command(
     options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed, quirks=presets)
     hosts = allowed_hosts(host, address, extra_hosts)
     app = make_app(captures, options, allowed_hosts=hosts)
-    try:
-        sock = bind(address, port)
-    except OSError as exc:
-        raise click.UsageError(f"cannot listen on {address}:{port}: {exc.strerror}") from None
+    sock = listen(address, port)  # a busy port: one line, exit 1
     bound = sock.getsockname()[1]
     shown = f"[{address}]" if ":" in address else address
     click.echo(f"http://{shown}:{bound}/")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ._listen import WEB_PORT, listen
 from ._types import PORT
 
 __all__ = ["allowed_hosts", "check_host", "web_command"]
@@ -54,7 +55,7 @@ def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> l
 @click.option(
     "--port",
     type=PORT,
-    default=8765,
+    default=WEB_PORT,
     show_default=True,
     help="Port to listen on (0: any free port).",
 )
@@ -87,15 +88,18 @@ def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path 
     if warning:
         click.echo(warning, err=True)
     app = create_app(allowed_hosts=allowed_hosts(host, bind), live_dir=live_dir)
-    config = uvicorn.Config(app, host=bind, port=port, log_level="warning")
+    sock = listen(bind, port)  # a busy port: one line, exit 1 (not uvicorn's own error)
+    config = uvicorn.Config(app, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{bind}]" if ":" in bind else bind
-    url = f"http://{shown}:{port}/"
-    if port != 0:
-        click.echo(f"ssescope web: {url}  (Ctrl-C to stop)", err=True)
-    if open_browser and port != 0:
+    url = f"http://{shown}:{sock.getsockname()[1]}/"
+    click.echo(f"ssescope web: {url}  (Ctrl-C to stop)", err=True)
+    if open_browser:
         import threading
         import webbrowser
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    server.run()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()

@@ -45,6 +45,8 @@ CODES: tuple[Code, ...] = (
             "  `content_block_stop`, no finish reason for the choice, no `.done` event). Its arguments\n"
             "  are reported exactly as far as they arrived, and `input` is `null`: they are never\n"
             '  "repaired" into valid JSON.\n'
+            "- **Where:** the call's last record and the byte where the body ended (not the record\n"
+            "  where the call began, which is usually valid).\n"
             "- **Example:** an Anthropic stream that stops with `max_tokens` in the middle of an\n"
             "  `input_json_delta`.\n"
             "- **What to do:** do not execute the call. Raise the output token limit, or retry.\n"
@@ -61,6 +63,7 @@ CODES: tuple[Code, ...] = (
             "- **Meaning:** a call ended, but its concatenated arguments do not parse as JSON. The\n"
             "  message names the parse error and its position; `arguments` keeps the raw string and\n"
             "  `error` holds the parse error.\n"
+            "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
             '- **Example:** fragments `{"city": ` and `"Paris"` followed by the finish reason: the\n'
             "  closing `}` never came.\n"
             "- **What to do:** the model (or a tool-call parser on the server) produced malformed\n"
@@ -403,6 +406,7 @@ CODES: tuple[Code, ...] = (
             "- **Meaning:** a tool call's arguments are JSON nested more than 128 levels deep\n"
             "  (`ssescope.limits.MAX_DEPTH`). They are kept as sent in `arguments`, its `input` is\n"
             "  `null` and its `error` says why: they are not parsed.\n"
+            "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
             '- **Example:** arguments `{"a":{"a":{"a":…}}}` 1,000 levels deep.\n'
             "- **What to do:** do not execute the call; the model (or whoever wrote the stream) produced\n"
             "  a pathological value.\n"

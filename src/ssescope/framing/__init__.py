@@ -7,7 +7,15 @@ from .detect import FRAMINGS, Framer, FramingName, FramingParser, detect_framing
 from .eventstream import EventStreamParser
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
-from .records import DataRecord, FramingOutput, JSONRecord, Record, SSEComment, SSEEvent
+from .records import (
+    DataRecord,
+    FramingOutput,
+    JSONRecord,
+    Record,
+    SSEComment,
+    SSEEvent,
+    Tail,
+)
 from .sse import SSEParser
 
 __all__ = [
@@ -26,6 +34,7 @@ __all__ = [
     "SSEComment",
     "SSEEvent",
     "SSEParser",
+    "Tail",
     "detect_framing",
     "make_parser",
 ]

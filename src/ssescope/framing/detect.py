@@ -34,7 +34,7 @@ from ..errors import UsageError
 from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
-from .records import FramingOutput
+from .records import FramingOutput, Tail
 from .sse import SSEParser
 
 __all__ = ["FRAMINGS", "Framer", "FramingName", "FramingParser", "detect_framing", "make_parser"]
@@ -49,7 +49,13 @@ _HEAD_MAX = 4096  # bytes of the body detection looks at, at most (then it decid
 
 
 class FramingParser(Protocol):
-    """What every framer offers: ``feed`` bytes, ``close`` at the end."""
+    """What every framer offers: ``feed`` bytes, ``close`` at the end.
+
+    ``tail`` is ``None`` until ``close``; then it holds the bytes after the last complete
+    record that no record took (the unterminated event, element or message), if any.
+    """
+
+    tail: Tail | None
 
     def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
         """Parse another chunk."""
@@ -214,6 +220,11 @@ class Framer:
         if framing is None:
             return []
         return self._start(framing, rule)
+
+    @property
+    def tail(self) -> Tail | None:
+        """After :meth:`close`: the unterminated bytes at the end of the body, if any."""
+        return None if self._parser is None else self._parser.tail
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body (see :meth:`SSEParser.close`).

@@ -26,7 +26,7 @@ from typing import ClassVar
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._text import decode_utf8
-from .records import FramingOutput, JSONRecord
+from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["EventStreamParser", "encode_message"]
 
@@ -94,6 +94,7 @@ class EventStreamParser:
         self._closed = False
         self._buf = bytearray()
         self._buf_start = 0  # absolute offset of _buf[0]
+        self.tail: Tail | None = None  # an unfinished message the body ended inside
         self._index = 0
         self._broken = False
 
@@ -190,6 +191,13 @@ class EventStreamParser:
         self._closed = True
         out: list[FramingOutput] = [] if self._broken else self._drain(time, final=True)
         if self._buf and not self._broken:
+            rest = bytes(self._buf)
+            self.tail = Tail(
+                self._buf_start,
+                self._buf_start + len(rest),
+                rest.decode("utf-8", "replace"),
+                "eventstream.truncated-message",
+            )
             out.append(
                 diagnostic("eventstream.truncated-message", self._buf_start, n_buf=len(self._buf))
             )

@@ -27,7 +27,7 @@ from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, decode_utf8
-from .records import FramingOutput, JSONRecord
+from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["JSONArrayParser"]
 
@@ -54,6 +54,7 @@ class JSONArrayParser:
         self._closed = False
         self._document = document
         self._pos = 0
+        self.tail: Tail | None = None  # an element the body ended inside, after close()
         self._index = 0
         # a document has no "[": its one value is expected at once
         self._phase = _BETWEEN if document else _BEFORE
@@ -247,6 +248,9 @@ class JSONArrayParser:
                 if len(raw) > EXCERPT_CHARS:
                     text = excerpt(text)
                     kept = f" ({len(raw):,} bytes; the first {EXCERPT_CHARS:,} are kept)"
+                self.tail = Tail(
+                    self._elem_start, self._pos, text, "json-array.unterminated-element"
+                )
                 out.append(
                     diagnostic(
                         "json-array.unterminated-element",

@@ -13,7 +13,7 @@ from typing import ClassVar
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._text import BOM, decode_utf8
-from .records import FramingOutput, JSONRecord
+from .records import FramingOutput, JSONRecord, Tail
 
 __all__ = ["NDJSONParser"]
 
@@ -29,6 +29,8 @@ class NDJSONParser:
         self._index = 0
         self._partial: list[bytes] = []
         self._partial_start = 0
+        # a last line without LF is still a record, so an NDJSON body never leaves a tail
+        self.tail: Tail | None = None
 
     def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
         """Parse another chunk of the body.

@@ -16,7 +16,15 @@ from typing import ClassVar, TypeAlias
 
 from ..diagnostics import Diagnostic
 
-__all__ = ["DataRecord", "FramingOutput", "JSONRecord", "Record", "SSEComment", "SSEEvent"]
+__all__ = [
+    "DataRecord",
+    "FramingOutput",
+    "JSONRecord",
+    "Record",
+    "SSEComment",
+    "SSEEvent",
+    "Tail",
+]
 
 
 @dataclass(slots=True)
@@ -76,6 +84,27 @@ class JSONRecord:
     time: float | None = None
     event: str | None = None
     kind: ClassVar[str] = "json"
+
+
+@dataclass(slots=True)
+class Tail:
+    """The bytes after the last complete record that no record took: where a stream was cut.
+
+    Not a record (it is never dispatched and has no index); a framer keeps it in its
+    ``tail`` attribute after ``close`` so that frame views can show the cut as a row.
+
+    Attributes:
+        start: byte offset of the unfinished block, line, element or message.
+        end: byte offset where the body ended.
+        raw: its text (decoded with replacement), as the diagnostic quotes it.
+        code: the diagnostic that reports it (``sse.unterminated-event``…).
+    """
+
+    start: int
+    end: int
+    raw: str
+    code: str
+    kind: ClassVar[str] = "tail"
 
 
 DataRecord: TypeAlias = "SSEEvent | JSONRecord"

@@ -69,7 +69,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, check_max_event_bytes
-from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent
+from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
 
 __all__ = ["SSEParser"]
 
@@ -152,12 +152,14 @@ class SSEParser:
         "_pos",
         "_retry",
         "_skip_lf",
+        "tail",
     )
 
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
         self._max = check_max_event_bytes(max_event_bytes)
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
+        self.tail: Tail | None = None  # the unterminated block or line, after close()
         self._index = 0  # index of the next record
         # bytes at byte 0 that may still turn out to be a BOM (None once decided)
         self._head: bytes | None = b""
@@ -494,6 +496,8 @@ class SSEParser:
             if len(raw) > EXCERPT_CHARS:
                 raw = excerpt(raw)
                 kept = f" ({size:,} bytes from byte {start}; the first {EXCERPT_CHARS:,} are kept)"
+            end = self._partial_start + tail_size if in_line else self._pos
+            self.tail = Tail(start, end, raw, "sse.unterminated-event")
             out.append(
                 diagnostic(
                     "sse.unterminated-event",

@@ -167,7 +167,14 @@ class LiveCore:
             elif self.failed:
                 end = "error"
             self.capture.close(end, t)
-        self._report = self.pipeline.report()
+        report = self.pipeline.report()
+        if self.stalled and report.status == "truncated":
+            # the client's decision, not the server's: say so in the verdict
+            wait = "its read timeout" if self.stall is None else f"{self.stall:g} s"
+            report.response.status_reason = (
+                f"the client gave up after {wait} without data (stall abort)"
+            )
+        self._report = report
         return out
 
     @property

@@ -29,9 +29,8 @@ from ..events import (
     ToolCallDelta,
     Unknown,
 )
-from ..framing.records import SSEComment, SSEEvent
-from ..pipeline import INVALID_CODES, Pipeline
-from ..preview import summaries
+from ..frame_rows import FrameRow, FrameRows
+from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 
 __all__ = ["analyse", "build_capture"]
@@ -157,49 +156,40 @@ def analyse(
     body = bodies[chosen]
     pipeline = Pipeline(provider=provider, framing=framing, keep_records=True, source=body.info())
     steps = _Steps()
-    feed_chunks(pipeline, body.chunks, on_events=steps.feed)
-    records = pipeline.records
+    table = FrameRows(pipeline)
+    rows: list[FrameRow] = []
+
+    def on_events(events: list[AdapterOutput]) -> None:
+        steps.feed(events)
+        rows.extend(table.take(events))
+
+    feed_chunks(pipeline, body.chunks, on_events=on_events)
+    rows.extend(table.finish())
     report = pipeline.report()
     report_dict = report.to_dict()
-
-    by_record: dict[int, list[int]] = {}
-    invalid = pipeline.invalid_records()  # (past the Report's limit per code too)
-    for i, diag in enumerate(report.diagnostics):
-        if diag.record is None:
-            continue
-        by_record.setdefault(diag.record, []).append(i)
-        if diag.code in INVALID_CODES or diag.severity == "error":
-            invalid.add(diag.record)
+    position = {id(diag): i for i, diag in enumerate(report.diagnostics)}
 
     frames: list[dict[str, Any]] = []
     append = frames.append
-    shown = summaries(
-        [None if isinstance(r, SSEComment) else r.data for r in records],
-        [None if isinstance(r, SSEComment) else r.event for r in records],
-    )
-    for rec, summary in zip(records, shown, strict=True):
-        if isinstance(rec, SSEComment):
-            text, event, rid = rec.text, None, None
-        elif isinstance(rec, SSEEvent):
-            text, event, rid = rec.data, rec.event, rec.id or None
-        else:
-            text, event, rid = rec.data, rec.event, None
-        index = rec.index
-        state = "invalid" if index in invalid else "unknown" if index in steps.unknown else ""
+    for row in rows:
+        # a record a framing or JSON diagnostic calls broken is invalid; other findings
+        # (a call left open, a missing [DONE]) are shown on the row without condemning it
+        state = "invalid" if row.invalid else "unknown" if row.unknown else ""
+        index = report.records.total if row.index is None else row.index
         append(
             {
                 "index": index,
-                "kind": rec.kind,
-                "start": rec.start,
-                "end": rec.end,
-                "time": rec.time,
-                "event": event,
-                "id": rid,
-                "size": rec.end - rec.start,
-                "preview": _preview(text if isinstance(rec, SSEComment) else summary),
-                "data": text,
-                "state": state,
-                "diagnostics": by_record.get(index, []),
+                "kind": row.kind,
+                "start": row.offset,
+                "end": row.offset + row.length,
+                "time": row.time,
+                "event": row.event,
+                "id": row.id,
+                "size": row.length,
+                "preview": _preview(row.preview),
+                "data": row.data,
+                "state": "cut" if row.kind == "tail" else state,
+                "diagnostics": [position[id(d)] for d in row.diagnostics if id(d) in position],
             }
         )
     joined = b"".join(c.data for c in body.chunks)

@@ -3,6 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const ROW_H = 22;
+const EVENT_CHARS = 25;  // what the event column shows of a name
 
 const state = {
   bytes: null,       // Uint8Array of what was loaded (stream or container)
@@ -112,6 +113,7 @@ function closeJson(s) {
 async function inspectBytes(bytes, label, entry = null) {
   state.bytes = bytes;
   state.entry = entry;
+  document.body.dataset.state = "busy";  // not "ready" for the previous stream any more
   $("error").textContent = "";
   $("busy").textContent = "inspecting " + (label || "") + " (" + fmtBytes(bytes.length) + ")…";
   const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value });
@@ -136,15 +138,17 @@ async function inspectBytes(bytes, label, entry = null) {
 
 async function loadExample(name) {
   if (!name) return;
+  document.body.dataset.state = "busy";
   $("example").value = name;
   const res = await fetch("/api/examples/" + encodeURIComponent(name));
-  if (!res.ok) { $("error").textContent = "cannot load example " + name; return; }
+  if (!res.ok) { $("error").textContent = "cannot load example " + name; document.body.dataset.state = "error"; return; }
   const bytes = new Uint8Array(await res.arrayBuffer());
   $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
   await inspectBytes(bytes, name);
 }
 
 async function loadFile(file) {
+  document.body.dataset.state = "busy";
   const bytes = new Uint8Array(await file.arrayBuffer());
   $("paste").value = bytes.length < 200000 ? new TextDecoder().decode(bytes) : "";
   await inspectBytes(bytes, file.name);
@@ -166,8 +170,19 @@ async function listExamples() {
 
 // ---- rendering: verdict ----------------------------------------------------------------
 
+function plural(n, word) {
+  return n.toLocaleString("en") + " " + word + (n === 1 ? "" : "s");
+}
+
+// the index of the last record (the cut tail, when there is one, is not a record)
+function lastRecord() {
+  const records = state.records;
+  return records.length ? records[records.length - 1].index : 0;
+}
+
 function render() {
   const { report, frames } = state.result;
+  state.records = frames.filter((f) => f.kind !== "tail");
   for (const id of ["verdict", "timeline", "main"]) $(id).hidden = false;
   renderEntries(state.result.entries || [], state.result.entry || 0);
   renderVerdict(report);
@@ -178,24 +193,38 @@ function render() {
     const f = frames[i];
     state.starts[i] = f.time === null ? NaN : (prev === null ? 0 : f.time - prev);
     if (f.time !== null) prev = f.time;
-    events.add(f.event === null ? (f.kind === "comment" ? "(comment)" : "(none)") : f.event);
+    events.add(eventName(f));
   }
   const evSel = $("event-filter");
   evSel.replaceChildren(el("option", null, "all events"));
   evSel.firstChild.value = "";
   for (const ev of [...events].sort()) { const o = el("option", null, ev); o.value = ev; evSel.appendChild(o); }
-  $("frame-count").textContent = frames.length.toLocaleString("en") + " records";
-  const last = frames.length ? frames[frames.length - 1].index : 0;
+  const last = lastRecord();
   const scrubber = $("scrubber");
   scrubber.max = String(last);
   scrubber.value = String(last);
   state.scrub = last;
   state.selected = -1;
   $("raw").hidden = true;
+  $("filter").value = "";
+  $("only-bad").checked = false;
+  scrubLabel();
   applyFilter();
   drawTimeline();
   renderDiagnostics(report);
   renderOutputs();
+}
+
+function problemCounts(report) {
+  let errors = 0, warnings = 0;
+  for (const d of report.diagnostics) {
+    if (d.severity === "error") errors++;
+    else if (d.severity === "warning") warnings++;
+  }
+  const parts = [];
+  if (errors) parts.push(plural(errors, "error"));
+  if (warnings) parts.push(plural(warnings, "warning"));
+  return { errors, warnings, text: parts.join(", ") };
 }
 
 // A capture holding several streams (a HAR, a JSONL log): one line per entry, pick one.
@@ -228,6 +257,10 @@ function renderVerdict(report) {
   const status = $("v-status");
   status.textContent = report.status;
   status.dataset.status = report.status;
+  const problems = problemCounts(report);
+  // a reply that ended well but has error-level findings does not look clean
+  status.dataset.problems = problems.errors ? "errors" : problems.warnings ? "warnings" : "none";
+  $("v-problems").textContent = problems.text ? "· " + problems.text : "";
   const http = report.source && report.source.http_status ? " · HTTP " + report.source.http_status : "";
   $("v-reason").textContent = (report.status_reason || "") + http;
   $("v-provider").textContent = report.provider;
@@ -245,7 +278,7 @@ function renderVerdict(report) {
   const u = report.usage;
   $("v-usage").textContent = u
     ? `${u.input_tokens ?? "?"} in · ${u.output_tokens ?? "?"} out` + (u.reasoning_tokens ? ` · ${u.reasoning_tokens} reasoning` : "")
-    : "usage not reported";
+    : "not reported";
   const t = report.timing || {};
   const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
   $("v-timing-wrap").hidden = !known;
@@ -257,10 +290,16 @@ function renderVerdict(report) {
 // ---- rendering: the frame table (virtualised) -------------------------------------------------
 
 function frameClass(f) {
+  if (f.kind === "tail") return "cut";
   if (f.state === "invalid") return "invalid";
   if (f.state === "unknown") return "unknown";
   if (f.kind === "comment") return "comment";
   return "";
+}
+
+function eventName(f) {
+  if (f.kind === "tail") return "(cut)";
+  return f.event === null ? (f.kind === "comment" ? "(comment)" : "(none)") : f.event;
 }
 
 function applyFilter() {
@@ -272,14 +311,15 @@ function applyFilter() {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
     if (onlyBad && !f.state && !f.diagnostics.length) continue;
-    if (ev) {
-      const name = f.event === null ? (f.kind === "comment" ? "(comment)" : "(none)") : f.event;
-      if (name !== ev) continue;
-    }
+    if (ev && eventName(f) !== ev) continue;
     if (text && !f.data.toLowerCase().includes(text) && !(f.event || "").toLowerCase().includes(text)) continue;
     view.push(i);
   }
   state.view = view;
+  const total = state.records.length;
+  $("frame-count").textContent = view.length === frames.length
+    ? plural(total, "record") + (frames.length > total ? " + cut" : "")
+    : view.length.toLocaleString("en") + " shown of " + plural(total, "record");
   $("spacer").style.height = view.length * ROW_H + "px";
   drawRows(true);
 }
@@ -314,18 +354,24 @@ function drawRows(force) {
     row.dataset.state = f.state || (f.kind === "comment" ? "comment" : "ok");
     row.className = "row frame " + frameClass(f) + (f.index === state.selected ? " selected" : "") + (f.index > state.scrub ? " future" : "");
     const cells = row.children;
-    cells[0].textContent = f.index;
+    cells[0].textContent = f.kind === "tail" ? "cut" : f.index;
     cells[1].textContent = f.start;
     const dt = state.starts[i];
     cells[2].textContent = Number.isNaN(dt) ? "" : (dt * 1000).toFixed(dt < 0.01 ? 1 : 0) + " ms";
-    cells[3].textContent = f.kind === "comment" ? ":" : visible(f.event ?? "");
+    const event = f.kind === "comment" ? ":" : f.kind === "tail" ? "(cut)" : visible(f.event ?? "");
+    // cut from the left: `…reasoning_summary_text.delta`, never `response.reasonin…`
+    cells[3].textContent = event.length > EVENT_CHARS ? "…" + event.slice(1 - EVENT_CHARS) : event;
+    cells[3].title = event;
     cells[4].textContent = visible(f.id ?? "");
     cells[5].textContent = f.size;
     const cell = cells[6];
     cell.replaceChildren();
     if (f.diagnostics.length) {
-      const d = diags[f.diagnostics[0]];
-      const badge = el("span", "badge sev-" + d.severity, d.code);
+      // the most severe finding is the one shown; the others are counted (all on hover)
+      const rank = { error: 0, warning: 1, info: 2 };
+      const d = f.diagnostics.map((j) => diags[j]).sort((a, b) => rank[a.severity] - rank[b.severity])[0];
+      const more = f.diagnostics.length > 1 ? " +" + (f.diagnostics.length - 1) : "";
+      const badge = el("span", "badge sev-" + d.severity, d.code + more);
       badge.dataset.testid = "row-diagnostic";
       cell.appendChild(badge);
       cell.title = f.diagnostics.map((j) => diags[j].message).join("\n");
@@ -352,7 +398,9 @@ function select(index, scroll) {
 
 function showRaw(f) {
   $("raw").hidden = false;
-  $("raw-title").textContent = `record ${f.index} · ${f.kind}` + (f.event ? ` · ${f.event}` : "") + (f.state ? ` · ${f.state}` : "");
+  $("raw-title").textContent = f.kind === "tail"
+    ? `cut: ${f.size.toLocaleString("en")} bytes after the last complete record, never dispatched`
+    : `record ${f.index} · ${f.kind}` + (f.event ? ` · ${f.event}` : "") + (f.state ? ` · ${f.state}` : "");
   let pretty = f.data;
   try { if (f.kind !== "comment") pretty = JSON.stringify(JSON.parse(f.data), null, 2); } catch (e) { /* not JSON: show as it is */ }
   $("raw-data").textContent = visible(pretty).replace(/⟨U\+000A⟩/g, "\n");
@@ -365,13 +413,20 @@ function showRaw(f) {
   const list = $("raw-diags");
   list.replaceChildren();
   for (const j of f.diagnostics) list.appendChild(diagItem(state.result.report.diagnostics[j], false));
+  $("raw").scrollIntoView({ block: "nearest" });
+}
+
+function closeRaw() {
+  $("raw").hidden = true;
+  state.selected = -1;
+  drawRows(true);
 }
 
 // ---- rendering: timeline -------------------------------------------------------------
 
 function drawTimeline() {
   const canvas = $("ticks");
-  const frames = state.result.frames;
+  const frames = state.records;
   const width = canvas.clientWidth || 800;
   const ratio = window.devicePixelRatio || 1;
   canvas.width = width * ratio;
@@ -471,9 +526,8 @@ function stateAt(record) {
 }
 
 function renderOutputs() {
-  const { report, frames } = state.result;
-  const last = frames.length ? frames[frames.length - 1].index : 0;
-  const atEnd = state.scrub >= last;
+  const { report } = state.result;
+  const atEnd = state.scrub >= lastRecord();
   const outputs = atEnd ? report.outputs : stateAt(state.scrub);
   const box = $("outputs");
   box.replaceChildren();
@@ -554,25 +608,33 @@ function callCard(call) {
   head.appendChild(pill);
   card.appendChild(head);
   if (call.error) card.appendChild(el("div", "error-text", typeof call.error === "string" ? call.error : JSON.stringify(call.error)));
+  // The arguments as they arrived come first; a complete, valid call is shown parsed.
   const args = el("pre", "args");
   args.dataset.testid = "tool-args";
-  const value = call.input !== undefined && call.input !== null && call.complete ? call.input : parsed.value;
-  args.textContent = value === undefined ? call.arguments : JSON.stringify(value, null, 2);
+  const whole = call.input !== undefined && call.input !== null && call.complete;
+  args.textContent = whole ? JSON.stringify(call.input, null, 2) : (call.arguments || "(no arguments)");
   card.appendChild(args);
-  if (!parsed.ok && call.arguments) {
-    const raw = el("details", "raw-args");
-    raw.appendChild(el("summary", null, "raw arguments (" + call.arguments.length + " chars)"));
-    raw.appendChild(el("pre", "args", call.arguments));
-    card.appendChild(raw);
+  if (!whole && !parsed.ok && parsed.value !== undefined) {
+    const repaired = el("details", "raw-args");
+    repaired.dataset.testid = "tool-repaired";
+    repaired.appendChild(el("summary", null, "repaired view: open strings and brackets closed to read it; not what was sent"));
+    const pre = el("pre", "args", JSON.stringify(parsed.value, null, 2));
+    pre.dataset.testid = "tool-repaired-value";
+    repaired.appendChild(pre);
+    card.appendChild(repaired);
   }
   return card;
+}
+
+function scrubLabel() {
+  const last = lastRecord();
+  $("scrub-label").textContent = state.scrub >= last ? "all " + plural(state.records.length, "record") : `up to record ${state.scrub} of ${last}`;
 }
 
 function setScrub(record) {
   state.scrub = record;
   $("scrubber").value = String(record);
-  const last = Number($("scrubber").max);
-  $("scrub-label").textContent = record >= last ? `all ${state.result.frames.length.toLocaleString("en")} records` : `up to record ${record} of ${last}`;
+  scrubLabel();
   renderOutputs();
   drawTimeline();
   drawRows(true);
@@ -585,10 +647,16 @@ function diagItem(d, link) {
   li.dataset.testid = "diagnostic";
   li.appendChild(el("span", "badge sev-" + d.severity, d.severity));
   li.appendChild(el("code", null, d.code));
+  const tail = state.result.frames.find((f) => f.kind === "tail");
   if (link && d.record !== null && d.record !== undefined) {
     const a = el("button", "link", "record " + d.record);
     a.dataset.testid = "diagnostic-link";
     a.addEventListener("click", () => select(d.record, true));
+    li.appendChild(a);
+  } else if (link && tail && d.offset !== null && d.offset !== undefined && d.offset >= tail.start) {
+    const a = el("button", "link", "cut @" + d.offset);
+    a.dataset.testid = "diagnostic-link";
+    a.addEventListener("click", () => select(tail.index, true));
     li.appendChild(a);
   } else if (d.offset !== null && d.offset !== undefined) li.appendChild(el("span", "muted", "@" + d.offset));
   li.appendChild(el("div", "msg", d.message));
@@ -628,11 +696,16 @@ function wire() {
     const vi = state.view.indexOf(pos) + (e.key === "ArrowDown" ? 1 : -1);
     if (vi >= 0 && vi < state.view.length) select(frames[state.view[vi]].index, true);
   });
-  $("raw-close").addEventListener("click", () => { $("raw").hidden = true; state.selected = -1; drawRows(true); });
+  $("raw-close").addEventListener("click", closeRaw);
+  $("open-file").addEventListener("click", () => $("file").click());
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("raw").hidden) { e.preventDefault(); closeRaw(); }
+    else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); $("inspect").click(); }
+  });
   $("scrubber").addEventListener("input", (e) => setScrub(Number(e.target.value)));
   const canvas = $("ticks");
   const scrubFromMouse = (e) => {
-    const frames = state.result.frames;
+    const frames = state.records;
     if (!frames.length || !state.xOf) return;
     const x = e.clientX - canvas.getBoundingClientRect().left;
     let lo = 0, hi = frames.length - 1;

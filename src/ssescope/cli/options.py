@@ -1,0 +1,58 @@
+"""Options shared by several commands, so each takes the same values everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ..framing.detect import FRAMINGS
+from ..providers.registry import PROVIDERS
+from . import exitcodes
+
+__all__ = [
+    "FAIL_ON_HELP",
+    "PROVIDER_CHOICE",
+    "framing_option",
+    "parse_fail_on",
+    "provider_option",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+PROVIDER_CHOICE = click.Choice(["auto", *PROVIDERS])
+"""``--provider``: auto or one of the provider adapters."""
+
+
+def provider_option(func: _F) -> _F:
+    """Add the ``--provider`` option, with the same choices in every command."""
+    return click.option("--provider", type=PROVIDER_CHOICE, default="auto", show_default=True)(func)
+
+
+def framing_option(func: _F) -> _F:
+    """Add the ``--framing`` option, with the same choices in every command."""
+    return click.option(
+        "--framing", type=click.Choice(["auto", *FRAMINGS]), default="auto", show_default=True
+    )(func)
+
+
+FAIL_ON_HELP = "Comma-separated: incomplete (exit 6), warning or error (exit 5)."
+
+
+def parse_fail_on(value: str | None) -> list[str]:
+    """Split a ``--fail-on`` value into its levels (``incomplete``, ``warning``, ``error``).
+
+    Raises:
+        click.BadParameter: for a level that is not one of them.
+    """
+    if not value:
+        return []
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in exitcodes.FAIL_ON_CHOICES]
+    if bad:
+        raise click.BadParameter(
+            f"{bad[0]!r} is not one of {', '.join(exitcodes.FAIL_ON_CHOICES)}",
+            param_hint="--fail-on",
+        )
+    return items
