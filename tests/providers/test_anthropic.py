@@ -38,7 +38,7 @@ from ssescope.events import (
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.anthropic import AnthropicAdapter, finish_reason
+from ssescope.providers.anthropic import AnthropicAdapter, map_finish_reason
 from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,7 +427,7 @@ def test_each_stop_reason_gives_its_finish_and_terminal_status(
         Usage(1, {"output_tokens": 9}, {"output_tokens": 9}, "message_delta"),
         Terminal(2, status, f"message_stop ({raw})"),  # type: ignore[arg-type]
     ]
-    assert finish_reason(raw) == reason
+    assert map_finish_reason(raw) == reason
 
 
 def test_message_delta_usage_restating_input_and_cache_fields_is_reported_whole() -> None:

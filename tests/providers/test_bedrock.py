@@ -44,7 +44,7 @@ from ssescope.framing.eventstream import EventStreamParser, encode_message
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.bedrock import BedrockAdapter, finish_reason
+from ssescope.providers.bedrock import BedrockAdapter, map_finish_reason
 from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -340,7 +340,7 @@ def test_each_stop_reason_gives_its_finish_and_terminal_status(
         Finish(1, 0, reason, raw),  # type: ignore[arg-type]
         Terminal(1, status, f"messageStop ({raw})"),  # type: ignore[arg-type]
     ]
-    assert finish_reason(raw) == reason
+    assert map_finish_reason(raw) == reason
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
@@ -69,14 +68,15 @@ from ._base import (
     decode_json,
     diag,
     not_streamed,
+    provider_error,
     refuse_feed,
     usage_event,
     whole_terminal,
 )
 
-__all__ = ["AnthropicAdapter", "finish_reason"]
+__all__ = ["FINISH_REASONS", "AnthropicAdapter", "map_finish_reason"]
 
-_FINISH: dict[str, FinishReason] = {
+FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
     "end_turn": "stop",
     "stop_sequence": "stop",
     "pause_turn": "stop",
@@ -106,9 +106,9 @@ _USAGE_KEYS = (
 )
 
 
-def finish_reason(raw: str) -> FinishReason:
+def map_finish_reason(raw: str) -> FinishReason:
     """Map an Anthropic ``stop_reason`` to the unified finish reason (unknown → ``other``)."""
-    return _FINISH.get(raw, "other")
+    return FINISH_REASONS.get(raw, "other")
 
 
 class _Block:
@@ -277,9 +277,18 @@ class AnthropicAdapter:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        out.append(ProviderError(record.index, error_type, message, None, raw))
         what = f"{error_type}: " if error_type else ""
-        out.append(diag("provider.error", record, form="anthropic", what=what, message=message))
+        provider_error(
+            record,
+            out,
+            message,
+            error_type,
+            None,
+            raw,
+            form="anthropic",
+            what=what,
+            message=message,
+        )
         out.append(Terminal(record.index, "failed", f"error ({error_type or 'unknown'})"))
         self._stopped = True
 
@@ -500,7 +509,7 @@ class AnthropicAdapter:
             reason = delta.get("stop_reason")
             if isinstance(reason, str):
                 self._stop_reason = reason
-                out.append(Finish(record.index, 0, _FINISH.get(reason, "other"), reason))
+                out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
             elif reason is not None:
                 out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
         self._usage(obj.get("usage"), "message_delta", record, out)

@@ -52,7 +52,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
@@ -66,12 +65,12 @@ from ..events import (
 from ..framing.records import DataRecord, JSONRecord, SSEEvent
 from ..incremental import CLOSE_TWICE
 from ..limits import MAX_DEPTH, may_be_too_deep, too_deep
-from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
+from ._base import AdapterOutput, decode_json, diag, provider_error, refuse_feed, usage_event
 from .anthropic import AnthropicAdapter
 
-__all__ = ["BedrockAdapter", "finish_reason"]
+__all__ = ["FINISH_REASONS", "BedrockAdapter", "map_finish_reason"]
 
-_FINISH: dict[str, FinishReason] = {
+FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
     "end_turn": "stop",
     "stop_sequence": "stop",
     "tool_use": "tool_calls",
@@ -111,9 +110,9 @@ _EVENT_TYPES = frozenset(
 )
 
 
-def finish_reason(raw: str) -> FinishReason:
+def map_finish_reason(raw: str) -> FinishReason:
     """Map a Bedrock ``stopReason`` to the unified finish reason (unknown → ``other``)."""
-    return _FINISH.get(raw, "other")
+    return FINISH_REASONS.get(raw, "other")
 
 
 class _Malformed(Exception):
@@ -214,9 +213,16 @@ class BedrockAdapter:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        out.append(ProviderError(record.index, error_type, message, code, raw))
-        out.append(
-            diag("provider.error", record, form="bedrock", error_type=error_type, message=message)
+        provider_error(
+            record,
+            out,
+            message,
+            error_type,
+            code,
+            raw,
+            form="bedrock",
+            error_type=error_type,
+            message=message,
         )
         out.append(Terminal(record.index, "failed", error_type))
         self._stopped = True
@@ -368,7 +374,7 @@ class BedrockAdapter:
         raw = payload.get("stopReason")
         status: Status = "completed"
         if isinstance(raw, str):
-            out.append(Finish(record.index, 0, _FINISH.get(raw, "other"), raw))
+            out.append(Finish(record.index, 0, map_finish_reason(raw), raw))
             if raw in _INCOMPLETE:
                 status = "incomplete"
         else:

@@ -50,7 +50,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ResponseStart,
     Status,
@@ -63,28 +62,45 @@ from ..events import (
 )
 from ..framing.records import DataRecord, SSEEvent
 from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    int_or_none,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
 
-__all__ = ["CohereAdapter", "map_finish_reason"]
+__all__ = ["FINISH_REASONS", "CohereAdapter", "finish_status", "map_finish_reason"]
 
-_FINISH: dict[str, tuple[FinishReason, Status]] = {
-    "COMPLETE": ("stop", "completed"),
-    "STOP_SEQUENCE": ("stop", "completed"),
-    "TOOL_CALL": ("tool_calls", "completed"),
-    "MAX_TOKENS": ("length", "incomplete"),
-    "ERROR": ("error", "failed"),
-    "TIMEOUT": ("error", "failed"),
+FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
+    "COMPLETE": "stop",
+    "STOP_SEQUENCE": "stop",
+    "TOOL_CALL": "tool_calls",
+    "MAX_TOKENS": "length",
+    "ERROR": "error",
+    "TIMEOUT": "error",
 }
+
+_STATUS: dict[str, Status] = {"MAX_TOKENS": "incomplete", "ERROR": "failed", "TIMEOUT": "failed"}
 
 _IGNORED = frozenset({"content-end", "citation-end", "debug"})
 
 
-def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
-    """Map a Cohere ``finish_reason`` to the unified reason and the status it implies.
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map a Cohere ``finish_reason`` to the unified finish reason (unknown → ``other``)."""
+    return FINISH_REASONS.get(raw, "other")
 
-    Unknown values are ``other``; ``message-end`` still ends the response, as completed.
+
+def finish_status(raw: str) -> Status:
+    """The status a Cohere ``finish_reason`` gives the response.
+
+    ``MAX_TOKENS`` is ``incomplete``, ``ERROR`` and ``TIMEOUT`` are ``failed``; anything
+    else, unknown values too, is ``completed`` (``message-end`` still ends the response).
     """
-    return _FINISH.get(raw, ("other", "completed"))
+    return _STATUS.get(raw, "completed")
 
 
 def _obj(value: JSON) -> dict[str, JSON]:
@@ -256,16 +272,16 @@ class CohereAdapter:
         raw = delta.get("finish_reason")
         status: Status = "completed"
         if isinstance(raw, str) and raw:
-            reason, status = map_finish_reason(raw)
+            reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
         else:
             out.append(diag("cohere.missing-finish-reason", record, raw_text=raw))
         error = delta.get("error")
         if isinstance(error, str) and error:
-            out.append(
-                ProviderError(rec, raw if isinstance(raw, str) else None, error, None, error)
+            error_type = raw if isinstance(raw, str) else None
+            provider_error(
+                record, out, error, error_type, None, error, form="cohere-message-end", error=error
             )
-            out.append(diag("provider.error", record, form="cohere-message-end", error=error))
             status = "failed"
         usage = delta.get("usage")
         if isinstance(usage, dict):
@@ -276,11 +292,11 @@ class CohereAdapter:
                 source = "message-end usage.billed_units"
             counts = _obj(tokens)
             values: dict[str, int | None] = {
-                "input_tokens": _num(counts.get("input_tokens")),
-                "output_tokens": _num(counts.get("output_tokens")),
+                "input_tokens": token_count(counts.get("input_tokens")),
+                "output_tokens": token_count(counts.get("output_tokens")),
                 "total_tokens": None,
                 "reasoning_tokens": None,
-                "cached_input_tokens": _num(usage.get("cached_tokens")),
+                "cached_input_tokens": token_count(usage.get("cached_tokens")),
             }
             if any(v is not None for v in values.values()):
                 out.append(Usage(rec, values, usage, source))
@@ -294,18 +310,6 @@ class CohereAdapter:
     ) -> None:
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
-        out.append(ProviderError(record.index, None, text, None, obj))
-        out.append(diag("provider.error", record, form="cohere", text=text))
+        provider_error(record, out, text, None, None, obj, form="cohere", text=text)
         out.append(Terminal(record.index, "failed", "error"))
         self._ended = True
-
-
-def _num(value: JSON) -> int | None:
-    """Token counts arrive as numbers (sometimes floats such as ``8.0``)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None

@@ -57,7 +57,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
@@ -71,9 +70,19 @@ from ..events import (
 )
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, refuse_feed
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    error_fields,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
 
-__all__ = ["GeminiAdapter", "map_finish_reason"]
+__all__ = ["GeminiAdapter", "finish_status", "map_finish_reason"]
 
 _FILTER_REASONS = frozenset(
     {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"}
@@ -103,24 +112,31 @@ _PATH_TOKEN = re.compile(
 _VALUE_KEYS = ("stringValue", "numberValue", "boolValue", "nullValue", "structValue", "listValue")
 
 
-def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
-    """Map a Gemini ``finishReason`` to the unified reason and the status it implies.
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map a Gemini ``finishReason`` to the unified finish reason.
 
     STOP is a natural stop (also for tool-calling turns, which Gemini ends with STOP);
     MAX_TOKENS is ``length``; the safety, recitation, blocklist, PII and ``IMAGE_*``
-    reasons are ``content_filter``; the tool-call failures are ``error`` (status
-    ``failed``); everything else (LANGUAGE, OTHER, NO_IMAGE, unknown values) is ``other``
-    and ends the response as ``incomplete``.
+    reasons are ``content_filter``; the tool-call failures are ``error``; everything else
+    (LANGUAGE, OTHER, NO_IMAGE, unknown values) is ``other``.
     """
     if raw == "STOP":
-        return "stop", "completed"
+        return "stop"
     if raw == "MAX_TOKENS":
-        return "length", "incomplete"
+        return "length"
     if raw in _FILTER_REASONS or raw.startswith("IMAGE_"):
-        return "content_filter", "incomplete"
+        return "content_filter"
     if raw in _TOOL_FAILURES:
-        return "error", "failed"
-    return "other", "incomplete"
+        return "error"
+    return "other"
+
+
+def finish_status(raw: str) -> Status:
+    """The status a Gemini ``finishReason`` gives its candidate: STOP is ``completed``,
+    the tool-call failures are ``failed``, anything else is ``incomplete``."""
+    if raw == "STOP":
+        return "completed"
+    return "failed" if raw in _TOOL_FAILURES else "incomplete"
 
 
 def _parse_path(path: str) -> list[str | int] | None:
@@ -275,28 +291,19 @@ class GeminiAdapter:
 
     def _error(self, value: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = value["error"]
-        if isinstance(err, dict):
-            status = err.get("status")
-            message = err.get("message")
-            code = err.get("code")
-            error_type = status if isinstance(status, str) else None
-            text = message if isinstance(message, str) else compact_json(err)
-            code_text = None if code is None else str(code)
-        else:
-            error_type = None
-            text = err if isinstance(err, str) else compact_json(err)
-            code_text = None
+        error_type, text, code_text = error_fields(err, compact_json, type_key="status")
         rec = record.index
-        out.append(ProviderError(rec, error_type, text, code_text, err))
         label = " ".join(x for x in (code_text, error_type) if x)
-        out.append(
-            diag(
-                "provider.error",
-                record,
-                form="gemini",
-                label=" (" + label + ")" if label else "",
-                text=text,
-            )
+        provider_error(
+            record,
+            out,
+            text,
+            error_type,
+            code_text,
+            err,
+            form="gemini",
+            label=" (" + label + ")" if label else "",
+            text=text,
         )
         # Calls left open by the error are unfinished.
         for output in list(self._open):
@@ -349,8 +356,8 @@ class GeminiAdapter:
             found = False
             for key, name in _USAGE_KEYS:
                 v = usage.get(key)
-                if isinstance(v, int) and not isinstance(v, bool):
-                    values[name] = v
+                if (n := token_count(v)) is not None:
+                    values[name] = n
                     found = True
                 else:
                     values[name] = None
@@ -410,7 +417,7 @@ class GeminiAdapter:
             return None
         if output in self._open:
             self._abandon(output, record, f"its candidate finished ({raw})", out)
-        reason, status = map_finish_reason(raw)
+        reason, status = map_finish_reason(raw), finish_status(raw)
         out.append(Finish(rec, output, reason, raw))
         if status == "failed":
             message = cand.get("finishMessage")

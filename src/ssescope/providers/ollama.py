@@ -38,7 +38,6 @@ from ..events import (
     JSON,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ResponseStart,
     Status,
@@ -50,17 +49,29 @@ from ..events import (
 )
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none, refuse_feed
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    error_fields,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
 
-__all__ = ["OllamaAdapter", "map_done_reason"]
+__all__ = ["FINISH_REASONS", "OllamaAdapter", "finish_status", "map_finish_reason"]
 
-_DONE: dict[str, tuple[FinishReason, Status]] = {
-    "stop": ("stop", "completed"),
-    "length": ("length", "incomplete"),
-    "load": ("other", "completed"),
-    "unload": ("other", "completed"),
-    "": ("other", "incomplete"),
+FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
+    "stop": "stop",
+    "length": "length",
+    "load": "other",
+    "unload": "other",
+    "": "other",
 }
+
+_STATUS: dict[str, Status] = {"length": "incomplete", "": "incomplete"}
 
 _METRICS = (
     "total_duration",
@@ -72,12 +83,18 @@ _METRICS = (
 )
 
 
-def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
-    """Map an Ollama ``done_reason`` to the unified reason and the status it implies.
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map an Ollama ``done_reason`` to the unified finish reason (unknown → ``other``)."""
+    return FINISH_REASONS.get(raw, "other")
 
-    Unknown values are ``other`` and taken as completed (``done: true`` was sent).
+
+def finish_status(raw: str) -> Status:
+    """The status an Ollama ``done_reason`` gives the response.
+
+    ``length`` and the empty reason (the connection closed) are ``incomplete``; anything
+    else, unknown values too, is ``completed`` (``done: true`` was sent).
     """
-    return _DONE.get(raw, ("other", "completed"))
+    return _STATUS.get(raw, "completed")
 
 
 class OllamaAdapter:
@@ -195,8 +212,8 @@ class OllamaAdapter:
         rec = record.index
         raw_usage = {k: obj[k] for k in _METRICS if k in obj}
         values: dict[str, int | None] = {
-            "input_tokens": int_or_none(obj.get("prompt_eval_count")),
-            "output_tokens": int_or_none(obj.get("eval_count")),
+            "input_tokens": token_count(obj.get("prompt_eval_count")),
+            "output_tokens": token_count(obj.get("eval_count")),
             "total_tokens": None,
             "reasoning_tokens": None,
             "cached_input_tokens": None,
@@ -205,7 +222,7 @@ class OllamaAdapter:
             out.append(Usage(rec, values, cast("JSON", raw_usage), "done line metrics"))
         raw = obj.get("done_reason")
         if isinstance(raw, str):
-            reason, status = map_done_reason(raw)
+            reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
             if raw == "":
                 out.append(diag("ollama.connection-closed", record))
@@ -219,17 +236,9 @@ class OllamaAdapter:
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj["error"]
-        if isinstance(err, dict):
-            message = err.get("message")
-            text = message if isinstance(message, str) else compact_json(err)
-            etype = err.get("type")
-            error_type = etype if isinstance(etype, str) else None
-        else:
-            text = err if isinstance(err, str) else compact_json(err)
-            error_type = None
+        error_type, text, _code = error_fields(err, compact_json)
         rec = record.index
-        out.append(ProviderError(rec, error_type, text, None, err))
-        out.append(diag("provider.error", record, form="ollama", text=text))
+        provider_error(record, out, text, error_type, None, err, form="ollama", text=text)
         out.append(Terminal(rec, "failed", "error line"))
         self._started = True
         self._done = True

@@ -95,7 +95,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     RefusalDelta,
@@ -113,11 +112,21 @@ from ..events import (
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE
 from ..limits import may_be_too_deep
-from ._base import AdapterOutput, compact_json, decode_json, diag, not_streamed, refuse_feed
+from ._base import (
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    error_fields,
+    not_streamed,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
 
-__all__ = ["OpenAIChatAdapter", "map_finish_reason"]
+__all__ = ["FINISH_REASONS", "OpenAIChatAdapter", "map_finish_reason"]
 
-_FINISH: dict[str, FinishReason] = {
+FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
     "stop": "stop",
     "length": "length",
     "tool_calls": "tool_calls",
@@ -182,16 +191,11 @@ def map_finish_reason(raw: str) -> FinishReason:
     ``stop``; ``max_tokens`` is ``length``; ``refusal`` and ``error`` are kept; anything
     else is ``other``.
     """
-    return _FINISH.get(raw, "other")
+    return FINISH_REASONS.get(raw, "other")
 
 
-def _tokens(value: Any) -> int | None:
-    """A token count as the provider sent it, or ``None`` when it is not an integer."""
-    if type(value) is int:
-        return value
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return None
+def _quote_error(err: object) -> str:
+    return quote(err, 200)
 
 
 def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
@@ -205,16 +209,18 @@ def _usage_values(usage: dict[str, Any]) -> dict[str, int | None]:
         outp = get("output_tokens")
     ptd = get("prompt_tokens_details")
     ctd = get("completion_tokens_details")
-    cached = _tokens(ptd.get("cached_tokens")) if isinstance(ptd, dict) else None
+    cached = token_count(ptd.get("cached_tokens")) if isinstance(ptd, dict) else None
     if cached is None:
-        cached = _tokens(get("prompt_cache_hit_tokens"))
+        cached = token_count(get("prompt_cache_hit_tokens"))
         if cached is None:
-            cached = _tokens(get("cached_tokens"))
+            cached = token_count(get("cached_tokens"))
     return {
-        "input_tokens": _tokens(inp),
-        "output_tokens": _tokens(outp),
-        "total_tokens": _tokens(get("total_tokens")),
-        "reasoning_tokens": _tokens(ctd.get("reasoning_tokens")) if isinstance(ctd, dict) else None,
+        "input_tokens": token_count(inp),
+        "output_tokens": token_count(outp),
+        "total_tokens": token_count(get("total_tokens")),
+        "reasoning_tokens": token_count(ctd.get("reasoning_tokens"))
+        if isinstance(ctd, dict)
+        else None,
         "cached_input_tokens": cached,
     }
 
@@ -445,34 +451,23 @@ class OpenAIChatAdapter:
 
     def _provider_error(self, err: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Emit a ProviderError and its ``provider.error`` diagnostic."""
-        etype: str | None = None
-        code: str | None = None
-        if isinstance(err, dict):
-            msg = err.get("message")
-            message = msg if isinstance(msg, str) else quote(err, 200)
-            t = err.get("type")
-            etype = t if isinstance(t, str) else None
-            c = err.get("code")
-            code = None if c is None else str(c)
-        elif isinstance(err, str):
-            message = err
-        else:
-            message = quote(err, 200)
+        etype, message, code = error_fields(err, _quote_error)
         self._error_seen = True
-        out.append(ProviderError(record.index, etype, message, code, err))
         detail = ", ".join(
             part
             for part in (f"type {etype!r}" if etype else "", f"code {code!r}" if code else "")
             if part
         )
-        out.append(
-            diag(
-                "provider.error",
-                record,
-                form="openai-chat",
-                message=message,
-                detail=f" ({detail})" if detail else "",
-            )
+        provider_error(
+            record,
+            out,
+            message,
+            etype,
+            code,
+            err,
+            form="openai-chat",
+            message=message,
+            detail=f" ({detail})" if detail else "",
         )
 
     # ------------------------------------------------------------------ chunks
@@ -746,7 +741,7 @@ class OpenAIChatAdapter:
                 f"choices[{pos}].finish_reason is not a string: {quote(fr)}; it is ignored.",
             )
             return False
-        reason = _FINISH.get(fr, "other")
+        reason = map_finish_reason(fr)
         if reason == "other" and self._once("openai-chat.unknown-finish-reason", fr):
             out.append(diag("openai-chat.unknown-finish-reason", record, fr=fr, choice=o))
         st.finish = reason

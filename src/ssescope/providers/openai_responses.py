@@ -67,7 +67,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     RefusalDelta,
@@ -91,11 +90,13 @@ from ._base import (
     diag,
     int_or_none,
     not_streamed,
+    provider_error,
     refuse_feed,
+    token_count,
     whole_terminal,
 )
 
-__all__ = ["OpenAIResponsesAdapter"]
+__all__ = ["FINISH_REASONS", "OpenAIResponsesAdapter", "map_finish_reason"]
 
 _TOOL_STATES = ("in_progress", "searching", "interpreting", "generating", "completed", "failed")
 _BUILTIN_TOOLS = (
@@ -169,11 +170,17 @@ _TERMINALS = frozenset(
     }
 )
 
-_INCOMPLETE_REASONS: dict[str, FinishReason] = {
+FINISH_REASONS: dict[str, FinishReason] = {  # incomplete_details.reason -> the unified one
     "max_output_tokens": "length",
     "max_tokens": "length",
     "content_filter": "content_filter",
 }
+
+
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map an ``incomplete_details.reason`` to the unified finish reason (unknown → ``other``)."""
+    return FINISH_REASONS.get(raw, "other")
+
 
 _PART_FIELDS: dict[str, tuple[str, str]] = {
     # content part type -> (snapshot field, key of its value)
@@ -837,16 +844,17 @@ class OpenAIResponsesAdapter:
             etype = None
         text = message if isinstance(message, str) else ("" if message is None else str(message))
         code_text = None if code is None else str(code)
-        out.append(ProviderError(record.index, etype, text, code_text, raw))
-        out.append(
-            diag(
-                "provider.error",
-                record,
-                form="openai-responses",
-                where=where,
-                text=text,
-                code_text=code_text,
-            )
+        provider_error(
+            record,
+            out,
+            text,
+            etype,
+            code_text,
+            raw,
+            form="openai-responses",
+            where=where,
+            text=text,
+            code_text=code_text,
         )
 
     def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -910,7 +918,7 @@ class OpenAIResponsesAdapter:
         elif etype == "response.incomplete":
             details = resp.get("incomplete_details")
             raw = _str(details.get("reason")) if isinstance(details, dict) else None
-            unified = _INCOMPLETE_REASONS.get(raw, "other") if raw else "other"
+            unified = map_finish_reason(raw) if raw else "other"
             out.append(Finish(record.index, 0, unified, raw or status or "incomplete"))
             out.append(
                 Terminal(record.index, "incomplete", f"{etype} ({raw or 'no reason given'})")
@@ -928,13 +936,13 @@ class OpenAIResponsesAdapter:
         in_details = usage.get("input_tokens_details")
         out_details = usage.get("output_tokens_details")
         values: dict[str, int | None] = {
-            "input_tokens": int_or_none(usage.get("input_tokens")),
-            "output_tokens": int_or_none(usage.get("output_tokens")),
-            "total_tokens": int_or_none(usage.get("total_tokens")),
-            "reasoning_tokens": int_or_none(out_details.get("reasoning_tokens"))
+            "input_tokens": token_count(usage.get("input_tokens")),
+            "output_tokens": token_count(usage.get("output_tokens")),
+            "total_tokens": token_count(usage.get("total_tokens")),
+            "reasoning_tokens": token_count(out_details.get("reasoning_tokens"))
             if isinstance(out_details, dict)
             else None,
-            "cached_input_tokens": int_or_none(in_details.get("cached_tokens"))
+            "cached_input_tokens": token_count(in_details.get("cached_tokens"))
             if isinstance(in_details, dict)
             else None,
         }

@@ -41,7 +41,6 @@ from ..events import (
     Citation,
     Finish,
     FinishReason,
-    ProviderError,
     ReasoningDelta,
     ResponseStart,
     ServerToolResult,
@@ -56,11 +55,19 @@ from ..events import (
 )
 from ..framing.records import DataRecord
 from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
+from ._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
 
-__all__ = ["VercelUIAdapter"]
+__all__ = ["FINISH_REASONS", "VercelUIAdapter", "finish_status", "map_finish_reason"]
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "length": "length",
     "content-filter": "content_filter",
@@ -70,11 +77,23 @@ _FINISH_REASONS: dict[str, FinishReason] = {
     "unknown": "other",
 }
 
-_STATUS_OF_REASON: dict[str, Status] = {
+_STATUS: dict[str, Status] = {
     "length": "incomplete",
     "content-filter": "incomplete",
     "error": "failed",
 }
+
+
+def map_finish_reason(raw: str) -> FinishReason:
+    """Map a UI-message ``finishReason`` to the unified finish reason (unknown → ``other``)."""
+    return FINISH_REASONS.get(raw, "other")
+
+
+def finish_status(raw: str) -> Status:
+    """The status a ``finishReason`` gives the response: ``length`` and ``content-filter``
+    are ``incomplete``, ``error`` is ``failed``, anything else is ``completed``."""
+    return _STATUS.get(raw, "completed")
+
 
 # Chunks of the protocol that carry nothing the reply is made of.
 _QUIET = frozenset(
@@ -104,20 +123,20 @@ def _usage_values(obj: dict[str, Any]) -> dict[str, int | None]:
     out_obj = out if isinstance(out, dict) else {}
     in_details = obj.get("inputTokenDetails")
     out_details = obj.get("outputTokenDetails")
-    reasoning = int_or_none(obj.get("reasoningTokens"))
+    reasoning = token_count(obj.get("reasoningTokens"))
     if reasoning is None:
-        reasoning = int_or_none(out_obj.get("reasoning"))
+        reasoning = token_count(out_obj.get("reasoning"))
     if reasoning is None and isinstance(out_details, dict):
-        reasoning = int_or_none(out_details.get("reasoningTokens"))
-    cached = int_or_none(obj.get("cachedInputTokens"))
+        reasoning = token_count(out_details.get("reasoningTokens"))
+    cached = token_count(obj.get("cachedInputTokens"))
     if cached is None:
-        cached = int_or_none(in_obj.get("cacheRead"))
+        cached = token_count(in_obj.get("cacheRead"))
     if cached is None and isinstance(in_details, dict):
-        cached = int_or_none(in_details.get("cacheReadTokens"))
+        cached = token_count(in_details.get("cacheReadTokens"))
     return {
-        "input_tokens": int_or_none(inp) if not in_obj else int_or_none(in_obj.get("total")),
-        "output_tokens": int_or_none(out) if not out_obj else int_or_none(out_obj.get("total")),
-        "total_tokens": int_or_none(obj.get("totalTokens")),
+        "input_tokens": token_count(inp) if not in_obj else token_count(in_obj.get("total")),
+        "output_tokens": token_count(out) if not out_obj else token_count(out_obj.get("total")),
+        "total_tokens": token_count(obj.get("totalTokens")),
         "reasoning_tokens": reasoning,
         "cached_input_tokens": cached,
     }
@@ -418,11 +437,9 @@ class VercelUIAdapter:
         raw = obj.get("finishReason")
         if isinstance(raw, str):
             self._finish_raw = raw
-            unified = _FINISH_REASONS.get(raw)
-            if unified is None:
-                unified = "other"
+            if raw not in FINISH_REASONS:
                 out.append(diag("vercel-ui.unknown-finish-reason", record, raw_text=raw))
-            out.append(Finish(record.index, 0, unified, raw))
+            out.append(Finish(record.index, 0, map_finish_reason(raw), raw))
         elif raw is not None:
             self._invalid("finishReason", raw, record, out)
         usage = obj.get("usage")
@@ -434,7 +451,7 @@ class VercelUIAdapter:
 
     def _terminate(self, record: DataRecord, marker: str, out: list[AdapterOutput]) -> None:
         raw = self._finish_raw
-        status: Status = _STATUS_OF_REASON.get(raw, "completed") if raw else "completed"
+        status: Status = finish_status(raw) if raw else "completed"
         self._ended = True
         why = f"{marker} (finish reason {raw})" if raw else marker
         out.append(Terminal(record.index, status, why))
@@ -451,8 +468,7 @@ class VercelUIAdapter:
     def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         text = obj.get("errorText")
         message = text if isinstance(text, str) else ("" if text is None else str(text))
-        out.append(ProviderError(record.index, None, message, None, obj))
-        out.append(diag("provider.error", record, form="vercel-ui", message=message))
+        provider_error(record, out, message, None, None, obj, form="vercel-ui", message=message)
 
     def _abort(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         reason = obj.get("reason")
