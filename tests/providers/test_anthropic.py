@@ -1099,7 +1099,10 @@ def test_the_report_of_the_spliced_fixture_keeps_both_messages_in_arrival_order(
 def test_every_anthropic_code_the_adapter_raises_is_documented() -> None:
     import re
 
-    source = (ROOT / "src" / "ssescope" / "providers" / "anthropic.py").read_text()
+    source = "".join(
+        p.read_text()
+        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "anthropic").glob("*.py"))
+    )
     doc = (ROOT / "docs" / "diagnostics" / "anthropic.md").read_text()
     raised = set(re.findall(r'"(anthropic\.[a-z-]+)"', source))
     documented = set(re.findall(r"^### `(anthropic\.[a-z-]+)`$", doc, re.MULTILINE))
