@@ -870,7 +870,10 @@ def test_a_corrupted_length_field_leaves_the_response_truncated_with_a_framing_d
 def test_every_bedrock_code_the_adapter_raises_is_documented() -> None:
     import re
 
-    source = (ROOT / "src" / "ssescope" / "providers" / "bedrock.py").read_text()
+    source = "".join(
+        p.read_text()
+        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "bedrock").glob("*.py"))
+    )
     doc = (ROOT / "docs" / "diagnostics" / "bedrock.md").read_text()
     raised = set(re.findall(r'"(bedrock\.[a-z-]+)"', source))
     documented = set(re.findall(r"^### `(bedrock\.[a-z-]+)`$", doc, re.MULTILINE))

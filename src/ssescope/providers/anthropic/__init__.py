@@ -40,7 +40,16 @@ block 0 never lands in the first message's block 0 or tool call.
 
 from __future__ import annotations
 
-from .adapter import AnthropicAdapter
-from .maps import FINISH_REASONS, map_finish_reason
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import AnthropicAdapter
+    from .maps import FINISH_REASONS, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "AnthropicAdapter", "map_finish_reason"]
+
+__getattr__ = lazy_exports(
+    __name__, {"AnthropicAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"}
+)

@@ -46,7 +46,16 @@ hold in every framing: the JSON array's closing ``]`` is checked by the framer.
 
 from __future__ import annotations
 
-from .adapter import GeminiAdapter
-from .maps import finish_status, map_finish_reason
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import GeminiAdapter
+    from .maps import finish_status, map_finish_reason
 
 __all__ = ["GeminiAdapter", "finish_status", "map_finish_reason"]
+
+__getattr__ = lazy_exports(
+    __name__, {"GeminiAdapter": "adapter", "finish_status": "maps", "map_finish_reason": "maps"}
+)

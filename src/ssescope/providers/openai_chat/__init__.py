@@ -82,7 +82,17 @@ Speed
 
 from __future__ import annotations
 
-from .adapter import OpenAIChatAdapter
-from .maps import FINISH_REASONS, map_finish_reason
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import OpenAIChatAdapter
+    from .maps import FINISH_REASONS, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "OpenAIChatAdapter", "map_finish_reason"]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {"OpenAIChatAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"},
+)

@@ -56,7 +56,17 @@ within a response (it restarts at every ``response.created``).
 
 from __future__ import annotations
 
-from .adapter import OpenAIResponsesAdapter
-from .maps import FINISH_REASONS, map_finish_reason
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import OpenAIResponsesAdapter
+    from .maps import FINISH_REASONS, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "OpenAIResponsesAdapter", "map_finish_reason"]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {"OpenAIResponsesAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"},
+)

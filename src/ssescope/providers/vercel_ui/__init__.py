@@ -31,7 +31,22 @@ the marker.
 
 from __future__ import annotations
 
-from .adapter import VercelUIAdapter
-from .maps import FINISH_REASONS, finish_status, map_finish_reason
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import VercelUIAdapter
+    from .maps import FINISH_REASONS, finish_status, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "VercelUIAdapter", "finish_status", "map_finish_reason"]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "VercelUIAdapter": "adapter",
+        "FINISH_REASONS": "maps",
+        "finish_status": "maps",
+        "map_finish_reason": "maps",
+    },
+)
