@@ -44,11 +44,12 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .adapter import FINISH_REASONS, BedrockAdapter, map_finish_reason
+    from .adapter import BedrockAdapter
+    from .maps import FINISH_REASONS, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "BedrockAdapter", "map_finish_reason"]
 
 __getattr__ = lazy_exports(
     __name__,
-    {"BedrockAdapter": "adapter", "FINISH_REASONS": "adapter", "map_finish_reason": "adapter"},
+    {"BedrockAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"},
 )

@@ -14,7 +14,6 @@ from ...events import (
     JSON,
     Citation,
     Finish,
-    FinishReason,
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
@@ -30,35 +29,17 @@ from ...incremental import CLOSE_TWICE
 from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
 from .._base import AdapterOutput, decode_json, diag, provider_error, refuse_feed, usage_event
 from ..anthropic.adapter import AnthropicAdapter
+from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
-__all__ = ["FINISH_REASONS", "BedrockAdapter", "map_finish_reason"]
+__all__ = ["BedrockAdapter"]
 
-FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "tool_use": "tool_calls",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "guardrail_intervened": "content_filter",
-    "content_filtered": "content_filter",
-}
-
-_INCOMPLETE = frozenset(
-    {"max_tokens", "model_context_window_exceeded", "guardrail_intervened", "content_filtered"}
-)
-
-_USAGE_KEYS = (
-    ("inputTokens", "input_tokens"),
-    ("outputTokens", "output_tokens"),
-    ("totalTokens", "total_tokens"),
-    ("cacheReadInputTokens", "cached_input_tokens"),
-)
 
 _INVOCATION_KEYS = (
     ("inputTokenCount", "input_tokens"),
     ("outputTokenCount", "output_tokens"),
     ("cacheReadInputTokenCount", "cached_input_tokens"),
 )
+
 
 _EVENT_TYPES = frozenset(
     {
@@ -73,11 +54,6 @@ _EVENT_TYPES = frozenset(
 )
 
 
-def map_finish_reason(raw: str) -> FinishReason:
-    """Map a Bedrock ``stopReason`` to the unified finish reason (unknown → ``other``)."""
-    return FINISH_REASONS.get(raw, "other")
-
-
 class _Malformed(Exception):
     """A field of an event has an impossible type; reported, the event is skipped."""
 
@@ -90,7 +66,6 @@ class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "bedrock"
 
     def __init__(self, framing: str) -> None:
@@ -165,8 +140,6 @@ class BedrockAdapter:
             out.append(diagnostic("bedrock.missing-message-stop", self._last_end))
         return out
 
-    # -- helpers ------------------------------------------------------------------
-
     def _fail(
         self,
         error_type: str,
@@ -224,8 +197,6 @@ class BedrockAdapter:
     def _index(payload: dict[str, JSON]) -> int | None:
         idx = payload.get("contentBlockIndex")
         return idx if type(idx) is int else None
-
-    # -- events -------------------------------------------------------------------
 
     def _event(
         self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]

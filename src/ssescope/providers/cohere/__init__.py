@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .adapter import FINISH_REASONS, CohereAdapter, finish_status, map_finish_reason
+    from .adapter import CohereAdapter
+    from .maps import FINISH_REASONS, finish_status, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "CohereAdapter", "finish_status", "map_finish_reason"]
 
@@ -54,8 +55,8 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "CohereAdapter": "adapter",
-        "FINISH_REASONS": "adapter",
-        "finish_status": "adapter",
-        "map_finish_reason": "adapter",
+        "FINISH_REASONS": "maps",
+        "finish_status": "maps",
+        "map_finish_reason": "maps",
     },
 )

@@ -10,7 +10,6 @@ from ...events import (
     JSON,
     Citation,
     Finish,
-    FinishReason,
     ReasoningDelta,
     ResponseStart,
     Status,
@@ -33,35 +32,12 @@ from .._base import (
     refuse_feed,
     token_count,
 )
+from .maps import finish_status, map_finish_reason
 
-__all__ = ["FINISH_REASONS", "CohereAdapter", "finish_status", "map_finish_reason"]
+__all__ = ["CohereAdapter"]
 
-FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
-    "COMPLETE": "stop",
-    "STOP_SEQUENCE": "stop",
-    "TOOL_CALL": "tool_calls",
-    "MAX_TOKENS": "length",
-    "ERROR": "error",
-    "TIMEOUT": "error",
-}
-
-_STATUS: dict[str, Status] = {"MAX_TOKENS": "incomplete", "ERROR": "failed", "TIMEOUT": "failed"}
 
 _IGNORED = frozenset({"content-end", "citation-end", "debug"})
-
-
-def map_finish_reason(raw: str) -> FinishReason:
-    """Map a Cohere ``finish_reason`` to the unified finish reason (unknown → ``other``)."""
-    return FINISH_REASONS.get(raw, "other")
-
-
-def finish_status(raw: str) -> Status:
-    """The status a Cohere ``finish_reason`` gives the response.
-
-    ``MAX_TOKENS`` is ``incomplete``, ``ERROR`` and ``TIMEOUT`` are ``failed``; anything
-    else, unknown values too, is ``completed`` (``message-end`` still ends the response).
-    """
-    return _STATUS.get(raw, "completed")
 
 
 def _obj(value: JSON) -> dict[str, JSON]:
@@ -72,7 +48,6 @@ class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
@@ -128,8 +103,6 @@ class CohereAdapter:
         if self._started and not self._ended:
             out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))
         return out
-
-    # -- events --------------------------------------------------------------------------
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .adapter import FINISH_REASONS, OllamaAdapter, finish_status, map_finish_reason
+    from .adapter import OllamaAdapter
+    from .maps import FINISH_REASONS, finish_status, map_finish_reason
 
 __all__ = ["FINISH_REASONS", "OllamaAdapter", "finish_status", "map_finish_reason"]
 
@@ -43,8 +44,8 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "OllamaAdapter": "adapter",
-        "FINISH_REASONS": "adapter",
-        "finish_status": "adapter",
-        "map_finish_reason": "adapter",
+        "FINISH_REASONS": "maps",
+        "finish_status": "maps",
+        "map_finish_reason": "maps",
     },
 )

@@ -9,10 +9,8 @@ from ...errors import UsageError
 from ...events import (
     JSON,
     Finish,
-    FinishReason,
     ReasoningDelta,
     ResponseStart,
-    Status,
     Terminal,
     TextDelta,
     ToolCall,
@@ -32,18 +30,10 @@ from .._base import (
     refuse_feed,
     token_count,
 )
+from .maps import finish_status, map_finish_reason
 
-__all__ = ["FINISH_REASONS", "OllamaAdapter", "finish_status", "map_finish_reason"]
+__all__ = ["OllamaAdapter"]
 
-FINISH_REASONS: dict[str, FinishReason] = {  # the wire's reason -> the unified one
-    "stop": "stop",
-    "length": "length",
-    "load": "other",
-    "unload": "other",
-    "": "other",
-}
-
-_STATUS: dict[str, Status] = {"length": "incomplete", "": "incomplete"}
 
 _METRICS = (
     "total_duration",
@@ -55,25 +45,10 @@ _METRICS = (
 )
 
 
-def map_finish_reason(raw: str) -> FinishReason:
-    """Map an Ollama ``done_reason`` to the unified finish reason (unknown → ``other``)."""
-    return FINISH_REASONS.get(raw, "other")
-
-
-def finish_status(raw: str) -> Status:
-    """The status an Ollama ``done_reason`` gives the response.
-
-    ``length`` and the empty reason (the connection closed) are ``incomplete``; anything
-    else, unknown values too, is ``completed`` (``done: true`` was sent).
-    """
-    return _STATUS.get(raw, "completed")
-
-
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
@@ -149,8 +124,6 @@ class OllamaAdapter:
         if self._started and not self._done:
             out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
         return out
-
-    # -- internals -----------------------------------------------------------------------
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
