@@ -29,6 +29,7 @@ from ...incremental import CLOSE_TWICE
 from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
 from .._base import AdapterOutput, decode_json, diag, provider_error, refuse_feed, usage_event
 from ..anthropic.adapter import AnthropicAdapter
+from .knowledge import EVENT_KEYS
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
 __all__ = ["BedrockAdapter"]
@@ -41,17 +42,7 @@ _INVOCATION_KEYS = (
 )
 
 
-_EVENT_TYPES = frozenset(
-    {
-        "messageStart",
-        "contentBlockStart",
-        "contentBlockDelta",
-        "contentBlockStop",
-        "messageStop",
-        "metadata",
-        "chunk",
-    }
-)
+_EVENT_TYPES = EVENT_KEYS | {"chunk"}
 
 
 class _Malformed(Exception):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...framing.eventstream import encode_message
 from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
 
-__all__ = ["CONVERSE_KEYS", "KNOWLEDGE"]
+__all__ = ["CONVERSE_KEYS", "EVENT_KEYS", "KNOWLEDGE"]
 
-CONVERSE_KEYS = frozenset(
+EVENT_KEYS = frozenset(
     {
         "messageStart",
         "contentBlockStart",
@@ -15,6 +15,12 @@ CONVERSE_KEYS = frozenset(
         "contentBlockStop",
         "messageStop",
         "metadata",
+    }
+)
+"""The keys of the ConverseStream events that carry the reply (one per decoded object)."""
+
+CONVERSE_KEYS = EVENT_KEYS | frozenset(
+    {
         "internalServerException",
         "modelStreamErrorException",
         "throttlingException",
@@ -22,7 +28,7 @@ CONVERSE_KEYS = frozenset(
         "serviceUnavailableException",
     }
 )
-"""The keys of ConverseStream events (one per decoded object)."""
+"""The keys of every ConverseStream event, the exceptions too."""
 
 
 def _message_type(probe: Probe) -> str | None:
