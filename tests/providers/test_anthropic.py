@@ -38,7 +38,7 @@ from ssescope.events import (
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.anthropic import AnthropicAdapter, finish_reason
+from ssescope.providers.anthropic import AnthropicAdapter, map_finish_reason
 from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,7 +427,7 @@ def test_each_stop_reason_gives_its_finish_and_terminal_status(
         Usage(1, {"output_tokens": 9}, {"output_tokens": 9}, "message_delta"),
         Terminal(2, status, f"message_stop ({raw})"),  # type: ignore[arg-type]
     ]
-    assert finish_reason(raw) == reason
+    assert map_finish_reason(raw) == reason
 
 
 def test_message_delta_usage_restating_input_and_cache_fields_is_reported_whole() -> None:
@@ -1099,7 +1099,10 @@ def test_the_report_of_the_spliced_fixture_keeps_both_messages_in_arrival_order(
 def test_every_anthropic_code_the_adapter_raises_is_documented() -> None:
     import re
 
-    source = (ROOT / "src" / "ssescope" / "providers" / "anthropic.py").read_text()
+    source = "".join(
+        p.read_text()
+        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "anthropic").glob("*.py"))
+    )
     doc = (ROOT / "docs" / "diagnostics" / "anthropic.md").read_text()
     raised = set(re.findall(r'"(anthropic\.[a-z-]+)"', source))
     documented = set(re.findall(r"^### `(anthropic\.[a-z-]+)`$", doc, re.MULTILINE))

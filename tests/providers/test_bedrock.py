@@ -44,7 +44,7 @@ from ssescope.framing.eventstream import EventStreamParser, encode_message
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.bedrock import BedrockAdapter, finish_reason
+from ssescope.providers.bedrock import BedrockAdapter, map_finish_reason
 from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -340,7 +340,7 @@ def test_each_stop_reason_gives_its_finish_and_terminal_status(
         Finish(1, 0, reason, raw),  # type: ignore[arg-type]
         Terminal(1, status, f"messageStop ({raw})"),  # type: ignore[arg-type]
     ]
-    assert finish_reason(raw) == reason
+    assert map_finish_reason(raw) == reason
 
 
 @pytest.mark.parametrize(
@@ -870,7 +870,10 @@ def test_a_corrupted_length_field_leaves_the_response_truncated_with_a_framing_d
 def test_every_bedrock_code_the_adapter_raises_is_documented() -> None:
     import re
 
-    source = (ROOT / "src" / "ssescope" / "providers" / "bedrock.py").read_text()
+    source = "".join(
+        p.read_text()
+        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "bedrock").glob("*.py"))
+    )
     doc = (ROOT / "docs" / "diagnostics" / "bedrock.md").read_text()
     raised = set(re.findall(r'"(bedrock\.[a-z-]+)"', source))
     documented = set(re.findall(r"^### `(bedrock\.[a-z-]+)`$", doc, re.MULTILINE))

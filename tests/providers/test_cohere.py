@@ -28,7 +28,7 @@ from ssescope.events import (
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.cohere import CohereAdapter, map_finish_reason
+from ssescope.providers.cohere import CohereAdapter, finish_status, map_finish_reason
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "cohere"
 REAL_STREAMS = Path(
@@ -317,7 +317,7 @@ def test_the_sse_event_name_is_used_when_the_json_has_no_type() -> None:
     ],
 )
 def test_finish_reasons_map_to_the_unified_reason_and_status(raw: str, expected: tuple) -> None:
-    assert map_finish_reason(raw) == expected
+    assert (map_finish_reason(raw), finish_status(raw)) == expected
 
 
 def test_usage_falls_back_to_billed_units_when_tokens_are_absent() -> None:
@@ -330,7 +330,7 @@ def test_usage_falls_back_to_billed_units_when_tokens_are_absent() -> None:
     }
     (usage,) = of_type(run(sse(end), "sse"), Usage)
     assert usage.source == "message-end usage.billed_units"
-    assert usage.values["input_tokens"] == 8
+    assert usage.values["input_tokens"] is None  # 8.0 is not a JSON integer: one policy
     assert usage.values["output_tokens"] == 50
 
 

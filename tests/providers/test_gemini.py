@@ -31,7 +31,7 @@ from ssescope.framing.jsonarray import JSONArrayParser
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.gemini import GeminiAdapter, map_finish_reason
+from ssescope.providers.gemini import GeminiAdapter, finish_status, map_finish_reason
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "gemini"
 REAL_STREAMS = Path(
@@ -629,7 +629,7 @@ def test_json_that_is_not_a_response_object_is_skipped_with_a_diagnostic(data: b
     ],
 )
 def test_finish_reasons_map_to_the_unified_reason_and_status(raw: str, expected: tuple) -> None:
-    assert map_finish_reason(raw) == expected
+    assert (map_finish_reason(raw), finish_status(raw)) == expected
 
 
 # -- robustness ---------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from ssescope.events import (
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent
 from ssescope.framing.sse import SSEParser
-from ssescope.providers.ollama import OllamaAdapter, map_done_reason
+from ssescope.providers.ollama import OllamaAdapter, finish_status, map_finish_reason
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "ollama"
 
@@ -251,7 +251,7 @@ def test_a_line_of_unknown_shape_is_unknown_and_invalid_json_is_diagnosed() -> N
     ],
 )
 def test_done_reasons_map_to_the_unified_reason_and_status(raw: str, expected: tuple) -> None:
-    assert map_done_reason(raw) == expected
+    assert (map_finish_reason(raw), finish_status(raw)) == expected
 
 
 # -- robustness ---------------------------------------------------------------------------

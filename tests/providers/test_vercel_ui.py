@@ -718,7 +718,10 @@ def test_the_registry_builds_this_adapter() -> None:
 
 
 def test_every_diagnostic_code_of_the_module_is_documented() -> None:
-    text = (ROOT / "src" / "ssescope" / "providers" / "vercel_ui.py").read_text()
+    text = "".join(
+        p.read_text()
+        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "vercel_ui").glob("*.py"))
+    )
     emitted = set(re.findall(r'"((?:vercel-ui|provider|stream)\.[a-z-]+)"', text))
     pages = "".join(p.read_text() for p in (ROOT / "docs" / "diagnostics").glob("*.md"))
     documented = set(re.findall(r"^### `([^`]+)`", pages, re.MULTILINE))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import ClassVar, Protocol, TypeAlias
 
 import orjson
 
 from ..diagnostics import Diagnostic, build, diagnostic
 from ..errors import UsageError
-from ..events import JSON, Terminal, UnifiedEvent, Usage
+from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 from ..incremental import FEED_AFTER_CLOSE
 from ..limits import EXCERPT_CHARS, MAX_DEPTH, excerpt, may_be_too_deep, too_deep
@@ -27,9 +28,13 @@ __all__ = [
     "compact_json",
     "decode_json",
     "diag",
+    "error_fields",
     "int_or_none",
     "not_streamed",
+    "provider_error",
     "refuse_feed",
+    "token_count",
+    "usage_event",
     "whole_terminal",
 ]
 
@@ -203,6 +208,67 @@ def int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def token_count(value: object) -> int | None:
+    """A token count as the provider sent it, or ``None`` when it is not a JSON integer.
+
+    The one numeric policy of every adapter: ``8``, ``0`` and ``-1`` are taken as sent (the
+    aggregator keeps counts of 0 or more); ``8.0``, ``"8"``, ``true`` and ``null`` are
+    ``None``. The aggregator reports each such value of a token field of the raw usage
+    object as ``usage.invalid-value``; the raw usage keeps what was sent.
+    """
+    return value if type(value) is int else None
+
+
+def provider_error(
+    record: DataRecord,
+    out: list[AdapterOutput],
+    message: str,
+    error_type: str | None = None,
+    code: str | None = None,
+    raw: JSON = None,
+    /,
+    *,
+    form: str,
+    **args: object,
+) -> None:
+    """Append a :class:`~ssescope.events.ProviderError` and its ``provider.error`` error.
+
+    Args:
+        record: the record that carried the error.
+        out: where the event and the diagnostic go.
+        message: the error's message text.
+        error_type: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
+        code: the provider's error code, as text.
+        raw: the error value as the wire sent it.
+        form: the provider's message form of ``provider.error`` (see the registry).
+        **args: the arguments of that message form (``message``, ``text``… as it names them).
+    """
+    out.append(ProviderError(record.index, error_type, message, code, raw))
+    out.append(diag("provider.error", record, form=form, **args))
+
+
+def error_fields(
+    err: object, fallback: Callable[[object], str], *, type_key: str = "type"
+) -> tuple[str | None, str, str | None]:
+    """Read an error value the common way: ``(error type, message, code)``.
+
+    An object gives its ``message`` (else ``fallback(err)``), the string at ``type_key``
+    and its ``code`` as text; a string is the message; anything else is ``fallback(err)``.
+    """
+    if isinstance(err, dict):
+        msg = err.get("message")
+        kind = err.get(type_key)
+        code = err.get("code")
+        return (
+            kind if isinstance(kind, str) else None,
+            msg if isinstance(msg, str) else fallback(err),
+            None if code is None else str(code),
+        )
+    if isinstance(err, str):
+        return None, err, None
+    return None, fallback(err), None
+
+
 def usage_event(
     usage: object,
     keys: tuple[tuple[str, str], ...],
@@ -230,8 +296,9 @@ def usage_event(
     for wire, key in keys:
         if wire in usage:
             v = usage[wire]
-            if type(v) is int:
-                values[key] = v
+            n = token_count(v)
+            if n is not None:
+                values[key] = n
             elif v is not None:
                 out.append(
                     diag(code, record, form="not-an-integer", source=source, field=wire, value=v)

@@ -2,7 +2,7 @@
 
 A quirk reproduces what a real server or gateway does to a stream. The replay server
 (``ssescope.serve.quirks``) frames the body into :class:`WireRecord` values, hands them
-to the provider's own quirk module (``openai_chat_quirks``, ``anthropic_quirks`` …),
+to the provider's own quirk module (the ``quirks`` module of its package),
 and writes the records it gets back in the stream's framing. Nothing here does I/O.
 """
 

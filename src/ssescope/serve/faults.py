@@ -9,15 +9,14 @@ plan into timed chunks. Nothing here does I/O or sleeps.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from ..framing.detect import Framer
-from ..framing.eventstream import encode_message
 from ..framing.records import JSONRecord, SSEComment, SSEEvent
 from ..providers.detect import detect_provider
+from ..providers.registry import error_body, error_frame, terminal_events
 
 __all__ = [
     "FAULT_KINDS",
@@ -45,10 +44,6 @@ FAULT_KINDS = (
     "http-error",
 )
 """Every fault the server can inject."""
-
-_TERMINAL_EVENTS = frozenset(
-    {"message_stop", "response.completed", "message-end", "finish", "stream-end"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,89 +150,6 @@ def record_spans(body: bytes) -> tuple[list[Span], str, str]:
     return spans, framer.framing or "sse", provider or "unknown"
 
 
-_ERRORS: dict[str, tuple[str | None, dict[str, object]]] = {
-    "openai-chat": (
-        None,
-        {
-            "error": {
-                "message": "The server had an error while processing your request.",
-                "type": "server_error",
-                "param": None,
-                "code": None,
-            }
-        },
-    ),
-    "anthropic": (
-        "error",
-        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
-    ),
-    "openai-responses": (
-        "error",
-        {
-            "type": "error",
-            "code": "server_error",
-            "message": "The server had an error while processing your request.",
-            "param": None,
-        },
-    ),
-    "gemini": (
-        None,
-        {"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}},
-    ),
-    "ollama": (None, {"error": "an error was encountered while running the model"}),
-    "cohere": (
-        "message-end",
-        {
-            "type": "message-end",
-            "delta": {"finish_reason": "ERROR", "error": "internal server error"},
-        },
-    ),
-    # Bedrock's decoded (one object per line) form; the binary form is built below
-    "bedrock": (None, {"modelStreamErrorException": {"message": "Model stream error."}}),
-    "vercel-ui": (None, {"type": "error", "errorText": "The model is overloaded."}),
-}
-
-
-def error_frame(provider: str, framing: str) -> bytes:
-    """The provider's own mid-stream error, framed like the stream (SSE, NDJSON or the AWS
-    event-stream)."""
-    event, payload = _ERRORS.get(provider, _ERRORS["openai-chat"])
-    if framing == "aws-eventstream":
-        # Bedrock's binary framing: an exception message, its type in the headers
-        return encode_message(
-            {
-                ":message-type": "exception",
-                ":exception-type": "modelStreamErrorException",
-                ":content-type": "application/json",
-            },
-            b'{"message":"Model stream error."}',
-        )
-    data = json.dumps(payload, separators=(",", ":"))
-    if framing != "sse":
-        return data.encode() + b"\n"
-    head = f"event: {event}\n" if event else ""
-    return f"{head}data: {data}\n\n".encode()
-
-
-def error_body(provider: str, status: int) -> bytes:
-    """The JSON body a provider answers an HTTP error with."""
-    if provider == "anthropic":
-        kind = "overloaded_error" if status == 529 else "api_error"
-        payload: object = {"type": "error", "error": {"type": kind, "message": f"HTTP {status}"}}
-    elif provider == "gemini":
-        payload = {"error": {"code": status, "message": f"HTTP {status}", "status": "INTERNAL"}}
-    else:
-        payload = {
-            "error": {
-                "message": f"HTTP {status}",
-                "type": "server_error",
-                "param": None,
-                "code": None,
-            }
-        }
-    return json.dumps(payload).encode()
-
-
 @dataclass(slots=True)
 class FaultPlan:
     """What to send: bytes, pauses before some byte offsets, forced chunk boundaries.
@@ -272,7 +184,7 @@ def _is_terminal(span: Span) -> bool:
         return False
     if span.data.strip() == "[DONE]":
         return True
-    return span.event in _TERMINAL_EVENTS
+    return span.event in terminal_events()
 
 
 def _lines(segment: bytes, faults: set[str]) -> bytes:

@@ -2,20 +2,20 @@
 
 ``serve --quirk NAME`` (or ``?quirk=NAME``, or the pytest fixture's ``quirk=``) replays a
 capture the way a real server or gateway got it wrong. A quirk that changes records is
-applied by the provider's own quirk module (``ssescope.providers.*_quirks``), so that it
-has the provider's wire shape; a wire-level quirk (heartbeats, buffering, headers, a
+applied by the provider's own quirk module (the ``quirks`` module of its package, found
+through the provider registry), so that it has the provider's wire shape; a wire-level quirk (heartbeats, buffering, headers, a
 gateway timeout, a connection held open) applies to any provider. A quirk that makes no
 sense for a stream is refused with a one-line :class:`UsageError`. Nothing here does I/O.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from ..providers._quirks import QuirkRefused, QuirkTransform, WireRecord
+from ..providers.registry import quirk_transforms
 from . import wire_quirks
 from .faults import record_spans
 
@@ -39,13 +39,6 @@ class QuirkPreset:
     applies_to: tuple[str, ...]
     seconds: float | None = None
 
-
-_MODULES = {
-    "openai-chat": "openai_chat_quirks",
-    "anthropic": "anthropic_quirks",
-    "openai-responses": "openai_responses_quirks",
-    "vercel-ui": "vercel_ui_quirks",
-}
 
 PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
@@ -217,12 +210,7 @@ def _frame(records: Sequence[WireRecord], rest: bytes, framing: str, newline: st
 
 def _provider_transform(quirk: Quirk, provider: str) -> QuirkTransform:
     preset = _BY_NAME[quirk.name]
-    module_name = _MODULES.get(provider)
-    transforms: dict[str, QuirkTransform] = {}
-    if module_name is not None:
-        module = importlib.import_module(f"ssescope.providers.{module_name}")
-        transforms = module.QUIRKS
-    transform = transforms.get(quirk.name)
+    transform = quirk_transforms(provider).get(quirk.name)
     if transform is None:
         where = ", ".join(preset.applies_to)
         raise QuirkRefused(

@@ -1,41 +1,4 @@
-"""AWS Bedrock ``ConverseStream`` (and Anthropic models through ``InvokeModelWithResponseStream``).
-
-Bedrock streams are AWS event-stream messages (PROVIDER_FORMATS §5.3). Two forms are read:
-
-* the binary wire form (framing ``aws-eventstream``): each message is a record whose
-  ``event`` is ``"event:<type>"`` or ``"exception:<type>"`` and whose data is the JSON
-  payload (``{"contentBlockIndex":0,"delta":{"text":"Hi"},"p":"abcd"}``);
-* the decoded form SDKs and test suites keep (framing ``ndjson``, or a JSON array): one
-  object per message, keyed by its type (``{"contentBlockDelta":{…}}``,
-  ``{"throttlingException":{"message":…}}``).
-
-The ``p`` field of payloads is size-normalising padding and is never read.
-
-Mapping to unified events (one output, 0; ``part`` and tool ``index`` =
-``contentBlockIndex``):
-
-* ``messageStart`` → :class:`ResponseStart` (Bedrock sends no id or model).
-* ``contentBlockStart`` with ``start.toolUse`` → :class:`ToolCallDelta` with id and name;
-  text and reasoning blocks have no start event.
-* ``contentBlockDelta``: ``text`` → text; ``toolUse.input`` → argument fragment;
-  ``reasoningContent`` ``text`` → reasoning, ``signature`` → :class:`ReasoningMeta`
-  signature, ``redactedContent`` → :class:`ReasoningMeta` redacted; ``citation`` →
-  :class:`Citation`.
-* ``contentBlockStop`` → :class:`ToolCallEnd` for a tool block.
-* ``messageStop`` → :class:`Finish` and :class:`Terminal` (``completed`` for end_turn /
-  tool_use / stop_sequence, ``incomplete`` for max_tokens /
-  model_context_window_exceeded / guardrail_intervened / content_filtered).
-* ``metadata`` → :class:`Usage`. It normally arrives *after* ``messageStop``: the
-  Terminal is still emitted at ``messageStop`` (that is the protocol's end of the
-  reply), and a Usage after a Terminal is not content, so it is not an event after the
-  end.
-* exceptions (``throttlingException``, ``modelStreamErrorException``…) →
-  :class:`ProviderError` + ``provider.error`` + :class:`Terminal` ``failed``.
-* ``chunk`` (``InvokeModelWithResponseStream``): its base64 ``bytes`` hold one event of
-  the model's native API; Anthropic events are handed to an inner
-  :class:`~ssescope.providers.anthropic.AnthropicAdapter`, and the
-  ``amazon-bedrock-invocationMetrics`` Bedrock adds to the last one become a Usage.
-"""
+"""The BedrockAdapter (see the package docstring)."""
 
 from __future__ import annotations
 
@@ -45,14 +8,12 @@ from typing import ClassVar, cast
 
 import orjson
 
-from ..diagnostics import diagnostic, quote
-from ..errors import UsageError
-from ..events import (
+from ...diagnostics import diagnostic, quote
+from ...errors import UsageError
+from ...events import (
     JSON,
     Citation,
     Finish,
-    FinishReason,
-    ProviderError,
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
@@ -63,34 +24,16 @@ from ..events import (
     ToolCallEnd,
     Unknown,
 )
-from ..framing.records import DataRecord, JSONRecord, SSEEvent
-from ..incremental import CLOSE_TWICE
-from ..limits import MAX_DEPTH, may_be_too_deep, too_deep
-from ._base import AdapterOutput, decode_json, diag, refuse_feed, usage_event
-from .anthropic import AnthropicAdapter
+from ...framing.records import DataRecord, JSONRecord, SSEEvent
+from ...incremental import CLOSE_TWICE
+from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
+from .._base import AdapterOutput, decode_json, diag, provider_error, refuse_feed, usage_event
+from ..anthropic.adapter import AnthropicAdapter
+from .knowledge import EVENT_KEYS
+from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
-__all__ = ["BedrockAdapter", "finish_reason"]
+__all__ = ["BedrockAdapter"]
 
-_FINISH: dict[str, FinishReason] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "tool_use": "tool_calls",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "guardrail_intervened": "content_filter",
-    "content_filtered": "content_filter",
-}
-
-_INCOMPLETE = frozenset(
-    {"max_tokens", "model_context_window_exceeded", "guardrail_intervened", "content_filtered"}
-)
-
-_USAGE_KEYS = (
-    ("inputTokens", "input_tokens"),
-    ("outputTokens", "output_tokens"),
-    ("totalTokens", "total_tokens"),
-    ("cacheReadInputTokens", "cached_input_tokens"),
-)
 
 _INVOCATION_KEYS = (
     ("inputTokenCount", "input_tokens"),
@@ -98,22 +41,8 @@ _INVOCATION_KEYS = (
     ("cacheReadInputTokenCount", "cached_input_tokens"),
 )
 
-_EVENT_TYPES = frozenset(
-    {
-        "messageStart",
-        "contentBlockStart",
-        "contentBlockDelta",
-        "contentBlockStop",
-        "messageStop",
-        "metadata",
-        "chunk",
-    }
-)
 
-
-def finish_reason(raw: str) -> FinishReason:
-    """Map a Bedrock ``stopReason`` to the unified finish reason (unknown → ``other``)."""
-    return _FINISH.get(raw, "other")
+_EVENT_TYPES = EVENT_KEYS | {"chunk"}
 
 
 class _Malformed(Exception):
@@ -128,7 +57,6 @@ class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "bedrock"
 
     def __init__(self, framing: str) -> None:
@@ -203,8 +131,6 @@ class BedrockAdapter:
             out.append(diagnostic("bedrock.missing-message-stop", self._last_end))
         return out
 
-    # -- helpers ------------------------------------------------------------------
-
     def _fail(
         self,
         error_type: str,
@@ -214,9 +140,16 @@ class BedrockAdapter:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        out.append(ProviderError(record.index, error_type, message, code, raw))
-        out.append(
-            diag("provider.error", record, form="bedrock", error_type=error_type, message=message)
+        provider_error(
+            record,
+            out,
+            message,
+            error_type,
+            code,
+            raw,
+            form="bedrock",
+            error_type=error_type,
+            message=message,
         )
         out.append(Terminal(record.index, "failed", error_type))
         self._stopped = True
@@ -255,8 +188,6 @@ class BedrockAdapter:
     def _index(payload: dict[str, JSON]) -> int | None:
         idx = payload.get("contentBlockIndex")
         return idx if type(idx) is int else None
-
-    # -- events -------------------------------------------------------------------
 
     def _event(
         self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]
@@ -368,7 +299,7 @@ class BedrockAdapter:
         raw = payload.get("stopReason")
         status: Status = "completed"
         if isinstance(raw, str):
-            out.append(Finish(record.index, 0, _FINISH.get(raw, "other"), raw))
+            out.append(Finish(record.index, 0, map_finish_reason(raw), raw))
             if raw in _INCOMPLETE:
                 status = "incomplete"
         else:

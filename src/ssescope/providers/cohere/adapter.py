@@ -1,56 +1,15 @@
-"""Cohere v2 ``/v2/chat`` stream.
-
-Theory of operation
-===================
-
-The wire is SSE with ``event:`` names, but the JSON ``type`` field is authoritative (the
-Cohere SDK parses only ``data``); the event name is used only when ``type`` is missing,
-and a disagreement is reported (``cohere.event-name-mismatch``, info). JSONL dumps carry
-the same objects, one per line. A literal ``[DONE]`` (which the SDK also stops on) is
-tolerated and ignored.
-
-Event types and what they become (one reply per response, so ``output`` is always 0):
-
-=====================  ==============================================================
-``message-start``      :class:`ResponseStart` (``id``)
-``content-start``      opens content part ``index``; ``delta.message.content.type`` is
-                       ``"text"`` or ``"thinking"``
-``content-delta``      ``content.text`` -> :class:`TextDelta`, ``content.thinking`` ->
-                       :class:`ReasoningDelta`, ``part`` = the content ``index``
-``content-end``        nothing (parts need no closing)
-``tool-plan-delta``    :class:`ReasoningDelta` of kind ``"plan"`` (part ``"tool_plan"``):
-                       the model's planning text, kept apart from the reply text
-``tool-call-start``    :class:`ToolCallDelta` with the top-level ``index``, id, name and
-                       type (``delta.message.tool_calls`` is ONE object, not a list)
-``tool-call-delta``    :class:`ToolCallDelta` with an arguments fragment
-``tool-call-end``      :class:`ToolCallEnd` for ``index``
-``citation-start``     :class:`Citation` (``delta.message.citations``), part =
-                       ``content_index``
-``citation-end``       nothing
-``message-end``        :class:`Finish`, :class:`Usage`, :class:`Terminal`
-``debug``              known, ignored
-=====================  ==============================================================
-
-``message-end`` is the only end marker, in every framing. ``finish_reason`` COMPLETE /
-STOP_SEQUENCE -> ``stop`` and TOOL_CALL -> ``tool_calls`` (status ``completed``),
-MAX_TOKENS -> ``length`` (``incomplete``), ERROR / TIMEOUT -> ``error`` (``failed``).
-Usage: ``usage.tokens`` (the tokens actually processed) gives ``input_tokens`` /
-``output_tokens``, ``cached_tokens`` gives ``cached_input_tokens``; ``billed_units`` stays in
-the raw object and is used only when ``tokens`` is absent.
-"""
+"""The CohereAdapter (see the package docstring)."""
 
 from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ..diagnostics import diagnostic
-from ..errors import UsageError
-from ..events import (
+from ...diagnostics import diagnostic
+from ...errors import UsageError
+from ...events import (
     JSON,
     Citation,
     Finish,
-    FinishReason,
-    ProviderError,
     ReasoningDelta,
     ResponseStart,
     Status,
@@ -61,30 +20,24 @@ from ..events import (
     Unknown,
     Usage,
 )
-from ..framing.records import DataRecord, SSEEvent
-from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, decode_json, diag, int_or_none, refuse_feed
+from ...framing.records import DataRecord, SSEEvent
+from ...incremental import CLOSE_TWICE
+from .._base import (
+    INVALID,
+    AdapterOutput,
+    decode_json,
+    diag,
+    int_or_none,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
+from .maps import finish_status, map_finish_reason
 
-__all__ = ["CohereAdapter", "map_finish_reason"]
+__all__ = ["CohereAdapter"]
 
-_FINISH: dict[str, tuple[FinishReason, Status]] = {
-    "COMPLETE": ("stop", "completed"),
-    "STOP_SEQUENCE": ("stop", "completed"),
-    "TOOL_CALL": ("tool_calls", "completed"),
-    "MAX_TOKENS": ("length", "incomplete"),
-    "ERROR": ("error", "failed"),
-    "TIMEOUT": ("error", "failed"),
-}
 
 _IGNORED = frozenset({"content-end", "citation-end", "debug"})
-
-
-def map_finish_reason(raw: str) -> tuple[FinishReason, Status]:
-    """Map a Cohere ``finish_reason`` to the unified reason and the status it implies.
-
-    Unknown values are ``other``; ``message-end`` still ends the response, as completed.
-    """
-    return _FINISH.get(raw, ("other", "completed"))
 
 
 def _obj(value: JSON) -> dict[str, JSON]:
@@ -95,7 +48,6 @@ class CohereAdapter:
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
@@ -151,8 +103,6 @@ class CohereAdapter:
         if self._started and not self._ended:
             out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))
         return out
-
-    # -- events --------------------------------------------------------------------------
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -256,16 +206,16 @@ class CohereAdapter:
         raw = delta.get("finish_reason")
         status: Status = "completed"
         if isinstance(raw, str) and raw:
-            reason, status = map_finish_reason(raw)
+            reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
         else:
             out.append(diag("cohere.missing-finish-reason", record, raw_text=raw))
         error = delta.get("error")
         if isinstance(error, str) and error:
-            out.append(
-                ProviderError(rec, raw if isinstance(raw, str) else None, error, None, error)
+            error_type = raw if isinstance(raw, str) else None
+            provider_error(
+                record, out, error, error_type, None, error, form="cohere-message-end", error=error
             )
-            out.append(diag("provider.error", record, form="cohere-message-end", error=error))
             status = "failed"
         usage = delta.get("usage")
         if isinstance(usage, dict):
@@ -276,11 +226,11 @@ class CohereAdapter:
                 source = "message-end usage.billed_units"
             counts = _obj(tokens)
             values: dict[str, int | None] = {
-                "input_tokens": _num(counts.get("input_tokens")),
-                "output_tokens": _num(counts.get("output_tokens")),
+                "input_tokens": token_count(counts.get("input_tokens")),
+                "output_tokens": token_count(counts.get("output_tokens")),
                 "total_tokens": None,
                 "reasoning_tokens": None,
-                "cached_input_tokens": _num(usage.get("cached_tokens")),
+                "cached_input_tokens": token_count(usage.get("cached_tokens")),
             }
             if any(v is not None for v in values.values()):
                 out.append(Usage(rec, values, usage, source))
@@ -294,18 +244,6 @@ class CohereAdapter:
     ) -> None:
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
-        out.append(ProviderError(record.index, None, text, None, obj))
-        out.append(diag("provider.error", record, form="cohere", text=text))
+        provider_error(record, out, text, None, None, obj, form="cohere", text=text)
         out.append(Terminal(record.index, "failed", "error"))
         self._ended = True
-
-
-def _num(value: JSON) -> int | None:
-    """Token counts arrive as numbers (sometimes floats such as ``8.0``)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None

@@ -1,14 +1,14 @@
-"""The adapter used when no provider could be recognised: it decodes and counts."""
+"""The UnknownAdapter (see the package docstring)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from ..errors import UsageError
-from ..events import Unknown
-from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, decode_json, refuse_feed
+from ...errors import UsageError
+from ...events import Unknown
+from ...framing.records import DataRecord
+from ...incremental import CLOSE_TWICE
+from .._base import INVALID, AdapterOutput, decode_json, refuse_feed
 
 __all__ = ["UnknownAdapter"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._quirks import QuirkTransform, WireRecord, midpoint, rewrite
+from .._quirks import QuirkTransform, WireRecord, midpoint, rewrite
 
 __all__ = ["QUIRKS"]
 

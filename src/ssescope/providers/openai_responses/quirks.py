@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._quirks import QuirkRefused, QuirkTransform, WireRecord, load, rewrite
+from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load, rewrite
 
 __all__ = ["QUIRKS"]
 

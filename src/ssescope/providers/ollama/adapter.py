@@ -1,66 +1,39 @@
-"""Ollama native ``/api/chat`` and ``/api/generate`` streams.
-
-Theory of operation
-===================
-
-The body is NDJSON (``application/x-ndjson``): one object per line. The same objects
-wrapped in SSE ``data:`` events (a proxy re-framing the stream) are read the same way.
-
-* ``/api/chat`` lines carry ``message {role, content, thinking?, tool_calls?, images?}``:
-  ``content`` is reply text, ``thinking`` is reasoning (it arrives before the content when
-  ``think`` is set), and ``tool_calls`` holds **complete** calls
-  ``{id?, function {index, name, arguments}}`` whose ``arguments`` is a JSON object. Each
-  call becomes one :class:`ToolCall` (compact JSON arguments) with its own ``index``, so
-  that calls without ids never merge.
-* ``/api/generate`` lines carry ``response`` (text) and ``thinking`` at the top level; the
-  final line may carry the deprecated ``context`` token array (ignored).
-* The last line has ``done: true`` — Ollama's only end marker — with ``done_reason`` and
-  the metrics ``prompt_eval_count`` / ``eval_count`` (token counts) and the ``*_duration``
-  values (nanoseconds, kept in the raw usage object). It may still carry a last piece of
-  text. ``done_reason``: ``stop`` -> stop (completed), ``length`` -> length (incomplete),
-  ``load`` / ``unload`` -> other (completed: a model-management reply, nothing was
-  generated), ``""`` -> the runner connection closed before the model finished: other,
-  ``incomplete``, and ``ollama.connection-closed``.
-* ``{"error": "..."}`` lines (HTTP status stays 200 mid-stream) are a
-  :class:`ProviderError` and end the response as ``failed``.
-
-Lines carry no response id: a line after ``done: true`` starts a new response (two
-replies captured back to back), except an error line, which belongs to the last one.
-"""
+"""The OllamaAdapter (see the package docstring)."""
 
 from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ..diagnostics import diagnostic
-from ..errors import UsageError
-from ..events import (
+from ...diagnostics import diagnostic
+from ...errors import UsageError
+from ...events import (
     JSON,
     Finish,
-    FinishReason,
-    ProviderError,
     ReasoningDelta,
     ResponseStart,
-    Status,
     Terminal,
     TextDelta,
     ToolCall,
     Unknown,
     Usage,
 )
-from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE
-from ._base import INVALID, AdapterOutput, compact_json, decode_json, diag, int_or_none, refuse_feed
+from ...framing.records import DataRecord
+from ...incremental import CLOSE_TWICE
+from .._base import (
+    INVALID,
+    AdapterOutput,
+    compact_json,
+    decode_json,
+    diag,
+    error_fields,
+    provider_error,
+    refuse_feed,
+    token_count,
+)
+from .maps import finish_status, map_finish_reason
 
-__all__ = ["OllamaAdapter", "map_done_reason"]
+__all__ = ["OllamaAdapter"]
 
-_DONE: dict[str, tuple[FinishReason, Status]] = {
-    "stop": ("stop", "completed"),
-    "length": ("length", "incomplete"),
-    "load": ("other", "completed"),
-    "unload": ("other", "completed"),
-    "": ("other", "incomplete"),
-}
 
 _METRICS = (
     "total_duration",
@@ -72,19 +45,10 @@ _METRICS = (
 )
 
 
-def map_done_reason(raw: str) -> tuple[FinishReason, Status]:
-    """Map an Ollama ``done_reason`` to the unified reason and the status it implies.
-
-    Unknown values are ``other`` and taken as completed (``done: true`` was sent).
-    """
-    return _DONE.get(raw, ("other", "completed"))
-
-
 class OllamaAdapter:
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
     _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
@@ -161,8 +125,6 @@ class OllamaAdapter:
             out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
         return out
 
-    # -- internals -----------------------------------------------------------------------
-
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
             out.append(diag("ollama.invalid-tool-call", record, call=call))
@@ -195,8 +157,8 @@ class OllamaAdapter:
         rec = record.index
         raw_usage = {k: obj[k] for k in _METRICS if k in obj}
         values: dict[str, int | None] = {
-            "input_tokens": int_or_none(obj.get("prompt_eval_count")),
-            "output_tokens": int_or_none(obj.get("eval_count")),
+            "input_tokens": token_count(obj.get("prompt_eval_count")),
+            "output_tokens": token_count(obj.get("eval_count")),
             "total_tokens": None,
             "reasoning_tokens": None,
             "cached_input_tokens": None,
@@ -205,7 +167,7 @@ class OllamaAdapter:
             out.append(Usage(rec, values, cast("JSON", raw_usage), "done line metrics"))
         raw = obj.get("done_reason")
         if isinstance(raw, str):
-            reason, status = map_done_reason(raw)
+            reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
             if raw == "":
                 out.append(diag("ollama.connection-closed", record))
@@ -219,17 +181,9 @@ class OllamaAdapter:
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj["error"]
-        if isinstance(err, dict):
-            message = err.get("message")
-            text = message if isinstance(message, str) else compact_json(err)
-            etype = err.get("type")
-            error_type = etype if isinstance(etype, str) else None
-        else:
-            text = err if isinstance(err, str) else compact_json(err)
-            error_type = None
+        error_type, text, _code = error_fields(err, compact_json)
         rec = record.index
-        out.append(ProviderError(rec, error_type, text, None, err))
-        out.append(diag("provider.error", record, form="ollama", text=text))
+        provider_error(record, out, text, error_type, None, err, form="ollama", text=text)
         out.append(Terminal(rec, "failed", "error line"))
         self._started = True
         self._done = True

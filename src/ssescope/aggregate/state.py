@@ -1,0 +1,208 @@
+"""What the aggregator keeps per response, output and tool call while events arrive.
+
+The pieces of text are kept as :class:`_Pieces` (folded into blocks as they grow); the
+values the aggregator checks at the end (token counts, JSON equality, base64 sizes) have
+their helpers here too. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..events import JSON, FinishReason, Status
+from .partial_json import parse_partial
+from .report import AudioReport
+
+__all__ = ["ToolCallState"]
+
+
+class ToolCallState:
+    """A tool call being assembled (exposed for live views: :meth:`partial_input`)."""
+
+    __slots__ = (
+        "call_type",
+        "ended",
+        "first_record",
+        "format",
+        "id",
+        "index",
+        "kind",
+        "last_record",
+        "name",
+        "pieces",
+        "snapshot",
+    )
+
+    def __init__(self, index: int | None, id: str | None, record: int) -> None:
+        self.index = index
+        self.id = id
+        self.name: str | None = None
+        self.call_type: str | None = None
+        self.kind = "function"
+        self.format = "json"
+        self.pieces: list[str] = []
+        self.ended = False
+        self.snapshot: str | None = None
+        self.first_record = record
+        self.last_record = record  # the last record that added to or ended this call
+
+    @property
+    def arguments(self) -> str:
+        """The argument string so far."""
+        return "".join(self.pieces)
+
+    def partial_input(self) -> JSON:
+        """Best-effort parse of the arguments so far (closes open strings and brackets)."""
+        return parse_partial(self.arguments)
+
+
+class _Output:
+    __slots__ = (
+        "audio",
+        "by_id",
+        "by_index",
+        "calls",
+        "citations",
+        "encrypted",
+        "finish",
+        "index",
+        "open_call",
+        "raw_finish",
+        "reasoning",
+        "redacted",
+        "refusal",
+        "server_results",
+        "signature",
+        "text",
+    )
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.text: dict[object, _Pieces] = {}
+        self.reasoning: dict[object, _Pieces] = {}
+        self.refusal: dict[object, _Pieces] = {}
+        self.calls: list[ToolCallState] = []
+        self.by_id: dict[str, ToolCallState] = {}
+        self.by_index: dict[int, ToolCallState] = {}
+        self.open_call: ToolCallState | None = None
+        self.citations: list[JSON] = []
+        self.finish: FinishReason | None = None
+        self.raw_finish: str | None = None
+        self.signature: str | None = None
+        self.redacted = 0
+        self.encrypted = 0
+        self.server_results: list[JSON] = []
+        self.audio: AudioReport | None = None
+
+
+class _Response:
+    __slots__ = (
+        "after_terminal_reported",
+        "error",
+        "first_record",
+        "id",
+        "last_record",
+        "model",
+        "outputs",
+        "status",
+        "status_reason",
+        "terminal_seen",
+        "usage",
+        "usage_raw",
+        "usage_source",
+    )
+
+    def __init__(self) -> None:
+        self.outputs: dict[int, _Output] = {}
+        self.status: Status = "truncated"
+        self.status_reason = "the bytes ended without any terminal marker"
+        self.terminal_seen = False
+        self.after_terminal_reported = False
+        self.error: dict[str, Any] | None = None
+        self.id: str | None = None
+        self.model: str | None = None
+        self.usage: dict[str, int] = {}
+        self.usage_raw: JSON = None
+        self.usage_source: str | None = None
+        self.first_record: int | None = None
+        self.last_record: int | None = None
+
+
+_FOLD = 1024  # small pieces kept before they are joined into one block
+
+
+class _Pieces(list[str]):
+    """The pieces of one part, in order: folded blocks first, then recent small pieces.
+
+    A long reply arrives as hundreds of thousands of pieces of a few characters, each a
+    str object of about 50 bytes: kept as they are, a 1 MB text costs 15 MB. Every
+    ``_FOLD`` pieces are joined into one block (each piece is copied once, so the cost
+    stays linear), and the memory stays close to the text's own size.
+    """
+
+    __slots__ = ("blocks",)
+
+    def __init__(self, first: str) -> None:
+        super().__init__((first,))
+        self.blocks = 0
+
+    def add(self, piece: str) -> None:
+        """Append ``piece``, folding the recent pieces into a block when there are many."""
+        self.append(piece)
+        if len(self) - self.blocks > _FOLD:
+            self.fold()
+
+    def fold(self) -> None:
+        """Join the pieces after the last block into one block."""
+        blocks = self.blocks
+        block = "".join(self[blocks:])
+        del self[blocks:]
+        self.append(block)
+        self.blocks = blocks + 1
+
+
+def _add(parts: dict[object, _Pieces], part: object, text: str) -> None:
+    """Append ``text`` to ``part`` (a new part starts at the end of the order)."""
+    pieces = parts.get(part)
+    if pieces is None:
+        parts[part] = _Pieces(text)
+    else:
+        pieces.add(text)
+
+
+def _join(parts: dict[object, _Pieces]) -> str:
+    if not parts:
+        return ""
+    return "".join("".join(p) for p in parts.values())
+
+
+def _bad_token_counts(raw: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
+    """The token-count fields of a raw usage object that are not whole numbers >= 0."""
+    bad: list[tuple[str, object]] = []
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if not prefix:
+                bad += _bad_token_counts(value, f"{name}.")
+        elif (
+            "token" in key.lower()
+            and value is not None
+            and not isinstance(value, list)
+            and (isinstance(value, bool) or not isinstance(value, int) or value < 0)
+        ):
+            bad.append((name, value))
+    return bad
+
+
+def _same_json(a: str, b: str) -> bool:
+    try:
+        return bool(orjson.loads(a) == orjson.loads(b))
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _b64_len(data: str) -> int:
+    n = len(data.rstrip("="))
+    return (n * 3) // 4

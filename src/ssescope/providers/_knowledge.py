@@ -1,0 +1,112 @@
+"""What a provider package tells the rest of ssescope about its protocol, as data.
+
+Each provider package has a ``knowledge`` module holding one :class:`Knowledge` value:
+its adapter, the rules that recognise its records, its terminal SSE event names, the
+error frame and error body the replay server injects for it, and its quirk module.
+:mod:`ssescope.providers.registry` lists the packages; detection, the replay server and
+the docs ask the registry, never a package by name. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["DetectRule", "ErrorFrame", "Knowledge", "Probe", "openai_error_body"]
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One data record as detection rules see it.
+
+    Attributes:
+        event: the record's SSE event name (or AWS event-stream message type), if any.
+        obj: the record's data decoded as a JSON object; ``None`` for a wire-only rule.
+        kind: ``obj["type"]`` when it is a string, else ``None``.
+    """
+
+    event: str | None
+    obj: dict[str, Any] | None
+    kind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DetectRule:
+    """One detection rule of a provider.
+
+    Attributes:
+        order: where the rule runs among every provider's rules (lower first; the first
+            rule that recognises a record decides). Rules of different providers that
+            could both match one record are told apart by this order.
+        test: returns the reason reported as ``provider_rule``, or ``None``.
+        needs_json: the rule reads the record's JSON object (most do); a rule without it
+            runs before the data is decoded and sees ``obj=None``.
+    """
+
+    order: int
+    test: Callable[[Probe], str | None]
+    needs_json: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorFrame:
+    """A provider's own mid-stream error, as ``serve --fault error@record:N`` injects it.
+
+    Attributes:
+        event: the SSE event name to send it with, or ``None``.
+        payload: the JSON object of the frame.
+        binary: for a provider with a binary framing, that framing's name and a function
+            that encodes the frame in it (the AWS event-stream of Bedrock).
+    """
+
+    event: str | None
+    payload: dict[str, object]
+    binary: tuple[str, Callable[[], bytes]] | None = None
+
+    def encode(self, framing: str) -> bytes:
+        """The frame in ``framing``: an SSE event, one JSON line, or the binary form."""
+        if self.binary is not None and framing == self.binary[0]:
+            return self.binary[1]()
+        data = json.dumps(self.payload, separators=(",", ":"))
+        if framing != "sse":
+            return data.encode() + b"\n"
+        head = f"event: {self.event}\n" if self.event else ""
+        return f"{head}data: {data}\n\n".encode()
+
+
+def openai_error_body(status: int) -> object:
+    """The OpenAI-style JSON error body for an HTTP ``status`` (the common default)."""
+    return {
+        "error": {
+            "message": f"HTTP {status}",
+            "type": "server_error",
+            "param": None,
+            "code": None,
+        }
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Everything ssescope knows about one provider outside its adapter.
+
+    Attributes:
+        name: the provider name (``"openai-chat"``…), as ``--provider`` takes it.
+        adapter: the adapter class, as ``"module:Class"`` within the package.
+        rules: the rules that recognise the provider's records (see :class:`DetectRule`).
+        terminal_events: SSE event names that end a response of this provider.
+        error_frame: the mid-stream error ``serve --fault error`` injects, if any.
+        error_body: the JSON body of an HTTP error answer, by status; ``None`` for the
+            OpenAI-style default.
+        quirks: the package's quirk module (with a ``QUIRKS`` mapping), if any.
+    """
+
+    name: str
+    adapter: str
+    rules: tuple[DetectRule, ...] = ()
+    terminal_events: frozenset[str] = frozenset()
+    error_frame: ErrorFrame | None = None
+    error_body: Callable[[int], object] | None = None
+    quirks: str | None = None

@@ -1,0 +1,135 @@
+"""The Anthropic adapter: events in, dispatched by type (see the package docstring)."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ...diagnostics import diagnostic, quote
+from ...errors import UsageError
+from ...events import JSON, Unknown
+from ...framing.records import DataRecord, SSEEvent
+from ...incremental import CLOSE_TWICE
+from .._base import AdapterOutput, decode_json, diag, not_streamed, refuse_feed, whole_terminal
+from .blocks import _AnthropicBlocks
+from .state import _Malformed
+
+
+class AnthropicAdapter(_AnthropicBlocks):
+    """Anthropic Messages stream events → unified events."""
+
+    def __init__(self, framing: str) -> None:
+        super().__init__(framing)
+        self._handlers = {
+            "message_start": self._message_start,
+            "content_block_start": self._block_start,
+            "content_block_delta": self._block_delta,
+            "content_block_stop": self._block_stop,
+            "message_delta": self._message_delta,
+            "message_stop": self._message_stop,
+            "error": self._error,
+            "message": self._whole_message,
+        }
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one record (an SSE event or a JSON line) to events and diagnostics."""
+        name = record.event if isinstance(record, SSEEvent) else None
+        if name == "message":  # no ``event:`` line: the JSON type alone decides
+            name = None
+        value, bad = decode_json(record)
+        if bad is not None:
+            out: list[AdapterOutput] = [bad]
+            if name == "error":
+                self._fail(None, record.data, None, record, out)
+            self._last_end = record.end
+            return out
+        return self.feed_object(cast(JSON, value), record, name)
+
+    def feed_object(
+        self, obj: JSON, record: DataRecord, name: str | None = None
+    ) -> list[AdapterOutput]:
+        """Map one already decoded event (``name``: its SSE event name, if any).
+
+        The Bedrock adapter calls this with the Anthropic events it unwraps from
+        ``InvokeModelWithResponseStream`` chunks.
+        """
+        out: list[AdapterOutput] = []
+        self._last_end = record.end
+        if not isinstance(obj, dict):
+            out.append(diag("anthropic.unexpected-json", record, obj=obj))
+            if name == "error":
+                self._fail(None, str(obj), obj, record, out)
+            return out
+        etype = obj.get("type")
+        if not isinstance(etype, str):
+            if name is None:
+                out.append(diag("anthropic.missing-type", record, etype=etype))
+                out.append(Unknown(record.index, "(no type)", obj))
+                return out
+            etype = name
+        elif name is not None and name != etype:
+            out.append(
+                diag(
+                    "anthropic.event-name-mismatch",
+                    record,
+                    form="error" if name == "error" else "type-used",
+                    name=name,
+                    etype=etype,
+                )
+            )
+            if name == "error":
+                etype = "error"
+        handler = self._handlers.get(etype)
+        if handler is None:
+            if etype != "ping":
+                out.append(Unknown(record.index, etype, obj))
+            return out
+        try:
+            handler(obj, record, out)
+        except _Malformed as exc:
+            out.append(diag("anthropic.malformed-event", record, etype=etype, error=str(exc)))
+        return out
+
+    def close(self) -> list[AdapterOutput]:
+        """End of stream: report a message that never got its ``message_stop``."""
+        if self._closed:
+            raise UsageError(CLOSE_TWICE)
+        self._closed = True
+        refuse_feed(self)
+        if self._started and not self._stopped:
+            reason = (
+                f"the last stop_reason was {quote(self._stop_reason)}"
+                if self._stop_reason is not None
+                else "no stop_reason had arrived"
+            )
+            return [diagnostic("anthropic.missing-message-stop", self._last_end, reason=reason)]
+        return []
+
+    def _whole_message(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A whole Messages response (not streamed), read as the events that stream it:
+        message_start, each content block started whole and stopped, the stop reason,
+        message_stop."""
+        out.append(not_streamed("Messages 'message' object", record))
+        head = {k: v for k, v in obj.items() if k not in ("content", "stop_reason")}
+        self._message_start({"message": {**head, "content": []}}, record, out)
+        content = obj.get("content")
+        if not isinstance(content, list):
+            raise _Malformed(f'its "content" is not a list ({quote(content)})')
+        for n, block in enumerate(content):
+            try:
+                self._block_start({"index": n, "content_block": block}, record, out)
+            except _Malformed as exc:
+                out.append(
+                    diag(
+                        "anthropic.malformed-event",
+                        record,
+                        etype="message",
+                        error=f"content[{n}] is malformed: {exc}",
+                    )
+                )
+                continue
+            self._block_stop({"index": n}, record, out)
+        self._message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
+        self._message_stop({}, record, out)
+        whole_terminal(out, "Messages message")

@@ -1,0 +1,67 @@
+"""What ssescope knows about Anthropic Messages streams outside the adapter."""
+
+from __future__ import annotations
+
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+
+__all__ = ["EVENT_TYPES", "KNOWLEDGE"]
+
+EVENT_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+    }
+)
+"""The event types of a Messages stream (JSON ``type`` and SSE event name)."""
+
+
+def _by_type(probe: Probe) -> str | None:
+    if probe.kind in EVENT_TYPES:
+        return f"JSON type {probe.kind!r} is an Anthropic Messages event"
+    return None
+
+
+def _whole_message(probe: Probe) -> str | None:
+    obj = probe.obj
+    if (
+        probe.kind == "message"
+        and obj is not None
+        and obj.get("role") == "assistant"
+        and "content" in obj
+    ):
+        return "a whole Anthropic Messages 'message' object (not streamed)"
+    return None
+
+
+def _by_event_name(probe: Probe) -> str | None:
+    if probe.event in EVENT_TYPES:
+        return f"SSE event name {probe.event!r}"
+    return None
+
+
+def _error_body(status: int) -> object:
+    kind = "overloaded_error" if status == 529 else "api_error"
+    return {"type": "error", "error": {"type": kind, "message": f"HTTP {status}"}}
+
+
+KNOWLEDGE = Knowledge(
+    name="anthropic",
+    adapter="adapter:AnthropicAdapter",
+    rules=(
+        DetectRule(10, _by_type),
+        DetectRule(60, _whole_message),
+        DetectRule(160, _by_event_name),
+    ),
+    terminal_events=frozenset({"message_stop"}),
+    error_frame=ErrorFrame(
+        "error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    ),
+    error_body=_error_body,
+    quirks="quirks",
+)
+"""The registry's entry for Anthropic Messages."""

@@ -1,0 +1,206 @@
+"""What the Anthropic adapter remembers across events, and the message-level events."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...diagnostics import quote
+from ...events import JSON, Finish, ResponseStart, Status, Terminal
+from ...framing.records import DataRecord
+from .._base import AdapterOutput, compact_json, diag, provider_error, usage_event
+from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
+
+_TOOL_KINDS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "mcp"}
+
+
+# Which block types each delta type belongs to (None: any, the block was never started).
+_DELTA_BLOCKS: dict[str, tuple[str, ...]] = {
+    "text_delta": ("text",),
+    "citations_delta": ("text",),
+    "thinking_delta": ("thinking",),
+    "signature_delta": ("thinking",),
+    "input_json_delta": ("tool_use", "server_tool_use", "mcp_tool_use"),
+}
+
+
+class _Block:
+    """What the adapter remembers about one content block."""
+
+    __slots__ = (
+        "block_type",
+        "checked",
+        "fragments",
+        "id",
+        "kind",
+        "mismatch",
+        "pending",
+        "stopped",
+    )
+
+    def __init__(self, block_type: str | None, kind: str | None = None) -> None:
+        self.block_type = block_type
+        self.kind = kind  # tool kind for tool blocks, else None
+        self.id: str | None = None
+        self.pending: str | None = None  # a non-empty start ``input``, compact JSON
+        self.fragments = False  # a non-empty ``partial_json`` arrived
+        self.stopped = False
+        self.mismatch = False  # a delta of the wrong type was already reported
+        self.checked: JSON = None  # the last delta type found to fit this block
+
+
+class _Malformed(Exception):
+    """A field of an event has an impossible type; reported, the event is skipped."""
+
+
+class _AnthropicState:
+    """The adapter's state across events: the message, its blocks, what was said once."""
+
+    _closed = False  # the Incremental contract: closed once, never fed after
+    name: ClassVar[str] = "anthropic"
+
+    def __init__(self, framing: str) -> None:
+        self._framing = framing
+        self._blocks: dict[int | None, _Block] = {}
+        self._started = False  # a message_start opened the current response
+        self._stopped = False  # message_stop (or error) ended it
+        self._message_id: str | None = None
+        self._message: JSON = None
+        self._base = 0  # shift of block indexes for a spliced message
+        self._next_key = 0  # one past the highest part / tool index used in the response
+        self._stop_reason: str | None = None
+        self._warned_no_start = False
+        self._last_end: int | None = None
+
+    def _key(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> int | None:
+        """The part / tool index of a block event: its ``index`` shifted by a splice."""
+        idx = obj.get("index")
+        if type(idx) is int:
+            key = idx + self._base
+            if key >= self._next_key:
+                self._next_key = key + 1
+            return key
+        out.append(diag("anthropic.missing-index", record, type=obj.get("type"), idx=idx))
+        return None
+
+    def _check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        if not self._warned_no_start:
+            self._warned_no_start = True
+            out.append(diag("anthropic.missing-message-start", record))
+
+    def _usage(
+        self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        usage_event(usage, _USAGE_KEYS, source, "anthropic.invalid-usage", record, out)
+
+    def _fail(
+        self,
+        error_type: str | None,
+        message: str,
+        raw: JSON,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        what = f"{error_type}: " if error_type else ""
+        provider_error(
+            record,
+            out,
+            message,
+            error_type,
+            None,
+            raw,
+            form="anthropic",
+            what=what,
+            message=message,
+        )
+        out.append(Terminal(record.index, "failed", f"error ({error_type or 'unknown'})"))
+        self._stopped = True
+
+    def _message_start(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        msg = obj.get("message")
+        if not isinstance(msg, dict):
+            raise _Malformed(f'its "message" is not an object ({quote(msg)})')
+        mid = msg.get("id")
+        if not isinstance(mid, str):
+            mid = None
+        if self._started and not self._stopped:
+            if mid == self._message_id and (mid is not None or msg == self._message):
+                same = "an identical" if msg == self._message else "a repeated"
+                out.append(diag("anthropic.duplicate-message-start", record, same=same, mid=mid))
+                return
+            out.append(
+                diag("anthropic.spliced-message", record, mid=mid, message_id=self._message_id)
+            )
+            self._base = self._next_key
+            self._blocks = {}
+            self._message_id = mid
+            self._message = msg
+            self._usage(msg.get("usage"), "message_start", record, out)
+            return
+        # A new response: the first message, or one after message_stop / error.
+        self._started = True
+        self._stopped = False
+        self._blocks = {}
+        self._base = 0
+        self._next_key = 0
+        self._stop_reason = None
+        self._message_id = mid
+        self._message = msg
+        model = msg.get("model")
+        out.append(ResponseStart(record.index, mid, model if isinstance(model, str) else None))
+        self._usage(msg.get("usage"), "message_start", record, out)
+
+    def _message_delta(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
+        if not self._started:
+            self._check_started(record, out)
+        if delta:
+            reason = delta.get("stop_reason")
+            if isinstance(reason, str):
+                self._stop_reason = reason
+                out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
+            elif reason is not None:
+                out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
+        self._usage(obj.get("usage"), "message_delta", record, out)
+
+    def _message_stop(
+        self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        if not self._started:
+            self._check_started(record, out)
+        reason = self._stop_reason
+        status: Status = "completed"
+        if reason is None:
+            out.append(diag("anthropic.stop-without-reason", record))
+        elif reason in _INCOMPLETE:
+            status = "incomplete"
+        out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
+        self._stopped = True
+
+    def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        err = obj.get("error")
+        if isinstance(err, dict):
+            etype = err.get("type")
+            msg = err.get("message")
+            self._fail(
+                etype if isinstance(etype, str) else None,
+                msg if isinstance(msg, str) else compact_json(err),
+                obj,
+                record,
+                out,
+            )
+        else:
+            self._fail(
+                None,
+                compact_json(err) if err is not None else "(no error object)",
+                obj,
+                record,
+                out,
+            )

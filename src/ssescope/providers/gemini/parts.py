@@ -1,0 +1,155 @@
+"""Gemini candidates and their parts: text, thoughts, media, executable code."""
+
+from __future__ import annotations
+
+from ...diagnostics import quote
+from ...events import (
+    JSON,
+    Audio,
+    Finish,
+    ReasoningDelta,
+    ReasoningMeta,
+    ServerToolResult,
+    TextDelta,
+    ToolCall,
+    Unknown,
+)
+from ...framing.records import DataRecord
+from .._base import AdapterOutput, compact_json, diag
+from .maps import finish_status, map_finish_reason
+from .state import _PART_META_KEYS
+from .tools import _GeminiTools
+
+
+class _GeminiParts(_GeminiTools):
+    """Candidates and their parts (see the package docstring)."""
+
+    def _candidate(
+        self, cand: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> int | None:
+        """Map one candidate; return its index if it finished in this chunk."""
+        rec = record.index
+        idx = cand.get("index", 0)
+        output = idx if isinstance(idx, int) and not isinstance(idx, bool) and idx >= 0 else 0
+        if output not in self._finished:
+            self._finished[output] = None
+        content = cand.get("content")
+        if isinstance(content, dict):
+            parts = content.get("parts")
+            if isinstance(parts, list):
+                for part in parts:
+                    if isinstance(part, dict):
+                        self._part(part, output, record, out)
+        citations = cand.get("citationMetadata")
+        if isinstance(citations, dict):
+            items = citations.get("citations", citations.get("citationSources"))
+            if isinstance(items, list):
+                for item in items:
+                    self._citation(output, item, rec, out)
+        grounding = cand.get("groundingMetadata")
+        if isinstance(grounding, dict) and grounding:
+            self._citation(output, {"groundingMetadata": grounding}, rec, out)
+        raw = cand.get("finishReason")
+        if not isinstance(raw, str) or not raw:
+            return None
+        if output in self._open:
+            self._abandon(output, record, f"its candidate finished ({raw})", out)
+        reason, status = map_finish_reason(raw), finish_status(raw)
+        out.append(Finish(rec, output, reason, raw))
+        if status == "failed":
+            message = cand.get("finishMessage")
+            extra = f": {quote(message, 200)}" if isinstance(message, str) else ""
+            out.append(
+                diag("gemini.tool-call-failed", record, output=output, raw_text=raw, extra=extra)
+            )
+        if self._finished.get(output) is None:
+            self._finished[output] = status
+            self._raw_finish[output] = raw
+        return output
+
+    def _part(
+        self, part: dict[str, JSON], output: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        rec = record.index
+        text = part.get("text")
+        if isinstance(text, str):
+            if text:
+                if part.get("thought") is True:
+                    out.append(ReasoningDelta(rec, output, text, None, "summary"))
+                else:
+                    out.append(TextDelta(rec, output, text))
+        elif "functionCall" in part:
+            call = part["functionCall"]
+            if isinstance(call, dict):
+                self._function_call(call, output, record, out)
+            else:
+                out.append(diag("gemini.invalid-function-call", record, call=call))
+        elif "executableCode" in part:
+            code = part["executableCode"]
+            call_id = code.get("id") if isinstance(code, dict) else None
+            out.append(
+                ToolCall(
+                    rec,
+                    output,
+                    self._take_index(output),
+                    call_id if isinstance(call_id, str) else None,
+                    "code_execution",
+                    compact_json(code),
+                    "server",
+                )
+            )
+        elif "codeExecutionResult" in part:
+            result = part["codeExecutionResult"]
+            call_id = result.get("id") if isinstance(result, dict) else None
+            out.append(
+                ServerToolResult(
+                    rec,
+                    output,
+                    call_id if isinstance(call_id, str) else None,
+                    "code_execution_result",
+                    result,
+                )
+            )
+        elif "inlineData" in part or "fileData" in part:
+            self._media(part, output, record, out)
+        elif "functionResponse" in part:
+            pass  # a tool result echoed in the content: nothing for the reply
+        else:
+            unknown = [k for k in part if k not in _PART_META_KEYS]
+            if unknown:
+                out.append(Unknown(rec, "part." + unknown[0], part))
+        signature = part.get("thoughtSignature")
+        if isinstance(signature, str) and signature:
+            out.append(ReasoningMeta(rec, output, None, signature))
+
+    def _media(
+        self, part: dict[str, JSON], output: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        inline = part.get("inlineData")
+        if isinstance(inline, dict):
+            mime = inline.get("mimeType")
+            mime = mime if isinstance(mime, str) else None
+            data = inline.get("data")
+            data = data if isinstance(data, str) else ""
+            if mime is not None and mime.startswith("audio/"):
+                out.append(Audio(record.index, output, data, None, mime))
+                return
+            size = len(data) * 3 // 4 - data[-2:].count("=")
+            out.append(
+                diag(
+                    "gemini.inline-data",
+                    record,
+                    form="inline",
+                    output=output,
+                    mime=mime,
+                    max=max(size, 0),
+                )
+            )
+            return
+        file_data = part.get("fileData")
+        if isinstance(file_data, dict):
+            mime = file_data.get("mimeType")
+            uri = file_data.get("fileUri")
+            out.append(
+                diag("gemini.inline-data", record, form="file", output=output, mime=mime, uri=uri)
+            )

@@ -1,0 +1,60 @@
+"""What ssescope knows about OpenAI Chat Completions streams outside the adapter."""
+
+from __future__ import annotations
+
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, openai_error_body
+
+__all__ = ["KNOWLEDGE"]
+
+
+def _whole_completion(probe: Probe) -> str | None:
+    obj = probe.obj
+    if obj is not None and obj.get("object") == "chat.completion" and "choices" in obj:
+        return "a whole 'chat.completion' object (not streamed)"
+    return None
+
+
+def _chunk_object(probe: Probe) -> str | None:
+    obj = probe.obj
+    if obj is not None and obj.get("object") in ("chat.completion.chunk", "chat.completion.done"):
+        return f"JSON object {obj.get('object')!r}"
+    return None
+
+
+def _vllm_error(probe: Probe) -> str | None:
+    obj = probe.obj
+    if obj is not None and obj.get("object") == "error" and "message" in obj:
+        return "a vLLM error object ('object': 'error') in an OpenAI-compatible stream"
+    return None
+
+
+def _choices(probe: Probe) -> str | None:
+    if probe.obj is not None and "choices" in probe.obj:
+        return "a JSON object with 'choices' (an OpenAI-compatible chunk)"
+    return None
+
+
+KNOWLEDGE = Knowledge(
+    name="openai-chat",
+    adapter="adapter:OpenAIChatAdapter",
+    rules=(
+        DetectRule(80, _whole_completion),
+        DetectRule(90, _chunk_object),
+        DetectRule(100, _vllm_error),
+        DetectRule(110, _choices),
+    ),
+    error_frame=ErrorFrame(
+        None,
+        {
+            "error": {
+                "message": "The server had an error while processing your request.",
+                "type": "server_error",
+                "param": None,
+                "code": None,
+            }
+        },
+    ),
+    error_body=openai_error_body,
+    quirks="quirks",
+)
+"""The registry's entry for OpenAI Chat Completions (and compatible servers)."""

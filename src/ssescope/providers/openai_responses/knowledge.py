@@ -1,0 +1,50 @@
+"""What ssescope knows about OpenAI Responses API streams outside the adapter."""
+
+from __future__ import annotations
+
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+
+__all__ = ["KNOWLEDGE"]
+
+
+def _by_type(probe: Probe) -> str | None:
+    if probe.kind is not None and probe.kind.startswith("response."):
+        return f"JSON type {probe.kind!r} is a Responses API event"
+    return None
+
+
+def _error_event(probe: Probe) -> str | None:
+    if probe.kind == "error" and probe.obj is not None and "sequence_number" in probe.obj:
+        return "an error event with a sequence_number (Responses API)"
+    return None
+
+
+def _whole_response(probe: Probe) -> str | None:
+    obj = probe.obj
+    if (
+        obj is not None
+        and obj.get("object") == "response"
+        and "output" in obj
+        and obj.get("type") is None
+    ):
+        return "a whole Responses API Response object (not streamed)"
+    return None
+
+
+KNOWLEDGE = Knowledge(
+    name="openai-responses",
+    adapter="adapter:OpenAIResponsesAdapter",
+    rules=(DetectRule(20, _by_type), DetectRule(30, _error_event), DetectRule(70, _whole_response)),
+    terminal_events=frozenset({"response.completed"}),
+    error_frame=ErrorFrame(
+        "error",
+        {
+            "type": "error",
+            "code": "server_error",
+            "message": "The server had an error while processing your request.",
+            "param": None,
+        },
+    ),
+    quirks="quirks",
+)
+"""The registry's entry for the OpenAI Responses API."""

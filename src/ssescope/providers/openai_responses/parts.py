@@ -1,0 +1,147 @@
+"""Responses content and reasoning: text, refusal, summary and reasoning deltas, their done events and snapshots, annotations, audio."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...events import Audio, Citation, ReasoningDelta, RefusalDelta, TextDelta
+from ...framing.records import DataRecord
+from .._base import AdapterOutput
+from .state import _PART_FIELDS, _key, _ResponsesState, _str
+
+
+class _ResponsesParts(_ResponsesState):
+    """Content and reasoning of the output items (see the package docstring)."""
+
+    def _text_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if type(delta) is not str:
+            self._invalid("delta", delta, record, out)
+            return
+        self._built = True
+        position = obj.get("output_index")
+        index = obj.get("content_index")
+        item_id = obj.get("item_id")
+        if (
+            type(position) is int
+            and type(index) is int
+            and type(item_id) is str
+            and self._labels.get(position) == item_id
+        ):  # the usual shape: an item already met under the same id
+            out.append(TextDelta(record.index, 0, delta, (self._index_owner[position], index)))
+            return
+        part = (self._owner(obj, record, out), _key(index))
+        out.append(TextDelta(record.index, 0, delta, part))
+
+    def _refusal_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if type(delta) is not str:
+            self._invalid("delta", delta, record, out)
+            return
+        self._built = True
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        out.append(RefusalDelta(record.index, 0, delta, part))
+
+    def _summary_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if type(delta) is not str:
+            self._invalid("delta", delta, record, out)
+            return
+        self._built = True
+        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+        out.append(ReasoningDelta(record.index, 0, delta, part, "summary"))
+
+    def _reasoning_text_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if type(delta) is not str:
+            self._invalid("delta", delta, record, out)
+            return
+        self._built = True
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
+
+    def _text_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        self._snapshot("text", obj.get("text"), part, record, out)
+
+    def _refusal_done(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        self._snapshot("refusal", obj.get("refusal"), part, record, out)
+
+    def _summary_done(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+        self._snapshot("reasoning", obj.get("text"), part, record, out)
+
+    def _reasoning_text_done(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        self._snapshot("reasoning", obj.get("text"), part, record, out)
+
+    def _content_part_done(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        content = obj.get("part")
+        if isinstance(content, dict):
+            part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+            self._content(content, part, record, out)
+
+    def _content(
+        self, content: dict[str, Any], part: object, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Snapshot one content part of a message or reasoning item, and its annotations
+        if no ``annotation.added`` event delivered them."""
+        spec = _PART_FIELDS.get(content.get("type"))  # type: ignore[arg-type]
+        if spec is None:
+            return
+        field, value_key = spec
+        self._snapshot(field, content.get(value_key), part, record, out)
+        annotations = content.get("annotations")
+        if isinstance(annotations, list) and annotations and part not in self._cited:
+            self._cited.add(part)
+            out.extend(Citation(record.index, 0, annotation, part) for annotation in annotations)
+
+    def _summary_part_done(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        content = obj.get("part")
+        if isinstance(content, dict):
+            part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+            self._snapshot("reasoning", content.get("text"), part, record, out)
+
+    def _annotation(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        self._cited.add(part)
+        out.append(Citation(record.index, 0, obj.get("annotation"), part))
+
+    def _audio_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if not isinstance(delta, str):
+            self._invalid("delta", delta, record, out)
+            return
+        out.append(Audio(record.index, 0, data=delta, id=_str(obj.get("item_id"))))
+
+    def _transcript_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = obj.get("delta")
+        if not isinstance(delta, str):
+            self._invalid("delta", delta, record, out)
+            return
+        out.append(Audio(record.index, 0, transcript=delta, id=_str(obj.get("item_id"))))
