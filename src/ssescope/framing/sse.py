@@ -337,14 +337,14 @@ class SSEParser:
                 # "event:" line (Anthropic's shape, maybe split by the network).
                 end = pos + len(line) + 2
                 if self._block_start < 0:
-                    if whole(line, "", pos, end, time, out):
+                    if whole(line, "message", pos, end, time, out):
                         pos = end
                         k += 2
                         continue
                 elif (
                     self._event_only
                     and not self._block_diags
-                    and whole(line, self._event, self._block_start, end, time, out)
+                    and whole(line, self._event or "message", self._block_start, end, time, out)
                 ):
                     pos = end
                     k += 2
@@ -359,7 +359,7 @@ class SSEParser:
                         # "event:<type>", "data:<value>", blank: the same, with a type.
                         value = lines[k + 1]
                         end = pos + len(line) + len(value) + 3
-                        if whole(value, kind, pos, end, time, out):
+                        if whole(value, kind or "message", pos, end, time, out):
                             pos = end
                             k += 3
                             continue
@@ -390,8 +390,8 @@ class SSEParser:
     ) -> bool:
         """The shortcut for ``data:<value>`` followed by a blank line.
 
-        Either no block is open, or the open block is one clean ``event:`` line whose
-        type is ``kind``; the event spans ``[start, end)``. Appends exactly what the
+        Either no block is open, or the open block is one clean ``event:`` line; the
+        event's type is ``kind`` (``"message"`` for none) and it spans ``[start, end)``. Appends exactly what the
         general path (``_line`` for both lines, then ``_dispatch``) would, and returns
         ``False`` without doing anything if ``line`` is not valid UTF-8 (the general path
         reports it).
@@ -406,7 +406,7 @@ class SSEParser:
         # Slots set directly: cheaper than calling the dataclass __init__ (same record).
         event = _new(SSEEvent)
         event.index = index
-        event.event = kind or "message"
+        event.event = kind
         event.data = text
         event.id = self._id
         event.retry = self._retry
