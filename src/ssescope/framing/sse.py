@@ -231,27 +231,28 @@ class SSEParser:
             # The commonest chunk: LF line ends only. One split cuts all its lines; the
             # first continues the unfinished line, if any, and the last starts the next.
             if data.find(b"\n") < 0:
-                # No line ends here: the chunk starts or continues one.
+                # No line ends here: the chunk starts or continues one. Only the piece
+                # is kept, not even the offset: while a line is pending in this mode, the
+                # offset is recounted from its pieces when needed.
                 if self._in_line:
                     self._partial.append(data)
                 elif data:
                     self._in_line = True
                     self._partial_start = self._pos
                     self._partial = [data]
-                self._pos += len(data)
                 return []
-            base = self._pos
-            n = len(data)
-            self._pos = base + n
             lines = data.split(b"\n")
             rest = lines.pop()
             if self._in_line:
                 parts = self._partial
+                pos = self._partial_start
+                base = pos + sum(map(len, parts))
                 parts.append(lines[0])
                 lines[0] = b"".join(parts)
-                pos = self._partial_start
             else:
-                pos = base
+                base = pos = self._pos
+            n = len(data)
+            self._pos = base + n
             if rest:
                 self._in_line = True
                 self._partial_start = base + n - len(rest)
@@ -264,6 +265,10 @@ class SSEParser:
             return out
         if self._closed:
             raise UsageError("feed() called after close()")
+        if self._fast and self._in_line:
+            # Pieces kept by the shortcut above were not counted yet; this chunk holds a
+            # CR, so the line ends in it and the pieces are counted once.
+            self._pos = self._partial_start + sum(map(len, self._partial))
         out = []
         if self._head is not None:
             data = self._head + data
