@@ -108,18 +108,23 @@ def test_the_shortcuts_give_what_the_general_path_gives(
 
 
 class _Counting(SSEParser):
-    """Counts the events the ``data:``-and-blank-line shortcut builds."""
+    """Counts the lines that go through the general line interpreter."""
 
-    __slots__ = ("taken",)
+    __slots__ = ("general",)
 
     def __init__(self) -> None:
         super().__init__()
-        self.taken = 0
+        self.general = 0
 
-    def _whole_event(self, *args: object) -> bool:  # type: ignore[override]
-        done = super()._whole_event(*args)  # type: ignore[arg-type]
-        self.taken += done
-        return done
+    def _line(self, *args: object) -> None:  # type: ignore[override]
+        self.general += 1
+        super()._line(*args)  # type: ignore[arg-type]
+
+
+class _GeneralCounting(_GeneralSSEParser, _Counting):
+    """The same count with every shortcut off."""
+
+    __slots__ = ()
 
 
 OPENAI = b'data: {"choices":[{"delta":{"content":"hi"}}]}\n\n' * 20 + b"data: [DONE]\n\n"
@@ -136,18 +141,15 @@ def test_the_common_shapes_take_the_shortcut_in_every_chunking(body: bytes, size
     out += parser.close()
     events = [r for r in out if isinstance(r, SSEEvent)]
     assert len(events) == len(out) == body.count(b"\n\n")
-    # the shortcut needs the data line's LF and the blank line in one chunk
-    blanks = [e.end - 2 for e in events]
-    assert parser.taken == sum(p // size == (p + 1) // size for p in blanks)
+    # Only an event whose data line's LF and blank line arrive in different chunks
+    # goes through the general path: its data line and its blank line.
+    straddling = sum((e.end - 2) // size != (e.end - 1) // size for e in events)
+    assert parser.general == 2 * straddling
     assert out == feed_all(_GeneralSSEParser(), [body])
 
 
 def test_the_general_parser_takes_no_shortcut() -> None:
-    class Counting(_GeneralSSEParser):
-        __slots__ = ()
-
-        def _whole_event(self, *args: object) -> bool:  # type: ignore[override]
-            raise AssertionError("shortcut taken")
-
-    out = _run(Counting, [OPENAI[:100], OPENAI[100:]])
-    assert sum(isinstance(r, SSEEvent) for step in out for r in step[0]) == 21
+    parser = _GeneralCounting()
+    out = feed_all(parser, [OPENAI[:100], OPENAI[100:]])
+    assert sum(isinstance(r, SSEEvent) for r in out) == 21
+    assert parser.general == 42  # every data line and every blank line

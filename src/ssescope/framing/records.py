@@ -8,7 +8,7 @@ Records are plain slotted dataclasses rather than frozen ones: a frozen dataclas
 about 5x longer to construct (1.1 µs against 0.2 µs measured on CPython 3.11), and the
 framer builds one per event. Treat them as immutable values all the same.
 
-The SSE framer's shortcut (``SSEParser._whole_event``) builds :class:`SSEEvent` without
+The SSE framer's shortcut (``SSEParser._lines``) builds :class:`SSEEvent` without
 calling ``__init__``, setting its slots one by one; a field added here must be set there
 too (the differential test in ``tests/framing/test_sse_fast_path.py`` fails otherwise).
 """

@@ -55,9 +55,9 @@ them with, on any body and any chunking):
   than joining the chunks);
 * the commonest event of LLM streams, a single ``data:`` line followed by a blank line,
   while no block is open or after one lone ``event:`` line (Anthropic's shape, in one
-  chunk or split across two), becomes an :class:`SSEEvent` in one place,
-  ``_whole_event``, without touching the block buffers and without calling the
-  dataclass ``__init__`` (its slots are set directly, which is markedly cheaper);
+  chunk or split across two), becomes an :class:`SSEEvent` in one place, ``_lines``,
+  without touching the block buffers and without calling the dataclass ``__init__``
+  (its slots are set directly, which is markedly cheaper);
 * a lone ``event:`` line opening a block, typically the last line of a chunk, sets the
   block state directly.
 
@@ -330,30 +330,32 @@ class SSEParser:
         self, lines: list[bytes], pos: int, time: float | None, out: list[FramingOutput]
     ) -> None:
         """Interpret complete LF-ended ``lines``, the first at offset ``pos``, with the
-        shortcuts (no cap, nothing being discarded)."""
+        shortcuts (no cap, nothing being discarded).
+
+        The shortcut for the commonest event, a ``data:`` line followed by a blank line
+        (with no block open, after a lone ``event:`` line, or as the ``event:`` +
+        ``data:`` + blank triple), is this one place: it appends exactly what the general
+        path (``_line`` for each line, then ``_dispatch``) would, and leaves a ``data:``
+        value that is not valid UTF-8 to the general path, which reports it.
+        """
         m = len(lines)
         k = 0
         line_fn = self._line
-        whole = self._whole_event
+        append = out.append
         while k < m:
             line = lines[k]
+            step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
             if k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
-                # "data:<value>" then a blank line: with no block open, or after a lone
-                # "event:" line (Anthropic's shape, maybe split by the network).
-                end = pos + len(line) + 2
+                value = line
                 if self._block_start < 0:
-                    if whole(line, "message", pos, end, time, out):
-                        pos = end
-                        k += 2
-                        continue
-                elif (
-                    self._event_only
-                    and not self._block_diags
-                    and whole(line, self._event or "message", self._block_start, end, time, out)
-                ):
-                    pos = end
-                    k += 2
-                    continue
+                    kind = "message"
+                    start = pos
+                    step = 2
+                elif self._event_only and not self._block_diags:
+                    # after a lone "event:" line, maybe in an earlier chunk
+                    kind = self._event or "message"
+                    start = self._block_start
+                    step = 2
             elif self._block_start < 0 and line.startswith(b"event:"):
                 try:
                     kind = line[7 if line[6:7] == b" " else 6 :].decode()
@@ -361,74 +363,62 @@ class SSEParser:
                     pass  # the general path reports it
                 else:
                     if k + 2 < m and not lines[k + 2] and lines[k + 1].startswith(b"data:"):
-                        # "event:<type>", "data:<value>", blank: the same, with a type.
                         value = lines[k + 1]
-                        end = pos + len(line) + len(value) + 3
-                        if whole(value, kind or "message", pos, end, time, out):
-                            pos = end
-                            k += 3
-                            continue
-                    # A lone "event:" line opening a block (what _line does for it),
-                    # typically the last line of a chunk.
-                    self._event = kind
-                    self._block_start = pos
-                    self._block_lines.append(line)
-                    self._fields_seen = True
-                    self._only_strays = False
-                    self._event_only = True
-                    pos += len(line) + 1
-                    k += 1
+                        kind = kind or "message"
+                        start = pos
+                        step = 3
+                    else:
+                        # A lone "event:" line opening a block (what _line does for it),
+                        # typically the last line of a chunk.
+                        self._event = kind
+                        self._block_start = pos
+                        self._block_lines.append(line)
+                        self._fields_seen = True
+                        self._only_strays = False
+                        self._event_only = True
+                        pos += len(line) + 1
+                        k += 1
+                        continue
+            if step:
+                c = 6 if value[5:6] == b" " else 5
+                try:
+                    if len(value) < 65536:
+                        text = value[c:].decode()
+                    else:
+                        text = str(memoryview(value)[c:], "utf-8")
+                except UnicodeDecodeError:
+                    pass  # the general path reports it
+                else:
+                    end = pos + len(line) + 2 if step == 2 else pos + len(line) + len(value) + 3
+                    index = self._index
+                    self._index = index + 1
+                    # Slots set directly: cheaper than the dataclass __init__, same record.
+                    event = _new(SSEEvent)
+                    event.index = index
+                    event.event = kind
+                    event.data = text
+                    event.id = self._id
+                    event.retry = self._retry
+                    event.start = start
+                    event.end = end
+                    event.time = time
+                    append(event)
+                    if start != pos:
+                        # The lone "event:" line's block is dispatched with it.
+                        self._committed_id = self._id
+                        self._event = ""
+                        self._event_only = False
+                        self._block_start = -1
+                        self._block_lines = []
+                        self._fields_seen = False
+                        self._only_strays = True
+                    pos = end
+                    k += step
                     continue
             end = pos + len(line) + 1
             line_fn(line, pos, end, out, time)
             pos = end
             k += 1
-
-    def _whole_event(
-        self,
-        line: bytes,
-        kind: str,
-        start: int,
-        end: int,
-        time: float | None,
-        out: list[FramingOutput],
-    ) -> bool:
-        """The shortcut for ``data:<value>`` followed by a blank line.
-
-        Either no block is open, or the open block is one clean ``event:`` line; the
-        event's type is ``kind`` (``"message"`` for none) and it spans ``[start, end)``. Appends exactly what the
-        general path (``_line`` for both lines, then ``_dispatch``) would, and returns
-        ``False`` without doing anything if ``line`` is not valid UTF-8 (the general path
-        reports it).
-        """
-        k = 6 if line[5:6] == b" " else 5
-        try:
-            text = line[k:].decode() if len(line) < 65536 else str(memoryview(line)[k:], "utf-8")
-        except UnicodeDecodeError:
-            return False
-        index = self._index
-        self._index = index + 1
-        # Slots set directly: cheaper than calling the dataclass __init__ (same record).
-        event = _new(SSEEvent)
-        event.index = index
-        event.event = kind
-        event.data = text
-        event.id = self._id
-        event.retry = self._retry
-        event.start = start
-        event.end = end
-        event.time = time
-        out.append(event)
-        if self._block_start >= 0:
-            # The lone "event:" line's block is dispatched with it.
-            self._committed_id = self._id
-            self._event = ""
-            self._event_only = False
-            self._block_start = -1
-            self._block_lines = []
-            self._fields_seen = False
-            self._only_strays = True
-        return True
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body.
