@@ -258,21 +258,35 @@ PARSERS: dict[str, Runner] = {
 }
 
 
+# What each peer imports, and the package that provides it.
+REQUIRES: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "httpx-sse": (("httpx_sse._decoders", "SSEDecoder", "httpx-sse"),),
+    "httpx-sse EventSource": (
+        ("httpx", "Response", "httpx"),
+        ("httpx_sse", "EventSource", "httpx-sse"),
+    ),
+    "openai": (("openai._streaming", "SSEDecoder", "openai"),),
+    "sseclient-py": (("sseclient", "SSEClient", "sseclient-py"),),
+}
+
+
+def missing_reason(name: str) -> str | None:
+    """Why a peer cannot run here (``None`` if it can): the import that fails and its fix."""
+    import importlib
+
+    for module, attribute, package in REQUIRES.get(name, ()):
+        try:
+            loaded = importlib.import_module(module)
+        except ImportError:
+            return f"{module} is not importable (pip install {package})"
+        if attribute is not None and not hasattr(loaded, attribute):
+            return f"{module} has no {attribute} (this {package} version is not supported)"
+    return None
+
+
 def available(name: str) -> bool:
-    """Whether a peer is installed."""
-    module = {
-        "httpx-sse": "httpx_sse",
-        "httpx-sse EventSource": "httpx",
-        "openai": "openai",
-        "sseclient-py": "sseclient",
-    }.get(name)
-    if module is None:
-        return True
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
+    """Whether a peer is installed (in a version this benchmark knows)."""
+    return missing_reason(name) is None
 
 
 # -- measuring ---------------------------------------------------------------------------
@@ -325,9 +339,10 @@ def bench_workloads(sizes: Iterable[int], scale: int, repeat: int) -> None:
         "stress": stress_mix(5 * scale),
     }
     names = [name for name in PARSERS if available(name)]
-    missing = [name for name in PARSERS if name not in names]
-    if missing:
-        print(f"(not installed, skipped: {', '.join(missing)})")
+    for name in PARSERS:
+        reason = missing_reason(name)
+        if reason is not None:
+            print(f"(peer {name} skipped: {reason})")
     for wname, body in workloads.items():
         print(f"\n## {wname}: {len(body) / 1e6:.2f} MB")
         for size in sizes:

@@ -45,15 +45,21 @@ provider layer can still read the error.
 
 Cost is linear in the input: an unfinished line is kept as a list of pieces and joined
 once, and within a chunk the positions of the next CR and LF are cached, never rescanned.
-The hot path has three shortcuts, each giving exactly what the general path gives:
+The hot path has shortcuts, each giving exactly what the general path gives (a private
+subclass with them turned off, ``_GeneralSSEParser``, is the reference the tests compare
+them with, on any body and any chunking):
 
-* a chunk that continues an unfinished line and holds no CR or LF is appended to the
-  line's pieces and nothing else (an 8 MiB line in 512-byte chunks costs little more
+* a chunk that holds no CR is cut with one ``split(b"\\n")``: its first piece ends the
+  unfinished line, its last starts the next one; a chunk that also holds no LF is only
+  appended to the line's pieces (an 8 MiB line in 512-byte chunks costs little more
   than joining the chunks);
-* a chunk with no CR is split with one ``find(b"\n")`` per line, without CR bookkeeping;
-* the commonest event of LLM streams, a single ``data:`` line followed by a blank line
-  while no block is open, becomes an :class:`SSEEvent` directly, without touching the
-  block buffers.
+* the commonest event of LLM streams, a single ``data:`` line followed by a blank line,
+  while no block is open or after one lone ``event:`` line (Anthropic's shape, in one
+  chunk or split across two), becomes an :class:`SSEEvent` in one place, ``_lines``,
+  without touching the block buffers and without calling the dataclass ``__init__``
+  (its slots are set directly, which is markedly cheaper);
+* a lone ``event:`` line opening a block, typically the last line of a chunk, sets the
+  block state directly.
 
 A leading BOM is recognised on bytes before any line is cut (at most two bytes that
 could still begin one are held, and they can never complete a line), so every offset is
@@ -75,6 +81,7 @@ __all__ = ["SSEParser"]
 
 _LF = 0x0A
 _SPACE = 0x20
+_new = object.__new__
 
 
 def _head(pieces: list[bytes], limit: int) -> bytes:
@@ -138,6 +145,7 @@ class SSEParser:
         "_discarding",
         "_event",
         "_event_only",
+        "_fast",
         "_fields_seen",
         "_head",
         "_id",
@@ -148,12 +156,15 @@ class SSEParser:
         "_only_strays",
         "_partial",
         "_partial_start",
-        "_pending_fast",
         "_pos",
         "_retry",
         "_skip_lf",
         "tail",
     )
+
+    # Whether the shortcuts are taken (a private subclass turns them off, to check that
+    # they give exactly what the general path gives).
+    _shortcuts: ClassVar[bool] = True
 
     def __init__(self, *, max_event_bytes: int | None = None) -> None:
         self._max = check_max_event_bytes(max_event_bytes)
@@ -168,8 +179,9 @@ class SSEParser:
         self._partial: list[bytes] = []  # its pieces (empty while it is being dropped)
         self._partial_start = 0
         self._line_dropped = False  # its pieces are dropped: it belongs to a too-large block
-        self._pending_fast = False  # in_line, not dropped, no cap: the drip shortcut applies
         self._skip_lf = False  # the last line ended with CR: one LF right after it is swallowed
+        # a CR-free chunk may take the split shortcut: no cap, BOM decided, no CR pending
+        self._fast = False
         # the block being built
         self._data: list[str] = []
         self._event = ""
@@ -217,93 +229,48 @@ class SSEParser:
         Raises:
             UsageError: if called after :meth:`close`.
         """
-        if self._pending_fast:
-            # A line is pending and nothing unusual is going on.
-            nl = data.find(b"\n")
-            if nl < 0:
-                if data.find(b"\r") < 0:
-                    # The chunk only continues the line: keep the piece, nothing else
-                    # (not even the offset: it is recounted from the pieces below).
+        if self._fast and data.find(b"\r") < 0:
+            # The commonest chunk: LF line ends only. One split cuts all its lines; the
+            # first continues the unfinished line, if any, and the last starts the next.
+            if data.find(b"\n") < 0:
+                # No line ends here: the chunk starts or continues one. Only the piece
+                # is kept, not even the offset: while a line is pending in this mode, the
+                # offset is recounted from its pieces when needed.
+                if self._in_line:
                     self._partial.append(data)
-                    return []
-            elif data.find(b"\r", 0, nl) < 0:
-                # The line ends at an LF in this chunk.
-                out: list[FramingOutput] = []
+                elif data:
+                    self._in_line = True
+                    self._partial_start = self._pos
+                    self._partial = [data]
+                return []
+            lines = data.split(b"\n")
+            rest = lines.pop()
+            if self._in_line:
                 parts = self._partial
-                ls = self._partial_start
-                base = ls + sum(map(len, parts))
-                n = len(data)
-                self._pos = base + n
+                pos = self._partial_start
+                base = pos + sum(map(len, parts))
+                parts.append(lines[0])
+                lines[0] = b"".join(parts)
+            else:
+                base = pos = self._pos
+            n = len(data)
+            self._pos = base + n
+            if rest:
+                self._in_line = True
+                self._partial_start = base + n - len(rest)
+                self._partial = [rest]
+            else:
+                self._in_line = False
                 self._partial = []
-                self._in_line = self._pending_fast = False
-                parts.append(data[:nl])
-                line = b"".join(parts)
-                i = nl + 1
-                if i < n and data[i] == _LF and self._block_start < 0 and line.startswith(b"data:"):
-                    # "data:<value>\n\n" with no block open: a whole event.
-                    k = 6 if line[5:6] == b" " else 5
-                    try:
-                        text = _value(line, k)
-                    except UnicodeDecodeError:
-                        self._line(line, ls, base + i, out, time)
-                    else:
-                        index = self._index
-                        self._index = index + 1
-                        out.append(
-                            SSEEvent(
-                                index,
-                                "message",
-                                text,
-                                self._id,
-                                self._retry,
-                                ls,
-                                base + i + 1,
-                                time,
-                            )
-                        )
-                        i += 1
-                elif self._block_start < 0 and line.startswith(b"event:"):
-                    # A lone "event:" line opening a block (what _line does for it).
-                    try:
-                        kind = line[7 if line[6:7] == b" " else 6 :].decode()
-                    except UnicodeDecodeError:
-                        self._line(line, ls, base + i, out, time)
-                    else:
-                        self._event = kind
-                        self._block_start = ls
-                        self._block_lines.append(line)
-                        self._fields_seen = True
-                        self._only_strays = False
-                        self._event_only = True
-                elif (
-                    i < n
-                    and data[i] == _LF
-                    and self._event_only
-                    and not self._block_diags
-                    and line.startswith(b"data:")
-                ):
-                    # "data:<value>\n\n" after a lone "event:" line (Anthropic's shape)
-                    k = 6 if line[5:6] == b" " else 5
-                    try:
-                        text = _value(line, k)
-                    except UnicodeDecodeError:
-                        self._line(line, ls, base + i, out, time)
-                    else:
-                        self._dispatch_typed(text, base + i + 1, out, time)
-                        i += 1
-                else:
-                    self._line(line, ls, base + i, out, time)
-                if i < n:
-                    if data.find(b"\n", i) < 0 and data.find(b"\r", i) < 0 and self._max is None:
-                        # Only the start of the next line: keep it (see _parse_rest).
-                        self._in_line = self._pending_fast = True
-                        self._partial_start = base + i
-                        self._partial = [data[i:]]
-                    else:
-                        self._parse_rest(data, i, base, time, out)
-                return out
+            out: list[FramingOutput] = []
+            self._lines(lines, pos, time, out)
+            return out
         if self._closed:
             raise UsageError("feed() called after close()")
+        if self._fast and self._in_line:
+            # Pieces kept by the shortcut above were not counted yet; this chunk holds a
+            # CR, so the line ends in it and the pieces are counted once.
+            self._pos = self._partial_start + sum(map(len, self._partial))
         out = []
         if self._head is not None:
             data = self._head + data
@@ -311,6 +278,7 @@ class SSEParser:
                 self._head = data  # could still be a BOM; no line can end in it
                 return out
             self._head = None
+            self._fast = self._shortcuts and self._max is None
             if data.startswith(BOM):
                 out.append(diagnostic("sse.bom-stripped", 0))
                 data = data[3:]
@@ -318,15 +286,13 @@ class SSEParser:
         n = len(data)
         if not n:
             return out
-        if self._pending_fast:
-            # Pieces appended by the shortcut above were not counted yet.
-            self._pos = self._partial_start + sum(map(len, self._partial))
         base = self._pos
         self._pos = base + n
         i = 0
         if self._skip_lf:
             # The previous chunk ended in CR: an LF here completes that CRLF.
             self._skip_lf = False
+            self._fast = self._shortcuts and self._max is None
             if data[0] == _LF:
                 i = 1
                 if n == 1:
@@ -349,103 +315,112 @@ class SSEParser:
         last = data.rfind(b"\n", i)
         if last >= 0:
             lines = (data[i:last] if i else data[:last]).split(b"\n")
-            m = len(lines)
-            pos = base + i  # offset of lines[k]
-            k = 0
-            line_fn = self._line
-            append = out.append
-            index = self._index
-            ident = self._id
-            retry = self._retry
-            # The shortcuts apply only while no block is open, nothing is being
-            # discarded and there is no cap (a capped parser takes the general path).
-            idle = self._block_start < 0 and not self._discarding and self._max is None
-            while k < m:
-                line = lines[k]
-                if idle:
-                    if line.startswith(b"data:"):
-                        if k + 1 < m and not lines[k + 1]:
-                            # "data:<value>" then a blank line: a whole event at once.
-                            try:
-                                text = line[6 if line[5:6] == b" " else 5 :].decode()
-                            except UnicodeDecodeError:
-                                pass  # the general path reports it
-                            else:
-                                end = pos + len(line) + 2
-                                append(
-                                    SSEEvent(index, "message", text, ident, retry, pos, end, time)
-                                )
-                                index += 1
-                                pos = end
-                                k += 2
-                                continue
-                    elif (
-                        line.startswith(b"event:")
-                        and k + 2 < m
-                        and not lines[k + 2]
-                        and lines[k + 1].startswith(b"data:")
-                    ):
-                        # "event:<type>", "data:<value>", blank: the same, with a type.
-                        value = lines[k + 1]
-                        try:
-                            kind = line[7 if line[6:7] == b" " else 6 :].decode()
-                            text = value[6 if value[5:6] == b" " else 5 :].decode()
-                        except UnicodeDecodeError:
-                            pass
-                        else:
-                            end = pos + len(line) + len(value) + 3
-                            append(
-                                SSEEvent(
-                                    index, kind or "message", text, ident, retry, pos, end, time
-                                )
-                            )
-                            index += 1
-                            pos = end
-                            k += 3
-                            continue
-                elif (
-                    self._event_only
-                    and self._max is None
-                    and not self._block_diags
-                    and k + 1 < m
-                    and not lines[k + 1]
-                    and line.startswith(b"data:")
-                ):
-                    # "data:<value>" and a blank line after a lone "event:" line that
-                    # ended in an earlier chunk (Anthropic's shape, split by the network).
-                    try:
-                        text = line[6 if line[5:6] == b" " else 5 :].decode()
-                    except UnicodeDecodeError:
-                        pass  # the general path reports it
-                    else:
-                        end = pos + len(line) + 2
-                        self._index = index
-                        self._dispatch_typed(text, end, out, time)
-                        index = self._index
-                        idle = not self._discarding
-                        pos = end
-                        k += 2
-                        continue
-                self._index = index
-                end = pos + len(line) + 1
-                line_fn(line, pos, end, out, time)
-                index = self._index
-                ident = self._id
-                retry = self._retry
-                idle = self._block_start < 0 and not self._discarding and self._max is None
-                pos = end
-                k += 1
-            self._index = index
+            if self._shortcuts and self._max is None:
+                self._lines(lines, base + i, time, out)
+            else:
+                pos = base + i
+                line_fn = self._line
+                for line in lines:
+                    end = pos + len(line) + 1
+                    line_fn(line, pos, end, out, time)
+                    pos = end
             i = last + 1
         if i < len(data):
-            if self._max is None and not self._discarding:
-                # The start of a line that ends in a later chunk.
-                self._in_line = True
-                self._partial_start = base + i
-                self._partial = [data[i:] if i else data]
-                self._pending_fast = True
-            else:
-                self._add_partial(data, i, base, out)
+            self._add_partial(data, i, base, out)
+
+    def _lines(
+        self, lines: list[bytes], pos: int, time: float | None, out: list[FramingOutput]
+    ) -> None:
+        """Interpret complete LF-ended ``lines``, the first at offset ``pos``, with the
+        shortcuts (no cap, nothing being discarded).
+
+        The shortcut for the commonest event, a ``data:`` line followed by a blank line
+        (with no block open, after a lone ``event:`` line, or as the ``event:`` +
+        ``data:`` + blank triple), is this one place: it appends exactly what the general
+        path (``_line`` for each line, then ``_dispatch``) would, and leaves a ``data:``
+        value that is not valid UTF-8 to the general path, which reports it.
+        """
+        m = len(lines)
+        k = 0
+        line_fn = self._line
+        append = out.append
+        while k < m:
+            line = lines[k]
+            step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
+            if k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
+                value = line
+                if self._block_start < 0:
+                    kind = "message"
+                    start = pos
+                    step = 2
+                elif self._event_only and not self._block_diags:
+                    # after a lone "event:" line, maybe in an earlier chunk
+                    kind = self._event or "message"
+                    start = self._block_start
+                    step = 2
+            elif self._block_start < 0 and line.startswith(b"event:"):
+                try:
+                    kind = line[7 if line[6:7] == b" " else 6 :].decode()
+                except UnicodeDecodeError:
+                    pass  # the general path reports it
+                else:
+                    if k + 2 < m and not lines[k + 2] and lines[k + 1].startswith(b"data:"):
+                        value = lines[k + 1]
+                        kind = kind or "message"
+                        start = pos
+                        step = 3
+                    else:
+                        # A lone "event:" line opening a block (what _line does for it),
+                        # typically the last line of a chunk.
+                        self._event = kind
+                        self._block_start = pos
+                        self._block_lines.append(line)
+                        self._fields_seen = True
+                        self._only_strays = False
+                        self._event_only = True
+                        pos += len(line) + 1
+                        k += 1
+                        continue
+            if step:
+                c = 6 if value[5:6] == b" " else 5
+                try:
+                    if len(value) < 65536:
+                        text = value[c:].decode()
+                    else:
+                        text = str(memoryview(value)[c:], "utf-8")
+                except UnicodeDecodeError:
+                    pass  # the general path reports it
+                else:
+                    end = pos + len(line) + 2 if step == 2 else pos + len(line) + len(value) + 3
+                    index = self._index
+                    self._index = index + 1
+                    # Slots set directly: cheaper than the dataclass __init__, same record.
+                    event = _new(SSEEvent)
+                    event.index = index
+                    event.event = kind
+                    event.data = text
+                    event.id = self._id
+                    event.retry = self._retry
+                    event.start = start
+                    event.end = end
+                    event.time = time
+                    append(event)
+                    if start != pos:
+                        # The lone "event:" line's block is dispatched with it.
+                        self._committed_id = self._id
+                        self._event = ""
+                        self._event_only = False
+                        self._block_start = -1
+                        self._block_lines = []
+                        self._fields_seen = False
+                        self._only_strays = True
+                    pos = end
+                    k += step
+                    continue
+            end = pos + len(line) + 1
+            line_fn(line, pos, end, out, time)
+            pos = end
+            k += 1
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body.
@@ -469,7 +444,7 @@ class SSEParser:
             head, self._head = self._head, None
             out += self.feed(head, time)
         self._closed = True
-        self._pending_fast = False
+        self._fast = False
         self._head = None
         # only the start of an unfinished line is reported: it may be gigabytes long
         tail_size = sum(map(len, self._partial))
@@ -534,8 +509,8 @@ class SSEParser:
                     nxt += 1
             else:
                 self._skip_lf = True
+                self._fast = False
         self._in_line = False
-        self._pending_fast = False
         if self._line_dropped:
             # The rest of a line of a too-large block: dropped with it.
             self._line_dropped = False
@@ -543,37 +518,6 @@ class SSEParser:
         self._partial.append(data[i:j])
         line = b"".join(self._partial)
         self._partial = []
-        if (
-            j == nl
-            and nxt < n
-            and data[nxt] == _LF
-            and self._block_start < 0
-            and self._max is None
-            and not self._discarding
-            and line.startswith(b"data:")
-        ):
-            # "data:<value>\n\n" again (see ``feed``), the line's start in earlier chunks.
-            try:
-                k = 6 if line[5:6] == b" " else 5
-                text = _value(line, k)
-            except UnicodeDecodeError:
-                pass
-            else:
-                index = self._index
-                self._index = index + 1
-                out.append(
-                    SSEEvent(
-                        index,
-                        "message",
-                        text,
-                        self._id,
-                        self._retry,
-                        self._partial_start,
-                        base + nxt + 1,
-                        time,
-                    )
-                )
-                return nxt + 1
         # The span ends just past the CR of a CRLF: whether its LF had arrived yet
         # must not change the record, so the LF is counted in no span.
         self._line(line, self._partial_start, base + j + 1, out, time)
@@ -605,6 +549,7 @@ class SSEParser:
                         nxt += 1
                 else:
                     self._skip_lf = True
+                    self._fast = False
             line_fn(data[i:j], base + i, base + j + 1, out, time)
             i = nxt
             if 0 <= nl < i:
@@ -629,7 +574,6 @@ class SSEParser:
                 self._line_dropped = True
                 return
         self._partial.append(data[i:] if i else data)
-        self._pending_fast = self._max is None
 
     def _overflow(self, start: int, out: list[FramingOutput]) -> None:
         out.append(diagnostic("sse.event-too-large", start, start=start, max=self._max))
@@ -735,33 +679,6 @@ class SSEParser:
                 out.extend(replace(found, record=record) for found in self._block_diags)
             self._block_diags.clear()
 
-    def _dispatch_typed(
-        self, text: str, end: int, out: list[FramingOutput], time: float | None
-    ) -> None:
-        """Dispatch the open block, which is one ``event:`` line, with the data ``text``:
-        what ``_line`` + ``_dispatch`` would do for its ``data:`` line and blank line."""
-        index = self._index
-        self._index = index + 1
-        self._committed_id = self._id
-        out.append(
-            SSEEvent(
-                index,
-                self._event or "message",
-                text,
-                self._id,
-                self._retry,
-                self._block_start,
-                end,
-                time,
-            )
-        )
-        self._event = ""
-        self._event_only = False
-        self._block_start = -1
-        self._block_lines = []
-        self._fields_seen = False
-        self._only_strays = True
-
     def _dispatch(self, end: int, out: list[FramingOutput], time: float | None) -> None:
         self._committed_id = self._id
         if self._data:
@@ -815,3 +732,12 @@ class SSEParser:
         self._fields_seen = False
         self._only_strays = True
         self._block_diags.clear()
+
+
+class _GeneralSSEParser(SSEParser):
+    """:class:`SSEParser` with every shortcut off: each line goes through the general
+    path. The shortcuts must give exactly what it gives; the tests check that."""
+
+    __slots__ = ()
+
+    _shortcuts: ClassVar[bool] = False

@@ -1,0 +1,155 @@
+"""The SSE framer's shortcuts against its general path: identical output, always.
+
+``SSEParser`` cuts CR-free chunks with one split and turns the commonest blocks
+(``data:<value>`` and a blank line, maybe after one ``event:`` line) into events without
+the block buffers. ``_GeneralSSEParser`` is the same parser with every shortcut off. For
+any body and any chunking both must give the same records and diagnostics, from the same
+``feed`` call (so with the same offsets and times), the same last event ID and retry
+after every chunk, and the same tail at ``close``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ssescope.framing import SSEEvent, SSEParser
+from ssescope.framing.sse import _GeneralSSEParser
+
+from ..splits import chunk_at, feed_all
+
+Factory = Callable[[], SSEParser]
+Trace = list[tuple[list[object], str, int | None]]
+
+LONG = b"L" * 66_000  # past the size where a value is decoded from a memoryview
+
+_names = st.sampled_from(
+    [
+        *(b"data:", b"data: ", b"data:  ", b"event:", b"event: ", b"id: ", b"id:"),
+        *(b"retry: ", b"retry:", b":", b": ", b"data", b"event", b"x: ", b"dat:", b"{", b""),
+    ]
+)
+_values = st.one_of(
+    st.sampled_from(
+        [
+            *(b"", b"x", b"hello", b'{"a":1}', b"[DONE]", b"12", b"\x00", b"a:b", b" lead"),
+            *(b"\xff", b"\xe6\x97\xa5", b"\xe6", b"\xef\xbb\xbf", b"caf\xc3\xa9", LONG),
+        ]
+    ),
+    st.binary(max_size=8).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b"")),
+)
+_lf_ends = st.just(b"\n")
+_any_ends = st.sampled_from([b"\n", b"\n", b"\r\n", b"\r"])
+
+
+@st.composite
+def _items(draw: st.DrawFn, ends: st.SearchStrategy[bytes]) -> bytes:
+    """One line with its terminator, or a whole block in the shapes LLM streams use."""
+    shape = draw(st.integers(0, 3))
+    end = draw(ends)
+    if shape == 0:
+        return draw(_names) + draw(_values) + end
+    if shape == 1:
+        return b"data: " + draw(_values) + end + draw(ends)
+    if shape == 2:
+        kind = draw(st.sampled_from([b"delta", b"", b"\xff", b"ping"]))
+        return b"event: " + kind + end + b"data: " + draw(_values) + draw(ends) + draw(ends)
+    return draw(ends)
+
+
+@st.composite
+def _bodies(draw: st.DrawFn) -> bytes:
+    ends = _lf_ends if draw(st.booleans()) else _any_ends
+    body = b"".join(draw(st.lists(_items(ends), max_size=14)))
+    if draw(st.integers(0, 4)) == 0:
+        body = b"\xef\xbb\xbf" + body
+    return body
+
+
+def _run(factory: Factory, chunks: list[bytes]) -> Trace:
+    """What each ``feed`` (then ``close``) returns, with the stream state after it."""
+    parser = factory()
+    trace: Trace = []
+    for k, chunk in enumerate(chunks):
+        trace.append((list(parser.feed(chunk, float(k))), parser.last_event_id, parser.retry))
+    trace.append((list(parser.close(-1.0)), parser.last_event_id, parser.retry))
+    return trace
+
+
+def _chunkings(data: st.DataObject, body: bytes) -> list[list[bytes]]:
+    cuts = data.draw(st.lists(st.integers(1, max(1, len(body) - 1)), max_size=12))
+    chunkings = [[body], chunk_at(body, cuts)]
+    if len(body) < 2_000:
+        chunkings.append([body[i : i + 1] for i in range(len(body))])
+    return chunkings
+
+
+PAIRS: dict[str, tuple[Factory, Factory]] = {
+    "uncapped": (SSEParser, _GeneralSSEParser),
+    "capped": (
+        lambda: SSEParser(max_event_bytes=24),
+        lambda: _GeneralSSEParser(max_event_bytes=24),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+@settings(max_examples=160, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), body=_bodies())
+def test_the_shortcuts_give_what_the_general_path_gives(
+    name: str, data: st.DataObject, body: bytes
+) -> None:
+    fast, general = PAIRS[name]
+    for chunks in _chunkings(data, body):
+        assert _run(fast, chunks) == _run(general, chunks), chunks
+
+
+class _Counting(SSEParser):
+    """Counts the lines that go through the general line interpreter."""
+
+    __slots__ = ("general",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.general = 0
+
+    def _line(self, *args: object) -> None:  # type: ignore[override]
+        self.general += 1
+        super()._line(*args)  # type: ignore[arg-type]
+
+
+class _GeneralCounting(_GeneralSSEParser, _Counting):
+    """The same count with every shortcut off."""
+
+    __slots__ = ()
+
+
+OPENAI = b'data: {"choices":[{"delta":{"content":"hi"}}]}\n\n' * 20 + b"data: [DONE]\n\n"
+ANTHROPIC = b'event: content_block_delta\ndata: {"type":"content_block_delta"}\n\n' * 20
+
+
+@pytest.mark.parametrize("body", [OPENAI, ANTHROPIC], ids=["openai", "anthropic"])
+@pytest.mark.parametrize("size", [1, 7, 64, 1024, 1 << 20])
+def test_the_common_shapes_take_the_shortcut_in_every_chunking(body: bytes, size: int) -> None:
+    parser = _Counting()
+    out: list[object] = []
+    for k in range(0, len(body), size):
+        out += parser.feed(body[k : k + size])
+    out += parser.close()
+    events = [r for r in out if isinstance(r, SSEEvent)]
+    assert len(events) == len(out) == body.count(b"\n\n")
+    # Only an event whose data line's LF and blank line arrive in different chunks
+    # goes through the general path: its data line and its blank line.
+    straddling = sum((e.end - 2) // size != (e.end - 1) // size for e in events)
+    assert parser.general == 2 * straddling
+    assert out == feed_all(_GeneralSSEParser(), [body])
+
+
+def test_the_general_parser_takes_no_shortcut() -> None:
+    parser = _GeneralCounting()
+    out = feed_all(parser, [OPENAI[:100], OPENAI[100:]])
+    assert sum(isinstance(r, SSEEvent) for r in out) == 21
+    assert parser.general == 42  # every data line and every blank line
