@@ -19,12 +19,14 @@ import pytest
 from tests.splits import all_splits
 
 import ssescope
+from ssescope.aggregate.aggregator import Aggregator
 from ssescope.diagnostics import Diagnostic
 
 __all__ = [
     "FIXTURES",
     "REAL",
     "Fed",
+    "assemble",
     "assert_expected",
     "assert_facts",
     "chunkings",
@@ -355,3 +357,13 @@ def assert_expected(name: str, *, split: bool = True) -> Fed:
     problems = expected_problems(fed.report, entry)
     assert not problems, "\n".join(problems)
     return fed
+
+
+def assemble(events: Iterable[Any]) -> list[dict[str, Any]]:
+    """Fold unified events with the real aggregator; the responses as Report dicts.
+
+    For unit tests that hold an adapter's events rather than a body.
+    """
+    aggregator = Aggregator()
+    aggregator.feed(events)
+    return [response.to_dict() for response in aggregator.close()]
