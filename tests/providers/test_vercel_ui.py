@@ -547,15 +547,14 @@ FIELDS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(CHUNK_TYPES, FIELDS), max_size=8), st.booleans())
+# Drawing the shaped chunks is nearly all of the cost: each draw is read in both framings.
+@settings(max_examples=75, deadline=None)
+@given(st.lists(st.tuples(CHUNK_TYPES, FIELDS), max_size=8))
 def test_any_sequence_of_shaped_chunks_never_raises(
-    chunks: list[tuple[str, dict[str, Any]]], framed: bool
+    chunks: list[tuple[str, dict[str, Any]]],
 ) -> None:
-    if framed:
-        run(sse(*({"type": t, **f} for t, f in chunks)))
-    else:
-        run(jsonl(*({"type": t, **f} for t, f in chunks)), "ndjson")
+    run(sse(*({"type": t, **f} for t, f in chunks)))
+    run(jsonl(*({"type": t, **f} for t, f in chunks)), "ndjson")
 
 
 # -- fixtures ----------------------------------------------------------------------------
