@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 REAL = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
 
-# Every split in two of a longer body would cost thousands of Pipeline runs; past this
-# size the two-piece splits are taken around line ends (see ``chunkings``).
-EVERY_SPLIT_LIMIT = 1024
-LONG_SPLITS = 96
+# Every split in two of a longer body would cost a Pipeline run per byte; past this size
+# the two-piece splits are taken where framers and decoders hold state (see ``chunkings``).
+EVERY_SPLIT_LIMIT = 256
+LONG_SPLITS = 64
 
 # Report keys that describe the whole stream; any other fact is one of the first output.
 _REPORT_KEYS = frozenset(
@@ -101,8 +101,9 @@ def chunkings(body: bytes) -> Iterator[list[bytes]]:
     """The chunkings ``feed`` checks: whole, byte by byte, and splits in two.
 
     Bodies up to ``EVERY_SPLIT_LIMIT`` bytes are split at every position. Longer ones are
-    split at each line end and one byte either side (where framers and decoders hold
-    state), at most ``LONG_SPLITS`` of those positions, evenly spread.
+    split where framers and decoders hold state: at each line end and one byte either side,
+    and inside each multi-byte UTF-8 character; at most ``LONG_SPLITS`` of those positions,
+    evenly spread (feeding byte by byte already cuts everywhere else).
     """
     if len(body) <= EVERY_SPLIT_LIMIT:
         yield from all_splits(body)
@@ -113,6 +114,8 @@ def chunkings(body: bytes) -> Iterator[list[bytes]]:
     for i, byte in enumerate(body):
         if byte in b"\n\r":
             cuts.update((i, i + 1, i + 2))
+        elif byte >= 0xC0:  # the lead byte of a multi-byte character: cut after it
+            cuts.add(i + 1)
     points = sorted(c for c in cuts if 0 < c < len(body))
     if len(points) > LONG_SPLITS:
         step = len(points) / LONG_SPLITS
