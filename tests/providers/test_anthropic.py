@@ -1,23 +1,28 @@
 """The Anthropic Messages adapter: records in, unified events and diagnostics out.
 
 Unit tests feed records built by the real framers and assert the exact events. Fixture
-tests fold the events with ``fold`` below, a small reading of the aggregation rules
-(ADAPTERS.md), to check the reply each fixture and each real capture yields.
+and real-capture tests go through the shared oracle (``oracle.py``): the whole Pipeline in
+every chunking, its Report checked against the facts each fixture states.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import (
+    assert_expected,
+    assert_facts,
+    feed_fixture,
+    fixture_names,
+    framing_of,
+    real_expected,
+)
 
-import ssescope
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
     Citation,
@@ -29,7 +34,6 @@ from ssescope.events import (
     ServerToolResult,
     Terminal,
     TextDelta,
-    ToolCall,
     ToolCallDelta,
     ToolCallEnd,
     Unknown,
@@ -43,7 +47,6 @@ from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "anthropic"
-REAL = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -127,155 +130,8 @@ def message_delta(reason: str | None, **usage: int) -> dict[str, Any]:
 STOP = {"type": "message_stop"}
 
 
-@dataclass
-class Call:
-    index: int | None
-    id: str | None = None
-    name: str | None = None
-    args: list[str] = field(default_factory=list)
-    snapshot: str | None = None
-    complete: bool = False
-    kind: str = "function"
-
-    @property
-    def arguments(self) -> str:
-        return "".join(self.args) if self.args else (self.snapshot or "")
-
-
-@dataclass
-class Response:
-    status: str = "truncated"
-    text: dict[object, str] = field(default_factory=dict)
-    reasoning: dict[object, str] = field(default_factory=dict)
-    signatures: dict[object, str] = field(default_factory=dict)
-    redacted: list[str] = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)
-    results: list[ServerToolResult] = field(default_factory=list)
-    citations: list[Any] = field(default_factory=list)
-    finish: str | None = None
-    raw_finish: str | None = None
-    usage: dict[str, int | None] = field(default_factory=dict)
-    ended: bool = False
-    id: str | None = None
-
-    def call_for(self, ev: ToolCallDelta | ToolCallEnd, create: bool) -> Call | None:
-        by_id = {c.id: c for c in self.calls if c.id}
-        by_index = {c.index: c for c in self.calls if c.index is not None}
-        if ev.id and ev.id in by_id:
-            return by_id[ev.id]
-        if ev.id:
-            held = by_index.get(ev.index)
-            if held is not None and held.id is None:
-                held.id = ev.id
-                return held
-        elif ev.index is not None and ev.index in by_index:
-            return by_index[ev.index]
-        elif not ev.id:
-            open_calls = [c for c in self.calls if not c.complete]
-            if open_calls:
-                return open_calls[-1]
-        if not create:
-            return None
-        call = Call(ev.index, ev.id)
-        self.calls.append(call)
-        return call
-
-    def facts(self) -> dict[str, Any]:
-        calls = []
-        for c in self.calls:
-            args = c.arguments
-            parsed: Any = None
-            if c.complete:
-                try:
-                    parsed = json.loads(args) if args else {}
-                except ValueError:
-                    parsed = None
-            calls.append(
-                {
-                    "arguments": args,
-                    "complete": c.complete,
-                    "id": c.id,
-                    "input": parsed,
-                    "name": c.name,
-                }
-            )
-        return {
-            "status": self.status,
-            "text": "".join(self.text.values()),
-            "reasoning": "".join(self.reasoning.values()),
-            "finish_reason": self.finish,
-            "raw_finish_reason": self.raw_finish,
-            "tool_calls": calls,
-            "usage": self.usage,
-        }
-
-
-def fold(items: list[Any]) -> list[Response]:
-    """Fold adapter events into responses, following the aggregation rules of ADAPTERS.md."""
-    responses: list[Response] = []
-
-    def current() -> Response:
-        if not responses:
-            responses.append(Response())
-        return responses[-1]
-
-    for e in items:
-        if isinstance(e, Diagnostic):
-            continue
-        if isinstance(e, ResponseStart):
-            if not responses or responses[-1].ended:
-                responses.append(Response(id=e.id))
-            continue
-        r = current()
-        if isinstance(e, TextDelta):
-            r.text[e.part] = r.text.get(e.part, "") + e.text
-        elif isinstance(e, ReasoningDelta):
-            r.reasoning[e.part] = r.reasoning.get(e.part, "") + e.text
-        elif isinstance(e, ReasoningMeta):
-            if e.signature is not None:
-                r.signatures[e.part] = e.signature
-            if e.redacted is not None:
-                r.redacted.append(e.redacted)
-        elif isinstance(e, ToolCallDelta):
-            call = r.call_for(e, create=True)
-            assert call is not None
-            call.name = call.name or e.name
-            call.kind = e.kind
-            if e.arguments:
-                call.args.append(e.arguments)
-        elif isinstance(e, ToolCallEnd):
-            call = r.call_for(e, create=False)
-            if call is not None:
-                call.complete = True
-                if e.arguments is not None and not call.args:
-                    call.snapshot = e.arguments
-        elif isinstance(e, ToolCall):
-            r.calls.append(Call(e.index, e.id, e.name, [e.arguments], None, e.complete))
-        elif isinstance(e, ServerToolResult):
-            r.results.append(e)
-        elif isinstance(e, Citation):
-            r.citations.append(e.citation)
-        elif isinstance(e, Finish):
-            if e.reason is not None:
-                r.finish, r.raw_finish = e.reason, e.raw
-        elif isinstance(e, Usage):
-            for k, v in e.values.items():
-                if v is not None:
-                    r.usage[k] = v
-        elif isinstance(e, ProviderError):
-            r.status = "failed"
-        elif isinstance(e, Terminal):
-            r.status = e.status
-            r.ended = True
-    return responses
-
-
 def fixture(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
-
-
-def framing_of(name: str) -> str:
-    return "sse" if name.endswith(".sse") else "ndjson"
 
 
 # -- unit: exact events -----------------------------------------------------------------
@@ -861,174 +717,7 @@ FIXTURE_CODES: dict[str, list[str]] = {
 }
 
 
-def test_every_fixture_file_has_expectations() -> None:
-    names = {p.name for p in FIXTURES.iterdir()} - {"two-responses.jsonl"}
-    assert names == set(FIXTURE_FACTS) == set(FIXTURE_CODES)
-
-
-@pytest.mark.parametrize("name", sorted(FIXTURE_FACTS))
-def test_each_fixture_yields_its_reply(name: str) -> None:
-    items = run(fixture(name), framing_of(name))
-    responses = fold(items)
-    assert len(responses) == 1
-    facts = responses[0].facts()
-    for key, want in FIXTURE_FACTS[name].items():
-        if key == "usage":
-            assert {k: facts["usage"].get(k) for k in want} == want
-        else:
-            assert facts[key] == want, key
-    assert codes(items) == FIXTURE_CODES[name]
-
-
-def test_the_thinking_fixture_keeps_its_signature_and_redacted_block() -> None:
-    (resp,) = fold(run(fixture("thinking-redacted.sse")))
-    assert resp.signatures == {0: "EqQBSigA=="}
-    assert resp.redacted == ["EmwKAhgBEgy3va3pzix/LafPsn4a"]
-
-
-def test_the_search_fixture_keeps_its_result_and_citation() -> None:
-    (resp,) = fold(run(fixture("server-tool-citations.sse")))
-    assert [r.result_type for r in resp.results] == ["web_search_tool_result"]
-    assert resp.citations[0]["url"] == "https://example.com/ginza"
-    assert resp.calls[0].kind == "server"
-
-
-def test_two_messages_in_one_capture_are_two_responses() -> None:
-    responses = fold(run(fixture("two-responses.jsonl"), "ndjson"))
-    assert [(r.id, r.status, r.facts()["text"]) for r in responses] == [
-        ("msg_01One", "completed", "First."),
-        ("msg_01Two", "incomplete", "Second."),
-    ]
-    assert responses[1].usage == {"input_tokens": 7, "output_tokens": 3}
-
-
-ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir())
-
-
-@pytest.mark.parametrize("name", ALL_FIXTURES)
-def test_cutting_a_fixture_at_any_record_boundary_never_raises(name: str) -> None:
-    body = fixture(name)
-    framing = framing_of(name)
-    ends = [r.end for r in frame(body, framing) if isinstance(r, (SSEEvent, JSONRecord))]
-    for end in [0, *ends]:
-        items = run(body[:end], framing)
-        assert all(isinstance(i, Diagnostic) or hasattr(i, "record") for i in items)
-
-
-@pytest.mark.parametrize("name", ALL_FIXTURES)
-def test_feeding_a_fixture_byte_by_byte_gives_the_same_events(name: str) -> None:
-    body = fixture(name)
-    framing = framing_of(name)
-    parser = SSEParser() if framing == "sse" else NDJSONParser()
-    adapter = AnthropicAdapter(framing)
-    out: list[Any] = []
-    for i in range(len(body)):
-        for r in parser.feed(body[i : i + 1]):
-            if isinstance(r, (SSEEvent, JSONRecord)):
-                out.extend(adapter.feed(r))
-    for r in parser.close():
-        if isinstance(r, (SSEEvent, JSONRecord)):
-            out.extend(adapter.feed(r))
-    out.extend(adapter.close())
-    whole = [e for e in run(body, framing) if not isinstance(e, Diagnostic)]
-    assert [e for e in out if not isinstance(e, Diagnostic)] == whole
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=4),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
-event_types = st.sampled_from(
-    [
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-        "error",
-        "ping",
-    ]
-)
-fields = st.sampled_from(
-    ["message", "index", "content_block", "delta", "usage", "error", "type", "text", "id"]
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.tuples(event_types, st.dictionaries(fields, json_values, max_size=4)),
-        max_size=8,
-    )
-)
-def test_arbitrary_event_shapes_never_raise(stream: list[tuple[str, dict[str, Any]]]) -> None:
-    objs = [{**body, "type": etype} for etype, body in stream]
-    for framing, body in (("ndjson", jsonl(*objs)), ("sse", sse(*objs))):
-        items = run(body, framing)
-        assert all(isinstance(i, Diagnostic) or hasattr(i, "record") for i in items)
-
-
-# -- real captures: EXPECTED.json facts --------------------------------------------------
-
-
-def _expected() -> dict[str, Any]:
-    path = REAL / "EXPECTED.json"
-    if not path.is_file():
-        pytest.skip(f"real captures not found at {REAL} (set SSESCOPE_REAL_STREAMS)")
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return {k: v for k, v in data.items() if v.get("provider") == "anthropic"}
-
-
-REAL_NAMES = [
-    "anthropic/max-tokens-mid-tool-input.sse",
-    "anthropic/message-delta-input-tokens.jsonl",
-    "anthropic/refusal-stop-details.jsonl",
-    "anthropic/spliced-message-start.jsonl",
-    "anthropic/text-then-tool-use.sse",
-    "anthropic/thinking-signature.jsonl",
-    "anthropic/tool-no-args.jsonl",
-    "anthropic/web-search-citations.jsonl",
-]
-
-
-def test_every_anthropic_capture_in_expected_is_checked() -> None:
-    assert sorted(_expected()) == REAL_NAMES
-
-
-@pytest.mark.parametrize("name", REAL_NAMES)
-def test_each_real_anthropic_capture_gives_the_expected_facts(name: str) -> None:
-    exp = _expected()[name]
-    items = run((REAL / name).read_bytes(), exp["framing"])
-    responses = fold(items)
-    assert len(responses) == 1
-    facts = responses[0].facts()
-    assert facts["status"] == exp["status"]
-    (out,) = exp["outputs"]
-    for key in ("text", "reasoning", "finish_reason", "raw_finish_reason"):
-        assert facts[key] == out[key], key
-    alternatives = exp.get("alternatives", {}).get("outputs[0].tool_calls[0].arguments", [])
-    assert len(facts["tool_calls"]) == len(out["tool_calls"])
-    for got, want in zip(facts["tool_calls"], out["tool_calls"], strict=True):
-        assert got["arguments"] in [want["arguments"], *alternatives]
-        assert {k: got[k] for k in ("complete", "id", "input", "name")} == {
-            k: want[k] for k in ("complete", "id", "input", "name")
-        }
-    for key, want in exp["usage"].items():
-        assert facts["usage"].get(key) == want, key
-    got_codes = set(codes(items))
-    for spec in exp["expect_diagnostics"]:
-        if spec.startswith("tool."):
-            continue  # decided by the aggregator
-        assert got_codes & set(spec.split("|")), spec
-    assert not got_codes & set(exp["forbid_diagnostics"])
-
-
-# -- end to end: ssescope.inspect --------------------------------------------------------
-
+# what the Report of each fixture says: its status and every diagnostic, aggregator ones too
 E2E: dict[str, tuple[str, list[str]]] = {
     "after-stop.sse": ("completed", ["stream.events-after-terminal"]),
     "context-window-exceeded.jsonl": ("incomplete", []),
@@ -1055,30 +744,43 @@ E2E: dict[str, tuple[str, list[str]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(E2E))
-def test_each_fixture_inspects_end_to_end_with_its_status_and_diagnostics(name: str) -> None:
-    report = ssescope.inspect(fixture(name), provider="anthropic", framing=framing_of(name))
-    data = report.to_dict()
-    status, want = E2E[name]
-    assert data["status"] == status
-    assert [d["code"] for d in data["diagnostics"]] == want
+def test_every_fixture_file_has_expectations() -> None:
+    names = set(fixture_names("anthropic"))
+    assert names - {"two-responses.jsonl"} == set(FIXTURE_FACTS) == set(FIXTURE_CODES)
+    assert names == set(E2E)
 
 
-@pytest.mark.parametrize("name", sorted(E2E))
-def test_each_fixture_is_detected_as_anthropic(name: str) -> None:
-    data = ssescope.inspect(fixture(name)).to_dict()
-    assert (data["provider"], data["framing"]) == ("anthropic", framing_of(name))
+@pytest.mark.parametrize("name", fixture_names("anthropic"))
+def test_each_fixture_yields_its_reply_in_every_chunking(name: str) -> None:
+    fed = feed_fixture("anthropic", name, framing="auto")
+    status, report_codes = E2E[name]
+    assert_facts(fed, {"provider": "anthropic", "framing": framing_of(name), "status": status})
+    assert_facts(fed, {"codes": report_codes, **FIXTURE_FACTS.get(name, {})})
+    if name in FIXTURE_FACTS:
+        assert "responses" not in fed.report
+        assert fed.event_codes == FIXTURE_CODES[name]
 
 
-def test_the_report_of_the_thinking_fixture_has_its_signature_and_redacted_count() -> None:
-    (out,) = ssescope.inspect(fixture("thinking-redacted.sse")).to_dict()["outputs"]
-    assert out["reasoning"] == "Two plus two is four."
-    assert out["reasoning_signature"] == "EqQBSigA=="
-    assert out["redacted_reasoning"] == 1
+def test_the_thinking_fixture_keeps_its_signature_and_redacted_block() -> None:
+    fed = feed_fixture("anthropic", "thinking-redacted.sse")
+    assert [(m.signature, m.redacted) for m in fed.of_type(ReasoningMeta)] == [
+        ("EqQBSigA==", None),
+        (None, "EmwKAhgBEgy3va3pzix/LafPsn4a"),
+    ]
+    assert_facts(
+        fed,
+        {
+            "reasoning": "Two plus two is four.",
+            "reasoning_signature": "EqQBSigA==",
+            "redacted_reasoning": 1,
+        },
+    )
 
 
-def test_the_report_of_the_search_fixture_has_the_server_call_result_and_citation() -> None:
-    (out,) = ssescope.inspect(fixture("server-tool-citations.sse")).to_dict()["outputs"]
+def test_the_search_fixture_keeps_its_server_call_result_and_citation() -> None:
+    fed = feed_fixture("anthropic", "server-tool-citations.sse")
+    assert [r.result_type for r in fed.of_type(ServerToolResult)] == ["web_search_tool_result"]
+    (out,) = fed.report["outputs"]
     assert [(t["name"], t["kind"], t["input"]) for t in out["tool_calls"]] == [
         ("web_search", "server", {"query": "ginza news"})
     ]
@@ -1086,9 +788,97 @@ def test_the_report_of_the_search_fixture_has_the_server_call_result_and_citatio
     assert out["citations"][0]["url"] == "https://example.com/ginza"
 
 
+def test_two_messages_in_one_capture_are_two_responses() -> None:
+    fed = feed_fixture("anthropic", "two-responses.jsonl")
+    responses = fed.report["responses"]
+    assert [(r["id"], r["status"], r["outputs"][0]["text"]) for r in responses] == [
+        ("msg_01One", "completed", "First."),
+        ("msg_01Two", "incomplete", "Second."),
+    ]
+    assert {k: v for k, v in responses[1]["usage"].items() if k.endswith("_tokens") and v} == {
+        "input_tokens": 7,
+        "output_tokens": 3,
+    }
+
+
+ALL_FIXTURES = fixture_names("anthropic")
+
+
+@pytest.mark.parametrize("name", ALL_FIXTURES)
+def test_cutting_a_fixture_at_any_record_boundary_never_raises(name: str) -> None:
+    body = fixture(name)
+    framing = framing_of(name)
+    ends = [r.end for r in frame(body, framing) if isinstance(r, (SSEEvent, JSONRecord))]
+    for end in [0, *ends]:
+        items = run(body[:end], framing)
+        assert all(isinstance(i, Diagnostic) or hasattr(i, "record") for i in items)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+event_types = st.sampled_from(
+    [
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "error",
+        "ping",
+    ]
+)
+fields = st.sampled_from(
+    ["message", "index", "content_block", "delta", "usage", "error", "type", "text", "id"]
+)
+
+
+# Drawing is nearly all of the cost, and each draw is already read in both framings.
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(event_types, st.dictionaries(fields, json_values, max_size=4)),
+        max_size=8,
+    )
+)
+def test_arbitrary_event_shapes_never_raise(stream: list[tuple[str, dict[str, Any]]]) -> None:
+    objs = [{**body, "type": etype} for etype, body in stream]
+    for framing, body in (("ndjson", jsonl(*objs)), ("sse", sse(*objs))):
+        items = run(body, framing)
+        assert all(isinstance(i, Diagnostic) or hasattr(i, "record") for i in items)
+
+
+# -- real captures: EXPECTED.json facts --------------------------------------------------
+
+
+REAL_NAMES = [
+    "anthropic/max-tokens-mid-tool-input.sse",
+    "anthropic/message-delta-input-tokens.jsonl",
+    "anthropic/refusal-stop-details.jsonl",
+    "anthropic/spliced-message-start.jsonl",
+    "anthropic/text-then-tool-use.sse",
+    "anthropic/thinking-signature.jsonl",
+    "anthropic/tool-no-args.jsonl",
+    "anthropic/web-search-citations.jsonl",
+]
+
+
+def test_every_anthropic_capture_in_expected_is_checked() -> None:
+    assert sorted(real_expected("anthropic")) == REAL_NAMES
+
+
+@pytest.mark.parametrize("name", REAL_NAMES)
+def test_each_real_anthropic_capture_gives_the_expected_facts(name: str) -> None:
+    assert_expected(name)
+
+
 def test_the_report_of_the_spliced_fixture_keeps_both_messages_in_arrival_order() -> None:
-    data = ssescope.inspect(fixture("spliced-message-start.jsonl")).to_dict()
-    (out,) = data["outputs"]
+    (out,) = feed_fixture("anthropic", "spliced-message-start.jsonl").report["outputs"]
     assert out["text"] == "First try second try."
     assert [(t["id"], t["complete"], t["input"]) for t in out["tool_calls"]] == [
         ("toolu_01A", False, None),

@@ -2,9 +2,8 @@
 
 Binary bodies are built with ``eventstream.encode_message``; the committed fixtures are
 written by ``tests/fixtures/bedrock/make_fixtures.py`` (checked below to be current).
-Fixture tests fold the events with ``fold`` below, a small reading of the aggregation
-rules (ADAPTERS.md); it repeats the one in test_anthropic.py so that each test module
-stands alone.
+Fixture and real-capture tests go through the shared oracle (``oracle.py``): the whole
+Pipeline in every chunking, its Report checked against the facts each fixture states.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ import binascii
 import importlib.util
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,6 +20,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import (
+    assert_expected,
+    assert_facts,
+    feed,
+    feed_fixture,
+    framing_of,
+    real_expected,
+)
 
 import ssescope
 from ssescope.diagnostics import Diagnostic
@@ -109,105 +115,6 @@ def codes(items: list[Any]) -> list[str]:
 
 def jsonl(*objs: dict[str, Any]) -> bytes:
     return "".join(json.dumps(o) + "\n" for o in objs).encode()
-
-
-@dataclass
-class Call:
-    index: int | None
-    id: str | None = None
-    name: str | None = None
-    args: list[str] = field(default_factory=list)
-    complete: bool = False
-
-
-@dataclass
-class Response:
-    status: str = "truncated"
-    text: dict[object, str] = field(default_factory=dict)
-    reasoning: dict[object, str] = field(default_factory=dict)
-    signatures: dict[object, str] = field(default_factory=dict)
-    redacted: list[str] = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)
-    finish: str | None = None
-    raw_finish: str | None = None
-    usage: dict[str, int | None] = field(default_factory=dict)
-    errors: list[ProviderError] = field(default_factory=list)
-    ended: bool = False
-
-    def call_for(self, ev: ToolCallDelta | ToolCallEnd, create: bool) -> Call | None:
-        for c in self.calls:
-            if ev.id and c.id == ev.id:
-                return c
-        for c in reversed(self.calls):
-            if ev.index is not None and c.index == ev.index:
-                if ev.id and c.id is None:
-                    c.id = ev.id
-                if not ev.id or c.id == ev.id:
-                    return c
-        if not create:
-            return None
-        call = Call(ev.index, ev.id)
-        self.calls.append(call)
-        return call
-
-    def facts(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "text": "".join(self.text.values()),
-            "reasoning": "".join(self.reasoning.values()),
-            "finish_reason": self.finish,
-            "raw_finish_reason": self.raw_finish,
-            "tool_calls": [
-                {"id": c.id, "name": c.name, "arguments": "".join(c.args), "complete": c.complete}
-                for c in self.calls
-            ],
-            "usage": self.usage,
-        }
-
-
-def fold(items: list[Any]) -> list[Response]:
-    """Fold adapter events into responses, following the aggregation rules of ADAPTERS.md."""
-    responses: list[Response] = []
-    for e in items:
-        if isinstance(e, Diagnostic):
-            continue
-        if isinstance(e, ResponseStart):
-            if not responses or responses[-1].ended:
-                responses.append(Response())
-            continue
-        if not responses:
-            responses.append(Response())
-        r = responses[-1]
-        if isinstance(e, TextDelta):
-            r.text[e.part] = r.text.get(e.part, "") + e.text
-        elif isinstance(e, ReasoningDelta):
-            r.reasoning[e.part] = r.reasoning.get(e.part, "") + e.text
-        elif isinstance(e, ReasoningMeta):
-            if e.signature is not None:
-                r.signatures[e.part] = e.signature
-            if e.redacted is not None:
-                r.redacted.append(e.redacted)
-        elif isinstance(e, ToolCallDelta):
-            call = r.call_for(e, create=True)
-            assert call is not None
-            call.name = call.name or e.name
-            if e.arguments:
-                call.args.append(e.arguments)
-        elif isinstance(e, ToolCallEnd):
-            call = r.call_for(e, create=False)
-            if call is not None:
-                call.complete = True
-        elif isinstance(e, Finish):
-            r.finish, r.raw_finish = e.reason, e.raw
-        elif isinstance(e, Usage):
-            r.usage.update({k: v for k, v in e.values.items() if v is not None})
-        elif isinstance(e, ProviderError):
-            r.status = "failed"
-            r.errors.append(e)
-        elif isinstance(e, Terminal):
-            r.status = e.status
-            r.ended = True
-    return responses
 
 
 # -- the committed fixtures are what the script writes -----------------------------------
@@ -423,7 +330,8 @@ def test_a_message_start_after_message_stop_starts_a_new_response() -> None:
         {"messageStart": {"role": "assistant"}},
         {"messageStop": {"stopReason": "max_tokens"}},
     )
-    assert [r.status for r in fold(run(body, "ndjson"))] == ["completed", "incomplete"]
+    responses = feed(body, "bedrock", "ndjson").report["responses"]
+    assert [r["status"] for r in responses] == ["completed", "incomplete"]
 
 
 def test_message_stop_without_a_stop_reason_is_reported() -> None:
@@ -520,8 +428,7 @@ def test_a_message_crc_mismatch_is_reported_and_the_message_still_read() -> None
     items = run(bytes(body))
     assert codes(items) == ["eventstream.crc-mismatch"]
     assert items[1] == ResponseStart(0)
-    (resp,) = fold(items)
-    assert resp.status == "completed"
+    assert feed(bytes(body), "bedrock", "aws-eventstream").report["status"] == "completed"
 
 
 def test_a_prelude_crc_mismatch_is_reported_and_the_message_still_read() -> None:
@@ -546,10 +453,11 @@ def test_a_body_cut_inside_the_metadata_message_is_complete_without_usage() -> N
     ends = _message_ends(body)
     items = run(body[: ends[-2] + 20])  # 20 bytes into the last message (metadata)
     assert codes(items) == ["eventstream.truncated-message"]
-    (resp,) = fold(items)
+    assert not [e for e in items if isinstance(e, Usage)]
+    report = feed(body[: ends[-2] + 20], "bedrock", "aws-eventstream").report
     # messageStop had arrived: the reply is complete, only the usage is missing
-    assert resp.status == "completed"
-    assert resp.usage == {}
+    assert report["status"] == "completed"
+    assert report["usage"] is None
 
 
 def test_a_body_cut_before_message_stop_has_no_terminal() -> None:
@@ -558,16 +466,14 @@ def test_a_body_cut_before_message_stop_has_no_terminal() -> None:
     items = run(body[: ends[3] + 5])
     assert codes(items) == ["eventstream.truncated-message", "bedrock.missing-message-stop"]
     assert not [e for e in items if isinstance(e, Terminal)]
-    (resp,) = fold(items)
-    assert resp.status == "truncated"
+    assert feed(body[: ends[3] + 5], "bedrock", "aws-eventstream").report["status"] == "truncated"
 
 
 def test_an_impossible_length_stops_framing_and_the_response_is_truncated() -> None:
     body = msg("messageStart", {"role": "assistant"}) + b"\xff\xff\xff\xff" + b"\x00" * 12
     items = run(body)
     assert "eventstream.bad-prelude" in codes(items)
-    (resp,) = fold(items)
-    assert resp.status == "truncated"
+    assert feed(body, "bedrock", "aws-eventstream").report["status"] == "truncated"
 
 
 def test_the_framer_detects_the_binary_fixtures() -> None:
@@ -663,20 +569,34 @@ FIXTURE_CODES = {
 }
 
 
+# what the Report of each fixture says: its status and every diagnostic
+E2E: dict[str, tuple[str, list[str]]] = {
+    "text-then-tool": ("completed", []),
+    "reasoning": ("completed", []),
+    "guardrail": ("incomplete", []),
+    "max-tokens": ("incomplete", ["tool.incomplete"]),
+    "throttled": ("failed", ["provider.error"]),
+    "model-stream-error": ("failed", ["provider.error"]),
+    "invoke-model-anthropic": ("completed", []),
+}
+
+
 def test_every_fixture_stream_has_expectations() -> None:
-    assert set(MAKER.STREAMS) == set(FIXTURE_FACTS)
+    assert set(MAKER.STREAMS) == set(FIXTURE_FACTS) == set(E2E)
 
 
 @pytest.mark.parametrize("form", ["bin", "jsonl"])
 @pytest.mark.parametrize("name", sorted(FIXTURE_FACTS))
-def test_each_fixture_yields_its_reply_in_both_forms(name: str, form: str) -> None:
-    framing = "aws-eventstream" if form == "bin" else "ndjson"
-    items = run(_fixture(f"{name}.{form}"), framing)
-    (resp,) = fold(items)
-    facts = resp.facts()
-    for key, want in FIXTURE_FACTS[name].items():
-        assert facts[key] == want, key
-    assert codes(items) == FIXTURE_CODES.get(name, [])
+def test_each_fixture_yields_its_reply_in_both_forms_in_every_chunking(
+    name: str, form: str
+) -> None:
+    fed = feed_fixture("bedrock", f"{name}.{form}", framing="auto")
+    status, report_codes = E2E[name]
+    assert_facts(fed, {"provider": "bedrock", "framing": framing_of(f"{name}.{form}")})
+    assert_facts(fed, {"status": status, "codes": report_codes, **FIXTURE_FACTS[name]})
+    assert fed.output["text"] == FIXTURE_FACTS[name].get("text", "")
+    assert "responses" not in fed.report
+    assert fed.event_codes == FIXTURE_CODES.get(name, [])
 
 
 def test_both_forms_of_each_fixture_give_the_same_events() -> None:
@@ -691,16 +611,22 @@ def test_both_forms_of_each_fixture_give_the_same_events() -> None:
 
 
 def test_the_reasoning_fixture_keeps_its_signature_and_redacted_block() -> None:
-    (resp,) = fold(run(_fixture("reasoning.bin")))
-    assert resp.signatures == {0: "EqQBCkgIARABGAIiQSig=="}
-    assert resp.redacted == ["RWRhY3RlZCByZWFzb25pbmc="]
+    fed = feed_fixture("bedrock", "reasoning.bin")
+    metas = fed.of_type(ReasoningMeta)
+    assert [m.signature for m in metas if m.signature] == ["EqQBCkgIARABGAIiQSig=="]
+    assert [m.redacted for m in metas if m.redacted] == ["RWRhY3RlZCByZWFzb25pbmc="]
+    assert_facts(fed, {"reasoning_signature": "EqQBCkgIARABGAIiQSig==", "redacted_reasoning": 1})
 
 
 def test_the_throttled_fixture_reports_the_exception_message() -> None:
-    (resp,) = fold(run(_fixture("throttled.bin")))
-    assert [(e.error_type, e.message) for e in resp.errors] == [
+    fed = feed_fixture("bedrock", "throttled.bin")
+    assert [(e.error_type, e.message) for e in fed.of_type(ProviderError)] == [
         ("throttlingException", "Too many requests, please wait.")
     ]
+    assert_facts(
+        fed,
+        {"error": {"type": "throttlingException", "message": "Too many requests, please wait."}},
+    )
 
 
 def test_anthropic_chunks_are_decoded_and_the_invocation_metrics_become_usage() -> None:
@@ -755,7 +681,8 @@ fields = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+# Drawing is nearly all of the cost, and each draw is already read in both forms.
+@settings(max_examples=75, deadline=None)
 @given(
     st.lists(st.tuples(event_names, st.dictionaries(fields, json_values, max_size=4)), max_size=8)
 )
@@ -774,61 +701,14 @@ def test_arbitrary_payload_shapes_never_raise(stream: list[tuple[str, dict[str, 
 
 
 def test_the_real_bedrock_capture_gives_the_expected_facts() -> None:
-    path = REAL / "EXPECTED.json"
-    if not path.is_file():
-        pytest.skip(f"real captures not found at {REAL} (set SSESCOPE_REAL_STREAMS)")
-    expected = json.loads(path.read_text(encoding="utf-8"))
-    names = sorted(k for k, v in expected.items() if v.get("provider") == "bedrock")
+    names = sorted(real_expected("bedrock"))
     assert names == ["bedrock/reasoning-signature.jsonl"]
     for name in names:
-        exp = expected[name]
-        items = run((REAL / name).read_bytes(), exp["framing"])
-        (resp,) = fold(items)
-        facts = resp.facts()
-        assert facts["status"] == exp["status"]
-        (out,) = exp["outputs"]
-        for key in ("text", "reasoning", "finish_reason", "raw_finish_reason"):
-            assert facts[key] == out[key], key
-        assert facts["tool_calls"] == out["tool_calls"]
-        for key, want in exp["usage"].items():
-            assert facts["usage"].get(key) == want, key
-        got_codes = set(codes(items))
-        for spec in exp["expect_diagnostics"]:
-            assert got_codes & set(spec.split("|")), spec
-        assert not got_codes & set(exp["forbid_diagnostics"])
-        assert resp.signatures[0].startswith("Ep0CCkgIC")
+        fed = assert_expected(name)
+        assert fed.output["reasoning_signature"].startswith("Ep0CCkgIC")
 
 
-# -- end to end: ssescope.inspect --------------------------------------------------------
-
-E2E: dict[str, tuple[str, list[str]]] = {
-    "text-then-tool": ("completed", []),
-    "reasoning": ("completed", []),
-    "guardrail": ("incomplete", []),
-    "max-tokens": ("incomplete", ["tool.incomplete"]),
-    "throttled": ("failed", ["provider.error"]),
-    "model-stream-error": ("failed", ["provider.error"]),
-    "invoke-model-anthropic": ("completed", []),
-}
-
-
-@pytest.mark.parametrize("form", ["bin", "jsonl"])
-@pytest.mark.parametrize("name", sorted(E2E))
-def test_each_fixture_inspects_end_to_end_in_both_forms(name: str, form: str) -> None:
-    framing = "aws-eventstream" if form == "bin" else "ndjson"
-    data = ssescope.inspect(
-        _fixture(f"{name}.{form}"), provider="bedrock", framing=framing
-    ).to_dict()
-    status, want = E2E[name]
-    assert data["status"] == status
-    assert [d["code"] for d in data["diagnostics"]] == want
-    assert data["outputs"][0]["text"] == FIXTURE_FACTS[name].get("text", "")
-
-
-@pytest.mark.parametrize("name", sorted(E2E))
-def test_each_binary_fixture_is_detected_as_bedrock(name: str) -> None:
-    data = ssescope.inspect(_fixture(f"{name}.bin")).to_dict()
-    assert (data["provider"], data["framing"]) == ("bedrock", "aws-eventstream")
+# -- end to end: the Report of a whole body ------------------------------------------------
 
 
 def test_the_usage_that_follows_message_stop_is_in_the_report_without_a_late_event_diagnostic() -> (
@@ -838,12 +718,6 @@ def test_the_usage_that_follows_message_stop_is_in_the_report_without_a_late_eve
     assert data["usage"]["total_tokens"] == 155
     assert data["usage"]["cached_input_tokens"] == 100
     assert data["diagnostics"] == []
-
-
-def test_a_throttled_stream_reports_the_error_in_the_report() -> None:
-    data = ssescope.inspect(_fixture("throttled.bin")).to_dict()
-    assert data["error"]["type"] == "throttlingException"
-    assert data["error"]["message"] == "Too many requests, please wait."
 
 
 def test_a_truncated_binary_body_reports_truncation_end_to_end() -> None:
@@ -863,8 +737,9 @@ def test_a_corrupted_length_field_leaves_the_response_truncated_with_a_framing_d
     items = run(bytes(body))
     assert any(c.startswith("eventstream.") for c in codes(items))
     assert items[0] == ResponseStart(0)
-    (resp,) = fold(items)
-    assert resp.status == "truncated"
+    fed = feed(bytes(body), "bedrock", "aws-eventstream")
+    assert fed.report["status"] == "truncated"
+    assert any(c.startswith("eventstream.") for c in fed.codes)
 
 
 def test_every_bedrock_code_the_adapter_raises_is_documented() -> None:

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import (
+    REAL,
+    assert_facts,
+    expected_problems,
+    feed,
+    feed_fixture,
+    fixture_names,
+    framing_of,
+    real_expected,
+)
 
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
@@ -31,15 +40,6 @@ from ssescope.framing.sse import SSEParser
 from ssescope.providers.cohere import CohereAdapter, finish_status, map_finish_reason
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "cohere"
-REAL_STREAMS = Path(
-    os.environ.get(
-        "SSESCOPE_REAL_STREAMS", Path(__file__).parents[2].parent / "shared" / "real_streams"
-    )
-)
-
-
-def framing_of(path: Path) -> str:
-    return "sse" if path.suffix == ".sse" else "ndjson"
 
 
 def frame(data: bytes, framing: str) -> tuple[list[SSEEvent | JSONRecord], list[Diagnostic]]:
@@ -64,7 +64,7 @@ def run(data: bytes, framing: str) -> list[Any]:
 
 def run_fixture(name: str) -> list[Any]:
     path = FIXTURES / name
-    return run(path.read_bytes(), framing_of(path))
+    return run(path.read_bytes(), framing_of(path.name))
 
 
 def events(out: list[Any]) -> list[Any]:
@@ -85,99 +85,6 @@ def sse(*objs: dict[str, Any], named: bool = True) -> bytes:
         head = f"event: {obj.get('type')}\n" if named else ""
         parts.append(f"{head}data: {json.dumps(obj)}\n\n")
     return "".join(parts).encode()
-
-
-def fold(out: list[Any]) -> dict[str, Any]:
-    """Fold events the way ADAPTERS.md says the aggregator will (enough for these tests)."""
-    text: dict[object, str] = {}
-    reasoning: dict[object, str] = {}
-    calls: list[dict[str, Any]] = []
-    finish: tuple[Any, Any] = (None, None)
-    status = "truncated"
-    usage: dict[str, Any] = dict.fromkeys(
-        ("cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens")
-    )
-
-    def call_for(index: int | None, call_id: str | None) -> dict[str, Any]:
-        if call_id and all(c["id"] != call_id for c in calls):
-            for c in calls:
-                if index is not None and c["index"] == index and not c["id"]:
-                    return c
-        elif call_id:
-            return next(c for c in calls if c["id"] == call_id)
-        elif index is not None:
-            for c in calls:
-                if c["index"] == index:
-                    return c
-        elif calls and not calls[-1]["complete"]:
-            return calls[-1]
-        calls.append({"index": index, "id": None, "name": None, "arguments": "", "complete": False})
-        return calls[-1]
-
-    for e in events(out):
-        if isinstance(e, TextDelta):
-            text[e.part] = text.get(e.part, "") + e.text
-        elif isinstance(e, ReasoningDelta):
-            reasoning[e.part] = reasoning.get(e.part, "") + e.text
-        elif isinstance(e, ToolCallDelta):
-            c = call_for(e.index, e.id)
-            c["id"] = c["id"] or e.id
-            c["name"] = c["name"] or e.name
-            c["arguments"] += e.arguments or ""
-        elif isinstance(e, ToolCallEnd):
-            call_for(e.index, e.id)["complete"] = True
-        elif isinstance(e, Finish):
-            finish = (e.reason, e.raw)
-        elif isinstance(e, ProviderError):
-            status = "failed"
-        elif isinstance(e, Terminal):
-            status = e.status
-        elif isinstance(e, Usage):
-            usage.update({k: v for k, v in e.values.items() if v is not None})
-    tool_calls = []
-    for c in calls:
-        try:
-            parsed = json.loads(c["arguments"]) if c["arguments"] else {}
-        except ValueError:
-            parsed = None
-        tool_calls.append(
-            {
-                "name": c["name"],
-                "id": c["id"],
-                "arguments": c["arguments"],
-                "input": parsed if c["complete"] else None,
-                "complete": c["complete"],
-            }
-        )
-    return {
-        "status": status,
-        "outputs": [
-            {
-                "index": 0,
-                "text": "".join(text.values()),
-                "reasoning": "".join(reasoning.values()),
-                "refusal": "",
-                "tool_calls": tool_calls,
-                "finish_reason": finish[0],
-                "raw_finish_reason": finish[1],
-            }
-        ],
-        "usage": usage,
-    }
-
-
-def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict) and not prefix.endswith("input"):
-        flat: dict[str, Any] = {}
-        for k, v in value.items():
-            flat.update(flatten(v, f"{prefix}.{k}" if prefix else k))
-        return flat
-    if isinstance(value, list) and not prefix.endswith("input"):
-        flat = {f"{prefix}.length": len(value)}
-        for i, v in enumerate(value):
-            flat.update(flatten(v, f"{prefix}[{i}]"))
-        return flat
-    return {prefix: value}
 
 
 USAGE_RAW = {
@@ -232,7 +139,7 @@ def test_tool_plan_and_tool_calls_keyed_by_the_top_level_index() -> None:
         Usage(9, USAGE_VALUES, USAGE_RAW, "message-end usage.tokens"),
         Terminal(9, "completed", "message-end TOOL_CALL"),
     ]
-    calls = fold(out)["outputs"][0]["tool_calls"]
+    calls = feed_fixture("cohere", "tool-plan-calls.sse").output["tool_calls"]
     assert [(c["name"], c["input"], c["complete"]) for c in calls] == [
         ("get_weather", {"city": "Oslo"}, True),
         ("get_time", {}, True),
@@ -259,7 +166,7 @@ def test_an_error_finish_fails_the_response_and_keeps_the_partial_text() -> None
     assert of_type(out, Finish) == [Finish(3, 0, "error", "ERROR")]
     assert of_type(out, Terminal) == [Terminal(3, "failed", "message-end ERROR")]
     assert of_type(out, Usage) == []
-    assert fold(out)["outputs"][0]["text"] == "Partial"
+    assert feed_fixture("cohere", "error-finish.sse").output["text"] == "Partial"
 
 
 def test_a_stream_without_message_end_has_no_terminal_and_is_diagnosed_at_close() -> None:
@@ -387,7 +294,7 @@ def test_invalid_json_is_diagnosed_and_the_stream_goes_on() -> None:
     )
     out = run(body, "sse")
     assert codes(out) == ["json.invalid"]
-    assert fold(out)["status"] == "incomplete"
+    assert feed(body, "cohere", "sse").report["status"] == "incomplete"
 
 
 def test_json_that_is_not_an_object_is_skipped_with_a_diagnostic() -> None:
@@ -401,7 +308,7 @@ FIXTURE_FILES = sorted(FIXTURES.iterdir())
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_cutting_a_fixture_at_every_record_boundary_never_raises(path: Path) -> None:
-    framing = framing_of(path)
+    framing = framing_of(path.name)
     records, _ = frame(path.read_bytes(), framing)
     for cut in range(len(records) + 1):
         adapter = CohereAdapter(framing)
@@ -476,30 +383,50 @@ def test_arbitrary_json_records_never_raise(values: list[Any]) -> None:
     adapter.close()
 
 
+# -- every fixture through the one oracle: the Report, in every chunking --------------------
+
+# status and every diagnostic of the Report (aggregator ones too) of each fixture
+REPORTS: dict[str, tuple[str, list[str]]] = {
+    "citations.sse": ("completed", []),
+    "done-and-after-end.sse": ("completed", ["stream.events-after-terminal"]),
+    "error-finish.sse": ("failed", []),
+    "max-tokens.jsonl": ("incomplete", []),
+    "mismatched-event-name.sse": ("completed", ["cohere.event-name-mismatch"]),
+    "thinking-text.jsonl": ("completed", []),
+    "thinking-text.sse": ("completed", []),
+    "tool-plan-calls.sse": ("completed", []),
+    "truncated.sse": ("truncated", ["cohere.missing-message-end"]),
+}
+
+
+def test_every_fixture_has_its_report_stated() -> None:
+    assert set(fixture_names("cohere")) == set(REPORTS)
+
+
+@pytest.mark.parametrize("name", sorted(REPORTS))
+def test_each_fixture_gives_its_report_in_every_chunking(name: str) -> None:
+    fed = feed_fixture("cohere", name, framing="auto")
+    status, report_codes = REPORTS[name]
+    assert_facts(fed, {"provider": "cohere", "framing": framing_of(name), "status": status})
+    assert_facts(fed, {"codes": report_codes})
+    assert fed.event_codes == codes(run_fixture(name))
+
+
 # -- the real captures --------------------------------------------------------------------
 
-
-def _expected() -> dict[str, Any]:
-    path = REAL_STREAMS / "EXPECTED.json"
-    if not path.exists():
-        return {}
-    data: dict[str, Any] = json.loads(path.read_text())
-    return {k: v for k, v in data.items() if v.get("provider") == "cohere"}
+REAL_NAMES = ["cohere/parallel-tool-calls-tool-plan.jsonl", "cohere/thinking-content.jsonl"]
 
 
-EXPECTED = _expected()
+def test_every_cohere_capture_in_expected_is_checked() -> None:
+    assert sorted(real_expected("cohere")) == REAL_NAMES
 
 
-@pytest.mark.skipif(
-    not REAL_STREAMS.is_dir(),
-    reason=f"real captures not found at {REAL_STREAMS} (set SSESCOPE_REAL_STREAMS)",
-)
 @pytest.mark.parametrize("form", ["ndjson", "sse"])
-@pytest.mark.parametrize("name", sorted(EXPECTED) or ["(none)"])
+@pytest.mark.parametrize("name", REAL_NAMES)
 def test_real_cohere_capture_gives_the_expected_facts(name: str, form: str) -> None:
-    expected = EXPECTED[name]
+    expected = real_expected("cohere")[name]
     assert expected["framing"] == "ndjson"
-    lines = (REAL_STREAMS / name).read_bytes().splitlines()
+    lines = (REAL / name).read_bytes().splitlines()
     if form == "sse":  # the wire form: event name + data, type repeated in the JSON
         data = b"".join(
             b"event: " + json.loads(line)["type"].encode() + b"\ndata: " + line + b"\n\n"
@@ -507,20 +434,7 @@ def test_real_cohere_capture_gives_the_expected_facts(name: str, form: str) -> N
         )
     else:
         data = b"\n".join(lines) + b"\n"
-    _, framing_diags = frame(data, form)
-    out = run(data, form)
-    got_flat = flatten(fold(out))
-    want_flat = flatten({k: expected[k] for k in ("status", "outputs", "usage")})
-    alternatives = expected.get("alternatives", {})
-    for key, want in want_flat.items():
-        have = got_flat.get(key)
-        if have == want:
-            continue
-        allowed = alternatives.get(key, [])
-        assert "<any>" in allowed or have in allowed, f"{name}: {key} is {have!r}, want {want!r}"
-    all_codes = codes(out) + [d.code for d in framing_diags]
-    for code in expected.get("forbid_diagnostics", []):
-        assert code not in all_codes
-    for code in expected.get("expect_diagnostics", []):
-        assert set(code.split("|")) & set(all_codes), f"{name}: {code} expected"
-    assert of_type(out, Unknown) == []
+    fed = feed(data)
+    problems = expected_problems(fed.report, {**expected, "framing": form})
+    assert not problems, "\n".join(problems)
+    assert fed.of_type(Unknown) == []

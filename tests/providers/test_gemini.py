@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import (
+    REAL,
+    assert_facts,
+    expected_problems,
+    feed,
+    feed_fixture,
+    fixture_names,
+    framing_of,
+    real_expected,
+)
 
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
@@ -34,17 +43,7 @@ from ssescope.framing.sse import SSEParser
 from ssescope.providers.gemini import GeminiAdapter, finish_status, map_finish_reason
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "gemini"
-REAL_STREAMS = Path(
-    os.environ.get(
-        "SSESCOPE_REAL_STREAMS", Path(__file__).parents[2].parent / "shared" / "real_streams"
-    )
-)
-
 _PARSERS: dict[str, Any] = {"sse": SSEParser, "ndjson": NDJSONParser, "json-array": JSONArrayParser}
-
-
-def framing_of(path: Path) -> str:
-    return {".sse": "sse", ".json": "json-array"}.get(path.suffix, "ndjson")
 
 
 def frame(data: bytes, framing: str) -> tuple[list[SSEEvent | JSONRecord], list[Diagnostic]]:
@@ -68,7 +67,7 @@ def run(data: bytes, framing: str) -> list[Any]:
 
 def run_fixture(name: str) -> list[Any]:
     path = FIXTURES / name
-    return run(path.read_bytes(), framing_of(path))
+    return run(path.read_bytes(), framing_of(path.name))
 
 
 def events(out: list[Any]) -> list[Any]:
@@ -94,76 +93,6 @@ def chunk(parts: list[object] | None = None, finish: str | None = None, **extra:
     if finish is not None:
         cand["finishReason"] = finish
     return {"candidates": [cand], "responseId": extra.pop("rid", "r1"), **extra}
-
-
-def fold(out: list[Any]) -> dict[str, Any]:
-    """Fold events the way ADAPTERS.md says the aggregator will (enough for these tests)."""
-    outputs: dict[int, dict[str, Any]] = {}
-    status = "truncated"
-    usage: dict[str, Any] = dict.fromkeys(
-        ("cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens")
-    )
-
-    def output(i: int) -> dict[str, Any]:
-        return outputs.setdefault(
-            i,
-            {
-                "index": i,
-                "text": "",
-                "reasoning": "",
-                "refusal": "",
-                "tool_calls": [],
-                "finish_reason": None,
-                "raw_finish_reason": None,
-            },
-        )
-
-    for e in events(out):
-        if isinstance(e, TextDelta):
-            output(e.output)["text"] += e.text
-        elif isinstance(e, ReasoningDelta):
-            output(e.output)["reasoning"] += e.text
-        elif isinstance(e, ToolCall):
-            try:
-                parsed = json.loads(e.arguments) if e.arguments else {}
-            except ValueError:
-                parsed = None
-            output(e.output)["tool_calls"].append(
-                {
-                    "name": e.name,
-                    "id": e.id,
-                    "arguments": e.arguments,
-                    "input": parsed if e.complete else None,
-                    "complete": e.complete,
-                }
-            )
-        elif isinstance(e, Finish):
-            output(e.output).update(finish_reason=e.reason, raw_finish_reason=e.raw)
-        elif isinstance(e, ProviderError):
-            status = "failed"
-        elif isinstance(e, Terminal):
-            status = e.status
-        elif isinstance(e, Usage):
-            usage.update({k: v for k, v in e.values.items() if v is not None})
-    return {
-        "status": status,
-        "outputs": [outputs[i] for i in sorted(outputs)],
-        "usage": usage,
-    }
-
-
-def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict) and not (prefix.endswith(".input") or prefix == "input"):
-        flat: dict[str, Any] = {}
-        for k, v in value.items():
-            flat.update(flatten(v, f"{prefix}.{k}" if prefix else k))
-        return flat
-    if isinstance(value, list) and not prefix.endswith("input"):
-        flat = {f"{prefix}.length": len(value)}
-        for i, v in enumerate(value):
-            flat.update(flatten(v, f"{prefix}[{i}]"))
-        return flat
-    return {prefix: value}
 
 
 # -- the fixtures, one quirk each ---------------------------------------------------------
@@ -259,14 +188,14 @@ def test_max_tokens_is_a_length_finish_and_an_incomplete_response() -> None:
     out = run_fixture("max-tokens.jsonl")
     assert of_type(out, Finish) == [Finish(1, 0, "length", "MAX_TOKENS")]
     assert of_type(out, Terminal) == [Terminal(1, "incomplete", "finishReason MAX_TOKENS")]
-    assert fold(out)["outputs"][0]["text"] == "The quick brown fox"
+    assert feed_fixture("gemini", "max-tokens.jsonl").output["text"] == "The quick brown fox"
 
 
 def test_a_safety_finish_is_a_content_filter_and_keeps_the_text_already_sent() -> None:
     out = run_fixture("safety-finish.sse")
     assert of_type(out, Finish) == [Finish(1, 0, "content_filter", "SAFETY")]
     assert of_type(out, Terminal) == [Terminal(1, "incomplete", "finishReason SAFETY")]
-    assert fold(out)["outputs"][0]["text"] == "I can explain"
+    assert feed_fixture("gemini", "safety-finish.sse").output["text"] == "I can explain"
 
 
 def test_a_blocked_prompt_without_candidates_ends_as_content_filter_and_incomplete() -> None:
@@ -344,8 +273,8 @@ def test_a_malformed_function_call_finish_fails_the_response_and_quotes_the_mess
 
 def test_two_candidates_stay_separate_and_the_terminal_waits_for_both() -> None:
     out = run_fixture("two-candidates.sse")
-    folded = fold(out)
-    assert [(o["text"], o["finish_reason"]) for o in folded["outputs"]] == [
+    report = feed_fixture("gemini", "two-candidates.sse").report
+    assert [(o["text"], o["finish_reason"]) for o in report["outputs"]] == [
         ("Red apples", "stop"),
         ("Blue berries and", "length"),
     ]
@@ -361,7 +290,7 @@ def test_a_stream_without_finish_reason_has_no_terminal_and_is_diagnosed_at_clos
         "warning",
         1,
     )
-    assert fold(out)["status"] == "truncated"
+    assert feed_fixture("gemini", "truncated.sse").report["status"] == "truncated"
 
 
 def test_code_execution_and_media_parts_are_known_and_never_text() -> None:
@@ -384,7 +313,7 @@ def test_code_execution_and_media_parts_are_known_and_never_text() -> None:
         )
     ]
     assert of_type(out, Audio) == [Audio(3, 0, "AAAAAA==", None, "audio/L16;rate=24000")]
-    assert fold(out)["outputs"][0]["text"] == "The answer is 4."
+    assert feed_fixture("gemini", "code-execution-media.jsonl").output["text"] == "The answer is 4."
     (inline,) = [d for d in out if isinstance(d, Diagnostic)]
     assert "'image/png'" in inline.message
     assert "iVBOR" not in inline.message
@@ -590,14 +519,13 @@ def test_invalid_json_is_diagnosed_and_the_stream_goes_on() -> None:
     body = b"data: {not json\r\n\r\n" + sse(chunk([{"text": "ok"}], "STOP"))
     out = run(body, "sse")
     assert codes(out) == ["json.invalid"]
-    assert fold(out)["outputs"][0]["text"] == "ok"
-    assert fold(out)["status"] == "completed"
+    assert_facts(feed(body, "gemini", "sse"), {"text": "ok", "status": "completed"})
 
 
 def test_a_done_marker_added_by_a_proxy_is_noted_and_ignored() -> None:
-    out = run(sse(chunk([{"text": "ok"}], "STOP")) + b"data: [DONE]\r\n\r\n", "sse")
-    assert codes(out) == ["gemini.unexpected-done"]
-    assert fold(out)["status"] == "completed"
+    body = sse(chunk([{"text": "ok"}], "STOP")) + b"data: [DONE]\r\n\r\n"
+    assert codes(run(body, "sse")) == ["gemini.unexpected-done"]
+    assert feed(body, "gemini", "sse").report["status"] == "completed"
 
 
 @pytest.mark.parametrize(
@@ -639,7 +567,7 @@ FIXTURE_FILES = sorted(FIXTURES.iterdir())
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_cutting_a_fixture_at_every_record_boundary_never_raises(path: Path) -> None:
-    framing = framing_of(path)
+    framing = framing_of(path.name)
     records, _ = frame(path.read_bytes(), framing)
     for cut in range(len(records) + 1):
         adapter = GeminiAdapter(framing)
@@ -648,23 +576,6 @@ def test_cutting_a_fixture_at_every_record_boundary_never_raises(path: Path) -> 
             out += adapter.feed(record)
         out += adapter.close()
         assert all(e.record <= max(cut - 1, 0) for e in out if not isinstance(e, Diagnostic))
-
-
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
-def test_feeding_a_fixture_in_two_pieces_gives_the_same_events(path: Path) -> None:
-    data = path.read_bytes()
-    framing = framing_of(path)
-    whole = run(data, framing)
-    for split in range(0, len(data), 7):
-        parser = _PARSERS[framing]()
-        got = parser.feed(data[:split]) + parser.feed(data[split:]) + parser.close()
-        adapter = GeminiAdapter(framing)
-        out: list[Any] = []
-        for record in got:
-            if isinstance(record, (SSEEvent, JSONRecord)):
-                out += adapter.feed(record)
-        out += adapter.close()
-        assert out == whole
 
 
 _KEYS = st.sampled_from(
@@ -721,50 +632,72 @@ def test_arbitrary_json_records_never_raise(values: list[Any]) -> None:
         adapter.close()
 
 
+# -- every fixture through the one oracle: the Report, in every chunking --------------------
+
+# provider (when not detected), status and every diagnostic of the Report of each fixture
+REPORTS: dict[str, tuple[str, list[str]]] = {
+    "after-finish.jsonl": ("completed", ["stream.events-after-terminal", "usage.missing"]),
+    "citations-grounding.sse": ("completed", ["usage.missing"]),
+    "code-execution-media.jsonl": ("completed", ["gemini.inline-data"]),
+    "error-array.json": ("failed", ["provider.error"]),
+    "error-unprefixed.sse": ("failed", ["sse.unprefixed-json", "provider.error"]),
+    "function-calls.json": ("completed", []),
+    "malformed-function-call.jsonl": ("failed", ["gemini.tool-call-failed"]),
+    "max-tokens.jsonl": ("incomplete", []),
+    "prompt-blocked.sse": ("incomplete", ["gemini.prompt-blocked"]),
+    "safety-finish.sse": ("incomplete", ["usage.missing"]),
+    "streamed-args-unterminated.jsonl": (
+        "completed",
+        ["gemini.unterminated-function-call", "tool.incomplete", "usage.missing"],
+    ),
+    "thought-text-stop.json": ("completed", []),
+    "thought-text-stop.jsonl": ("completed", []),
+    "thought-text-stop.sse": ("completed", []),
+    "truncated.sse": ("truncated", ["gemini.no-finish-reason"]),
+    "two-candidates.sse": ("incomplete", []),
+}
+# a body that is only an error object says nothing about its provider
+NOT_DETECTED = {"error-array.json"}
+
+
+def test_every_fixture_has_its_report_stated() -> None:
+    assert set(fixture_names("gemini")) == set(REPORTS)
+
+
+@pytest.mark.parametrize("name", sorted(REPORTS))
+def test_each_fixture_gives_its_report_in_every_chunking(name: str) -> None:
+    provider = "gemini" if name in NOT_DETECTED else "auto"
+    fed = feed_fixture("gemini", name, provider, framing="auto")
+    status, report_codes = REPORTS[name]
+    assert_facts(fed, {"provider": "gemini", "framing": framing_of(name), "status": status})
+    assert_facts(fed, {"codes": report_codes})
+    assert fed.event_codes == [
+        *(d.code for d in frame((FIXTURES / name).read_bytes(), framing_of(name))[1]),
+        *codes(run_fixture(name)),
+    ]
+
+
 # -- the real captures --------------------------------------------------------------------
 
-
-def _expected() -> dict[str, Any]:
-    path = REAL_STREAMS / "EXPECTED.json"
-    if not path.exists():
-        return {}
-    data: dict[str, Any] = json.loads(path.read_text())
-    return {k: v for k, v in data.items() if v.get("provider") == "gemini"}
+REAL_NAMES = sorted(real_expected("gemini")) if (REAL / "EXPECTED.json").is_file() else []
 
 
-EXPECTED = _expected()
+def test_every_gemini_capture_in_expected_is_checked() -> None:
+    assert len(real_expected("gemini")) == 4
 
 
-@pytest.mark.skipif(
-    not REAL_STREAMS.is_dir(),
-    reason=f"real captures not found at {REAL_STREAMS} (set SSESCOPE_REAL_STREAMS)",
-)
 @pytest.mark.parametrize("form", ["ndjson", "sse", "json-array"])
-@pytest.mark.parametrize("name", sorted(EXPECTED) or ["(none)"])
+@pytest.mark.parametrize("name", REAL_NAMES)
 def test_real_gemini_capture_gives_the_expected_facts(name: str, form: str) -> None:
-    expected = EXPECTED[name]
+    expected = real_expected("gemini")[name]
     assert expected["framing"] == "ndjson"
-    lines = (REAL_STREAMS / name).read_bytes().splitlines()
+    lines = (REAL / name).read_bytes().splitlines()
     if form == "sse":  # the alt=sse wire form: CRLF, no terminator event
         data = b"".join(b"data: " + line + b"\r\n\r\n" for line in lines)
     elif form == "json-array":  # the wire form without alt=sse
         data = b"[" + b",\r\n".join(lines) + b"]"
     else:
         data = b"\n".join(lines) + b"\n"
-    _, framing_diags = frame(data, form)
-    out = run(data, form)
-    got = fold(out)
-    got_flat = flatten({k: got[k] for k in ("status", "outputs", "usage")})
-    want_flat = flatten({k: expected[k] for k in ("status", "outputs", "usage")})
-    alternatives = expected.get("alternatives", {})
-    for key, want in want_flat.items():
-        have = got_flat.get(key)
-        if have == want:
-            continue
-        allowed = alternatives.get(key, [])
-        assert "<any>" in allowed or have in allowed, f"{name}: {key} is {have!r}, want {want!r}"
-    all_codes = codes(out) + [d.code for d in framing_diags]
-    for code in expected.get("forbid_diagnostics", []):
-        assert code not in all_codes
-    for code in expected.get("expect_diagnostics", []):
-        assert set(code.split("|")) & set(all_codes), f"{name}: {code} expected"
+    fed = feed(data)
+    problems = expected_problems(fed.report, {**expected, "framing": form})
+    assert not problems, "\n".join(problems)

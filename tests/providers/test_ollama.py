@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import assert_facts, feed_fixture, fixture_names, framing_of
 
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
@@ -48,10 +49,6 @@ USAGE = {
 }
 
 
-def framing_of(path: Path) -> str:
-    return "sse" if path.suffix == ".sse" else "ndjson"
-
-
 def run(data: bytes, framing: str) -> list[Any]:
     parser = SSEParser() if framing == "sse" else NDJSONParser()
     got = parser.feed(data) + parser.close()
@@ -67,7 +64,7 @@ def run(data: bytes, framing: str) -> list[Any]:
 
 def run_fixture(name: str) -> list[Any]:
     path = FIXTURES / name
-    return run(path.read_bytes(), framing_of(path))
+    return run(path.read_bytes(), framing_of(path.name))
 
 
 def lines(*objs: object) -> bytes:
@@ -84,10 +81,6 @@ def codes(out: list[Any]) -> list[str]:
 
 def of_type(out: list[Any], cls: type) -> list[Any]:
     return [e for e in out if isinstance(e, cls)]
-
-
-def text_of(out: list[Any]) -> str:
-    return "".join(e.text for e in of_type(out, TextDelta))
 
 
 # -- the fixtures -------------------------------------------------------------------------
@@ -122,7 +115,7 @@ def test_whole_tool_calls_become_tool_calls_with_compact_arguments_and_own_index
 def test_generate_lines_give_text_and_a_length_done_is_incomplete() -> None:
     out = run_fixture("generate-length.ndjson")
     assert codes(out) == []
-    assert text_of(out) == "That's a fantastic"
+    assert feed_fixture("ollama", "generate-length.ndjson").output["text"] == "That's a fantastic"
     assert events(out)[-3:] == [
         Usage(2, USAGE, METRICS, "done line metrics"),
         Finish(2, 0, "length", "length"),
@@ -133,7 +126,7 @@ def test_generate_lines_give_text_and_a_length_done_is_incomplete() -> None:
 def test_an_error_line_mid_stream_fails_the_response_and_keeps_the_text() -> None:
     out = run_fixture("generate-error.ndjson")
     assert codes(out) == ["provider.error"]
-    assert text_of(out) == " Yes."
+    assert feed_fixture("ollama", "generate-error.ndjson").output["text"] == " Yes."
     message = "an error was encountered while running the model"
     assert events(out)[-2:] == [
         ProviderError(2, None, message, None, message),
@@ -168,7 +161,7 @@ def test_a_model_load_reply_is_completed_with_reason_other_and_a_note() -> None:
 def test_the_same_lines_in_sse_are_read_the_same_way() -> None:
     out = run_fixture("chat-stop.sse")
     assert codes(out) == []
-    assert text_of(out) == "Hi!"
+    assert feed_fixture("ollama", "chat-stop.sse").output["text"] == "Hi!"
     assert of_type(out, Terminal) == [Terminal(1, "completed", "done (stop)")]
     tolerated = run((FIXTURES / "chat-stop.sse").read_bytes() + b"data: [DONE]\n\n", "sse")
     assert tolerated == out
@@ -254,6 +247,35 @@ def test_done_reasons_map_to_the_unified_reason_and_status(raw: str, expected: t
     assert (map_finish_reason(raw), finish_status(raw)) == expected
 
 
+# -- every fixture through the one oracle: the Report, in every chunking --------------------
+
+# status, every diagnostic (aggregator ones too) and text of the Report of each fixture
+REPORTS: dict[str, tuple[str, list[str], str]] = {
+    "after-done.ndjson": ("completed", ["stream.multiple-responses"], "Two."),
+    "chat-stop.sse": ("completed", [], "Hi!"),
+    "chat-thinking-stop.ndjson": ("completed", [], "Hello there!"),
+    "chat-tool-calls.ndjson": ("completed", [], ""),
+    "connection-closed.ndjson": ("incomplete", ["ollama.connection-closed"], "Half"),
+    "generate-error.ndjson": ("failed", ["provider.error"], " Yes."),
+    "generate-length.ndjson": ("incomplete", [], "That's a fantastic"),
+    "generate-truncated.ndjson": ("truncated", ["ollama.missing-done"], "Once upon"),
+    "load.ndjson": ("completed", ["ollama.model-management", "usage.missing"], ""),
+}
+
+
+def test_every_fixture_has_its_report_stated() -> None:
+    assert set(fixture_names("ollama")) == set(REPORTS)
+
+
+@pytest.mark.parametrize("name", sorted(REPORTS))
+def test_each_fixture_gives_its_report_in_every_chunking(name: str) -> None:
+    fed = feed_fixture("ollama", name, framing="auto")
+    status, report_codes, text = REPORTS[name]
+    assert_facts(fed, {"provider": "ollama", "framing": framing_of(name), "status": status})
+    assert_facts(fed, {"codes": report_codes, "text": text})
+    assert fed.event_codes == codes(run_fixture(name))
+
+
 # -- robustness ---------------------------------------------------------------------------
 
 FIXTURE_FILES = sorted(FIXTURES.iterdir())
@@ -261,7 +283,7 @@ FIXTURE_FILES = sorted(FIXTURES.iterdir())
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_cutting_a_fixture_at_every_record_boundary_never_raises(path: Path) -> None:
-    framing = framing_of(path)
+    framing = framing_of(path.name)
     parser = SSEParser() if framing == "sse" else NDJSONParser()
     got = parser.feed(path.read_bytes()) + parser.close()
     records = [r for r in got if isinstance(r, (SSEEvent, JSONRecord))]

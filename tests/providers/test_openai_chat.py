@@ -1,22 +1,29 @@
 """The OpenAI Chat Completions adapter: chunks in, unified events and diagnostics out.
 
 Streams are framed with the real framers. Where a test states what a whole stream
-assembles to, it folds the events with ``_Fold``, a small model of the aggregation rules
-adapters rely on (ADAPTERS.md: tool-call matching, latest usage per field, last terminal
-wins), so that the facts can be checked before and independently of the aggregator.
+assembles to, it asks the shared oracle (``oracle.py``): fixtures and real captures go
+through the whole Pipeline in every chunking, and events a unit test holds are folded by
+the real aggregator.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.providers.oracle import (
+    REAL,
+    assemble,
+    assert_expected,
+    assert_facts,
+    feed_fixture,
+    framing_of,
+    real_expected,
+)
 
 import ssescope
 from ssescope.diagnostics import Diagnostic
@@ -34,7 +41,6 @@ from ssescope.events import (
     TextDelta,
     ToolCall,
     ToolCallDelta,
-    ToolCallEnd,
     ToolCallsEnd,
     Unknown,
     Usage,
@@ -46,7 +52,6 @@ from ssescope.providers.registry import make_adapter
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "openai_chat"
 REPO = Path(__file__).resolve().parents[2]
-REAL = Path(os.environ.get("SSESCOPE_REAL_STREAMS", REPO.parent / "shared" / "real_streams"))
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -107,207 +112,15 @@ def non_diag(events: list[Any]) -> list[Any]:
     return [e for e in events if not isinstance(e, Diagnostic)]
 
 
-@dataclass
-class _Call:
-    index: int | None
-    id: str | None
-    name: str | None = None
-    arguments: str = ""
-    complete: bool = False
-    kind: str = "function"
-    format: str = "json"
-
-
-@dataclass
-class _Output:
-    text: str = ""
-    reasoning: str = ""
-    refusal: str = ""
-    finish: str | None = None
-    raw_finish: str | None = None
-    calls: list[_Call] = field(default_factory=list)
-    citations: list[Any] = field(default_factory=list)
-    audio: str = ""
-    transcript: str = ""
-    metas: list[ReasoningMeta] = field(default_factory=list)
-
-
-@dataclass
-class _Response:
-    id: str | None = None
-    status: str = "truncated"
-    outputs: dict[int, _Output] = field(default_factory=dict)
-    usage: dict[str, int | None] = field(
-        default_factory=lambda: dict.fromkeys(
-            (
-                "input_tokens",
-                "output_tokens",
-                "total_tokens",
-                "reasoning_tokens",
-                "cached_input_tokens",
-            )
-        )
-    )
-    errors: list[ProviderError] = field(default_factory=list)
-    terminated: bool = False
-    after_terminal: int = 0
-
-
-class _Fold:
-    """A model of the aggregation rules of ADAPTERS.md, enough to state stream facts."""
-
-    def __init__(self) -> None:
-        self.responses: list[_Response] = [_Response()]
-        self.unknown: list[str] = []
-
-    @property
-    def r(self) -> _Response:
-        return self.responses[-1]
-
-    def out(self, o: int) -> _Output:
-        return self.r.outputs.setdefault(o, _Output())
-
-    def _match(self, out: _Output, index: int | None, cid: str | None) -> _Call:
-        calls = out.calls
-        if cid:
-            for c in calls:
-                if c.id == cid:
-                    return c
-            if index is not None:
-                for c in reversed(calls):
-                    if c.index == index and not c.id:
-                        c.id = cid
-                        return c
-            call = _Call(index, cid)
-            calls.append(call)
-            return call
-        if index is not None:
-            for c in reversed(calls):
-                if c.index == index:
-                    return c
-        elif calls and not calls[-1].complete:
-            return calls[-1]
-        call = _Call(index, None)
-        calls.append(call)
-        return call
-
-    def add(self, e: Any) -> None:
-        if isinstance(e, Diagnostic):
-            return
-        r = self.r
-        if isinstance(e, ResponseStart):
-            if r.terminated:
-                self.responses.append(_Response(id=e.id))
-            elif r.id is None:
-                r.id = e.id
-            return
-        if r.terminated:
-            r.after_terminal += 1
-        if isinstance(e, TextDelta):
-            self.out(e.output).text += e.text
-        elif isinstance(e, ReasoningDelta):
-            self.out(e.output).reasoning += e.text
-        elif isinstance(e, RefusalDelta):
-            self.out(e.output).refusal += e.text
-        elif isinstance(e, ReasoningMeta):
-            self.out(e.output).metas.append(e)
-        elif isinstance(e, Snapshot):
-            o = self.out(e.output)
-            if len(e.value) >= len(getattr(o, e.field)):
-                setattr(o, e.field, e.value)
-        elif isinstance(e, ToolCallDelta):
-            o = self.out(e.output)
-            c = self._match(o, e.index, e.id)
-            if e.name and not c.name:
-                c.name = e.name
-            if e.arguments:
-                c.arguments += e.arguments
-            c.kind, c.format = e.kind, e.format
-        elif isinstance(e, ToolCall):
-            o = self.out(e.output)
-            o.calls.append(_Call(e.index, e.id, e.name, e.arguments, e.complete, e.kind, e.format))
-        elif isinstance(e, ToolCallEnd):
-            o = self.out(e.output)
-            self._match(o, e.index, e.id).complete = True
-        elif isinstance(e, ToolCallsEnd):
-            for c in self.out(e.output).calls:
-                c.complete = True
-        elif isinstance(e, Citation):
-            self.out(e.output).citations.append(e.citation)
-        elif isinstance(e, Audio):
-            o = self.out(e.output)
-            o.audio += e.data or ""
-            o.transcript += e.transcript or ""
-        elif isinstance(e, Usage):
-            for k, v in e.values.items():
-                if v is not None:
-                    r.usage[k] = v
-        elif isinstance(e, Finish):
-            o = self.out(e.output)
-            o.finish, o.raw_finish = e.reason, e.raw
-        elif isinstance(e, ProviderError):
-            r.errors.append(e)
-            r.status = "failed"
-        elif isinstance(e, Terminal):
-            r.status = e.status
-            r.terminated = True
-        elif isinstance(e, Unknown):
-            self.unknown.append(e.event_type)
-
-    @staticmethod
-    def call_facts(c: _Call) -> dict[str, Any]:
-        value: Any = None
-        if c.complete and c.format == "json":
-            try:
-                value = json.loads(c.arguments) if c.arguments else {}
-            except ValueError:
-                value = None
-        return {
-            "name": c.name,
-            "id": c.id,
-            "arguments": c.arguments,
-            "input": value,
-            "complete": c.complete,
-        }
-
-    def facts(self, response: int = -1) -> dict[str, Any]:
-        r = self.responses[response]
-        return {
-            "status": r.status,
-            "usage": r.usage,
-            "outputs": [
-                {
-                    "index": i,
-                    "text": o.text,
-                    "reasoning": o.reasoning,
-                    "refusal": o.refusal,
-                    "finish_reason": o.finish,
-                    "raw_finish_reason": o.raw_finish,
-                    "tool_calls": [self.call_facts(c) for c in o.calls],
-                }
-                for i, o in sorted(r.outputs.items())
-            ],
-        }
-
-
-def fold(events: list[Any]) -> _Fold:
-    """Fold adapter events with the model aggregator."""
-    f = _Fold()
-    for e in events:
-        f.add(e)
-    return f
+def calls_of(events: list[Any]) -> list[dict[str, Any]]:
+    """The tool calls of the first output, as the real aggregator assembles ``events``."""
+    (response,) = assemble(events)
+    keys = ("name", "id", "arguments", "input", "complete")
+    return [{k: t[k] for k in keys} for t in response["outputs"][0]["tool_calls"]]
 
 
 def fixture(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
-
-
-def framing_of(name: str) -> str:
-    if name.endswith(".sse"):
-        return "sse"
-    if name.endswith(".json"):
-        return "json-array"
-    return "ndjson"
 
 
 def out_facts(
@@ -937,7 +750,7 @@ def test_catalogue_2_a_missing_index_is_passed_as_none_and_diagnosed_once() -> N
     )
     assert ToolCallDelta(1, 0, None, None, None, "}", None) in events
     assert codes(events) == ["tool.missing-index"]
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [call("f", "c1", "{}")]
+    assert calls_of(events) == [call("f", "c1", "{}")]
 
 
 def test_catalogue_3_an_index_reused_with_a_new_id_starts_a_new_call() -> None:
@@ -946,7 +759,7 @@ def test_catalogue_3_an_index_reused_with_a_new_id_starts_a_new_call() -> None:
         chunk(tc(index=0, id="b", function={"name": "g", "arguments": "{}"})),
     )
     assert codes(events) == ["openai-chat.tool-index-reused"]
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [
+    assert calls_of(events) == [
         call("f", "a", "{}"),
         call("g", "b", "{}"),
     ]
@@ -961,7 +774,7 @@ def test_catalogue_4_two_entries_with_one_index_in_a_chunk_are_both_applied() ->
     )
     events = tool_events(chunk(c))
     assert codes(events) == ["openai-chat.duplicate-tool-index"]
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [call("f", "a", "{}")]
+    assert calls_of(events) == [call("f", "a", "{}")]
 
 
 def test_catalogue_5_repeated_and_empty_ids_are_passed_as_sent() -> None:
@@ -973,7 +786,7 @@ def test_catalogue_5_repeated_and_empty_ids_are_passed_as_sent() -> None:
     assert ToolCallDelta(1, 0, 0, "a", None, '"k":', None) in events
     assert ToolCallDelta(2, 0, 0, "", None, "1}", None) in events
     assert codes(events) == []
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [call("f", "a", '{"k":1}')]
+    assert calls_of(events) == [call("f", "a", '{"k":1}')]
 
 
 def test_catalogue_6_a_name_that_is_not_a_string_is_diagnosed_and_absent() -> None:
@@ -987,7 +800,7 @@ def test_catalogue_6_a_name_that_is_not_a_string_is_diagnosed_and_absent() -> No
     assert codes(events) == ["openai-chat.tool-name-not-string"]
     assert ToolCallDelta(1, 0, 0, None, None, None, None) in events
     assert ToolCallDelta(2, 0, 0, None, "", None, None) in events
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [call("f", "a", "{}")]
+    assert calls_of(events) == [call("f", "a", "{}")]
 
 
 def test_catalogue_7_a_type_after_the_arguments_is_passed_on() -> None:
@@ -1003,7 +816,7 @@ def test_catalogue_8_a_name_that_arrives_later_names_the_call() -> None:
         chunk(tc(index=0, id="a", function={"arguments": "{}"})),
         chunk(tc(index=0, function={"name": "late"})),
     )
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [call("late", "a", "{}")]
+    assert calls_of(events) == [call("late", "a", "{}")]
 
 
 def test_catalogue_9_interleaved_parallel_calls_are_diagnosed_once() -> None:
@@ -1014,7 +827,7 @@ def test_catalogue_9_interleaved_parallel_calls_are_diagnosed_once() -> None:
         chunk(tc(index=1, function={"arguments": "}"})),
     )
     assert codes(events) == ["openai-chat.tool-calls-interleaved"]
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [
+    assert calls_of(events) == [
         call("f", "a", "{}"),
         call("g", "b", "{}"),
     ]
@@ -1032,9 +845,7 @@ def test_catalogue_11_the_parallel_wrapper_is_diagnosed_and_kept_as_sent() -> No
         chunk(tc(index=0, id="a", function={"name": "multi_tool_use.parallel", "arguments": args}))
     )
     assert codes(events) == ["openai-chat.parallel-wrapper"]
-    assert fold(events).facts()["outputs"][0]["tool_calls"] == [
-        call("multi_tool_use.parallel", "a", args)
-    ]
+    assert calls_of(events) == [call("multi_tool_use.parallel", "a", args)]
 
 
 def test_arguments_sent_as_an_object_become_compact_json() -> None:
@@ -1345,15 +1156,41 @@ def test_every_fixture_file_has_stated_facts() -> None:
     assert sorted(p.name for p in FIXTURES.iterdir()) == sorted(_FIXTURE_FACTS)
 
 
+# Diagnostics the aggregator adds on top of the adapter's, per fixture.
+_E2E_ONLY = {
+    "custom-tool.sse": {"usage.missing"},
+    "done-without-finish.sse": {"usage.missing"},
+    "events-after-done.sse": {"usage.missing", "stream.events-after-terminal"},
+    "invalid-json-mid-stream.sse": {"usage.missing"},
+    "legacy-function-call.sse": {"usage.missing"},
+    "length-mid-tool-call.sse": {"tool.incomplete"},
+    "parallel-wrapper.sse": {"usage.missing"},
+    "truncated-mid-tool-call.sse": {"tool.incomplete", "sse.unterminated-event"},
+    "two-responses.sse": {"usage.missing", "stream.multiple-responses"},
+}
+# an error object alone says nothing about its provider
+_NOT_DETECTED = {"vllm-error-object.sse"}
+
+
 @pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
-def test_fixture_assembles_to_its_stated_facts(name: str) -> None:
+def test_fixture_assembles_to_its_stated_facts_in_every_chunking(name: str) -> None:
     want = _FIXTURE_FACTS[name]
-    events = run(fixture(name), framing_of(name))
-    got = fold(events).facts()
-    assert got["status"] == want["status"]
-    assert got["outputs"] == want["outputs"]
-    assert got["usage"] == want["usage"]
-    assert codes(events) == want["diagnostics"]
+    assert codes(run(fixture(name), framing_of(name))) == want["diagnostics"]
+    provider = "openai-chat" if name in _NOT_DETECTED else "auto"
+    fed = feed_fixture("openai_chat", name, provider, framing="auto")
+    stated_usage = want["usage"] if any(v is not None for v in want["usage"].values()) else None
+    assert_facts(
+        fed,
+        {
+            "provider": "openai-chat",
+            "framing": framing_of(name),
+            "status": want["status"],
+            "usage": stated_usage,
+            "outputs": want["outputs"],
+        },
+    )
+    assert set(fed.codes) == set(want["diagnostics"]) | _E2E_ONLY.get(name, set())
+    json.dumps(fed.report)
 
 
 @pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
@@ -1392,20 +1229,26 @@ def test_the_openrouter_fixture_keeps_signature_and_encrypted_reasoning() -> Non
 
 
 def test_the_audio_fixture_keeps_audio_out_of_the_text() -> None:
-    out = fold(run(fixture("audio.sse"))).r.outputs[0]
-    assert (out.text, out.transcript, out.audio) == ("", "Hello", "UklGRg==AAAA")
+    fed = feed_fixture("openai_chat", "audio.sse")
+    assert "".join(e.data or "" for e in fed.of_type(Audio)) == "UklGRg==AAAA"
+    assert fed.output["text"] == ""
+    assert (fed.output["audio"]["transcript"], fed.output["audio"]["bytes"]) == ("Hello", 7)
 
 
 def test_the_two_responses_fixture_gives_two_responses() -> None:
-    f = fold(run(fixture("two-responses.sse")))
-    assert [r.id for r in f.responses] == ["chatcmpl-one", "chatcmpl-two"]
-    assert f.facts(0)["status"] == "completed"
-    assert f.facts(0)["outputs"] == [out_facts("First")]
+    fed = feed_fixture("openai_chat", "two-responses.sse")
+    first, second = fed.report["responses"]
+    assert (first["id"], second["id"]) == ("chatcmpl-one", "chatcmpl-two")
+    assert_facts(fed, {"responses": [{"status": "completed", "outputs": [out_facts("First")]}, {}]})
 
 
 def test_the_events_after_done_fixture_leaves_events_after_the_terminal() -> None:
-    f = fold(run(fixture("events-after-done.sse")))
-    assert f.r.after_terminal == 1
+    events = non_diag(run(fixture("events-after-done.sse")))
+    (end,) = [i for i, e in enumerate(events) if isinstance(e, Terminal)]
+    assert len(events) - end - 1 == 1
+    assert (
+        "stream.events-after-terminal" in feed_fixture("openai_chat", "events-after-done.sse").codes
+    )
 
 
 def test_the_error_fixtures_carry_the_provider_message() -> None:
@@ -1528,8 +1371,8 @@ def test_arbitrary_chunk_shapes_never_raise(chunks: list[Any], framing: str) -> 
             assert e.message.endswith((".", ")"))
         else:
             assert e.record < len(chunks)
-    f = fold(events)
-    assert f.facts()["status"] in {"completed", "incomplete", "failed", "truncated"}
+    for response in assemble(events):
+        assert response["status"] in {"completed", "incomplete", "failed", "truncated"}
 
 
 # ----------------------------------------------------------------------------- real captures
@@ -1548,11 +1391,7 @@ _REAL_DIRS = (
 
 
 def _expected() -> dict[str, Any]:
-    path = REAL / "EXPECTED.json"
-    if not path.is_file():
-        return {}
-    data: dict[str, Any] = json.loads(path.read_text())
-    return {k: v for k, v in data.items() if v.get("provider") == "openai-chat"}
+    return real_expected("openai-chat") if (REAL / "EXPECTED.json").is_file() else {}
 
 
 _EXPECTED = _expected()
@@ -1571,100 +1410,14 @@ def test_every_real_capture_of_this_provider_has_an_expectation() -> None:
 def test_real_capture_assembles_to_the_expected_facts(name: str) -> None:
     if not _EXPECTED:
         pytest.skip(f"real captures not found at {REAL} (set SSESCOPE_REAL_STREAMS)")
-    want = _EXPECTED[name]
-    assert want["framing"] == framing_of(name)
-    events = run((REAL / name).read_bytes(), want["framing"])
-    got = fold(events).facts()
-    assert got["status"] == want["status"]
-    assert got["usage"] == want["usage"]
-    keys = ("index", "text", "reasoning", "refusal", "finish_reason", "raw_finish_reason")
-    assert [{k: o[k] for k in keys} for o in got["outputs"]] == [
-        {k: o[k] for k in keys} for o in want["outputs"]
-    ]
-    assert [o["tool_calls"] for o in got["outputs"]] == [
-        [
-            {k: c[k] for k in ("name", "id", "arguments", "input", "complete")}
-            for c in o["tool_calls"]
-        ]
-        for o in want["outputs"]
-    ]
-    found = set(codes(events))
-    for alternatives in want["expect_diagnostics"]:
-        assert found & set(alternatives.split("|"))
-    assert not found & set(want["forbid_diagnostics"])
+    assert _EXPECTED[name]["framing"] == framing_of(name)
+    fed = assert_expected(name)
     assert not [
-        c for c in found if c.startswith("openai-chat.") and c != "openai-chat.content-filtered"
+        c for c in fed.codes if c.startswith("openai-chat.") and c != "openai-chat.content-filtered"
     ]
 
 
 # ----------------------------------------------------------------------------- end to end
-
-_E2E_ONLY = {
-    # Diagnostics the aggregator adds on top of the adapter's, per fixture.
-    "custom-tool.sse": {"usage.missing"},
-    "done-without-finish.sse": {"usage.missing"},
-    "events-after-done.sse": {"usage.missing", "stream.events-after-terminal"},
-    "invalid-json-mid-stream.sse": {"usage.missing"},
-    "legacy-function-call.sse": {"usage.missing"},
-    "length-mid-tool-call.sse": {"tool.incomplete"},
-    "parallel-wrapper.sse": {"usage.missing"},
-    "truncated-mid-tool-call.sse": {"tool.incomplete", "sse.unterminated-event"},
-    "two-responses.sse": {"usage.missing", "stream.multiple-responses"},
-}
-
-
-def _report_facts(response: ssescope.ResponseReport) -> dict[str, Any]:
-    u = response.usage
-    return {
-        "status": response.status,
-        "usage": usage()
-        if u is None
-        else usage(
-            u.input_tokens,
-            u.output_tokens,
-            u.total_tokens,
-            u.reasoning_tokens,
-            u.cached_input_tokens,
-        ),
-        "outputs": [
-            {
-                "index": o.index,
-                "text": o.text,
-                "reasoning": o.reasoning,
-                "refusal": o.refusal,
-                "finish_reason": o.finish_reason,
-                "raw_finish_reason": o.raw_finish_reason,
-                "tool_calls": [
-                    {
-                        "name": t.name,
-                        "id": t.id,
-                        "arguments": t.arguments,
-                        "input": t.input,
-                        "complete": t.complete,
-                    }
-                    for t in o.tool_calls
-                ],
-            }
-            for o in response.outputs
-        ],
-    }
-
-
-@pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
-def test_fixture_report_from_inspect_states_the_same_facts(name: str) -> None:
-    want = _FIXTURE_FACTS[name]
-    report = ssescope.inspect(fixture(name), provider="openai-chat", framing=framing_of(name))
-    assert report.provider == "openai-chat"
-    assert _report_facts(report.response) == {k: want[k] for k in ("status", "usage", "outputs")}
-    found = {d.code for d in report.diagnostics}
-    assert found == set(want["diagnostics"]) | _E2E_ONLY.get(name, set())
-    json.dumps(report.to_dict())
-
-
-@pytest.mark.parametrize("name", sorted(n for n in _FIXTURE_FACTS if n != "vllm-error-object.sse"))
-def test_fixture_is_detected_as_openai_chat(name: str) -> None:
-    report = ssescope.inspect(fixture(name))
-    assert (report.provider, report.framing) == ("openai-chat", framing_of(name))
 
 
 def test_the_two_responses_fixture_reports_both_responses() -> None:
