@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ...diagnostics import diagnostic
-from ...errors import UsageError
 from ...events import (
     JSON,
     Citation,
@@ -21,15 +20,14 @@ from ...events import (
     Usage,
 )
 from ...framing.records import DataRecord, SSEEvent
-from ...incremental import CLOSE_TWICE
 from .._base import (
     INVALID,
     AdapterOutput,
+    close_once,
     decode_json,
     diag,
     int_or_none,
     provider_error,
-    refuse_feed,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -95,10 +93,7 @@ class CohereAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
             out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import cast
 
 from ...diagnostics import quote
-from ...errors import UsageError
 from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
-from .._base import INVALID, AdapterOutput, decode_json, diag, refuse_feed, token_count
+from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, token_count
 from .maps import _USAGE_KEYS
 from .parts import _GeminiParts
 from .state import _STATUS_RANK
@@ -41,10 +39,7 @@ class GeminiAdapter(_GeminiParts):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)

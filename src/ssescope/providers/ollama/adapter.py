@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ...diagnostics import diagnostic
-from ...errors import UsageError
 from ...events import (
     JSON,
     Finish,
@@ -18,16 +17,15 @@ from ...events import (
     Usage,
 )
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
 from .._base import (
     INVALID,
     AdapterOutput,
+    close_once,
     compact_json,
     decode_json,
     diag,
     error_fields,
     provider_error,
-    refuse_feed,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -116,10 +114,7 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         if self._started and not self._done:
             out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
