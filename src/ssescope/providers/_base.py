@@ -35,6 +35,7 @@ __all__ = [
     "close_once",
     "compact_json",
     "decode_json",
+    "decode_record",
     "diag",
     "error_fields",
     "int_or_none",
@@ -136,6 +137,26 @@ def _length(data: str) -> str:
     if len(data) <= EXCERPT_CHARS:
         return ""
     return f" ({len(data):,} characters, the first {EXCERPT_CHARS:,} in the diagnostic)"
+
+
+def decode_record(
+    record: DataRecord, out: list[AdapterOutput], *, done: str | None = None
+) -> JSON | _Invalid:
+    """Decode a record with :func:`decode_json`, its problem appended to ``out``.
+
+    A ``[DONE]`` record (an SSE re-framing proxy's end marker) is no decode problem: it is
+    tolerated, or reported as the diagnostic code ``done`` when one is given. Returns the
+    value, or :data:`INVALID` when the record holds none.
+    """
+    value, problem = decode_json(record)
+    if problem is not None or value is INVALID:
+        if record.data.strip() == "[DONE]":
+            if done is not None:
+                out.append(diag(done, record))
+        elif problem is not None:
+            out.append(problem)
+        return INVALID
+    return value
 
 
 def too_deep_diagnostic(record: DataRecord) -> Diagnostic:

@@ -24,7 +24,7 @@ from .._base import (
     INVALID,
     AdapterOutput,
     close_once,
-    decode_json,
+    decode_record,
     diag,
     int_or_none,
     provider_error,
@@ -61,12 +61,8 @@ class CohereAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                return out
-            if problem is not None:
-                out.append(problem)
+        value = decode_record(record, out)
+        if value is INVALID:
             return out
         obj = cast("JSON", value)
         if not isinstance(obj, dict):

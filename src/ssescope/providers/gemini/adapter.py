@@ -7,7 +7,14 @@ from typing import cast
 from ...diagnostics import quote
 from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
-from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, token_count
+from .._base import (
+    INVALID,
+    AdapterOutput,
+    close_once,
+    decode_record,
+    diag,
+    token_count,
+)
 from .maps import _USAGE_KEYS
 from .parts import _GeminiParts
 from .state import _STATUS_RANK
@@ -21,12 +28,8 @@ class GeminiAdapter(_GeminiParts):
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                out.append(diag("gemini.unexpected-done", record))
-            elif problem is not None:
-                out.append(problem)
+        value = decode_record(record, out, done="gemini.unexpected-done")
+        if value is INVALID:
             return out
         value = cast("JSON", value)
         if isinstance(value, list):

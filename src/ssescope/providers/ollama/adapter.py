@@ -22,7 +22,7 @@ from .._base import (
     AdapterOutput,
     close_once,
     compact_json,
-    decode_json,
+    decode_record,
     diag,
     error_fields,
     provider_error,
@@ -62,12 +62,8 @@ class OllamaAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                return out  # an SSE re-framing proxy's end marker: tolerated
-            if problem is not None:
-                out.append(problem)
+        value = decode_record(record, out)
+        if value is INVALID:
             return out
         obj = cast("JSON", value)
         if not isinstance(obj, dict):
