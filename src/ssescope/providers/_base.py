@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import ClassVar, Protocol, TypeAlias
+from typing import ClassVar, Protocol, TypeAlias, cast
 
 import orjson
 
@@ -35,6 +35,7 @@ __all__ = [
     "close_once",
     "compact_json",
     "decode_json",
+    "decode_object",
     "decode_record",
     "diag",
     "error_fields",
@@ -157,6 +158,24 @@ def decode_record(
             out.append(problem)
         return INVALID
     return value
+
+
+def decode_object(
+    record: DataRecord, out: list[AdapterOutput], unexpected: str
+) -> dict[str, JSON] | None:
+    """Decode a record that must hold one JSON object (see :func:`decode_record`).
+
+    Another JSON value is reported as the diagnostic code ``unexpected`` (with ``obj``).
+    Returns the object, or ``None`` once the problem is in ``out``.
+    """
+    value = decode_record(record, out)
+    if value is INVALID:
+        return None
+    obj = cast("JSON", value)
+    if not isinstance(obj, dict):
+        out.append(diag(unexpected, record, obj=obj))
+        return None
+    return obj
 
 
 def too_deep_diagnostic(record: DataRecord) -> Diagnostic:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from ...diagnostics import diagnostic
 from ...events import (
@@ -21,10 +21,9 @@ from ...events import (
 )
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
-    INVALID,
     AdapterOutput,
     close_once,
-    decode_record,
+    decode_object,
     diag,
     int_or_none,
     provider_error,
@@ -61,12 +60,8 @@ class CohereAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value = decode_record(record, out)
-        if value is INVALID:
-            return out
-        obj = cast("JSON", value)
-        if not isinstance(obj, dict):
-            out.append(diag("cohere.unexpected-json", record, obj=obj))
+        obj = decode_object(record, out, "cohere.unexpected-json")
+        if obj is None:
             return out
         etype = obj.get("type")
         event_name = record.event if isinstance(record, SSEEvent) else None

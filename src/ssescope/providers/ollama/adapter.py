@@ -18,11 +18,10 @@ from ...events import (
 )
 from ...framing.records import DataRecord
 from .._base import (
-    INVALID,
     AdapterOutput,
     close_once,
     compact_json,
-    decode_record,
+    decode_object,
     diag,
     error_fields,
     provider_error,
@@ -62,12 +61,8 @@ class OllamaAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value = decode_record(record, out)
-        if value is INVALID:
-            return out
-        obj = cast("JSON", value)
-        if not isinstance(obj, dict):
-            out.append(diag("ollama.unexpected-json", record, obj=obj))
+        obj = decode_object(record, out, "ollama.unexpected-json")
+        if obj is None:
             return out
         rec = record.index
         if "error" in obj:
