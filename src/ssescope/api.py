@@ -264,15 +264,7 @@ def inspect(
             directory, or chunks that are not bytes.
     """
     stream = open_streams(source, container=container)[0]
-    pipeline = Pipeline(
-        provider=provider,
-        framing=framing,
-        max_event_bytes=max_event_bytes,
-        timing=timing,
-        source=stream.info,
-        collect_events=False,
-    )
-    return feed_chunks(pipeline, stream.chunks).report()
+    return _report(stream, provider, framing, max_event_bytes, timing)
 
 
 def inspect_all(
@@ -296,18 +288,29 @@ def inspect_all(
     Raises:
         UsageError: as :func:`inspect`.
     """
-    reports = []
-    for stream in open_streams(source, container=container, every=True):
-        pipeline = Pipeline(
-            provider=provider,
-            framing=framing,
-            max_event_bytes=max_event_bytes,
-            timing=timing,
-            source=stream.info,
-            collect_events=False,
-        )
-        reports.append(feed_chunks(pipeline, stream.chunks).report())
-    return reports
+    return [
+        _report(stream, provider, framing, max_event_bytes, timing)
+        for stream in open_streams(source, container=container, every=True)
+    ]
+
+
+def _report(
+    stream: Stream,
+    provider: str,
+    framing: str,
+    max_event_bytes: int | None,
+    timing: TimingOptions | None,
+) -> Report:
+    """Run one opened stream through a pipeline that keeps no events: its Report."""
+    pipeline = Pipeline(
+        provider=provider,
+        framing=framing,
+        max_event_bytes=max_event_bytes,
+        timing=timing,
+        source=stream.info,
+        collect_events=False,
+    )
+    return feed_chunks(pipeline, stream.chunks).report()
 
 
 def _adopt(pipeline: Pipeline, info: SourceInfo, name: str) -> None:

@@ -15,8 +15,10 @@ __all__ = [
     "DIAGNOSTICS_PER_CODE",
     "EXCERPT_CHARS",
     "MAX_DEPTH",
+    "NonFiniteNumber",
     "excerpt",
     "loads_finite",
+    "loads_strict",
     "too_deep",
 ]
 
@@ -65,19 +67,33 @@ def may_be_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return text.count("[") + text.count("{") > limit
 
 
-class _NonFinite(ValueError):
-    pass
+class NonFiniteNumber(ValueError):
+    """Raised by :func:`loads_strict` for ``NaN``, ``Infinity`` or a number beyond a double.
+
+    ``args[0]`` is the token as written.
+    """
 
 
 def _refuse(token: str) -> Any:
-    raise _NonFinite(token)
+    raise NonFiniteNumber(token)
 
 
 def _float(token: str) -> float:
     value = float(token)
     if math.isinf(value):
-        raise _NonFinite(token)
+        raise NonFiniteNumber(token)
     return value
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """``json.loads`` raising :class:`NonFiniteNumber` for values JSON cannot hold.
+
+    Raises:
+        NonFiniteNumber: for ``NaN``, ``Infinity`` and numbers too large for a double.
+        ValueError: for invalid JSON.
+        RecursionError: for values nested too deep for the standard library.
+    """
+    return json.loads(text, parse_constant=_refuse, parse_float=_float)
 
 
 def loads_finite(text: str | bytes) -> Any:
@@ -88,8 +104,8 @@ def loads_finite(text: str | bytes) -> Any:
             RecursionError is turned into ValueError too.
     """
     try:
-        return json.loads(text, parse_constant=_refuse, parse_float=_float)
-    except _NonFinite as exc:
+        return loads_strict(text)
+    except NonFiniteNumber as exc:
         raise ValueError(f"{exc.args[0]} is not a JSON number") from None
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None

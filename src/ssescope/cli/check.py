@@ -11,21 +11,10 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..compare import Difference, ExpectedReply
+from ..compare import Difference, ExpectedReply, shape_name
 from ..visible import escape_json_text, visible
 
 __all__ = ["print_differences"]
-
-_SHAPE_NAMES = {
-    "ssescope-report": "a ssescope Report",
-    "openai-chat-completion": "an openai ChatCompletion",
-    "gemini-generate-content": "a Gemini GenerateContentResponse",
-    "anthropic-message": "an anthropic Message",
-    "openai-response": "an openai Responses Response",
-    "vercel-ai-sdk": "a Vercel AI SDK result",
-    "fields": "expected fields",
-    "text": "an expected text",
-}
 
 
 def print_differences(
@@ -33,7 +22,7 @@ def print_differences(
 ) -> None:
     """Print the outcome of a comparison: one line when the result agrees, else each
     differing field and its differences (or the JSON form with ``as_json``)."""
-    shape = _SHAPE_NAMES.get(expected.shape, expected.shape)
+    shape = shape_name(expected.shape)
     if as_json:
         data = {
             "shape": expected.shape,

@@ -38,7 +38,24 @@ __all__ = [
     "json_differences",
     "load_result",
     "normalise_result",
+    "shape_name",
 ]
+
+_SHAPE_NAMES = {
+    "ssescope-report": "a ssescope Report",
+    "openai-chat-completion": "an openai ChatCompletion",
+    "gemini-generate-content": "a Gemini GenerateContentResponse",
+    "anthropic-message": "an anthropic Message",
+    "openai-response": "an openai Responses Response",
+    "vercel-ai-sdk": "a Vercel AI SDK result",
+    "fields": "expected fields",
+    "text": "an expected text",
+}
+
+
+def shape_name(shape: str) -> str:
+    """How a message names a result shape (``"an anthropic Message"``); unknown ones as is."""
+    return _SHAPE_NAMES.get(shape, shape)
 
 
 def load_result(raw: bytes, name: str) -> object:

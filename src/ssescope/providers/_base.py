@@ -8,9 +8,8 @@ and nothing else: no I/O, no UI, no aggregation state beyond what the protocol n
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
-from typing import ClassVar, Protocol, TypeAlias
+from typing import ClassVar, Protocol, TypeAlias, cast
 
 import orjson
 
@@ -18,21 +17,31 @@ from ..diagnostics import Diagnostic, build, diagnostic
 from ..errors import UsageError
 from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
-from ..incremental import FEED_AFTER_CLOSE
-from ..limits import EXCERPT_CHARS, MAX_DEPTH, excerpt, may_be_too_deep, too_deep
+from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..limits import (
+    EXCERPT_CHARS,
+    MAX_DEPTH,
+    NonFiniteNumber,
+    excerpt,
+    loads_strict,
+    may_be_too_deep,
+    too_deep,
+)
 
 __all__ = [
     "INVALID",
     "Adapter",
     "AdapterOutput",
+    "close_once",
     "compact_json",
     "decode_json",
+    "decode_object",
+    "decode_record",
     "diag",
     "error_fields",
     "int_or_none",
     "not_streamed",
     "provider_error",
-    "refuse_feed",
     "token_count",
     "usage_event",
     "whole_terminal",
@@ -93,10 +102,10 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
             return INVALID, too_deep_diagnostic(record)
         return value, None
     try:
-        value = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+        value = loads_strict(data)
     except RecursionError:
         return INVALID, too_deep_diagnostic(record)
-    except _NonFinite as exc:
+    except NonFiniteNumber as exc:
         return INVALID, diagnostic(
             "json.non-finite-number",
             record.start,
@@ -125,25 +134,48 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
     return value, None
 
 
-class _NonFinite(ValueError):
-    pass
-
-
-def _non_finite(token: str) -> None:
-    raise _NonFinite(token)
-
-
-def _finite_float(token: str) -> float:
-    result = float(token)
-    if math.isinf(result):
-        raise _NonFinite(token)
-    return result
-
-
 def _length(data: str) -> str:
     if len(data) <= EXCERPT_CHARS:
         return ""
     return f" ({len(data):,} characters, the first {EXCERPT_CHARS:,} in the diagnostic)"
+
+
+def decode_record(
+    record: DataRecord, out: list[AdapterOutput], *, done: str | None = None
+) -> JSON | _Invalid:
+    """Decode a record with :func:`decode_json`, its problem appended to ``out``.
+
+    A ``[DONE]`` record (an SSE re-framing proxy's end marker) is no decode problem: it is
+    tolerated, or reported as the diagnostic code ``done`` when one is given. Returns the
+    value, or :data:`INVALID` when the record holds none.
+    """
+    value, problem = decode_json(record)
+    if problem is not None or value is INVALID:
+        if record.data.strip() == "[DONE]":
+            if done is not None:
+                out.append(diag(done, record))
+        elif problem is not None:
+            out.append(problem)
+        return INVALID
+    return value
+
+
+def decode_object(
+    record: DataRecord, out: list[AdapterOutput], unexpected: str
+) -> dict[str, JSON] | None:
+    """Decode a record that must hold one JSON object (see :func:`decode_record`).
+
+    Another JSON value is reported as the diagnostic code ``unexpected`` (with ``obj``).
+    Returns the object, or ``None`` once the problem is in ``out``.
+    """
+    value = decode_record(record, out)
+    if value is INVALID:
+        return None
+    obj = cast("JSON", value)
+    if not isinstance(obj, dict):
+        out.append(diag(unexpected, record, obj=obj))
+        return None
+    return obj
 
 
 def too_deep_diagnostic(record: DataRecord) -> Diagnostic:
@@ -168,13 +200,18 @@ def _feed_after_close(*_args: object) -> list[AdapterOutput]:
     raise UsageError(FEED_AFTER_CLOSE)
 
 
-def refuse_feed(adapter: object) -> None:
-    """Make ``adapter.feed`` raise :class:`~ssescope.errors.UsageError` (call in ``close``).
+def close_once(adapter: object) -> None:
+    """Start ``adapter.close``: the Incremental contract of closing once, never fed after.
 
-    The instance's ``feed`` is shadowed by one that raises, so the per-record path of an
-    open adapter carries no check at all.
+    A second close raises :class:`~ssescope.errors.UsageError`. The adapter's ``_closed``
+    flag is set and the instance's ``feed`` is shadowed by one that raises, so the
+    per-record path of an open adapter carries no check at all.
     """
-    vars(adapter)["feed"] = _feed_after_close
+    if getattr(adapter, "_closed", False):
+        raise UsageError(CLOSE_TWICE)
+    state = vars(adapter)
+    state["_closed"] = True
+    state["feed"] = _feed_after_close
 
 
 def not_streamed(what: str, record: DataRecord) -> Diagnostic:

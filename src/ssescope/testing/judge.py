@@ -7,21 +7,10 @@ from pathlib import Path
 
 from ..aggregate.report import Report
 from ..api import inspect
-from ..compare import Difference, compare_result, normalise_result
+from ..compare import Difference, compare_result, normalise_result, shape_name
 from .server import ServedURL, source_bytes
 
 __all__ = ["assert_assembled"]
-
-_SHAPES = {
-    "ssescope-report": "a ssescope Report",
-    "openai-chat-completion": "an openai ChatCompletion",
-    "gemini-generate-content": "a Gemini GenerateContentResponse",
-    "anthropic-message": "an anthropic Message",
-    "openai-response": "an openai Responses Response",
-    "vercel-ai-sdk": "a Vercel AI SDK result",
-    "fields": "expected fields",
-    "text": "an expected text",
-}
 
 
 def _describe(source: ServedURL | bytes | str | os.PathLike[str]) -> str:
@@ -33,7 +22,7 @@ def _describe(source: ServedURL | bytes | str | os.PathLike[str]) -> str:
 
 
 def _message(shape: str, where: str, diffs: list[Difference]) -> str:
-    lines = [f"the client's result ({_SHAPES.get(shape, shape)}) differs from {where}:"]
+    lines = [f"the client's result ({shape_name(shape)}) differs from {where}:"]
     for diff in diffs:
         lines.append(f"  {diff.path}: {diff.message}")
         lines.extend(f"      {line}" for line in diff.detail)

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import cast
 
 from ...diagnostics import diagnostic, quote
-from ...errors import UsageError
 from ...events import JSON, Unknown
 from ...framing.records import DataRecord, SSEEvent
-from ...incremental import CLOSE_TWICE
-from .._base import AdapterOutput, decode_json, diag, not_streamed, refuse_feed, whole_terminal
+from .._base import AdapterOutput, close_once, decode_json, diag, not_streamed, whole_terminal
 from .blocks import _AnthropicBlocks
 from .state import _Malformed
 
@@ -91,10 +89,7 @@ class AnthropicAdapter(_AnthropicBlocks):
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         if self._started and not self._stopped:
             reason = (
                 f"the last stop_reason was {quote(self._stop_reason)}"

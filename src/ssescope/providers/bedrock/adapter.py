@@ -9,7 +9,6 @@ from typing import ClassVar, cast
 import orjson
 
 from ...diagnostics import diagnostic, quote
-from ...errors import UsageError
 from ...events import (
     JSON,
     Citation,
@@ -25,9 +24,8 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord, JSONRecord, SSEEvent
-from ...incremental import CLOSE_TWICE
 from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
-from .._base import AdapterOutput, decode_json, diag, provider_error, refuse_feed, usage_event
+from .._base import AdapterOutput, close_once, decode_json, diag, provider_error, usage_event
 from ..anthropic.adapter import AnthropicAdapter
 from .knowledge import EVENT_KEYS
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
@@ -120,10 +118,7 @@ class BedrockAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())

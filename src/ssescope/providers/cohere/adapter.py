@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from ...diagnostics import diagnostic
-from ...errors import UsageError
 from ...events import (
     JSON,
     Citation,
@@ -21,15 +20,13 @@ from ...events import (
     Usage,
 )
 from ...framing.records import DataRecord, SSEEvent
-from ...incremental import CLOSE_TWICE
 from .._base import (
-    INVALID,
     AdapterOutput,
-    decode_json,
+    close_once,
+    decode_object,
     diag,
     int_or_none,
     provider_error,
-    refuse_feed,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -63,16 +60,8 @@ class CohereAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                return out
-            if problem is not None:
-                out.append(problem)
-            return out
-        obj = cast("JSON", value)
-        if not isinstance(obj, dict):
-            out.append(diag("cohere.unexpected-json", record, obj=obj))
+        obj = decode_object(record, out, "cohere.unexpected-json")
+        if obj is None:
             return out
         etype = obj.get("type")
         event_name = record.event if isinstance(record, SSEEvent) else None
@@ -95,10 +84,7 @@ class CohereAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         if self._started and not self._ended:
             out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))

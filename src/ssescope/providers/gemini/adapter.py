@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import cast
 
 from ...diagnostics import quote
-from ...errors import UsageError
 from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
-from .._base import INVALID, AdapterOutput, decode_json, diag, refuse_feed, token_count
+from .._base import (
+    INVALID,
+    AdapterOutput,
+    close_once,
+    decode_record,
+    diag,
+    token_count,
+)
 from .maps import _USAGE_KEYS
 from .parts import _GeminiParts
 from .state import _STATUS_RANK
@@ -23,12 +28,8 @@ class GeminiAdapter(_GeminiParts):
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                out.append(diag("gemini.unexpected-done", record))
-            elif problem is not None:
-                out.append(problem)
+        value = decode_record(record, out, done="gemini.unexpected-done")
+        if value is INVALID:
             return out
         value = cast("JSON", value)
         if isinstance(value, list):
@@ -41,10 +42,7 @@ class GeminiAdapter(_GeminiParts):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         for output in list(self._open):
             self._abandon(output, None, "the stream ended", out)

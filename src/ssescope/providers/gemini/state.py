@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...diagnostics import Diagnostic, build
 from ...events import JSON, Citation, Status, Terminal, ToolCall
@@ -79,28 +79,22 @@ class _StreamedCall:
                 if not isinstance(node, dict):
                     return False
                 existing = node.get(tok)
-                if i == last:
-                    if isinstance(value, str) and isinstance(existing, str):
-                        node[tok] = existing + value
-                    else:
-                        node[tok] = value
-                    return True
-                if existing is None:
-                    existing = node[tok] = [] if isinstance(tokens[i + 1], int) else {}
             else:
                 if not isinstance(node, list):
                     return False
                 if len(node) <= tok:
                     node.extend([None] * (tok + 1 - len(node)))
                 existing = node[tok]
-                if i == last:
-                    if isinstance(value, str) and isinstance(existing, str):
-                        node[tok] = existing + value
-                    else:
-                        node[tok] = value
-                    return True
-                if existing is None:
-                    existing = node[tok] = [] if isinstance(tokens[i + 1], int) else {}
+            slot: Any = node  # an object keyed by ``tok`` or an array long enough for it
+            if i == last:
+                if isinstance(value, str) and isinstance(existing, str):
+                    slot[tok] = existing + value
+                else:
+                    slot[tok] = value
+                return True
+            if existing is None:
+                fresh: JSON = [] if isinstance(tokens[i + 1], int) else {}
+                existing = slot[tok] = fresh
             if not isinstance(existing, (dict, list)):
                 return False
             node = existing

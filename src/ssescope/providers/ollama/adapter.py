@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ...diagnostics import diagnostic
-from ...errors import UsageError
 from ...events import (
     JSON,
     Finish,
@@ -18,16 +17,14 @@ from ...events import (
     Usage,
 )
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
 from .._base import (
-    INVALID,
     AdapterOutput,
+    close_once,
     compact_json,
-    decode_json,
+    decode_object,
     diag,
     error_fields,
     provider_error,
-    refuse_feed,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -64,16 +61,8 @@ class OllamaAdapter:
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value, problem = decode_json(record)
-        if problem is not None or value is INVALID:
-            if record.data.strip() == "[DONE]":
-                return out  # an SSE re-framing proxy's end marker: tolerated
-            if problem is not None:
-                out.append(problem)
-            return out
-        obj = cast("JSON", value)
-        if not isinstance(obj, dict):
-            out.append(diag("ollama.unexpected-json", record, obj=obj))
+        obj = decode_object(record, out, "ollama.unexpected-json")
+        if obj is None:
             return out
         rec = record.index
         if "error" in obj:
@@ -116,10 +105,7 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         out: list[AdapterOutput] = []
         if self._started and not self._done:
             out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))

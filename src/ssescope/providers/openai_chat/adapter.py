@@ -8,12 +8,10 @@ from orjson import JSONDecodeError
 from orjson import loads as _loads
 
 from ...diagnostics import diagnostic, quote
-from ...errors import UsageError
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
 from ...limits import may_be_too_deep
-from .._base import AdapterOutput, decode_json, diag, not_streamed, refuse_feed
+from .._base import AdapterOutput, close_once, decode_json, diag, not_streamed
 from .choices import _ChatChoices
 from .maps import _usage_values
 from .state import (
@@ -76,10 +74,7 @@ class OpenAIChatAdapter(_ChatChoices):
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: judge how it ended when no end marker came."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         last = self._last
         if self._terminated:
             return []

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import UsageError
 from ...events import Finish, FinishReason, Terminal, Unknown
 from ...framing.records import DataRecord, SSEEvent
-from ...incremental import CLOSE_TWICE
 from .._base import (
     INVALID,
     AdapterOutput,
+    close_once,
     decode_json,
     diag,
     not_streamed,
-    refuse_feed,
     whole_terminal,
 )
 from .items import _ResponsesItems
@@ -119,10 +117,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
     def close(self) -> list[AdapterOutput]:
         """End of stream: nothing to add (a missing terminal event is the aggregator's
         ``truncated`` status, unended calls its ``tool.incomplete``)."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         return []
 
     def _whole_response(

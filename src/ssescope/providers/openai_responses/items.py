@@ -15,6 +15,7 @@ from .state import (
     _CLIENT_KINDS,
     _PROVIDER_EXECUTED,
     _args_text,
+    _Item,
     _str,
 )
 
@@ -37,10 +38,23 @@ class _ResponsesItems(_ResponsesParts):
         entry = self._remember(item.get("id"), itype, index, spec[0] if spec else None)
         if spec is None:
             return
-        kind, fmt, call_type = spec
-        if kind in _CLIENT_KINDS:
+        if spec[0] in _CLIENT_KINDS:
             self._client_calls = True
         call_id = _str(item.get("call_id")) or _str(item.get("id"))
+        self._announce(entry, spec, index, call_id, _str(item.get("name")), record, out)
+
+    def _announce(
+        self,
+        entry: _Item,
+        spec: tuple[str, str, str],
+        index: int | None,
+        call_id: str | None,
+        name: str | None,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """A call's first delta: its id, name and type (``spec`` is its ``_CALL_ITEMS`` entry)."""
+        kind, fmt, call_type = spec
         entry.named = True
         out.append(
             ToolCallDelta(
@@ -48,7 +62,7 @@ class _ResponsesItems(_ResponsesParts):
                 0,
                 index=index,
                 id=call_id,
-                name=_str(item.get("name")),
+                name=name,
                 call_type=call_type,
                 kind=kind,
                 format=fmt,
@@ -117,7 +131,7 @@ class _ResponsesItems(_ResponsesParts):
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        kind, fmt, call_type = spec
+        kind, fmt, _ = spec
         if kind in _CLIENT_KINDS:
             self._client_calls = True
         raw_id = item.get("id")
@@ -152,19 +166,7 @@ class _ResponsesItems(_ResponsesParts):
             )
             return
         if not entry.named:
-            entry.named = True
-            out.append(
-                ToolCallDelta(
-                    record.index,
-                    0,
-                    index=index,
-                    id=call_id,
-                    name=name,
-                    call_type=call_type,
-                    kind=kind,
-                    format=fmt,
-                )
-            )
+            self._announce(entry, spec, index, call_id, name, record, out)
         if not entry.ended:
             entry.ended = True
             out.append(ToolCallEnd(record.index, 0, index=index, arguments=arguments))

@@ -13,12 +13,33 @@ from .state import _PART_FIELDS, _key, _ResponsesState, _str
 class _ResponsesParts(_ResponsesState):
     """Content and reasoning of the output items (see the package docstring)."""
 
-    def _text_delta(
+    def _delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
+    ) -> str | None:
+        """The event's ``delta`` string, or ``None`` after reporting one that is not."""
         delta = obj.get("delta")
         if type(delta) is not str:
             self._invalid("delta", delta, record, out)
+            return None
+        return delta
+
+    def _content_part(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> tuple[str | int | None, str | int | None]:
+        """The key of the content part an event names (``content_index`` of its item)."""
+        return (self._owner(obj, record, out), _key(obj.get("content_index")))
+
+    def _summary_part(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> tuple[str | int | None, str, str | int | None]:
+        """The key of the reasoning summary part an event names (``summary_index``)."""
+        return (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+
+    def _text_delta(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        delta = self._delta(obj, record, out)
+        if delta is None:
             return
         self._built = True
         position = obj.get("output_index")
@@ -38,56 +59,49 @@ class _ResponsesParts(_ResponsesState):
     def _refusal_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        delta = obj.get("delta")
-        if type(delta) is not str:
-            self._invalid("delta", delta, record, out)
-            return
-        self._built = True
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
-        out.append(RefusalDelta(record.index, 0, delta, part))
+        delta = self._delta(obj, record, out)
+        if delta is not None:
+            self._built = True
+            part = self._content_part(obj, record, out)
+            out.append(RefusalDelta(record.index, 0, delta, part))
 
     def _summary_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        delta = obj.get("delta")
-        if type(delta) is not str:
-            self._invalid("delta", delta, record, out)
-            return
-        self._built = True
-        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
-        out.append(ReasoningDelta(record.index, 0, delta, part, "summary"))
+        delta = self._delta(obj, record, out)
+        if delta is not None:
+            self._built = True
+            part = self._summary_part(obj, record, out)
+            out.append(ReasoningDelta(record.index, 0, delta, part, "summary"))
 
     def _reasoning_text_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        delta = obj.get("delta")
-        if type(delta) is not str:
-            self._invalid("delta", delta, record, out)
-            return
-        self._built = True
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
-        out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
+        delta = self._delta(obj, record, out)
+        if delta is not None:
+            self._built = True
+            part = self._content_part(obj, record, out)
+            out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
 
     def _text_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
-        self._snapshot("text", obj.get("text"), part, record, out)
+        self._snapshot("text", obj.get("text"), self._content_part(obj, record, out), record, out)
 
     def _refusal_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        part = self._content_part(obj, record, out)
         self._snapshot("refusal", obj.get("refusal"), part, record, out)
 
     def _summary_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+        part = self._summary_part(obj, record, out)
         self._snapshot("reasoning", obj.get("text"), part, record, out)
 
     def _reasoning_text_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        part = self._content_part(obj, record, out)
         self._snapshot("reasoning", obj.get("text"), part, record, out)
 
     def _content_part_done(
@@ -95,8 +109,7 @@ class _ResponsesParts(_ResponsesState):
     ) -> None:
         content = obj.get("part")
         if isinstance(content, dict):
-            part = (self._owner(obj, record, out), _key(obj.get("content_index")))
-            self._content(content, part, record, out)
+            self._content(content, self._content_part(obj, record, out), record, out)
 
     def _content(
         self, content: dict[str, Any], part: object, record: DataRecord, out: list[AdapterOutput]
@@ -118,30 +131,26 @@ class _ResponsesParts(_ResponsesState):
     ) -> None:
         content = obj.get("part")
         if isinstance(content, dict):
-            part = (self._owner(obj, record, out), "summary", _key(obj.get("summary_index")))
+            part = self._summary_part(obj, record, out)
             self._snapshot("reasoning", content.get("text"), part, record, out)
 
     def _annotation(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = (self._owner(obj, record, out), _key(obj.get("content_index")))
+        part = self._content_part(obj, record, out)
         self._cited.add(part)
         out.append(Citation(record.index, 0, obj.get("annotation"), part))
 
     def _audio_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        delta = obj.get("delta")
-        if not isinstance(delta, str):
-            self._invalid("delta", delta, record, out)
-            return
-        out.append(Audio(record.index, 0, data=delta, id=_str(obj.get("item_id"))))
+        delta = self._delta(obj, record, out)
+        if delta is not None:
+            out.append(Audio(record.index, 0, data=delta, id=_str(obj.get("item_id"))))
 
     def _transcript_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        delta = obj.get("delta")
-        if not isinstance(delta, str):
-            self._invalid("delta", delta, record, out)
-            return
-        out.append(Audio(record.index, 0, transcript=delta, id=_str(obj.get("item_id"))))
+        delta = self._delta(obj, record, out)
+        if delta is not None:
+            out.append(Audio(record.index, 0, transcript=delta, id=_str(obj.get("item_id"))))

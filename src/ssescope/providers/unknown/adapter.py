@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...errors import UsageError
 from ...events import Unknown
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
-from .._base import INVALID, AdapterOutput, decode_json, refuse_feed
+from .._base import INVALID, AdapterOutput, close_once, decode_json
 
 __all__ = ["UnknownAdapter"]
 
@@ -42,8 +40,5 @@ class UnknownAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """Nothing is left unfinished by an unknown protocol."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         return []

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ...errors import UsageError
 from ...events import Unknown
 from ...framing.records import DataRecord
-from ...incremental import CLOSE_TWICE
-from .._base import INVALID, AdapterOutput, decode_json, diag, refuse_feed
+from .._base import INVALID, AdapterOutput, close_once, decode_json, diag
 from .state import _LEGACY_LINE, _QUIET
 from .tools import _UITools
 
@@ -71,10 +69,7 @@ class VercelUIAdapter(_UITools):
     def close(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
-        self._closed = True
-        refuse_feed(self)
+        close_once(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
             return [diag("stream.missing-done", finish, form="vercel-ui")]
