@@ -196,7 +196,12 @@ def test_bad_specs_are_refused_in_one_line(spec: str, message: str) -> None:
             "no function call arguments to duplicate",
         ),
         ("broken-crlf-keepalive", "usage-only-chunk", "reports no usage"),
-        ("gemini-crlf", "finish-on-every-chunk", "does not apply to gemini streams"),
+        (
+            "gemini-crlf",
+            "no-assistant-role",
+            "does not apply to gemini streams (it applies to: openai-chat)",
+        ),
+        ("gemini-crlf", "duplicate-tool-args", "does not apply to gemini streams"),
     ],
 )
 def test_a_quirk_that_makes_no_sense_is_refused_in_one_line(
@@ -234,7 +239,7 @@ def test_serve_without_a_path_says_it_is_missing() -> None:
 def replay() -> Iterator[str]:
     """``ssescope serve`` over the bundled examples, as the command line builds it."""
     captures = {}
-    for name in ("openai-chat-tool-call", "ollama-chat"):
+    for name in ("openai-chat-tool-call", "ollama-chat", "gemini-crlf"):
         captures.update(load_captures(example_path(name)))
     with ServerThread(make_app(captures, ReplayOptions(chunk="1"), log=io.StringIO())) as server:
         yield server.url
@@ -284,3 +289,80 @@ def test_a_524_answers_cloudflare_html_and_keep_open_sends_the_whole_stream(repl
     assert "Error code 524" in timeout.text
     held = httpx.post(url + "?quirk=keep-open-after-done@0.05")
     assert held.content == body_of("ollama-chat")
+
+
+def served(replay: str, capture: str, quirk: str) -> bytes:
+    """The bytes the replay server sends for ``capture`` with ``quirk``."""
+    response = httpx.post(f"{replay}/{capture}/v1beta/models/m:streamGenerateContent?quirk={quirk}")
+    assert response.status_code == 200, response.text
+    return response.content
+
+
+@pytest.mark.network
+def test_gemini_finish_on_every_chunk_repeats_the_final_finish_reason(replay: str) -> None:
+    body = served(replay, "gemini-crlf", "finish-on-every-chunk")
+    chunks = [v for _, v in datas(body) if isinstance(v, dict)]
+    assert len(chunks) == 3
+    assert all(c["candidates"][0]["finishReason"] == "STOP" for c in chunks)
+    assert body.count(b"\r\n\r\n") == 3 and b"\r\r" not in body
+    report = ssescope.inspect(iter([body]))
+    assert report.status == "completed"
+    assert report.outputs[0].text == "Lyon is a city in France, known for its cuisine."
+    assert [d.code for d in report.diagnostics] == ["stream.events-after-terminal"]
+
+
+@pytest.mark.network
+def test_gemini_usage_only_chunk_ends_with_a_chunk_holding_only_usage_metadata(
+    replay: str,
+) -> None:
+    body = served(replay, "gemini-crlf", "usage-only-chunk")
+    chunks = [v for _, v in datas(body) if isinstance(v, dict)]
+    assert chunks[-1] == {
+        "usageMetadata": {"promptTokenCount": 9, "candidatesTokenCount": 14, "totalTokenCount": 23},
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": "mK9KaZ-3A",
+    }
+    assert all("usageMetadata" not in c for c in chunks[:-1])
+    assert all("candidates" in c for c in chunks[:-1])
+    report = ssescope.inspect(iter([body]))
+    assert report.status == "completed" and report.diagnostics == []
+    assert report.usage is not None and report.usage.total_tokens == 23
+    assert report.usage.output_tokens == 14
+
+
+@pytest.mark.network
+def test_gemini_error_frame_then_done_ends_with_gemini_error_object_halfway(
+    replay: str,
+) -> None:
+    body = served(replay, "gemini-crlf", "error-frame-then-done")
+    records = datas(body)
+    assert len(records) == 3
+    assert records[-1][1] == {
+        "error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}
+    }
+    assert body.endswith(b"\r\n\r\n") and b"[DONE]" not in body
+    report = ssescope.inspect(iter([body]))
+    assert report.status == "failed"
+    assert [d.code for d in report.diagnostics] == ["provider.error"]
+    assert report.outputs[0].text == "Lyon is a city in France, "
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("finish-on-every-chunk", "the stream has no finishReason to repeat"),
+        (
+            "usage-only-chunk",
+            "the stream reports no usageMetadata to move into a usage-only chunk",
+        ),
+    ],
+)
+def test_a_gemini_quirk_the_stream_cannot_show_is_refused_in_one_line(
+    spec: str, message: str
+) -> None:
+    body = (
+        b'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}]}\n\n'
+    )
+    with pytest.raises(UsageError) as info:
+        apply_quirks(body, [parse_quirk(spec)])
+    assert str(info.value) == f"quirk {spec!r} does not apply: {message}"

@@ -49,13 +49,13 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "usage-only-chunk",
         "the usage in a last chunk of its own, with empty choices",
-        ("openai-chat",),
+        ("openai-chat", "gemini"),
     ),
     QuirkPreset("no-assistant-role", "no delta says role: assistant", ("openai-chat",)),
     QuirkPreset(
         "error-frame-then-done",
         "halfway through, an error data frame, then data: [DONE]",
-        ("openai-chat", "vercel-ui"),
+        ("openai-chat", "vercel-ui", "gemini"),
     ),
     QuirkPreset(
         "anthropic-overloaded-midstream",
@@ -65,7 +65,7 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "finish-on-every-chunk",
         "every chunk carries the final finish_reason",
-        ("openai-chat",),
+        ("openai-chat", "gemini"),
     ),
     QuirkPreset(
         "heartbeat-only-stall",
@@ -187,8 +187,11 @@ def _records(body: bytes) -> tuple[list[WireRecord], bytes, str, str]:
     pos = 0
     for span in spans:
         event = span.event if span.event not in (None, "message") else None
-        records.append(WireRecord(event, span.data, body[pos : span.end]))
-        pos = span.end
+        end = span.end
+        if body[end - 1 : end + 1] == b"\r\n":  # keep a CRLF whole with its record
+            end += 1
+        records.append(WireRecord(event, span.data, body[pos:end]))
+        pos = end
     return records, body[pos:], framing, provider
 
 

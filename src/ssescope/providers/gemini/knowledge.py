@@ -29,5 +29,6 @@ KNOWLEDGE = Knowledge(
         {"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}},
     ),
     error_body=_error_body,
+    quirks="quirks",
 )
 """The registry's entry for Gemini."""
