@@ -202,6 +202,13 @@ def test_bad_specs_are_refused_in_one_line(spec: str, message: str) -> None:
             "does not apply to gemini streams (it applies to: openai-chat)",
         ),
         ("gemini-crlf", "duplicate-tool-args", "does not apply to gemini streams"),
+        (
+            "ollama-chat",
+            "usage-only-chunk",
+            "does not apply to ollama streams (it applies to: openai-chat, gemini)",
+        ),
+        ("cohere-chat", "finish-on-every-chunk", "does not apply to cohere streams"),
+        ("cohere-chat", "usage-only-chunk", "does not apply to cohere streams"),
     ],
 )
 def test_a_quirk_that_makes_no_sense_is_refused_in_one_line(
@@ -239,7 +246,7 @@ def test_serve_without_a_path_says_it_is_missing() -> None:
 def replay() -> Iterator[str]:
     """``ssescope serve`` over the bundled examples, as the command line builds it."""
     captures = {}
-    for name in ("openai-chat-tool-call", "ollama-chat", "gemini-crlf"):
+    for name in ("openai-chat-tool-call", "ollama-chat", "gemini-crlf", "cohere-chat"):
         captures.update(load_captures(example_path(name)))
     with ServerThread(make_app(captures, ReplayOptions(chunk="1"), log=io.StringIO())) as server:
         yield server.url
@@ -366,3 +373,64 @@ def test_a_gemini_quirk_the_stream_cannot_show_is_refused_in_one_line(
     with pytest.raises(UsageError) as info:
         apply_quirks(body, [parse_quirk(spec)])
     assert str(info.value) == f"quirk {spec!r} does not apply: {message}"
+
+
+@pytest.mark.network
+def test_ollama_finish_on_every_chunk_repeats_the_done_reason_on_every_line(replay: str) -> None:
+    response = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=finish-on-every-chunk")
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.content.splitlines()]
+    assert len(lines) == 5 and all(line["done_reason"] == "stop" for line in lines)
+    assert [line["done"] for line in lines] == [False, False, False, False, True]
+    report = ssescope.inspect(iter([response.content]))
+    assert report.status == "completed" and report.diagnostics == []
+    assert report.outputs[0].text == "Bonjour! Comment puis-je vous aider ?"
+
+
+@pytest.mark.network
+def test_ollama_error_frame_then_done_ends_with_an_error_line_halfway(replay: str) -> None:
+    response = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=error-frame-then-done")
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.content.splitlines()]
+    assert lines[-1] == {"error": "an error was encountered while running the model"}
+    assert len(lines) == 3 and not any(line.get("done") for line in lines)
+    report = ssescope.inspect(iter([response.content]))
+    assert report.status == "failed"
+    assert [d.code for d in report.diagnostics] == ["provider.error"]
+    assert report.outputs[0].text == "Bonjour! Comment"
+
+
+@pytest.mark.network
+def test_cohere_error_frame_then_done_ends_with_an_error_message_end_halfway(
+    replay: str,
+) -> None:
+    response = httpx.post(f"{replay}/cohere-chat/v2/chat?quirk=error-frame-then-done")
+    assert response.status_code == 200
+    records = datas(response.content)
+    assert [event for event, _ in records] == [
+        "message-start",
+        "content-start",
+        "content-delta",
+        "content-delta",
+        "message-end",
+    ]
+    assert records[-1][1] == {
+        "type": "message-end",
+        "delta": {"finish_reason": "ERROR", "error": "internal server error"},
+    }
+    report = ssescope.inspect(iter([response.content]))
+    assert report.status == "failed"
+    assert [d.code for d in report.diagnostics] == ["provider.error"]
+    assert report.outputs[0].text == "Cohere streams "
+
+
+def test_cohere_error_frame_then_done_needs_content_to_interrupt() -> None:
+    body = (
+        b'event: message-start\ndata: {"type":"message-start","delta":{"message":{}}}\n\n'
+        b'event: message-end\ndata: {"type":"message-end","delta":{"finish_reason":"COMPLETE"}}\n\n'
+    )
+    with pytest.raises(UsageError) as info:
+        apply_quirks(body, [parse_quirk("error-frame-then-done")])
+    assert str(info.value) == (
+        "quirk 'error-frame-then-done' does not apply: the stream has no content to interrupt"
+    )

@@ -55,7 +55,7 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "error-frame-then-done",
         "halfway through, an error data frame, then data: [DONE]",
-        ("openai-chat", "vercel-ui", "gemini"),
+        ("openai-chat", "vercel-ui", "gemini", "ollama", "cohere"),
     ),
     QuirkPreset(
         "anthropic-overloaded-midstream",
@@ -65,7 +65,7 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "finish-on-every-chunk",
         "every chunk carries the final finish_reason",
-        ("openai-chat", "gemini"),
+        ("openai-chat", "gemini", "ollama"),
     ),
     QuirkPreset(
         "heartbeat-only-stall",

@@ -43,5 +43,6 @@ KNOWLEDGE = Knowledge(
             "delta": {"finish_reason": "ERROR", "error": "internal server error"},
         },
     ),
+    quirks="quirks",
 )
 """The registry's entry for Cohere."""

@@ -23,5 +23,6 @@ KNOWLEDGE = Knowledge(
     adapter="adapter:OllamaAdapter",
     rules=(DetectRule(130, _done_line),),
     error_frame=ErrorFrame(None, {"error": "an error was encountered while running the model"}),
+    quirks="quirks",
 )
 """The registry's entry for Ollama."""
