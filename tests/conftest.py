@@ -26,7 +26,8 @@ if not any(ep.value == "ssescope.testing.plugin" for ep in entry_points(group="p
 @pytest.fixture(autouse=True, scope="session")
 def reports_follow_the_schema() -> Iterator[None]:
     """Wrap ``Report.to_dict`` so that every JSON form produced in-process is validated."""
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(report_schema())
     original = Report.to_dict
 

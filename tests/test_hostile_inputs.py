@@ -238,8 +238,6 @@ def test_every_command_gives_a_result_or_one_line(data: bytes, tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def web_client() -> Any:
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
     from starlette.testclient import TestClient
 
     from ssescope.web import create_app

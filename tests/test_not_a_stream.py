@@ -12,9 +12,6 @@ from ssescope.framing import Framer, detect_framing
 
 from .splits import all_splits
 
-openai_types = pytest.importorskip("openai.types")
-anthropic_types = pytest.importorskip("anthropic.types")
-
 
 def _chat() -> Any:
     from openai.types.chat import ChatCompletion

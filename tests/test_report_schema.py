@@ -6,13 +6,12 @@ import json
 import os
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from ssescope import inspect
 from ssescope.cli import main
 from ssescope.schema import report_schema, report_schema_text
-
-jsonschema = pytest.importorskip("jsonschema")
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "src" / "ssescope" / "examples"

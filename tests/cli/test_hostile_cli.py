@@ -142,8 +142,6 @@ def test_check_with_a_non_object_usage_or_a_deep_result_is_a_usage_error(
 
 
 def test_the_web_api_answers_strict_json_for_non_finite_input() -> None:
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
     from starlette.testclient import TestClient
 
     from ssescope.web import create_app
@@ -169,8 +167,6 @@ def test_frame_views_mark_every_invalid_record_past_the_listed_diagnostics() -> 
     assert all(row["invalid"] for row in rows)
     findings = [line["code"] for line in lines if line["kind"] == "finding"]
     assert findings == ["stream.diagnostics-capped"]
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
     from starlette.testclient import TestClient
 
     from ssescope.web import create_app

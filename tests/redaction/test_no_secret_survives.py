@@ -94,7 +94,8 @@ def _web_export(client, provider: str, body: bytes) -> str:  # type: ignore[no-u
 
 @pytest.fixture(scope="module")
 def client():  # type: ignore[no-untyped-def]
-    testclient = pytest.importorskip("starlette.testclient")
+    from starlette import testclient
+
     from ssescope.web import create_app
 
     return testclient.TestClient(create_app(), base_url="http://127.0.0.1:8765")

@@ -42,8 +42,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def ray_local() -> Iterator[Any]:
     """One local Ray for the whole session (two CPUs), this tree's code on its path."""
-    ray = pytest.importorskip("ray")
-    pytest.importorskip("ray.data")
+    import ray
+    import ray.data
+
     src = str(Path(__file__).resolve().parents[2] / "src")
     path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p)
     ray.init(

@@ -9,9 +9,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("duckdb")
-pytest.importorskip("pyarrow")
-
 from ssescope import inspect
 from ssescope.containers import read_all
 from ssescope.scan import report_row

@@ -11,19 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser import chromium
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def _free_port() -> int:
@@ -47,7 +37,8 @@ def examples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def base_url(examples_dir: Path) -> Iterator[str]:
     """A live server with the bundled and the test examples, in a daemon thread."""
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
+
     from ssescope.web import create_app
 
     port = _free_port()
@@ -67,14 +58,9 @@ def base_url(examples_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's chromium driven by Playwright."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    """One Chromium for the page tests (this folder runs last)."""
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -6,10 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
 from starlette.testclient import TestClient
 
 from ssescope.cli.web_cmd import check_host

@@ -9,13 +9,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-pytest.importorskip("uvicorn")
-
 import httpx
+import pytest
 import uvicorn
 from starlette.testclient import TestClient
 

@@ -6,10 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
 from starlette.testclient import TestClient
 
 from ssescope.web import create_app
