@@ -22,6 +22,7 @@ __all__ = [
     "data_indices",
     "load",
     "midpoint",
+    "record_midpoint",
     "rewrite",
 ]
 
@@ -72,12 +73,22 @@ def data_indices(records: Sequence[WireRecord]) -> list[int]:
 
 
 def midpoint(records: Sequence[WireRecord], is_content: Callable[[Any], bool]) -> int:
-    """The position just after the first half of the content records (at least one).
+    """The position just after the first half of the records whose JSON value
+    ``is_content`` accepts (at least one).
 
     Raises:
         QuirkRefused: the stream has no content record to stop after.
     """
-    content = [i for i, r in enumerate(records) if is_content(load(r))]
+    return record_midpoint(records, lambda record: is_content(load(record)))
+
+
+def record_midpoint(records: Sequence[WireRecord], is_content: Callable[[WireRecord], bool]) -> int:
+    """Like :func:`midpoint`, for a test that needs the whole record (its event too).
+
+    Raises:
+        QuirkRefused: the stream has no content record to stop after.
+    """
+    content = [i for i, r in enumerate(records) if is_content(r)]
     if not content:
         raise QuirkRefused("the stream has no content to interrupt")
     return content[max(0, (len(content) - 1) // 2)] + 1
