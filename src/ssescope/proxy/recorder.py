@@ -189,6 +189,7 @@ class Recorder:
     def _open(self, ex: Exchange) -> None:
         pipeline = Pipeline(
             provider=self.provider,
+            bounded=True,
             source=SourceInfo(
                 container="http",
                 status=ex.status,
