@@ -365,7 +365,7 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
-        if summary is not None and summary.first_content_s is None:
+        if summary is not None and not summary.content_known:
             self._first_content_time(summary, items, held)
         return out
 
@@ -386,6 +386,7 @@ class Pipeline:
         first = self.aggregator.first_content_record
         if first is None:
             return
+        summary.content_known = True
         for item in (*held, *items):
             if isinstance(item, Diagnostic):
                 continue

@@ -213,6 +213,8 @@ class TimingSummary:
         self.options = options
         self.first_event_s: float | None = None
         self.first_content_s: float | None = None
+        self.content_known = False
+        """Whether the caller has found the first content (and set its time, if it had one)."""
         self.count = 0
         self.histogram: dict[str, int] = {name: 0 for name, _ in GAP_BUCKETS}
         self.max_gap = 0.0
