@@ -94,6 +94,8 @@ class Aggregator:
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
+        self.content_cut = 0
+        """Characters of content left out by :meth:`trim_content`."""
         self._finished = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
         self.end_offset: int | None = None
@@ -379,6 +381,8 @@ class Aggregator:
             if ev.value:
                 parts[ev.part] = _Pieces(ev.value)
             return
+        if pieces.cut:  # a bounded pipeline kept only the start: nothing to compare
+            return
         built = "".join(pieces)
         if built == ev.value:
             return
@@ -470,6 +474,20 @@ class Aggregator:
             resp.status = "cancelled"
             resp.status_reason = reason
 
+    def trim_content(self, limit: int) -> None:
+        """Keep at most ``limit`` characters of each text, reasoning and refusal part and of
+        each tool call's arguments (the first ones), counting the rest in
+        :attr:`content_cut`: what a bounded pipeline calls now and then."""
+        cut = 0
+        for resp in (*self._done, self._current):
+            for out in resp.outputs.values():
+                for parts in (out.text, out.reasoning, out.refusal):
+                    for pieces in parts.values():
+                        cut += pieces.trim(limit)
+                for call in out.calls:
+                    cut += call.trim(limit)
+        self.content_cut += cut
+
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
         """The tool calls of ``output`` of the current response, as assembled so far."""
         out = self._current.outputs.get(output)
@@ -544,6 +562,17 @@ class Aggregator:
     def _build_call(self, call: ToolCallState) -> ToolCallReport:
         arguments = call.arguments
         label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
+        if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
+            return ToolCallReport(
+                id=call.id,
+                name=call.name,
+                arguments=arguments,
+                input=None,
+                complete=call.ended,
+                kind=call.kind,
+                index=call.index,
+                record=call.first_record,
+            )
         if call.snapshot is not None:
             if not arguments:
                 arguments = call.snapshot

@@ -23,6 +23,7 @@ class ToolCallState:
 
     __slots__ = (
         "call_type",
+        "cut",
         "ended",
         "first_record",
         "format",
@@ -47,6 +48,18 @@ class ToolCallState:
         self.snapshot: str | None = None
         self.first_record = record
         self.last_record = record  # the last record that added to or ended this call
+        self.cut = 0  # characters of the arguments left out by a bounded pipeline
+
+    def trim(self, limit: int) -> int:
+        """Keep the first ``limit`` characters of the arguments; return how many were cut."""
+        pieces = self.pieces
+        if sum(map(len, pieces)) <= limit:
+            return 0
+        arguments = "".join(pieces)
+        cut = len(arguments) - limit
+        self.pieces = [arguments[:limit]]
+        self.cut += cut
+        return cut
 
     @property
     def arguments(self) -> str:
@@ -142,11 +155,24 @@ class _Pieces(list[str]):
     stays linear), and the memory stays close to the text's own size.
     """
 
-    __slots__ = ("blocks",)
+    __slots__ = ("blocks", "cut")
 
     def __init__(self, first: str) -> None:
         super().__init__((first,))
         self.blocks = 0
+        self.cut = 0
+        """Characters left out by a bounded pipeline (:meth:`trim`)."""
+
+    def trim(self, limit: int) -> int:
+        """Keep the first ``limit`` characters; return how many more were cut."""
+        if sum(map(len, self)) <= limit:
+            return 0
+        text = "".join(self)
+        cut = len(text) - limit
+        self[:] = [text[:limit]]
+        self.blocks = 1
+        self.cut += cut
+        return cut
 
     def add(self, piece: str) -> None:
         """Append ``piece``, folding the recent pieces into a block when there are many."""
