@@ -31,6 +31,7 @@ from ..limits import (
 __all__ = [
     "INVALID",
     "Adapter",
+    "AdapterBase",
     "AdapterOutput",
     "close_once",
     "compact_json",
@@ -76,6 +77,32 @@ class Adapter(Protocol):
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report what the protocol left unfinished."""
+
+
+class AdapterBase:
+    """The state an adapter of single-response records starts with.
+
+    ``framing`` is the framing name, ``_started`` whether the response began, and
+    ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
+    are reported. A subclass sets ``name``.
+    """
+
+    _closed = False  # the Incremental contract: closed once, never fed after
+    name: ClassVar[str]
+
+    def __init__(self, framing: str) -> None:
+        self.framing = framing
+        self._started = False
+        self._last_index = 0
+        self._last_end = 0
+
+    def _object(
+        self, record: DataRecord, out: list[AdapterOutput], unexpected: str
+    ) -> dict[str, JSON] | None:
+        """Note ``record`` as the last one and decode its object (:func:`decode_object`)."""
+        self._last_index = record.index
+        self._last_end = record.end
+        return decode_object(record, out, unexpected)
 
 
 def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]:

@@ -21,9 +21,9 @@ from ...events import (
 )
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
+    AdapterBase,
     AdapterOutput,
     close_once,
-    decode_object,
     diag,
     int_or_none,
     provider_error,
@@ -41,26 +41,20 @@ def _obj(value: JSON) -> dict[str, JSON]:
     return value if isinstance(value, dict) else {}
 
 
-class CohereAdapter:
+class CohereAdapter(AdapterBase):
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
-        self.framing = framing
-        self._started = False
+        super().__init__(framing)
         self._ended = False
         self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
-        self._last_index = 0
-        self._last_end = 0
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
-        obj = decode_object(record, out, "cohere.unexpected-json")
+        obj = self._object(record, out, "cohere.unexpected-json")
         if obj is None:
             return out
         etype = obj.get("type")

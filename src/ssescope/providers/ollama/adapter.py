@@ -18,10 +18,10 @@ from ...events import (
 )
 from ...framing.records import DataRecord
 from .._base import (
+    AdapterBase,
     AdapterOutput,
     close_once,
     compact_json,
-    decode_object,
     diag,
     error_fields,
     provider_error,
@@ -42,26 +42,20 @@ _METRICS = (
 )
 
 
-class OllamaAdapter:
+class OllamaAdapter(AdapterBase):
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
-        self.framing = framing
-        self._started = False
+        super().__init__(framing)
         self._done = False
         self._next_index = 0
-        self._last_index = 0
-        self._last_end = 0
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
-        obj = decode_object(record, out, "ollama.unexpected-json")
+        obj = self._object(record, out, "ollama.unexpected-json")
         if obj is None:
             return out
         rec = record.index
