@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol, TypeAlias, cast
 
 import orjson
 
-from ..diagnostics import Diagnostic, build, diagnostic
+from ..diagnostics import Diagnostic, build, diagnostic, quote
 from ..errors import UsageError
 from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
@@ -33,6 +33,7 @@ __all__ = [
     "Adapter",
     "AdapterBase",
     "AdapterOutput",
+    "Malformed",
     "close_once",
     "compact_json",
     "decode_json",
@@ -42,6 +43,7 @@ __all__ = [
     "error_fields",
     "int_or_none",
     "not_streamed",
+    "object_field",
     "provider_error",
     "token_count",
     "usage_event",
@@ -103,6 +105,22 @@ class AdapterBase:
         self._last_index = record.index
         self._last_end = record.end
         return decode_object(record, out, unexpected)
+
+
+class Malformed(Exception):
+    """A field of an event has an impossible type; reported, the event is skipped."""
+
+
+def object_field(obj: dict[str, JSON], key: str) -> dict[str, JSON]:
+    """``obj[key]``, which must be a JSON object.
+
+    Raises:
+        Malformed: naming the field and what it holds instead.
+    """
+    value = obj.get(key)
+    if not isinstance(value, dict):
+        raise Malformed(f'its "{key}" is not an object ({quote(value)})')
+    return value
 
 
 def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]:
