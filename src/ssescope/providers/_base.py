@@ -106,6 +106,14 @@ class AdapterBase:
         self._last_end = record.end
         return decode_object(record, out, unexpected)
 
+    def _close_unended(self, ended: bool, code: str) -> list[AdapterOutput]:
+        """Close a protocol whose response ends with a marker: ``code`` (at the last
+        record) when the response started and ``ended`` is false."""
+        close_once(self)
+        if self._started and not ended:
+            return [diagnostic(code, self._last_end, self._last_index)]
+        return []
+
 
 class Malformed(Exception):
     """A field of an event has an impossible type; reported, the event is skipped."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...diagnostics import diagnostic
 from ...events import (
     JSON,
     Citation,
@@ -23,7 +22,6 @@ from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
     int_or_none,
     provider_error,
@@ -78,11 +76,7 @@ class CohereAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        close_once(self)
-        out: list[AdapterOutput] = []
-        if self._started and not self._ended:
-            out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))
-        return out
+        return self._close_unended(self._ended, "cohere.missing-message-end")
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ...diagnostics import diagnostic
 from ...events import (
     JSON,
     Finish,
@@ -20,7 +19,6 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
@@ -99,11 +97,7 @@ class OllamaAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        close_once(self)
-        out: list[AdapterOutput] = []
-        if self._started and not self._done:
-            out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
-        return out
+        return self._close_unended(self._done, "ollama.missing-done")
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
