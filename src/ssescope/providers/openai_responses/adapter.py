@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ...events import Finish, FinishReason, Terminal, Unknown
@@ -19,6 +21,8 @@ from .items import _ResponsesItems
 from .maps import map_finish_reason
 from .state import _ARG_DELTAS, _ARG_DONES, _QUIET, _TERMINALS, _WHOLE_STATUS, _str
 
+_Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
+
 
 class OpenAIResponsesAdapter(_ResponsesItems):
     """Adapter for OpenAI Responses API event streams (SSE, or JSONL dumps of events).
@@ -29,22 +33,22 @@ class OpenAIResponsesAdapter(_ResponsesItems):
 
     def __init__(self, framing: str) -> None:
         self._framing = framing
-        self._handlers = {
+        self._handlers: dict[str, _Handler] = {
             "response.output_text.delta": self._text_delta,
             "response.refusal.delta": self._refusal_delta,
-            "response.reasoning_summary_text.delta": self._summary_delta,
-            "response.reasoning_text.delta": self._reasoning_text_delta,
-            "response.output_text.done": self._text_done,
-            "response.refusal.done": self._refusal_done,
+            "response.reasoning_summary_text.delta": partial(self._reasoning_delta, "summary"),
+            "response.reasoning_text.delta": partial(self._reasoning_delta, "text"),
+            "response.output_text.done": partial(self._part_done, "text", "text"),
+            "response.refusal.done": partial(self._part_done, "refusal", "refusal"),
             "response.reasoning_summary_text.done": self._summary_done,
-            "response.reasoning_text.done": self._reasoning_text_done,
+            "response.reasoning_text.done": partial(self._part_done, "reasoning", "text"),
             "response.content_part.done": self._content_part_done,
             "response.reasoning_summary_part.done": self._summary_part_done,
             "response.output_text.annotation.added": self._annotation,
             "response.output_item.added": self._item_added,
             "response.output_item.done": self._item_done,
-            "response.audio.delta": self._audio_delta,
-            "response.audio.transcript.delta": self._transcript_delta,
+            "response.audio.delta": partial(self._audio_delta, False),
+            "response.audio.transcript.delta": partial(self._audio_delta, True),
             "response.created": self._created,
             "response.in_progress": self._in_progress,
             "error": self._error,
