@@ -40,6 +40,17 @@ _METRICS = (
 )
 
 
+def _texts(source: dict[str, JSON], text_key: str, rec: int, out: list[AdapterOutput]) -> None:
+    """The reasoning (``thinking``) and then the text (``text_key``) a chat message or a
+    generate line carries, each when it is a non-empty string."""
+    thinking = source.get("thinking")
+    if isinstance(thinking, str) and thinking:
+        out.append(ReasoningDelta(rec, 0, thinking))
+    text = source.get(text_key)
+    if isinstance(text, str) and text:
+        out.append(TextDelta(rec, 0, text))
+
+
 class OllamaAdapter(AdapterBase):
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
@@ -70,24 +81,14 @@ class OllamaAdapter(AdapterBase):
         message = obj.get("message")
         if isinstance(message, dict):
             known = True
-            thinking = message.get("thinking")
-            if isinstance(thinking, str) and thinking:
-                out.append(ReasoningDelta(rec, 0, thinking))
-            content = message.get("content")
-            if isinstance(content, str) and content:
-                out.append(TextDelta(rec, 0, content))
+            _texts(message, "content", rec, out)
             calls = message.get("tool_calls")
             if isinstance(calls, list):
                 for call in calls:
                     self._tool_call(call, record, out)
         if "response" in obj or "thinking" in obj:
             known = True
-            thinking = obj.get("thinking")
-            if isinstance(thinking, str) and thinking:
-                out.append(ReasoningDelta(rec, 0, thinking))
-            response = obj.get("response")
-            if isinstance(response, str) and response:
-                out.append(TextDelta(rec, 0, response))
+            _texts(obj, "response", rec, out)
         done = obj.get("done")
         if done is True:
             self._finish(obj, record, out)
