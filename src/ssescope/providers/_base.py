@@ -45,6 +45,7 @@ __all__ = [
     "not_streamed",
     "object_field",
     "provider_error",
+    "str_or_none",
     "token_count",
     "usage_event",
     "whole_terminal",
@@ -291,6 +292,11 @@ def compact_json(value: object) -> str:
     """Compact JSON text of a value the wire sent as an object instead of a string
     (whole tool-call arguments): no spaces, non-ASCII kept as it is."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def str_or_none(value: object) -> str | None:
+    """``value`` when it is a string, else ``None`` (an id or a name as sent)."""
+    return value if isinstance(value, str) else None
 
 
 def int_or_none(value: object) -> int | None:

@@ -25,6 +25,7 @@ from .._base import (
     diag,
     int_or_none,
     provider_error,
+    str_or_none,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -109,19 +110,16 @@ class CohereAdapter(AdapterBase):
         elif etype == "tool-call-start":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                call_id = call.get("id")
-                name = function.get("name")
-                call_type = call.get("type")
                 arguments = function.get("arguments")
                 out.append(
                     ToolCallDelta(
                         rec,
                         0,
                         index,
-                        call_id if isinstance(call_id, str) else None,
-                        name if isinstance(name, str) else None,
+                        str_or_none(call.get("id")),
+                        str_or_none(function.get("name")),
                         arguments if isinstance(arguments, str) and arguments else None,
-                        call_type if isinstance(call_type, str) else None,
+                        str_or_none(call.get("type")),
                     )
                 )
         elif etype == "tool-call-end":

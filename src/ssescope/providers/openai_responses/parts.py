@@ -6,8 +6,8 @@ from typing import Any
 
 from ...events import Audio, Citation, ReasoningDelta, RefusalDelta, TextDelta
 from ...framing.records import DataRecord
-from .._base import AdapterOutput
-from .state import _PART_FIELDS, _key, _ResponsesState, _str
+from .._base import AdapterOutput, str_or_none
+from .state import _PART_FIELDS, _key, _ResponsesState
 
 
 class _ResponsesParts(_ResponsesState):
@@ -143,4 +143,4 @@ class _ResponsesParts(_ResponsesState):
         delta = self._delta(obj, record, out)
         if delta is not None:
             data, text = (None, delta) if transcript else (delta, None)
-            out.append(Audio(record.index, 0, data, text, id=_str(obj.get("item_id"))))
+            out.append(Audio(record.index, 0, data, text, id=str_or_none(obj.get("item_id"))))
