@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import orjson
@@ -128,17 +129,15 @@ def _args_text(value: object) -> str | None:
     return orjson.dumps(value).decode()
 
 
+@dataclass(slots=True, eq=False)
 class _Item:
     """What the adapter remembers about one output item of the current response."""
 
-    __slots__ = ("ended", "index", "kind", "named", "type")
-
-    def __init__(self, type_: str, index: int | None, kind: str | None, named: bool) -> None:
-        self.type = type_
-        self.index = index
-        self.kind = kind
-        self.named = named
-        self.ended = False
+    type: str
+    index: int | None
+    kind: str | None
+    named: bool
+    ended: bool = False
 
 
 class _ResponsesState:
