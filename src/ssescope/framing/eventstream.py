@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
+from ..incremental import mark_closed
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
@@ -203,9 +204,7 @@ class EventStreamParser:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
-        self._closed = True
+        mark_closed(self)
         out: list[FramingOutput] = [] if self._broken else self._drain(time, final=True)
         if self._buf and not self._broken:
             rest = bytes(self._buf)

@@ -24,6 +24,7 @@ __all__ = [
     "midpoint",
     "record_midpoint",
     "rewrite",
+    "take_field",
 ]
 
 
@@ -65,6 +66,36 @@ def rewrite(record: WireRecord, value: object) -> WireRecord:
     """The record with ``value`` as its data (compact JSON), to be framed afresh."""
     data = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     return replace(record, data=data, raw=b"")
+
+
+def take_field(
+    records: Sequence[WireRecord],
+    chunks: Sequence[tuple[int, dict[str, Any]]],
+    key: str,
+    rest: Callable[[dict[str, Any]], dict[str, Any] | None],
+) -> tuple[list[WireRecord], Any]:
+    """Take ``key`` out of the ``chunks`` (``(position, decoded record)``) that carry it.
+
+    ``rest(chunk)`` is what such a chunk becomes without it, or ``None`` when nothing is
+    left worth sending (the record is dropped). Returns the records and the last value.
+
+    Raises:
+        QuirkRefused: no chunk carries ``key``.
+    """
+    value: Any = None
+    out = list(records)
+    drop: set[int] = set()
+    for i, chunk in chunks:
+        if chunk.get(key):
+            value = chunk[key]
+            new = rest(chunk)
+            if new is None:
+                drop.add(i)
+            else:
+                out[i] = rewrite(records[i], new)
+    if value is None:
+        raise QuirkRefused(f"the stream reports no {key} to move into a usage-only chunk")
+    return [r for i, r in enumerate(out) if i not in drop], value
 
 
 def data_indices(records: Sequence[WireRecord]) -> list[int]:
