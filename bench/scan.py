@@ -3,22 +3,27 @@
 Run by hand (not part of the test suite)::
 
     pip install -e '.[scan]'
-    PYTHONPATH=src python bench/scan.py              # about three minutes on 2 cores
-    PYTHONPATH=src python bench/scan.py --quick      # 2,000 / 20,000 streams
+    PYTHONPATH=src python bench/scan.py              # each contender 3 times (2 at 100,000)
+    PYTHONPATH=src python bench/scan.py --quick      # each contender once (about a minute)
 
 It generates small streams (seeded, never recorded: OpenAI-like and Anthropic-like SSE,
-some completed, some cut, some with an error frame), writes them as Parquet tables of
-bodies and as a directory of files, and measures:
+some completed, some cut, some with an error frame), writes 10,000 and 100,000 of them as
+Parquet tables of bodies and 5,000 as a directory of files, and measures, each run in a
+fresh process and the contenders in turns:
 
 * the floor: ``ssescope.inspect(body)`` in a loop in one process (bodies already in
-  memory), µs per stream;
-* ``scan`` of the table with ``--jobs 1`` (in process) and ``--jobs 2`` (a process pool),
+  memory), wall and CPU time;
+* ``scan`` of each table with ``--jobs 1`` (in process) and ``--jobs 2`` (a process pool),
   wall time, streams/s, MB/s, and µs per stream over the loop's;
 * ``scan`` of the directory of files (DuckDB ``read_blob``) with ``--jobs 2``;
-* peak memory (max RSS of the scanning process, and of its largest worker) scanning the
-  small and the 10× larger table, each in a fresh process.
+* CPU time of the scanning process (read inside it), of the fork server and of each worker
+  (sampled from outside, every 20 ms), and the number of shards: what the scanning
+  process spends per shard;
+* peak memory (RSS) of the scanning process, of its largest worker and of all of them.
 
-It prints Markdown tables for docs/performance.md.
+It prints the three targets first (``--jobs 2`` over ``--jobs 1``; CPU per stream over
+the loop's; peak memory at 100,000 streams against 10,000), then Markdown tables for
+docs/performance.md.
 """
 
 from __future__ import annotations

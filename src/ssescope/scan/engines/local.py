@@ -43,6 +43,7 @@ from .shards import (
 __all__ = [
     "BATCH_ROWS",
     "FILE_SHARD",
+    "POOL_MIN",
     "ROW_SHARD",
     "TableInfo",
     "judge",
@@ -57,6 +58,8 @@ FILE_SHARD = (16, 256)
 """Fewest and most files per shard (one ``read_blob`` query in a worker)."""
 ROW_SHARD = (BATCH_ROWS, 1024)
 """Fewest and most table rows per shard."""
+POOL_MIN = 256
+"""Fewer inputs than this (when counted ahead) are judged in the scanning process."""
 _SHARDS_PER_WORKER = 4  # enough shards that the workers finish together
 _IN_FLIGHT = 2  # shards submitted ahead, per worker
 
@@ -184,7 +187,7 @@ def _context() -> Any:
     threaded process is unsafe. The fork server is one clean process that imports the
     kernel once (preloaded: ssescope, PyArrow, DuckDB, and pandas when installed, which
     PyArrow imports on first use); each worker is forked from it, ready in milliseconds.
-    It is started before the inputs are planned, so its imports overlap the planning.
+    It is started before the shards are planned, so its imports overlap the planning.
     """
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
@@ -241,8 +244,6 @@ def run_local(
     """Scan ``inputs`` on this machine: ``jobs`` processes (default: the cores) each read
     shards with DuckDB (``read_blob``, ``read_parquet`` by row range, with projection)
     and judge them; ``--jobs 1`` reads and judges in this process."""
-    workers = jobs or os.cpu_count() or 1
-    context = _context() if workers > 1 else None
     con = connect(threads=1)  # one reading thread: the judging is the work
     tables = [table_info(con, path, body, keys) for path in inputs.tables]
     schema = output_schema([t.schema for t in tables if t.schema is not None], body)
@@ -254,6 +255,10 @@ def run_local(
             total = None if total is None else total + 1
         else:
             total = None  # JSON lines: not counted ahead
+    workers = jobs or os.cpu_count() or 1
+    if total is not None and total < POOL_MIN:
+        workers = 1  # a pool's start costs more than judging these here
+    context = _context() if workers > 1 else None  # the fork server imports meanwhile
 
     def run() -> Iterator[tuple[int, pa.RecordBatch]]:
         try:
