@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -285,11 +286,78 @@ def _all_cpu(m: dict[str, Any]) -> float:
     return float(m["cpu_main_s"] + m["cpu_server_s"] + sum(m["cpu_workers_s"]))
 
 
+_SCAN = """
+import json, sys
+from ssescope.scan import scan
+args = json.loads(sys.argv[1])
+scan(args["paths"], jobs=args["jobs"])
+"""
+
+
+def instructions(code: str, arg: str) -> int:
+    """Instructions executed by ``python -c code arg`` under callgrind (that process only:
+    the fork server and the workers it starts run natively)."""
+    with tempfile.TemporaryDirectory(prefix="ssescope-bench-cg-") as tmp:
+        err = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={tmp}/out",
+                sys.executable,
+                "-c",
+                code,
+                arg,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    found = re.search(r"Collected : (\d+)", err)
+    if found is None:
+        raise SystemExit(f"callgrind printed no count:\n{err}")
+    return int(found.group(1))
+
+
+def count_instructions() -> None:
+    """Instructions per stream, marginal between 1,000 and 3,000 streams (start-up and
+    summary taken out): the loop, ``scan --jobs 1``, and the scanning process alone of
+    ``scan --jobs 2``. Insensitive to the load of the machine."""
+    small, large = 1_000, 3_000
+    with tempfile.TemporaryDirectory(prefix="ssescope-bench-scan-") as tmp:
+        tables = {n: Path(tmp) / f"t{n}.parquet" for n in (small, large)}
+        for n, path in tables.items():
+            make_table(path, n)
+        found: dict[str, dict[int, int]] = {"loop": {}, "one": {}, "two": {}}
+        for n, path in tables.items():
+            found["loop"][n] = instructions(_LOOP, str(path))
+            for name, jobs in (("one", 1), ("two", 2)):
+                arg = json.dumps({"paths": [str(path)], "jobs": jobs})
+                found[name][n] = instructions(_SCAN, arg)
+    per = {k: (v[large] - v[small]) / (large - small) for k, v in found.items()}
+    print(f"Instructions per stream (callgrind, marginal {small:,} → {large:,} streams)\n")
+    print("| process | instructions per stream | vs loop |")
+    print("|---|---:|---:|")
+    print(f"| `inspect` loop | {per['loop']:,.0f} | 1.00× |")
+    print(f"| `scan --jobs 1` | {per['one']:,.0f} | {per['one'] / per['loop']:.2f}× |")
+    print(
+        f"| `scan --jobs 2`, the scanning process alone | {per['two']:,.0f} | "
+        f"{per['two'] / per['loop']:.2f}× |"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="every contender run once")
     parser.add_argument("--repeat", type=int, default=None, help="runs of each contender")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions per stream with callgrind instead (a few minutes)",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        count_instructions()
+        return
     repeat = args.repeat or (1 if args.quick else 3)
     small, large = 10_000, 100_000
     with tempfile.TemporaryDirectory(prefix="ssescope-bench-scan-") as tmp:

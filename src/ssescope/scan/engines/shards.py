@@ -85,12 +85,16 @@ Shard = FileShard | RowShard | BatchShard
 
 def connect(threads: int | None = None) -> Any:
     """A DuckDB connection (``threads``: its worker threads, DuckDB's default when
-    ``None``), without DuckDB's own progress bar (a query streaming rows to the kernel
-    lasts as long as the judging)."""
+    ``None``), set for a scan: no progress bar of its own (a query streaming rows to the
+    kernel lasts as long as the judging), and memory DuckDB frees handed back to the
+    system at once rather than kept for reuse, so the scanning process's memory does not
+    creep up with the size of what was read."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
+    con.execute("SET allocator_flush_threshold = '4MB'")
+    con.execute("SET allocator_bulk_deallocation_flush_threshold = '4MB'")
     if threads is not None:
         con.execute(f"SET threads = {int(threads)}")
     return con
