@@ -1,8 +1,8 @@
 """The local engine: DuckDB reads and aggregates, a process pool judges.
 
 The scanning process only plans: it expands the inputs, counts the rows of each Parquet
-table (from its footer) and cuts the corpus into shards (a few dozen file paths, or a range
-of table rows; :mod:`.shards`). Each worker reads its own shards with its own DuckDB
+table (from its footer) and cuts the corpus into shards (up to 256 file paths, or up to
+1,024 rows of a table; :mod:`.shards`). Each worker reads its own shards with its own DuckDB
 connection and sends back the judged rows, which hold no bodies; the scanning process writes
 them. Bodies are never read, pickled or copied by the scanning process, except the rows of
 JSON-lines tables, which DuckDB cannot read by row range.
@@ -157,7 +157,8 @@ def plan(
                 stop = min(table.rows, start + step)
                 yield RowShard(table.path, body, key_tuple, start, stop)
         elif _is_parquet(table.path) or table.schema is None:
-            yield RowShard(table.path, body, key_tuple)  # read whole, or an error row
+            # not counted: read whole by one worker (or, unreadable, an error row)
+            yield RowShard(table.path, body, key_tuple)
         else:
             for batch in read_rows(con, RowShard(table.path, body, key_tuple)):
                 yield BatchShard(batch, body if ERROR not in batch.schema.names else BODY)
