@@ -34,9 +34,7 @@ def test_inspect_returns_the_report_every_record_and_the_timeline(client: TestCl
     assert body["report"]["diagnostics"][frames[9]["diagnostics"][0]]["code"] == "json.invalid"
     assert frames[0]["start"] == 0 and frames[1]["start"] == frames[0]["end"]
     # [record, response, output, field, part, key, op, value]
-    args = "".join(
-        c[7] for c in body["timeline"] if c[3] == "tool_calls" and c[5] == "arguments"
-    )
+    args = "".join(c[7] for c in body["timeline"] if c[3] == "tool_calls" and c[5] == "arguments")
     assert json.loads(args) == {"city": "Lyon", "days": 3, "units": "metric"}
 
 
