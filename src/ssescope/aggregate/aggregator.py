@@ -73,6 +73,23 @@ from .timeline import Timeline
 __all__ = ["Aggregator", "ToolCallState"]
 
 _CONTENT_TYPES = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Citation)
+_OUTPUT_EVENTS = (
+    TextDelta,
+    ReasoningDelta,
+    RefusalDelta,
+    ReasoningMeta,
+    Citation,
+    ServerToolResult,
+    Audio,
+    ToolCallDelta,
+    ToolCall,
+    ToolCallEnd,
+    ToolCallsEnd,
+    Snapshot,
+    Finish,
+)
+"""The events that name an output (recorded as it begins, with a timeline)."""
+_PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
 
 
 _UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
@@ -104,7 +121,7 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
-        self._handlers: dict[type, Callable[[Any], None]] = {
+        self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
             RefusalDelta: self._refusal,
@@ -146,8 +163,9 @@ class Aggregator:
         handlers = self._handlers
         resp = self._current
         record: int | None = None
-        # with a timeline, every text delta takes the handler (which records it)
-        fast: type | None = TextDelta if self.timeline is None else None
+        timeline = self.timeline
+        # with a timeline, every text delta takes the handler (and is recorded)
+        fast: type | None = TextDelta if timeline is None else None
         for ev in events:
             cls = type(ev)
             if cls is fast and not resp.terminal_seen and resp.first_record is not None:
@@ -157,7 +175,7 @@ class Aggregator:
                 record = tev.record
                 out = resp.outputs.get(tev.output)
                 if out is None:
-                    out = self._output(tev.output, record)
+                    out = self._output(tev.output)
                 text = tev.text
                 pieces = out.text.get(tev.part)
                 if pieces is None:
@@ -179,13 +197,16 @@ class Aggregator:
             record = ev.record
             if resp.first_record is None:
                 resp.first_record = record
-                if self.timeline is not None:
-                    self.timeline.begin(0 if record is None else record, resp)
+                if timeline is not None:
+                    timeline.begin(0 if record is None else record, resp)
             if resp.terminal_seen and isinstance(ev, _CONTENT_TYPES):
                 self._after_terminal(ev.record)
             if not (cls is ResponseStart and resp.terminal_seen):
                 resp.last_record = record  # (a new response begins with this event)
-            handler(ev)
+            if timeline is None:
+                handler(ev)
+            else:
+                self._recorded(timeline, ev, handler)
             resp = self._current  # a ResponseStart may have begun a new response
         return []
 
@@ -214,13 +235,29 @@ class Aggregator:
                 status_reason=resp.status_reason,
             )
 
-    def _output(self, index: int, record: int) -> _Output:
+    def _output(self, index: int) -> _Output:
         out = self._current.outputs.get(index)
         if out is None:
             out = self._current.outputs[index] = _Output(index)
-            if self.timeline is not None:
-                self.timeline.output(record, index)
         return out
+
+    def _recorded(
+        self, timeline: Timeline, ev: UnifiedEvent | Diagnostic, handler: Callable[[Any], object]
+    ) -> None:
+        """Run ``handler`` on ``ev``, recording the changes the event itself spells out.
+
+        (The other changes are recorded where the handlers make them.)
+        """
+        if isinstance(ev, _OUTPUT_EVENTS) and ev.output not in self._current.outputs:
+            timeline.output(ev.record, ev.output)
+        changed = handler(ev)
+        if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
+            field = _PARTED[type(ev)]
+            timeline.part(ev.record, ev.output, field, ev.part, "append", ev.text)
+        elif isinstance(ev, ToolCallDelta) and isinstance(changed, ToolCallState):
+            timeline.kind(ev.record, changed)
+            if ev.arguments:
+                timeline.arguments(ev.record, changed, ev.arguments)
 
     def _content(self, record: int) -> None:
         if self.first_content_record is None:
@@ -229,29 +266,23 @@ class Aggregator:
     def _text(self, ev: TextDelta) -> None:
         if self.first_content_record is None and ev.text:
             self.first_content_record = ev.record
-        out = self._current.outputs.get(ev.output) or self._output(ev.output, ev.record)
+        out = self._current.outputs.get(ev.output) or self._output(ev.output)
         _add(out.text, ev.part, ev.text)
-        if self.timeline is not None:
-            self.timeline.part(ev.record, ev.output, "text", ev.part, "append", ev.text)
 
     def _reasoning(self, ev: ReasoningDelta) -> None:
         if ev.text:
             self._content(ev.record)
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         _add(out.reasoning, ev.part, ev.text)
-        if self.timeline is not None:
-            self.timeline.part(ev.record, ev.output, "reasoning", ev.part, "append", ev.text)
 
     def _refusal(self, ev: RefusalDelta) -> None:
         if ev.text:
             self._content(ev.record)
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         _add(out.refusal, ev.part, ev.text)
-        if self.timeline is not None:
-            self.timeline.part(ev.record, ev.output, "refusal", ev.part, "append", ev.text)
 
     def _reasoning_meta(self, ev: ReasoningMeta) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         if ev.signature is not None:
             out.signature = ev.signature  # a signature replaces, never appends
         if ev.redacted is not None:
@@ -262,7 +293,7 @@ class Aggregator:
             self.timeline.reasoning_meta(ev.record, out)
 
     def _citation(self, ev: Citation) -> None:
-        self._output(ev.output, ev.record).citations.append(ev.citation)
+        self._output(ev.output).citations.append(ev.citation)
         if self.timeline is not None:
             self.timeline.add(ev.record, ev.output, "citations", None, None, "add", ev.citation)
 
@@ -272,14 +303,14 @@ class Aggregator:
             "type": ev.result_type,
             "content": ev.content,
         }
-        self._output(ev.output, ev.record).server_results.append(result)
+        self._output(ev.output).server_results.append(result)
         if self.timeline is not None:
             self.timeline.add(
                 ev.record, ev.output, "server_tool_results", None, None, "add", result
             )
 
     def _audio(self, ev: Audio) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         audio = out.audio
         created = audio is None
         if audio is None:
@@ -366,25 +397,26 @@ class Aggregator:
         if call_type and call.call_type is None:
             call.call_type = call_type
 
-    def _tool_delta(self, ev: ToolCallDelta) -> None:
-        out = self._output(ev.output, ev.record)
+    def _tool_delta(self, ev: ToolCallDelta) -> ToolCallState:
+        out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, ev.call_type, ev.record)
         call.last_record = ev.record
-        self._kind(call, ev.kind, ev.record)
+        call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
             self._content(ev.record)
             call.pieces.append(ev.arguments)
-            if self.timeline is not None:
-                self.timeline.arguments(ev.record, call, ev.arguments)
+        return call  # (for the timeline: the hot tool event is recorded by _recorded)
 
     def _tool_call(self, ev: ToolCall) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
         call.last_record = ev.record
-        self._kind(call, ev.kind, ev.record)
+        call.kind = ev.kind
+        if self.timeline is not None:
+            self.timeline.kind(ev.record, call)
         call.format = ev.format
         if ev.arguments:
             self._content(ev.record)
@@ -399,7 +431,7 @@ class Aggregator:
             out.open_call = None
 
     def _tool_end(self, ev: ToolCallEnd) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
         call.last_record = ev.record
@@ -410,14 +442,9 @@ class Aggregator:
                 self.timeline.arguments(ev.record, call, ev.arguments)
 
     def _tools_end(self, ev: ToolCallsEnd) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         for call in out.calls:
             self._ended(call, True, ev.record)
-
-    def _kind(self, call: ToolCallState, kind: str, record: int) -> None:
-        if self.timeline is not None and kind != call.kind:
-            self.timeline.call_change(record, call, "kind", "set", kind)
-        call.kind = kind
 
     def _ended(self, call: ToolCallState, ended: bool, record: int) -> None:
         if self.timeline is not None and ended != call.ended:
@@ -427,7 +454,7 @@ class Aggregator:
     # -- snapshots, usage, finish, status -----------------------------------------------
 
     def _snapshot(self, ev: Snapshot) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         parts = getattr(out, ev.field)
         pieces = parts.get(ev.part)
         if pieces is None:
@@ -472,7 +499,7 @@ class Aggregator:
             self.timeline.usage(ev.record, resp)
 
     def _finish(self, ev: Finish) -> None:
-        out = self._output(ev.output, ev.record)
+        out = self._output(ev.output)
         if ev.reason is not None or out.finish is None:
             out.finish = ev.reason
         if ev.raw is not None or out.raw_finish is None:

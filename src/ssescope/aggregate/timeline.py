@@ -89,7 +89,7 @@ class Timeline:
         changes: every change so far.
     """
 
-    __slots__ = ("_counts", "_latest", "_responses", "_slots", "changes", "response")
+    __slots__ = ("_counts", "_kinds", "_latest", "_responses", "_slots", "changes", "response")
 
     def __init__(self) -> None:
         self.changes: list[Change] = []
@@ -99,6 +99,7 @@ class Timeline:
         self._slots: dict[tuple[int, int, str, object], int] = {}
         self._counts: dict[tuple[int, int, str], int] = {}
         self._latest: dict[tuple[int, int, int], int] = {}  # a call's latest change
+        self._kinds: dict[tuple[int, int, int], str] = {}  # a call's kind, as recorded
 
     def add(
         self,
@@ -187,7 +188,15 @@ class Timeline:
         first = ToolCallReport(
             call.id, None, "", None, False, kind=call.kind, index=call.index, record=record
         )
+        self._kinds[self.response, call.output, call.position] = call.kind
         self.call_change(record, call, None, "set", first.to_dict())
+
+    def kind(self, record: int, call: ToolCallState) -> None:
+        """The kind of a call was (re)set: recorded when it changed."""
+        where = (self.response, call.output, call.position)
+        if self._kinds.get(where) != call.kind:
+            self._kinds[where] = call.kind
+            self.call_change(record, call, "kind", "set", call.kind)
 
     def call_change(
         self, record: int, call: ToolCallState, key: str | None, op: str, value: JSON
