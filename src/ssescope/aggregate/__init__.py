@@ -15,20 +15,24 @@ from .report import (
     ToolCallReport,
     UsageReport,
 )
+from .timeline import Change, Timeline, state_at
 from .timing import TimingOptions
 
 __all__ = [
     "SCHEMA_VERSION",
     "Aggregator",
     "AudioReport",
+    "Change",
     "OutputReport",
     "RecordCounts",
     "Report",
     "ResponseReport",
+    "Timeline",
     "Timing",
     "TimingOptions",
     "ToolCallReport",
     "ToolCallState",
     "UsageReport",
     "parse_partial",
+    "state_at",
 ]
