@@ -16,7 +16,9 @@ Rules it implements, each one a bug some SDK accumulator has:
 * A ``ResponseStart`` after a terminal marker starts a new response.
 
 Per event the work is a type lookup and an append; everything else happens once, in
-:meth:`Aggregator.close`.
+:meth:`Aggregator.close`. Given a :class:`~ssescope.aggregate.timeline.Timeline`, the
+aggregator also records each change it makes, as data (the web page's scrubber replays
+them); without one, that costs a test of a local variable per event.
 """
 
 from __future__ import annotations

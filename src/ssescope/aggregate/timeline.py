@@ -3,7 +3,7 @@
 Give an :class:`~ssescope.aggregate.Aggregator` a :class:`Timeline` (``agg.timeline =
 Timeline()`` before the first event) and it records, while it aggregates, each change it
 makes: which record caused it, in which response and output, to which field, and how. An
-aggregator without one records nothing and pays nothing for it.
+aggregator without one records nothing (and pays a test of a local variable per event).
 
 The state at record ``N`` is the replay of the changes of records ``<= N``
 (:func:`state_at`). Replaying is plain data manipulation, with no knowledge of any
@@ -21,7 +21,8 @@ The text, reasoning and refusal of an output are lists of parts in the state (ea
 built on its own, in the order it first appeared); the assembled value is their
 concatenation, as in the Report (:func:`assembled`). Tool calls are dicts in the
 ``tool_calls`` list, shaped like the Report's; their ``input`` and ``error`` are set when
-the stream ends (the arguments are parsed once, at the end), at the call's last record.
+the stream ends (the arguments are parsed once, at the end), dated at the call's latest
+change (its arguments complete and the call ended).
 """
 
 from __future__ import annotations
