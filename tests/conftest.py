@@ -5,6 +5,12 @@ from this tree when no installed copy declares it: an install with the ``pytest`
 ``test`` extra registers it through its ``pytest11`` entry point, a copy installed before
 the entry point existed does not. Every Report a test builds is checked against the
 published JSON Schema.
+
+Under pytest-xdist (the README's ``-n auto --dist loadgroup``), the tests that start a
+heavy process share one worker: every test that drives Chromium, and every test that uses
+the local Ray, so that two workers never each start one. The groups go by path (the
+xdist controller sees node ids only); collection fails when a test using such a fixture
+sits outside its group.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 from ssescope.aggregate.report import Report
 from ssescope.schema import report_schema
@@ -21,6 +28,51 @@ from ssescope.schema import report_schema
 pytest_plugins = ["tests.diagnostic_coverage"]
 if not any(ep.value == "ssescope.testing.plugin" for ep in entry_points(group="pytest11")):
     pytest_plugins.append("ssescope.testing.plugin")
+
+
+WORKER_GROUPS: dict[str, tuple[str, ...]] = {
+    "chromium": ("tests/web/", "tests/scan/test_scan_html.py"),
+    "ray": ("tests/scan/test_scan_ray.py",),
+}
+"""Tests that start a heavy process, by where they are: each group runs on one worker."""
+_HEAVY_FIXTURES = {"browser": "chromium", "ray_local": "ray"}
+
+
+def worker_group(nodeid: str) -> str | None:
+    """The group of a test (by its node id), or None for a test any worker may run."""
+    for group, prefixes in WORKER_GROUPS.items():
+        if nodeid.startswith(prefixes):
+            return group
+    return None
+
+
+class _GroupScheduling(LoadScopeScheduling):
+    """``--dist loadgroup`` by :data:`WORKER_GROUPS`: a group is one unit of work, every
+    other test is a unit of its own. (The controller sees node ids only, not markers.)"""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return worker_group(nodeid) or nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The scheduler of ``--dist loadgroup`` (the README's test command)."""
+    if config.getvalue("dist") == "loadgroup":
+        return _GroupScheduling(config, log)
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that uses a heavy fixture must sit where its group is."""
+    astray = [
+        f"{item.nodeid} uses {fixture} but is not in the {group!r} group (WORKER_GROUPS)"
+        for item in items
+        for fixture, group in _HEAVY_FIXTURES.items()
+        if fixture in getattr(item, "fixturenames", ())
+        and worker_group(item.nodeid.rsplit("@", 1)[0]) != group
+    ]
+    if astray:
+        raise pytest.UsageError("\n".join(astray))
 
 
 @pytest.fixture(autouse=True, scope="session")

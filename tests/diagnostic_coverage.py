@@ -9,6 +9,11 @@ library code: a test that builds a diagnostic itself does not count). At the end
   (no ``args``) fails the run, whatever tests ran;
 * when the whole suite ran (every test file collected, nothing deselected, every test
   run), a registered code that no test made fails the run too.
+
+Under pytest-xdist each worker records what its own tests emit and hands it to the
+controller (``workeroutput``), which checks the union once all workers are done: the whole
+suite counts as run when every worker collected all of it and the controller saw every test
+end.
 """
 
 from __future__ import annotations
@@ -77,9 +82,14 @@ class _Run:
         self.whole = False
         self.expected = 0
         self.ran = 0
+        self.workers = 0
 
 
 _run = _Run()
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -99,12 +109,38 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _run.ran += 1
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object | None) -> None:
+    """(xdist controller) Add what a finished worker saw to the union."""
+    out = getattr(node, "workeroutput", None) or {}
+    if "diagnostics_seen" not in out:
+        _run.whole = False  # a worker that died tells nothing: not a whole run
+        _run.workers += 1
+        return
+    seen.update(out["diagnostics_seen"])
+    for code, why in out["diagnostics_misbuilt"].items():
+        misbuilt.setdefault(code, why)
+    whole = bool(out["diagnostics_whole"])
+    _run.whole = whole if _run.workers == 0 else _run.whole and whole
+    _run.expected = int(out["diagnostics_expected"])
+    _run.workers += 1
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if _is_worker(config):
+        # the controller checks the union of all workers once they are done
+        output: dict[str, Any] = config.workeroutput  # type: ignore[attr-defined]
+        output["diagnostics_seen"] = dict(seen)
+        output["diagnostics_misbuilt"] = dict(misbuilt)
+        output["diagnostics_whole"] = _run.whole
+        output["diagnostics_expected"] = _run.expected
+        return
     whole = _run.whole and _run.ran == _run.expected and exitstatus == 0
     found = problems(seen, misbuilt, whole_suite=whole)
     if not found:
         return
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_sep("=", "diagnostic registry", red=True)
         for line in found:

@@ -40,3 +40,43 @@ def test_a_diagnostic_built_by_hand_or_with_another_severity_is_reported() -> No
         "sse.invalid-retry: built by hand with a message at x.py:3",
         "sse.nul-in-id: severity error, registered as warning",
     ]
+
+
+class _Worker:
+    """What an xdist worker hands its controller when it ends."""
+
+    def __init__(self, **output: object) -> None:
+        self.workeroutput = output
+
+
+def test_under_xdist_the_controller_checks_the_union_of_what_every_worker_made() -> None:
+    codes = list(CODES)
+    saved = (dict(coverage.seen), dict(coverage.misbuilt), dict(vars(coverage._run)))
+    try:
+        coverage.seen.clear()
+        coverage.misbuilt.clear()
+        coverage._run.__init__()  # type: ignore[misc]
+        half = len(codes) // 2
+        for part in (codes[:half], codes[half:]):
+            coverage.pytest_testnodedown(
+                _Worker(
+                    diagnostics_seen=dict.fromkeys(part, 1),
+                    diagnostics_misbuilt={},
+                    diagnostics_whole=True,
+                    diagnostics_expected=7,
+                ),
+                None,
+            )
+        union = (set(coverage.seen), coverage._run.whole, coverage._run.expected)
+        coverage.pytest_testnodedown(_Worker(), "crashed")  # a worker that died
+        after_a_crash = coverage._run.whole
+    finally:
+        coverage.seen.clear()
+        coverage.seen.update(saved[0])
+        coverage.misbuilt.clear()
+        coverage.misbuilt.update(saved[1])
+        vars(coverage._run).update(saved[2])
+    assert union == (set(codes), True, 7)
+    assert coverage.problems(union[0], {}, whole_suite=union[1]) == []
+    assert coverage.problems(codes[:half], {}, whole_suite=True) != []
+    assert after_a_crash is False

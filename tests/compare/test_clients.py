@@ -509,7 +509,7 @@ def test_any_json_result_is_compared_or_refused_with_a_result_error() -> None:
 
     report = report_of("openai-chat/parallel-tool-calls.sse")
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=150, deadline=None)
     @given(st.dictionaries(st.sampled_from(_KEYS), _json_values(), min_size=1, max_size=5))
     def check(result: dict[str, Any]) -> None:
         try:

@@ -23,7 +23,7 @@ def _check(data: bytes, container: str = "auto") -> None:
         assert d.message.endswith((".", ")"))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=300))
 def test_random_bytes_never_raise_and_read_as_something(data):
     assert detect_container(data)[0] in CONTAINERS

@@ -259,8 +259,11 @@ def test_a_server_that_stays_open_after_the_terminal_marker_is_closed_and_report
 
 
 def test_ctrl_c_prints_what_arrived_and_exits_130(server: ServerThread, tmp_path: Path) -> None:
+    # Ctrl-C raises KeyboardInterrupt even when this run inherited SIGINT ignored (a
+    # background job of a non-interactive shell does, and Python then keeps it ignored)
     script = (
-        "import sys\n"
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from ssescope.cli.request_cmd import request_command\n"
         "request_command(sys.argv[1:])\n"
     )
@@ -274,9 +277,14 @@ def test_ctrl_c_prints_what_arrived_and_exits_130(server: ServerThread, tmp_path
     )
     assert proc.stdout is not None
     # records 3-5 arrive before the stall in front of record 6; interrupt once they did
-    first = proc.stdout.read(len("Bonjour à tous".encode()))
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    try:
+        first = proc.stdout.read(len("Bonjour à tous".encode()))
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:  # a failed run leaves no process behind for later tests
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130
     assert (first + out).decode().strip() == "Bonjour à tous"
     assert "cancelled" in err.decode()

@@ -39,9 +39,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_local() -> Iterator[Any]:
-    """One local Ray for the whole session (two CPUs), this tree's code on its path."""
+    """One local Ray for the module that uses it (two CPUs), this tree's code on its path;
+    shut down after it, so that its processes do not idle through the rest of the run."""
     import ray
     import ray.data
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.browser import chromium
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "web"
@@ -56,9 +57,10 @@ def base_url(examples_dir: Path) -> Iterator[str]:
     thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """One Chromium for the page tests (this folder runs last)."""
+    """One Chromium for the page tests, closed when they are done: its event loop must not
+    outlive them, for the asyncio tests that may run next (under xdist, on any worker)."""
     with chromium() as b:
         yield b
 
