@@ -80,13 +80,37 @@ def test_bare_literals_and_strings_are_elements_too() -> None:
     assert [(r.start, r.end) for r in records(out)][:2] == [(1, 2), (4, 10)]
 
 
-def test_garbage_before_the_array_is_reported_once_and_skipped() -> None:
+def test_garbage_before_the_array_is_reported_once_per_run_and_skipped() -> None:
     out = parse(b')]}\'\nxyz [{"a":1}]')
-    # ")" and "'" are runs of text; "]" and "}" are single structural bytes
-    assert codes(out) == ["json-array.unexpected-text"] * 5
+    # a run of bytes up to a space (or the opening "["), structural ones included
+    assert codes(out) == ["json-array.unexpected-text"] * 2
     assert [r.data for r in records(out)] == ['{"a":1}']
-    assert [d.offset for d in out if not isinstance(d, JSONRecord)] == [0, 1, 2, 3, 5]  # type: ignore[attr-defined]
-    assert "'xyz'" in out[4].message  # type: ignore[attr-defined]
+    assert [d.offset for d in out if not isinstance(d, JSONRecord)] == [0, 5]  # type: ignore[attr-defined]
+    assert out[0].args["text"] == ")]}'"  # type: ignore[attr-defined]
+    assert "'xyz'" in out[1].message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("body", "texts"),
+    [
+        (b"[1]]]]}}", ["]]]}}"]),
+        (b"[1,,,,2]", [",,,"]),
+        (b"[1}}}},2]", ["}}}}"]),
+        (b"[1},},2]", ["}", "}", ","]),
+    ],
+)
+def test_a_run_of_unexpected_brackets_or_commas_is_one_diagnostic(
+    body: bytes, texts: list[str]
+) -> None:
+    out = parse(body)
+    assert [d.args["text"] for d in out if not isinstance(d, JSONRecord)] == texts  # type: ignore[attr-defined]
+
+
+def test_thousands_of_stray_brackets_give_one_diagnostic_per_run_not_per_byte() -> None:
+    body = b"\n".join([b"[" * 1100 + b"1" + b"]" * 1100] * 40)
+    out = feed_all(JSONArrayParser(), [body])
+    assert codes(out) == ["json-array.unexpected-text"] * 39
+    assert len(records(out)) == 1
 
 
 def test_garbage_after_the_array_is_reported_with_its_offset() -> None:

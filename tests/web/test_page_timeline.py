@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.test_cuts_and_chunkings import FIXTURES, STREAMS
 
 from ssescope.aggregate.timeline import Change, assembled, state_at
 from ssescope.web.analysis import analyse
+from tests.test_cuts_and_chunkings import FIXTURES, STREAMS
 
 pytestmark = pytest.mark.browser
 

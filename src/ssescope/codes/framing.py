@@ -181,7 +181,7 @@ CODES: tuple[Code, ...] = (
         PAGE,
         "Unexpected {text!q} at byte {byte_offset} {where}; it is skipped.",
         (
-            "- **Means:** Text where the JSON array allows none: before the opening `[`, after the closing `]`, a stray `,` or `}` between elements. A run of text is reported once, whole, however the bytes were chunked. It is skipped.\n"
+            "- **Means:** Text where the JSON array allows none: before the opening `[`, after the closing `]`, a stray `,` or `}` between elements. A run of text is reported once, whole, however the bytes were chunked: outside the array, everything up to the next space (before the array, up to its `[`), brackets included; inside it, a run of stray `,` or of `}`. It is skipped.\n"
             '- **Example:** `)]}\'\\n[{"a": 1}]`\n'
             "- **What to do:** Remove the prefix or suffix on the server, or check that the body really is a JSON array (a `alt=sse` Gemini stream is SSE).\n"
         ),

@@ -33,7 +33,14 @@ from .records import FramingOutput, JSONRecord, Tail
 __all__ = ["JSONArrayParser"]
 
 _STRUCT = re.compile(rb'["\[\]{},]|[^\s"\[\]{},]+')  # outside strings
-_RUN = re.compile(rb'[^\s"\[\]{},]*')  # the rest of a run of non-structural bytes
+# A run of unexpected text outside the array, reported as one diagnostic however many
+# chunks it spans: up to the next space, and before the array opens, up to its "[".
+_OUTSIDE_RUN = {
+    0: re.compile(rb"[^\s\[]*"),  # _BEFORE
+    3: re.compile(rb"\S*"),  # _AFTER
+}
+# Inside the array, a run of "," where an element was expected, or of "}": one diagnostic.
+_REPEAT = {0x2C: re.compile(rb",*"), 0x7D: re.compile(rb"}*")}
 _STRUCTURAL = frozenset(b'"[]{},')
 _JUNK_KEPT = 256  # bytes of unexpected text kept for its diagnostic
 _IN_STRING = re.compile(rb'["\\]')
@@ -72,6 +79,7 @@ class JSONArrayParser:
         self._junk_len = 0
         self._junk_start = 0
         self._junk_where = ""
+        self._junk_run = _OUTSIDE_RUN[_BEFORE]  # what may continue it
 
     def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
         """Parse another chunk of the body.
@@ -103,7 +111,7 @@ class JSONArrayParser:
         self._pos += len(data)
         i = 0
         if self._junk:
-            m = _RUN.match(data)
+            m = self._junk_run.match(data)
             assert m is not None  # the pattern matches the empty string
             i = m.end()
             self._keep_junk(data[:i])
@@ -169,28 +177,21 @@ class JSONArrayParser:
                     where = "before the opening '['"
                 else:
                     where = "after the JSON document" if self._document else "after the closing ']'"
-                if c in _STRUCTURAL:
-                    self._unexpected(tok, base + start, where, out)
-                    continue
-                # A run of other bytes: reported whole, even if the next chunk goes on with it.
-                self._junk_start = base + start
-                self._junk_where = where
-                self._keep_junk(tok)
-                if i < n:
-                    self._flush_junk(out)
+                i = self._start_junk(data, start, base, where, _OUTSIDE_RUN[self._phase], out)
                 continue
             # _BETWEEN
             if c == 0x2C:  # ,
                 i = m.end()
                 if self._expect_element:
-                    self._unexpected(tok, base + start, "where an element was expected", out)
+                    where = "where an element was expected"
+                    i = self._start_junk(data, start, base, where, _REPEAT[c], out)
                 self._expect_element = True
             elif c == 0x5D:  # ]
                 i = m.end()
                 self._phase = _AFTER
             elif c == 0x7D:  # }
-                i = m.end()
-                self._unexpected(tok, base + start, "between array elements", out)
+                where = "between array elements"
+                i = self._start_junk(data, start, base, where, _REPEAT[c], out)
             else:
                 if not self._expect_element:
                     out.append(
@@ -293,6 +294,28 @@ class JSONArrayParser:
         self._expect_element = False
         self._scalar = False
         self._depth = 0
+
+    def _start_junk(
+        self,
+        data: bytes,
+        start: int,
+        base: int,
+        where: str,
+        run: re.Pattern[bytes],
+        out: list[FramingOutput],
+    ) -> int:
+        """Begin a run of unexpected text at ``start``: reported whole, as one diagnostic,
+        even if the next chunk goes on with it. Returns where the run stops in ``data``."""
+        m = run.match(data, start)
+        assert m is not None  # the patterns match the empty string
+        end = max(m.end(), start + 1)
+        self._junk_start = base + start
+        self._junk_where = where
+        self._junk_run = run
+        self._keep_junk(data[start:end])
+        if end < len(data):
+            self._flush_junk(out)
+        return end
 
     def _keep_junk(self, piece: bytes) -> None:
         if self._junk_len < _JUNK_KEPT and piece:
