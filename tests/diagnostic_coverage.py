@@ -9,6 +9,9 @@ library code: a test that builds a diagnostic itself does not count). At the end
   (no ``args``) fails the run, whatever tests ran;
 * when the whole suite ran (every test file collected, nothing deselected, every test
   run), a registered code that no test made fails the run too.
+
+The emitter is found from Python frames, which the compiled core does not make: against it
+(``ssescope.CORE == "mypyc"``) the plugin stands aside, and the pure core's run enforces it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from ssescope import CORE
 from ssescope.codes import CODES
 from ssescope.diagnostics import Diagnostic
 
@@ -83,6 +87,8 @@ _run = _Run()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if CORE != "pure":
+        return
     Diagnostic.__init__ = _wrap(Diagnostic.__init__)  # type: ignore[method-assign]
 
 
@@ -100,6 +106,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if CORE != "pure":
+        return
     whole = _run.whole and _run.ran == _run.expected and exitstatus == 0
     found = problems(seen, misbuilt, whole_suite=whole)
     if not found:
