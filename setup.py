@@ -1,11 +1,12 @@
 """Build script: the core compiled by mypyc where it can be, pure Python where it cannot.
 
-The same typed modules are the only source. A wheel build (``python -m build``) or a
-non-editable install (``pip install .``) compiles the core listed in ``core_modules()`` with
-mypyc into C extensions that sit next to the ``.py`` files (Python imports the extension
+The same typed modules are the only source. With ``SSESCOPE_COMPILE=1``, a wheel build
+(``python -m build``) or a non-editable install (``pip install .``) compiles the core listed
+in ``core_modules()`` with mypyc into C extensions that sit next to the ``.py`` files (Python imports the extension
 first). The build stays pure Python, with identical behaviour, when:
 
-* ``SSESCOPE_PURE=1`` is set at build time;
+* ``SSESCOPE_COMPILE=1`` is not set, or ``SSESCOPE_PURE=1`` is set, at build time (the
+  compiled core is opt-in until it passes the whole suite);
 * the install is editable (``pip install -e .``), so an edit takes effect without a rebuild;
 * no C compiler or no Python headers are found, or mypyc is not importable;
 * compiling fails for any other reason (the build says so and installs the pure core).
@@ -15,6 +16,8 @@ first). The build stays pure Python, with identical behaviour, when:
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import shutil
 import sys
@@ -24,6 +27,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 # Packages compiled whole (their package __init__ modules stay Python: they only re-export)
@@ -49,6 +53,8 @@ def why_pure() -> str | None:
     """Why this build installs the pure core, or None when it compiles."""
     if os.environ.get("SSESCOPE_PURE", "").strip() not in ("", "0"):
         return "SSESCOPE_PURE is set"
+    if os.environ.get("SSESCOPE_COMPILE", "").strip() in ("", "0"):
+        return "SSESCOPE_COMPILE=1 is not set"
     commands = set(sys.argv[1:])
     if "editable_wheel" in commands or not commands & BUILDING:
         return "editable or metadata-only build"
@@ -79,6 +85,31 @@ class OptionalBuildExt(build_ext):
             self.distribution.ext_modules = []
 
 
+def docstrings(files: list[str]) -> dict[str, dict[str, str]]:
+    """The module and class docstrings of the compiled modules, which compiled modules lose:
+    ``{module: {"": module doc, class name: class doc}}`` (``ssescope._core`` puts them back)."""
+    table: dict[str, dict[str, str]] = {}
+    for file in files:
+        tree = ast.parse((ROOT / file).read_text(encoding="utf-8"))
+        name = ".".join(Path(file).relative_to("src").with_suffix("").parts)
+        docs = {"": ast.get_docstring(tree, clean=False) or ""}
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                docs[node.name] = ast.get_docstring(node) or ""
+        table[name] = docs
+    return table
+
+
+class BuildPyWithDocs(build_py):
+    """``build_py`` that ships the docstring table next to a compiled core."""
+
+    def run(self) -> None:
+        super().run()
+        if self.distribution.ext_modules:
+            target = Path(self.build_lib, "ssescope", "_docstrings.json")
+            target.write_text(json.dumps(docstrings(core_modules())), encoding="utf-8")
+
+
 def extensions() -> list[Any]:
     """The mypyc extensions, or none for a pure build."""
     reason = why_pure()
@@ -96,4 +127,7 @@ def extensions() -> list[Any]:
         return []
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(
+    ext_modules=extensions(),
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithDocs},
+)

@@ -12,10 +12,8 @@ from ssescope.pipeline import Pipeline
 
 def test_the_core_is_named_after_how_its_modules_were_loaded() -> None:
     compiled = (sse.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
-    assert ssescope.CORE == ("mypyc" if compiled else "pure")
-    assert ssescope.core_label() == (
-        "compiled core (mypyc)" if compiled else "pure-Python core"
-    )
+    assert ("mypyc" if compiled else "pure") == ssescope.CORE
+    assert ssescope.core_label() == ("compiled core (mypyc)" if compiled else "pure-Python core")
 
 
 def test_the_core_is_compiled_or_pure_as_one() -> None:

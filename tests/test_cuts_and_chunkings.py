@@ -104,9 +104,7 @@ def test_a_cut_stream_is_truncated_until_a_marker_and_keeps_a_prefix_of_the_text
     body, full, full_events = _full(path, provider)
     full_report = full.report()
     marker_records = {
-        e.record
-        for e in full_events
-        if isinstance(e, Terminal | Finish | ProviderError)
+        e.record for e in full_events if isinstance(e, Terminal | Finish | ProviderError)
     }
     # before the first record that can carry an end marker is complete, nothing ended
     first_marker_end = min(

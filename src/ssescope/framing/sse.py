@@ -165,7 +165,7 @@ class SSEParser:
     # they give exactly what the general path gives).
     _shortcuts: ClassVar[bool] = True
 
-    def __init__(self, *, max_event_bytes: int | None = None) -> None:
+    def __init__(self, *, max_event_bytes: object = None) -> None:
         self._max = check_max_event_bytes(max_event_bytes)
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed

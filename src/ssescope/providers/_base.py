@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import ClassVar, Protocol, TypeAlias, cast
+from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
 
 import orjson
 
@@ -42,6 +42,7 @@ __all__ = [
     "int_or_none",
     "not_streamed",
     "provider_error",
+    "refuse_feed_after_close",
     "token_count",
     "usage_event",
     "whole_terminal",
@@ -105,13 +106,13 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         value = loads_strict(data)
     except RecursionError:
         return INVALID, too_deep_diagnostic(record)
-    except NonFiniteNumber as exc:
+    except NonFiniteNumber as refused:  # (its own name: the compiled core types each one)
         return INVALID, diagnostic(
             "json.non-finite-number",
             record.start,
             record.index,
             excerpt(data),
-            number=exc.args[0],
+            number=refused.args[0],
             data=data,
             length=_length(data),
         )
@@ -196,7 +197,8 @@ def diag(code: str, record: DataRecord, *, form: str | None = None, **args: obje
     return build(code, args, record.start, record.index, None, form)
 
 
-def _feed_after_close(*_args: object) -> list[AdapterOutput]:
+def refuse_feed_after_close() -> NoReturn:
+    """Raise the :class:`~ssescope.errors.UsageError` of a ``feed`` after ``close``."""
     raise UsageError(FEED_AFTER_CLOSE)
 
 
@@ -204,14 +206,12 @@ def close_once(adapter: object) -> None:
     """Start ``adapter.close``: the Incremental contract of closing once, never fed after.
 
     A second close raises :class:`~ssescope.errors.UsageError`. The adapter's ``_closed``
-    flag is set and the instance's ``feed`` is shadowed by one that raises, so the
-    per-record path of an open adapter carries no check at all.
+    flag (a class attribute, ``False``, that every adapter declares) is set; its ``feed``
+    checks it first and calls :func:`refuse_feed_after_close`.
     """
     if getattr(adapter, "_closed", False):
         raise UsageError(CLOSE_TWICE)
-    state = vars(adapter)
-    state["_closed"] = True
-    state["feed"] = _feed_after_close
+    setattr(adapter, "_closed", True)  # noqa: B010 - the Adapter protocol does not name it
 
 
 def not_streamed(what: str, record: DataRecord) -> Diagnostic:

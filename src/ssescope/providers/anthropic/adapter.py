@@ -7,7 +7,15 @@ from typing import cast
 from ...diagnostics import diagnostic, quote
 from ...events import JSON, Unknown
 from ...framing.records import DataRecord, SSEEvent
-from .._base import AdapterOutput, close_once, decode_json, diag, not_streamed, whole_terminal
+from .._base import (
+    AdapterOutput,
+    close_once,
+    decode_json,
+    diag,
+    not_streamed,
+    refuse_feed_after_close,
+    whole_terminal,
+)
 from .blocks import _AnthropicBlocks
 from .state import _Malformed
 
@@ -30,6 +38,8 @@ class AnthropicAdapter(_AnthropicBlocks):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (an SSE event or a JSON line) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         name = record.event if isinstance(record, SSEEvent) else None
         if name == "message":  # no ``event:`` line: the JSON type alone decides
             name = None

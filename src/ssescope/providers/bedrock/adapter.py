@@ -25,7 +25,15 @@ from ...events import (
 )
 from ...framing.records import DataRecord, JSONRecord, SSEEvent
 from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
-from .._base import AdapterOutput, close_once, decode_json, diag, provider_error, usage_event
+from .._base import (
+    AdapterOutput,
+    close_once,
+    decode_json,
+    diag,
+    provider_error,
+    refuse_feed_after_close,
+    usage_event,
+)
 from ..anthropic.adapter import AnthropicAdapter
 from .knowledge import EVENT_KEYS
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
@@ -67,6 +75,8 @@ class BedrockAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event-stream message (or one decoded message line) to events."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:

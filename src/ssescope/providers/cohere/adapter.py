@@ -27,6 +27,7 @@ from .._base import (
     diag,
     int_or_none,
     provider_error,
+    refuse_feed_after_close,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -57,6 +58,8 @@ class CohereAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end

@@ -25,6 +25,7 @@ from .._base import (
     diag,
     error_fields,
     provider_error,
+    refuse_feed_after_close,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -58,6 +59,8 @@ class OllamaAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end

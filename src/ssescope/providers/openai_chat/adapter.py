@@ -11,7 +11,14 @@ from ...diagnostics import diagnostic, quote
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
 from ...limits import may_be_too_deep
-from .._base import AdapterOutput, close_once, decode_json, diag, not_streamed
+from .._base import (
+    AdapterOutput,
+    close_once,
+    decode_json,
+    diag,
+    not_streamed,
+    refuse_feed_after_close,
+)
 from .choices import _ChatChoices
 from .maps import _usage_values
 from .state import (
@@ -37,6 +44,8 @@ class OpenAIChatAdapter(_ChatChoices):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         self._last = record
         data = record.data
         if data[:1] == "{" and record.event != "error":
