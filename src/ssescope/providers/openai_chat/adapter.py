@@ -170,6 +170,7 @@ class OpenAIChatAdapter(_ChatChoices):
             and self._started
             and get("id") == self._id
             and _TOP_RARE.isdisjoint(obj)
+            and get("usage") is None
         ):
             # The shape of almost every chunk: one known choice with a plain content
             # delta and no finish reason. Same result as the general path below, with
@@ -214,7 +215,11 @@ class OpenAIChatAdapter(_ChatChoices):
                     )
         elif choices is not None:
             _invalid(out, record, f"`choices` is not a list: {quote(choices)}; it is ignored.")
-        if obj_type != "chat.completion.chunk" or not _TOP_RARE.isdisjoint(obj):
+        if (
+            obj_type != "chat.completion.chunk"
+            or not _TOP_RARE.isdisjoint(obj)
+            or get("usage") is not None
+        ):
             self._chunk_rest(obj, obj_type, choices, finished, record, out)
         return out
 
