@@ -259,10 +259,10 @@ def token_count(value: object) -> int | None:
 def provider_error(
     record: DataRecord,
     out: list[AdapterOutput],
-    message: str,
-    error_type: str | None = None,
-    code: str | None = None,
-    raw: JSON = None,
+    error_message: str,
+    error_kind: str | None = None,
+    error_code: str | None = None,
+    error_raw: JSON = None,
     /,
     *,
     form: str,
@@ -273,14 +273,16 @@ def provider_error(
     Args:
         record: the record that carried the error.
         out: where the event and the diagnostic go.
-        message: the error's message text.
-        error_type: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
-        code: the provider's error code, as text.
-        raw: the error value as the wire sent it.
+        error_message: the error's message text.
+        error_kind: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
+        error_code: the provider's error code, as text.
+        error_raw: the error value as the wire sent it.
         form: the provider's message form of ``provider.error`` (see the registry).
-        **args: the arguments of that message form (``message``, ``text``… as it names them).
+        **args: the arguments of that message form (``message``, ``error_type``… as it names
+            them). (The positional parameters take names no message form uses: the compiled
+            core does not let a keyword argument share the name of a positional-only one.)
     """
-    out.append(ProviderError(record.index, error_type, message, code, raw))
+    out.append(ProviderError(record.index, error_kind, error_message, error_code, error_raw))
     out.append(diag("provider.error", record, form=form, **args))
 
 
