@@ -1,12 +1,11 @@
 """Build script: the core compiled by mypyc where it can be, pure Python where it cannot.
 
-The same typed modules are the only source. With ``SSESCOPE_COMPILE=1``, a wheel build
-(``python -m build``) or a non-editable install (``pip install .``) compiles the core listed
-in ``core_modules()`` with mypyc into C extensions that sit next to the ``.py`` files (Python imports the extension
+The same typed modules are the only source. A wheel build (``python -m build``) or a
+non-editable install (``pip install .``) compiles the core listed in ``core_modules()`` with
+mypyc into C extensions that sit next to the ``.py`` files (Python imports the extension
 first). The build stays pure Python, with identical behaviour, when:
 
-* ``SSESCOPE_COMPILE=1`` is not set, or ``SSESCOPE_PURE=1`` is set, at build time (the
-  compiled core is opt-in until it passes the whole suite);
+* ``SSESCOPE_PURE=1`` is set at build time;
 * the install is editable (``pip install -e .``), so an edit takes effect without a rebuild;
 * no C compiler or no Python headers are found, or mypyc is not importable;
 * compiling fails for any other reason (the build says so and installs the pure core).
@@ -53,8 +52,6 @@ def why_pure() -> str | None:
     """Why this build installs the pure core, or None when it compiles."""
     if os.environ.get("SSESCOPE_PURE", "").strip() not in ("", "0"):
         return "SSESCOPE_PURE is set"
-    if os.environ.get("SSESCOPE_COMPILE", "").strip() in ("", "0"):
-        return "SSESCOPE_COMPILE=1 is not set"
     commands = set(sys.argv[1:])
     if "editable_wheel" in commands or not commands & BUILDING:
         return "editable or metadata-only build"

@@ -4,7 +4,7 @@ Run by hand (not part of the test suite)::
 
     pip install -e '.[bench]' litellm
     python bench/assemble.py [--events 20000] [--repeat 5]
-    SSESCOPE_COMPILE=1 pip install . && python bench/assemble.py   # both cores, one run
+    pip install . && python bench/assemble.py   # both cores, one run
 
 The same generated OpenAI-like and Anthropic-like SSE bodies, cut into 1 KiB chunks,
 are assembled by:

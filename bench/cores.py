@@ -6,7 +6,7 @@ copy of its ``.py`` sources under another name, ``ssescope_pure`` (the package i
 own modules relatively, so the copy is complete): the two then run side by side,
 interleaved, under the same load.
 
-    SSESCOPE_COMPILE=1 pip install .          # the compiled core
+    pip install .          # the compiled core
     python bench/framing.py                   # both cores, side by side
 """
 

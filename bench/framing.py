@@ -5,7 +5,7 @@ Run by hand (it is not part of the test suite)::
     pip install httpx-sse sseclient-py openai
     PYTHONPATH=src python bench/framing.py            # full run, pure core
     PYTHONPATH=src python bench/framing.py --quick    # smaller workloads, fewer repeats
-    SSESCOPE_COMPILE=1 pip install . && python bench/framing.py   # both cores, one run
+    pip install . && python bench/framing.py   # both cores, one run
 
 Workloads are generated (seeded), never recorded:
 
