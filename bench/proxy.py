@@ -7,12 +7,14 @@ a chunk is its arrival time minus its stamp (CLOCK_MONOTONIC is one clock for ev
 process on Linux). The same streams are read directly from the upstream and through the
 proxy; the difference is what the proxy adds.
 
-    PYTHONPATH=src python bench/proxy.py            # about a minute
-    PYTHONPATH=src python bench/proxy.py --quick
+    PYTHONPATH=src python bench/proxy.py            # a few minutes
+    PYTHONPATH=src python bench/proxy.py --quick --long-mib 16
 
 Memory: the proxy's resident size (VmRSS, VmHWM from /proc) after start-up, after the
-latency runs, and after one long stream (``--long-mib``, default 64 MiB) read as fast as
-loopback allows.
+latency runs, and after each long stream (``--long-mib``, default 16, 64 and 256 MiB, one
+after the other through the same proxy), read as fast as loopback allows. Flat figures
+from one long stream to the next mean memory does not grow with a stream's length.
+``--src DIR`` runs the proxy from another checkout's ``src`` (to compare two versions).
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ def free_port() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--long-mib", type=int, default=64)
+    parser.add_argument("--long-mib", type=int, nargs="+", default=[16, 64, 256])
+    parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument("--no-latency", action="store_true")
     parser.add_argument("--upstream-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.upstream_server:
@@ -143,6 +147,7 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     up_port, px_port = free_port(), free_port()
     up = subprocess.Popen([sys.executable, __file__, "--upstream-server", str(up_port)], env=env)
+    env = {**os.environ, "PYTHONPATH": str(args.src.resolve())}
     record = tempfile.mkdtemp(prefix="ssescope-bench-")
     px = subprocess.Popen(
         [
@@ -180,11 +185,12 @@ def main() -> None:
             "| scenario | chunks | direct p50 | proxy p50 | added p50 | direct p99 | proxy p99 | added p99 |"
         )
         print("|---|---|---|---|---|---|---|---|")
-        for label, gap, parallel in (
+        scenarios = (
             ("1 stream, 2 ms between chunks", 2.0, 1),
             ("1 stream, 20 ms between chunks", 20.0, 1),
             ("5 streams at once, 2 ms", 2.0, 5),
-        ):
+        )
+        for label, gap, parallel in () if args.no_latency else scenarios:
             n_here = n // 5 if gap >= 20 else n
             rounds_direct: list[float] = []
             rounds_proxy: list[float] = []
@@ -198,23 +204,26 @@ def main() -> None:
                 f"| {d99:.3f} ms | {p99:.3f} ms | {p99 - d99:.3f} ms |"
             )
         after_latency = memory(px.pid)
-        size, secs = asyncio.run(long_stream(px_url, args.long_mib))
-        time.sleep(1.0)
-        after_long = memory(px.pid)
-        _direct_size, direct_secs = asyncio.run(long_stream(up_url, args.long_mib))
         print()
         print(
-            f"Long stream: {size / 2**20:.1f} MiB through the proxy in {secs:.2f} s "
-            f"({size / 2**20 / secs:.1f} MiB/s; direct: {direct_secs:.2f} s)"
+            f"Proxy memory (MiB): at start RSS {start_mem['VmRSS']}; after the latency runs "
+            f"RSS {after_latency['VmRSS']}, peak {after_latency['VmHWM']}\n"
         )
-        print(
-            f"Proxy memory (MiB): at start RSS {start_mem['VmRSS']}; after the latency runs RSS "
-            f"{after_latency['VmRSS']}; after the long stream RSS {after_long['VmRSS']}, "
-            f"peak {after_long['VmHWM']}"
-        )
+        print("| long stream | through the proxy | direct | proxy RSS after | proxy peak RSS |")
+        print("|---|---|---|---|---|")
+        for mib in args.long_mib:
+            size, secs = asyncio.run(long_stream(px_url, mib))
+            time.sleep(1.0)
+            after_long = memory(px.pid)
+            _direct_size, direct_secs = asyncio.run(long_stream(up_url, mib))
+            print(
+                f"| {size / 2**20:.1f} MiB | {secs:.2f} s ({size / 2**20 / secs:.1f} MiB/s) "
+                f"| {direct_secs:.2f} s | {after_long['VmRSS']} MiB | {after_long['VmHWM']} MiB |"
+            )
         captures = sorted(Path(record).glob("*.ssecap"))
         print(
-            f"Captures written: {len(captures)}, the long one {captures[-1].stat().st_size / 2**20:.1f} MiB"
+            f"\nCaptures written: {len(captures)}, the last one "
+            f"{captures[-1].stat().st_size / 2**20:.1f} MiB"
         )
     finally:
         px.terminate()

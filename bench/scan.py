@@ -3,22 +3,27 @@
 Run by hand (not part of the test suite)::
 
     pip install -e '.[scan]'
-    PYTHONPATH=src python bench/scan.py              # about three minutes on 2 cores
-    PYTHONPATH=src python bench/scan.py --quick      # 2,000 / 20,000 streams
+    PYTHONPATH=src python bench/scan.py              # each contender 3 times (2 at 100,000)
+    PYTHONPATH=src python bench/scan.py --quick      # each contender once (about a minute)
 
 It generates small streams (seeded, never recorded: OpenAI-like and Anthropic-like SSE,
-some completed, some cut, some with an error frame), writes them as Parquet tables of
-bodies and as a directory of files, and measures:
+some completed, some cut, some with an error frame), writes 10,000 and 100,000 of them as
+Parquet tables of bodies and 5,000 as a directory of files, and measures, each run in a
+fresh process and the contenders in turns:
 
 * the floor: ``ssescope.inspect(body)`` in a loop in one process (bodies already in
-  memory), µs per stream;
-* ``scan`` of the table with ``--jobs 1`` (in process) and ``--jobs 2`` (a process pool),
+  memory), wall and CPU time;
+* ``scan`` of each table with ``--jobs 1`` (in process) and ``--jobs 2`` (a process pool),
   wall time, streams/s, MB/s, and µs per stream over the loop's;
 * ``scan`` of the directory of files (DuckDB ``read_blob``) with ``--jobs 2``;
-* peak memory (max RSS of the scanning process, and of its largest worker) scanning the
-  small and the 10× larger table, each in a fresh process.
+* CPU time of the scanning process (read inside it), of the fork server and of each worker
+  (sampled from outside, every 20 ms), and the number of shards: what the scanning
+  process spends per shard;
+* peak memory (RSS) of the scanning process, of its largest worker and of all of them.
 
-It prints Markdown tables for docs/performance.md.
+It prints the three targets first (``--jobs 2`` over ``--jobs 1``; CPU per stream over
+the loop's; peak memory at 100,000 streams against 10,000), then Markdown tables for
+docs/performance.md.
 """
 
 from __future__ import annotations
@@ -27,9 +32,11 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -144,10 +151,40 @@ def loop_seconds(path: Path) -> dict[str, Any]:
 
 
 _RUN = """
-import json, os, sys, threading, time
+import json, sys, time
+import ssescope.scan.engines.local as local
 from ssescope.scan import scan
 
-def rss_kb(pid):
+shards = [0]
+plan = local.plan
+def counted(*a, **k):
+    for shard in plan(*a, **k):
+        shards[0] += 1
+        yield shard
+local.plan = counted
+
+args = json.loads(sys.argv[1])
+start, cpu0 = time.perf_counter(), time.process_time()
+result = scan(args["paths"], jobs=args["jobs"], body=args.get("body"))
+seconds, cpu = time.perf_counter() - start, time.process_time()
+print(json.dumps({
+    "seconds": seconds, "rows": result.rows, "shards": shards[0],
+    "cpu_main_s": cpu, "cpu_scan_s": cpu - cpu0,
+}))
+"""
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    # (parent pid, CPU seconds) from /proc/PID/stat
+    try:
+        with open(f"/proc/{pid}/stat") as fp:
+            fields = fp.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_kb(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/status") as fp:
             for line in fp:
@@ -157,92 +194,177 @@ def rss_kb(pid):
         pass
     return 0
 
-def tree():
-    parents = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as fp:
-                    parents[int(name)] = int(fp.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-    found, todo = [], [os.getpid()]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(p for p, parent in parents.items() if parent == pid)
-    return found
 
-def cpu_s(pid):
+def _is_server(pid: int) -> bool:
     try:
-        with open(f"/proc/{pid}/stat") as fp:
-            fields = fp.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+        with open(f"/proc/{pid}/cmdline", "rb") as fp:
+            return b"forkserver" in fp.read()
+    except OSError:
+        return False
 
-peak = {"self": 0, "worker": 0, "total": 0}
-cpu = {}
-stop = threading.Event()
-def sample():
-    while not stop.is_set():
-        pids = tree()
-        sizes = {pid: rss_kb(pid) for pid in pids}
-        for pid in pids:
-            if pid != os.getpid():
-                cpu[pid] = max(cpu.get(pid, 0.0), cpu_s(pid))
-        me = sizes.pop(os.getpid(), 0)
-        peak["self"] = max(peak["self"], me)
-        peak["worker"] = max([peak["worker"], *sizes.values()])
-        peak["total"] = max(peak["total"], me + sum(sizes.values()))
-        time.sleep(0.05)
 
-args = json.loads(sys.argv[1])
-thread = threading.Thread(target=sample, daemon=True)
-thread.start()
-start = time.perf_counter()
-result = scan(args["paths"], jobs=args["jobs"], body=args.get("body"))
-seconds = time.perf_counter() - start
-stop.set()
-thread.join()
-print(json.dumps({
-    "seconds": seconds,
-    "rows": result.rows,
-    "rss_mb": peak["self"] / 1024,
-    "worker_rss_mb": peak["worker"] / 1024,
-    "total_rss_mb": peak["total"] / 1024,
-    "cpu_main_s": cpu_s(os.getpid()),
-    "cpu_workers_s": sorted((c for c in cpu.values() if c > 0.5), reverse=True),
-}))
-"""
+class Monitor:
+    """Samples a process tree from outside it (so the sampling costs the measured
+    processes nothing): peak RSS of the root, of its largest worker and of all, and the
+    CPU seconds of the fork server and of each worker (the largest value seen)."""
+
+    def __init__(self, root: int) -> None:
+        """Watch ``root`` and its descendants."""
+        self.root = root
+        self.parent: dict[int, int] = {}
+        self.server: set[int] = set()
+        self.cpu: dict[int, float] = {}
+        self.peak = {"self": 0, "worker": 0, "total": 0}
+
+    def sample(self) -> None:
+        """One sample: new processes found, RSS and CPU of the tree read."""
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in self.parent:
+                found = _stat(int(name))
+                self.parent[int(name)] = found[0] if found else 0
+        tree, todo = [], [self.root]
+        while todo:
+            pid = todo.pop()
+            tree.append(pid)
+            todo.extend(p for p, parent in self.parent.items() if parent == pid)
+        sizes = {pid: _rss_kb(pid) for pid in tree}
+        for pid in tree[1:]:
+            found = _stat(pid)
+            if found is not None:
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), found[1])
+            if self.parent[pid] == self.root and _is_server(pid):
+                self.server.add(pid)
+        me = sizes.pop(self.root, 0)
+        workers = [v for p, v in sizes.items() if p not in self.server]
+        self.peak["self"] = max(self.peak["self"], me)
+        self.peak["worker"] = max([self.peak["worker"], *workers])
+        self.peak["total"] = max(self.peak["total"], me + sum(sizes.values()))
 
 
 def run_scan(paths: list[str], jobs: int, body: str | None = None) -> dict[str, Any]:
-    """One scan in a fresh process (so peak memory is its own)."""
+    """One scan in a fresh process (so peak memory is its own): wall and CPU seconds of
+    the scanning process (from inside it), of the fork server and of each worker
+    (sampled from outside every 20 ms), shards, peak RSS."""
     arg = json.dumps({"paths": paths, "jobs": jobs, "body": body})
-    out = subprocess.run(
-        [sys.executable, "-c", _RUN, arg], capture_output=True, text=True, check=True
-    ).stdout
+    proc = subprocess.Popen([sys.executable, "-c", _RUN, arg], stdout=subprocess.PIPE, text=True)
+    monitor = Monitor(proc.pid)
+    while proc.poll() is None:
+        monitor.sample()
+        time.sleep(0.02)
+    out = proc.communicate()[0]
+    if proc.returncode:
+        raise SystemExit(f"the scan failed with exit code {proc.returncode}")
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    server = sum(c for p, c in monitor.cpu.items() if p in monitor.server)
+    workers = [c for p, c in monitor.cpu.items() if p not in monitor.server and c > 0.05]
+    result.update(
+        rss_mb=monitor.peak["self"] / 1024,
+        worker_rss_mb=monitor.peak["worker"] / 1024,
+        total_rss_mb=monitor.peak["total"] / 1024,
+        cpu_server_s=server,
+        cpu_workers_s=sorted(workers, reverse=True),
+    )
     return result
 
 
-def best(run: Callable[[], dict[str, Any]], repeat: int) -> dict[str, Any]:
-    """The fastest of ``repeat`` runs."""
-    return min((run() for _ in range(repeat)), key=lambda r: r["seconds"])
+def fastest(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The fastest run by wall time."""
+    return min(runs, key=lambda r: r["seconds"])
+
+
+def interleaved(contenders: dict[str, Callable[[], dict[str, Any]]], repeat: int) -> dict[str, Any]:
+    """Each contender ``repeat`` times, in turns (so a change of load hits them all
+    alike); the fastest run of each."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in contenders}
+    for _ in range(repeat):
+        for name, run in contenders.items():
+            runs[name].append(run())
+    return {name: fastest(found) for name, found in runs.items()}
+
+
+def _all_cpu(m: dict[str, Any]) -> float:
+    return float(m["cpu_main_s"] + m["cpu_server_s"] + sum(m["cpu_workers_s"]))
+
+
+_SCAN = """
+import json, sys
+from ssescope.scan import scan
+args = json.loads(sys.argv[1])
+scan(args["paths"], jobs=args["jobs"])
+"""
+
+
+def instructions(code: str, arg: str) -> int:
+    """Instructions executed by ``python -c code arg`` under callgrind (that process only:
+    the fork server and the workers it starts run natively)."""
+    with tempfile.TemporaryDirectory(prefix="ssescope-bench-cg-") as tmp:
+        err = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={tmp}/out",
+                sys.executable,
+                "-c",
+                code,
+                arg,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    found = re.search(r"Collected : (\d+)", err)
+    if found is None:
+        raise SystemExit(f"callgrind printed no count:\n{err}")
+    return int(found.group(1))
+
+
+def count_instructions() -> None:
+    """Instructions per stream, marginal between 1,000 and 3,000 streams (start-up and
+    summary taken out): the loop, ``scan --jobs 1``, and the scanning process alone of
+    ``scan --jobs 2``. Insensitive to the load of the machine."""
+    small, large = 1_000, 3_000
+    with tempfile.TemporaryDirectory(prefix="ssescope-bench-scan-") as tmp:
+        tables = {n: Path(tmp) / f"t{n}.parquet" for n in (small, large)}
+        for n, path in tables.items():
+            make_table(path, n)
+        found: dict[str, dict[int, int]] = {"loop": {}, "one": {}, "two": {}}
+        for n, path in tables.items():
+            found["loop"][n] = instructions(_LOOP, str(path))
+            for name, jobs in (("one", 1), ("two", 2)):
+                arg = json.dumps({"paths": [str(path)], "jobs": jobs})
+                found[name][n] = instructions(_SCAN, arg)
+    per = {k: (v[large] - v[small]) / (large - small) for k, v in found.items()}
+    print(f"Instructions per stream (callgrind, marginal {small:,} → {large:,} streams)\n")
+    print("| process | instructions per stream | vs loop |")
+    print("|---|---:|---:|")
+    print(f"| `inspect` loop | {per['loop']:,.0f} | 1.00× |")
+    print(f"| `scan --jobs 1` | {per['one']:,.0f} | {per['one'] / per['loop']:.2f}× |")
+    print(
+        f"| `scan --jobs 2`, the scanning process alone | {per['two']:,.0f} | "
+        f"{per['two'] / per['loop']:.2f}× |"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2,000 and 20,000 streams")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timed runs")
+    parser.add_argument("--quick", action="store_true", help="every contender run once")
+    parser.add_argument("--repeat", type=int, default=None, help="runs of each contender")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions per stream with callgrind instead (a few minutes)",
+    )
     args = parser.parse_args()
-    small, large = (2_000, 20_000) if args.quick else (10_000, 100_000)
+    if args.instructions:
+        count_instructions()
+        return
+    repeat = args.repeat or (1 if args.quick else 3)
+    small, large = 10_000, 100_000
     with tempfile.TemporaryDirectory(prefix="ssescope-bench-scan-") as tmp:
         root = Path(tmp)
         small_table, large_table = root / "small.parquet", root / "large.parquet"
         small_bytes = make_table(small_table, small)
-        make_table(large_table, large)
+        large_bytes = make_table(large_table, large)
         files = root / "files"
         files.mkdir()
         rng = random.Random(7)
@@ -253,85 +375,131 @@ def main() -> None:
             file_bytes += len(data)
             (files / f"{i:06d}.sse").write_bytes(data)
 
-        loop_run = best(lambda: loop_seconds(small_table), args.repeat)
-        loop, loop_cpu = loop_run["seconds"], loop_run["cpu"]
-        loop_large = loop_seconds(large_table)
-        one = best(lambda: run_scan([str(small_table)], 1), args.repeat)
-        two = best(lambda: run_scan([str(small_table)], 2), args.repeat)
-        file_two = best(lambda: run_scan([str(files)], 2), args.repeat)
-        one_large = run_scan([str(large_table)], 1)
-        two_large = run_scan([str(large_table)], 2)
-
-    mb = small_bytes / 1e6
-    per_loop = loop / small
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, best of {args.repeat}\n")
-    print(f"{small:,} generated streams, {mb:.1f} MB in a Parquet table\n")
-    print("| run | seconds | streams/s | MB/s | µs/stream | vs loop |")
-    print("|---|---:|---:|---:|---:|---:|")
-    rows = [
-        ("`inspect` loop, one process (floor)", loop),
-        ("`scan --jobs 1` (table)", one["seconds"]),
-        ("`scan --jobs 2` (table)", two["seconds"]),
-    ]
-    for name, seconds in rows:
-        print(
-            f"| {name} | {seconds:.2f} | {small / seconds:,.0f} | {mb / seconds:.1f} | "
-            f"{seconds / small * 1e6:.0f} | {seconds / loop:.2f}× |"
+        s = interleaved(
+            {
+                "loop": lambda: loop_seconds(small_table),
+                "one": lambda: run_scan([str(small_table)], 1),
+                "two": lambda: run_scan([str(small_table)], 2),
+                "files": lambda: run_scan([str(files)], 2),
+            },
+            repeat,
         )
-    seconds = file_two["seconds"]
+        big = interleaved(
+            {
+                "loop": lambda: loop_seconds(large_table),
+                "one": lambda: run_scan([str(large_table)], 1),
+                "two": lambda: run_scan([str(large_table)], 2),
+            },
+            max(1, repeat - 1),
+        )
+    with open("/proc/loadavg") as fp:
+        load = " ".join(fp.read().split()[:3])
+    report(s, big, small, large, small_bytes, large_bytes, file_count, file_bytes, repeat, load)
+
+
+def report(
+    s: dict[str, Any],
+    big: dict[str, Any],
+    small: int,
+    large: int,
+    small_bytes: int,
+    large_bytes: int,
+    file_count: int,
+    file_bytes: int,
+    repeat: int,
+    load: str,
+) -> None:
+    """Print the Markdown tables for docs/performance.md, the three targets first."""
+    one, two, one_large, two_large = s["one"], s["two"], big["one"], big["two"]
+    loop, loop_large = s["loop"], big["loop"]
+    extra = large - small
+    cpu_loop = (loop_large["cpu"] - loop["cpu"]) / extra
+    cpu_one = (one_large["cpu_main_s"] - one["cpu_main_s"]) / extra
+    cpu_two = (_all_cpu(two_large) - _all_cpu(two)) / extra
+    speed_small = one["seconds"] / two["seconds"]
+    speed_large = one_large["seconds"] / two_large["seconds"]
+    busiest = max([two_large["cpu_main_s"], *two_large["cpu_workers_s"]])
+    bound = one_large["cpu_main_s"] / busiest
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, best of {repeat}, ", end="")
+    print(f"load average at the end (1, 5, 15 min): {load}\n")
+    print("## The three targets\n")
+    print("| target | measured | met |")
+    print("|---|---|---|")
     print(
-        f"| `scan --jobs 2` ({file_count:,} files, `read_blob`) | {seconds:.2f} | "
+        f"| 1. `--jobs 2` ≥ 1.6× `--jobs 1` (wall) | {speed_large:.2f}× at {large:,} streams, "
+        f"{speed_small:.2f}× at {small:,}; CPU bound {bound:.2f}× (jobs 1 CPU over the busiest "
+        f"process of jobs 2) | {'yes' if speed_large >= 1.6 else 'no'} |"
+    )
+    print(
+        f"| 2. CPU per stream ≤ 1.2× the `inspect` loop | `--jobs 1` {cpu_one / cpu_loop:.2f}×, "
+        f"`--jobs 2` (all processes) {cpu_two / cpu_loop:.2f}× (marginal, {small:,} → {large:,}) "
+        f"| {'yes' if cpu_one / cpu_loop <= 1.2 else 'no'} |"
+    )
+    grow = max(one_large["rss_mb"] - one["rss_mb"], two_large["rss_mb"] - two["rss_mb"])
+    print(
+        f"| 3. peak RSS at {large:,} streams ≤ at {small:,} | scanning process "
+        f"{one['rss_mb']:.0f} → {one_large['rss_mb']:.0f} MB (jobs 1), "
+        f"{two['rss_mb']:.0f} → {two_large['rss_mb']:.0f} MB (jobs 2); largest worker "
+        f"{two['worker_rss_mb']:.0f} → {two_large['worker_rss_mb']:.0f} MB "
+        f"| {'yes' if grow <= 5 else f'no: +{grow:.0f} MB'} (yes: peaks within 5 MB, the noise of "
+        "sampling RSS) |"
+    )
+    print("\n## Throughput\n")
+    print("| run | streams | seconds | streams/s | MB/s | µs/stream | vs loop |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for count, nbytes, floor, rows in (
+        (small, small_bytes, loop["seconds"], (("one", one), ("two", two))),
+        (large, large_bytes, loop_large["seconds"], (("one", one_large), ("two", two_large))),
+    ):
+        named = [("`inspect` loop, one process (floor)", floor)]
+        named += [
+            (f"`scan --jobs {1 if k == 'one' else 2}` (table)", m["seconds"]) for k, m in rows
+        ]
+        for name, seconds in named:
+            print(
+                f"| {name} | {count:,} | {seconds:.2f} | {count / seconds:,.0f} | "
+                f"{nbytes / 1e6 / seconds:.1f} | {seconds / count * 1e6:.0f} | "
+                f"{seconds / floor:.2f}× |"
+            )
+    seconds = s["files"]["seconds"]
+    print(
+        f"| `scan --jobs 2` (files, `read_blob`) | {file_count:,} | {seconds:.2f} | "
         f"{file_count / seconds:,.0f} | {file_bytes / 1e6 / seconds:.1f} | "
         f"{seconds / file_count * 1e6:.0f} | |"
     )
-    extra = large - small
-    marginal_one = (one_large["seconds"] - one["seconds"]) / extra
-    marginal_two = (two_large["seconds"] - two["seconds"]) / extra
-    print(
-        f"\n{large:,} streams: `--jobs 1` {one_large['seconds']:.1f} s, `--jobs 2` {two_large['seconds']:.1f} s\n"
-    )
-    print("| per stream (the fixed start-up and summary cost taken out) | µs | vs loop |")
+    print("\n## CPU per stream (marginal: the start-up and the summary taken out)\n")
+    print("| CPU per stream | µs | vs loop |")
     print("|---|---:|---:|")
-    print(f"| `inspect` loop | {per_loop * 1e6:.0f} | 1.00× |")
+    print(f"| `inspect` loop | {cpu_loop * 1e6:.0f} | 1.00× |")
+    print(f"| `scan --jobs 1` | {cpu_one * 1e6:.0f} | {cpu_one / cpu_loop:.2f}× |")
+    print(f"| `scan --jobs 2`, all processes | {cpu_two * 1e6:.0f} | {cpu_two / cpu_loop:.2f}× |")
     print(
-        f"| `scan --jobs 1`, marginal | {marginal_one * 1e6:.0f} | {marginal_one / per_loop:.2f}× |"
+        f"\nWhole runs at {large:,} streams: `inspect` loop {loop_large['cpu']:.1f} s CPU; "
+        f"`scan --jobs 1` {one_large['cpu_main_s']:.1f} s CPU for the whole process "
+        f"(start-up, reading, judging, writing, summary: "
+        f"{one_large['cpu_main_s'] / loop_large['cpu']:.2f}× the loop)"
     )
+    print("\n## Where the CPU goes with `--jobs 2` (the scanning process should idle)\n")
     print(
-        f"| `scan --jobs 2`, marginal | {marginal_two * 1e6:.0f} | {marginal_two / per_loop:.2f}× |"
+        "| streams | jobs | shards | scanning process CPU s | per shard, ms | fork server CPU s "
+        "| each worker CPU s | scanning process share |"
     )
-    cpu_one = (one_large["cpu_main_s"] - one["cpu_main_s"]) / extra
-    cpu_loop = (loop_large["cpu"] - loop_cpu) / extra
-    print(f"| CPU: `inspect` loop, marginal | {cpu_loop * 1e6:.0f} | 1.00× |")
-    print(f"| CPU: `scan --jobs 1`, marginal | {cpu_one * 1e6:.0f} | {cpu_one / cpu_loop:.2f}× |")
-    print(
-        f"\n{large:,} streams: `inspect` loop {loop_large['seconds']:.1f} s wall, {loop_large['cpu']:.1f} s CPU; "
-        f"`scan --jobs 1` {one_large['seconds']:.1f} s wall, {one_large['cpu_main_s']:.1f} s CPU "
-        f"({one_large['seconds'] / loop_large['seconds']:.2f}× the loop's wall time)"
-    )
-    split = two_large["cpu_workers_s"]
-    if split:
-        bound = one_large["cpu_main_s"] / max([two_large["cpu_main_s"], *split])
-        print(
-            f"\nCPU split at {large:,} streams with `--jobs 2`: workers {', '.join(f'{c:.1f}' for c in split)} s, "
-            f"scanning process {two_large['cpu_main_s']:.1f} s; jobs 1 CPU over the busiest process of jobs 2: {bound:.2f}×"
-        )
-    print(
-        f"\n`--jobs 2` over `--jobs 1`: {one['seconds'] / two['seconds']:.2f}× at {small:,} streams, "
-        f"{one_large['seconds'] / two_large['seconds']:.2f}× at {large:,}\n"
-    )
-    print("| streams | jobs | CPU s, scanning process | CPU s, each worker |")
-    print("|---:|---:|---:|---|")
+    print("|---:|---:|---:|---:|---:|---:|---|---:|")
     for count, jobs, m in (
         (small, 1, one),
         (large, 1, one_large),
         (small, 2, two),
         (large, 2, two_large),
     ):
-        workers = ", ".join(f"{c:.1f}" for c in m["cpu_workers_s"]) or "-"
-        print(f"| {count:,} | {jobs} | {m['cpu_main_s']:.1f} | {workers} |")
-    with open("/proc/loadavg") as fp:
-        print(f"\nload average during the run (1, 5, 15 min): {' '.join(fp.read().split()[:3])}\n")
-    print("| streams | jobs | peak RSS, scanning process | largest worker | all processes |")
+        workers = ", ".join(f"{c:.2f}" for c in m["cpu_workers_s"]) or "-"
+        share = m["cpu_main_s"] / _all_cpu(m)
+        print(
+            f"| {count:,} | {jobs} | {m['shards']} | {m['cpu_main_s']:.2f} | "
+            f"{m['cpu_main_s'] / max(1, m['shards']) * 1e3:.1f} | {m['cpu_server_s']:.2f} | "
+            f"{workers} | {share:.0%} |"
+        )
+    print("\n## Peak memory (RSS, sampled every 20 ms)\n")
+    print("| streams | jobs | scanning process | largest worker | all processes |")
     print("|---:|---:|---:|---:|---:|")
     for count, jobs, m in (
         (small, 1, one),
@@ -340,7 +508,8 @@ def main() -> None:
         (large, 2, two_large),
     ):
         print(
-            f"| {count:,} | {jobs} | {m['rss_mb']:.0f} MB | {m['worker_rss_mb']:.0f} MB | {m['total_rss_mb']:.0f} MB |"
+            f"| {count:,} | {jobs} | {m['rss_mb']:.0f} MB | {m['worker_rss_mb']:.0f} MB | "
+            f"{m['total_rss_mb']:.0f} MB |"
         )
 
 

@@ -23,10 +23,10 @@ from .aggregate.report import Report
 from .aggregate.timing import TimingOptions
 from .containers import (
     DETECT_BYTES,
-    LOST_CHUNKS,
     LOST_HEADERS,
     LOST_REQUEST,
     LOST_TIMING,
+    RAW_LOST,
     Body,
     Chunk,
     detect_container,
@@ -59,7 +59,7 @@ Source = bytes | bytearray | memoryview | str | os.PathLike[str] | Iterable[byte
 
 _READ_SIZE = 1 << 16
 
-RAW_FILE = SourceInfo(container="raw", lost=(LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST))
+RAW_FILE = SourceInfo(container="raw", lost=RAW_LOST)
 """A raw body read from a file, stdin or bytes: no times, one piece, no headers, no request."""
 
 RAW_CHUNKS = SourceInfo(container="raw", lost=(LOST_TIMING, LOST_HEADERS, LOST_REQUEST))

@@ -14,15 +14,29 @@ framers and the pipeline take an arrival ``time``) and still fit the protocol.
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["CLOSE_TWICE", "FEED_AFTER_CLOSE", "Incremental"]
+from .errors import UsageError
+
+__all__ = ["CLOSE_TWICE", "FEED_AFTER_CLOSE", "Incremental", "mark_closed"]
 
 FEED_AFTER_CLOSE = "feed() called after close()"
 """The :class:`~ssescope.errors.UsageError` message for input fed after ``close``."""
 
 CLOSE_TWICE = "close() called twice"
 """The :class:`~ssescope.errors.UsageError` message for a second ``close``."""
+
+
+def mark_closed(layer: Any) -> None:
+    """Start ``layer.close()``: set its ``_closed`` flag.
+
+    Raises:
+        UsageError: if the flag is already set (:data:`CLOSE_TWICE`).
+    """
+    if layer._closed:
+        raise UsageError(CLOSE_TWICE)
+    layer._closed = True
+
 
 _In_contra = TypeVar("_In_contra", contravariant=True)
 _Out = TypeVar("_Out")

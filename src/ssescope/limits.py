@@ -11,6 +11,8 @@ import math
 from typing import Any
 
 __all__ = [
+    "BOUNDED_CONTENT_CHARS",
+    "BOUNDED_RECORD_OFFSETS",
     "DECODED_BODY_BYTES",
     "DIAGNOSTICS_PER_CODE",
     "EXCERPT_CHARS",
@@ -39,6 +41,16 @@ DECODED_BODY_BYTES = 64 * 1024 * 1024
 """Most bytes a compressed (gzip, deflate, br, zstd) or base64 body is decoded to; the
 rest is left out and reported (``container.decode-limit``). The proxy's recorder stops
 recording a compressed stream past it too (the client still gets every byte)."""
+
+BOUNDED_CONTENT_CHARS = 1 << 20
+"""In a bounded Pipeline (``Pipeline(bounded=True)``, what ``ssescope proxy`` runs): most
+characters of one text, reasoning or refusal part, or of one tool call's arguments, kept
+for the Report; the rest is counted and reported (``stream.memory-capped``)."""
+
+BOUNDED_RECORD_OFFSETS = 1 << 17
+"""In a bounded Pipeline: how many records keep their byte offset (8 bytes each), so that
+a diagnostic about an earlier record can say where it starts; later records are counted
+and their diagnostics carry no offset (``stream.memory-capped``)."""
 
 
 def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
-from .aggregate.timing import RecordTimes, TimingOptions, compute_timing
+from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
 from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
@@ -21,6 +21,7 @@ from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
@@ -30,6 +31,7 @@ __all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
+_TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
 INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
 """The registered codes that make the record they name count as invalid."""
 INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
@@ -76,6 +78,13 @@ class Pipeline:
             default so that a long stream is inspected in bounded memory.
         collect_events: return the unified events from :meth:`feed` and :meth:`close`
             (on by default; ``inspect``, which only wants the Report, turns it off).
+        bounded: keep memory bounded whatever the stream's length (what ``ssescope proxy``
+            runs): timing is kept as running figures (:class:`TimingSummary`) instead of a
+            time per record, record offsets only for the first
+            :data:`~ssescope.limits.BOUNDED_RECORD_OFFSETS` records, and at most
+            :data:`~ssescope.limits.BOUNDED_CONTENT_CHARS` characters of each text part
+            and tool call's arguments. The Report is the same as without it unless a cap
+            was reached, which a ``stream.memory-capped`` diagnostic then says.
 
     Raises:
         UsageError: for an unknown provider or framing.
@@ -91,6 +100,7 @@ class Pipeline:
         source: SourceInfo | None = None,
         keep_records: bool = False,
         collect_events: bool = True,
+        bounded: bool = False,
     ) -> None:
         if provider != "auto" and provider not in PROVIDERS:
             raise UsageError(
@@ -112,6 +122,11 @@ class Pipeline:
         self._collect = collect_events
         self._counts = RecordCounts()
         self._first_data: int | None = None
+        self._summary: TimingSummary | None = None
+        if bounded:
+            self._summary = TimingSummary(timing or TimingOptions())
+        self._past_offsets = 0  # records counted past BOUNDED_RECORD_OFFSETS
+        self._trim_at = _TRIM_EVERY
         self._bytes = 0
         self._first_byte: float | None = None
         self._last_time: float | None = None
@@ -198,7 +213,7 @@ class Pipeline:
     @property
     def record_count(self) -> int:
         """How many records were framed so far."""
-        return len(self._starts)
+        return len(self._starts) + self._past_offsets
 
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
         """The tool calls of ``output`` assembled so far (with a partial-JSON view)."""
@@ -251,7 +266,11 @@ class Pipeline:
                 self._last_time = time
         if time is not None and (self._max_time is None or time > self._max_time):
             self._max_time = time
-        return self._records(self._framer.feed(data, time))
+        out = self._records(self._framer.feed(data, time))
+        if self._summary is not None and self._bytes >= self._trim_at:
+            self._trim_at = self._bytes + _TRIM_EVERY
+            self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
+        return out
 
     def close(self, time: float | None = None) -> list[AdapterOutput]:
         """Signal the end of the body.
@@ -307,6 +326,8 @@ class Pipeline:
         adapter = self._adapter
         starts = self._starts
         keep = self._keep
+        summary = self._summary
+        held = self._held  # (for a bounded pipeline's first-content time)
         # Events and framing diagnostics of the whole chunk go to the aggregator in one
         # call, in stream order (so the Report cannot depend on the chunking).
         batch: list[AdapterOutput] = []
@@ -316,9 +337,12 @@ class Pipeline:
                 batch.append(item)  # type: ignore[arg-type]
                 continue
             record: Record = item  # type: ignore[assignment]
-            starts.append(record.start)
-            if record.time is not None:
-                self._times.append(record.index, record.time)
+            if summary is None:
+                starts.append(record.start)
+                if record.time is not None:
+                    self._times.append(record.index, record.time)
+            else:
+                self._summarise(summary, record)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -328,6 +352,8 @@ class Pipeline:
             if adapter is None:
                 if self._first_data is None:
                     self._first_data = data.index
+                    if summary is not None:
+                        summary.first_event_s = data.time
                 if batch:
                     self._flush(batch, out)
                     batch = []
@@ -339,7 +365,34 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
+        if summary is not None and not summary.content_known:
+            self._first_content_time(summary, items, held)
         return out
+
+    def _summarise(self, summary: TimingSummary, record: Record) -> None:
+        """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
+        if len(self._starts) < BOUNDED_RECORD_OFFSETS:
+            self._starts.append(record.start)
+        else:
+            self._past_offsets += 1
+        if record.time is not None and self._first_byte is not None:
+            summary.append(record.index, record.time, record.start, self._first_byte)
+
+    def _first_content_time(
+        self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
+    ) -> None:
+        """Once the first content is known: the arrival time of its record, which is one
+        of the records just framed or one of those held until the provider was known."""
+        first = self.aggregator.first_content_record
+        if first is None:
+            return
+        summary.content_known = True
+        for item in (*held, *items):
+            if isinstance(item, Diagnostic):
+                continue
+            if item.index == first:
+                summary.first_content_s = item.time
+                return
 
     def _flush(self, batch: list[AdapterOutput], out: list[AdapterOutput]) -> None:
         self.aggregator.feed(batch)
@@ -418,6 +471,27 @@ class Pipeline:
                     "record": None,
                 }
 
+    def _caps_reached(self) -> list[Diagnostic]:
+        """A bounded pipeline's ``stream.memory-capped`` diagnostics, one per cap reached."""
+        found: list[Diagnostic] = []
+        cut = self.aggregator.content_cut
+        if cut:
+            found.append(
+                diagnostic(
+                    "stream.memory-capped", form="content", chars=cut, limit=BOUNDED_CONTENT_CHARS
+                )
+            )
+        if self._past_offsets:
+            found.append(
+                diagnostic(
+                    "stream.memory-capped",
+                    form="offsets",
+                    records=self._past_offsets,
+                    limit=BOUNDED_RECORD_OFFSETS,
+                )
+            )
+        return found
+
     def report(self) -> Report:
         """Build the Report (once; later calls return the same object).
 
@@ -430,6 +504,8 @@ class Pipeline:
             return self._report
         agg = self.aggregator
         agg.end_offset = self._bytes
+        if self._summary is not None:
+            agg.trim_content(BOUNDED_CONTENT_CHARS)
         responses = agg.close()
         cap = agg.cap
         cap.extend(self._extra)
@@ -438,23 +514,29 @@ class Pipeline:
             {d.record for d in diagnostics if d.record is not None and d.code in INVALID_CODES}
         )
         self._counts.unknown = agg.unknown_records
-        starts = self._starts
         counts = self._counts
-        counts.total = len(starts)
+        counts.total = self.record_count
         counts.comments = self._comments
         counts.data = counts.total - self._comments
-        timing, timing_diags = compute_timing(
-            self._first_byte,
-            self._last_time,
-            self._times,
-            self._first_data,
-            agg.first_content_record,
-            self._timing,
-            # the live client reports the silence it closed the connection on itself
-            trailing_stall=not any(
-                d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
-            ),
+        # the live client reports the silence it closed the connection on itself
+        trailing_stall = not any(
+            d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
         )
+        if self._summary is None:
+            timing, timing_diags = compute_timing(
+                self._first_byte,
+                self._last_time,
+                self._times,
+                self._first_data,
+                agg.first_content_record,
+                self._timing,
+                trailing_stall=trailing_stall,
+            )
+        else:
+            timing, timing_diags = self._summary.result(
+                self._first_byte, self._last_time, trailing_stall=trailing_stall
+            )
+            timing_diags += self._caps_reached()
         cap.extend(timing_diags)
         diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(

@@ -5,15 +5,20 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
 
 import httpx
 import pytest
 
 import ssescope
+from ssescope.diagnostics import Diagnostic
 from ssescope.errors import UsageError
 from ssescope.examples import example_path
+from ssescope.framing.eventstream import EventStreamParser
+from ssescope.framing.records import JSONRecord
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
-from ssescope.serve.faults import record_spans
+from ssescope.serve.faults import apply_faults, record_spans, schedule
 from ssescope.serve.quirks import PRESETS, apply_quirks, parse_quirk, shape
 from tests.cli.cli_helpers import run
 
@@ -433,4 +438,112 @@ def test_cohere_error_frame_then_done_needs_content_to_interrupt() -> None:
         apply_quirks(body, [parse_quirk("error-frame-then-done")])
     assert str(info.value) == (
         "quirk 'error-frame-then-done' does not apply: the stream has no content to interrupt"
+    )
+
+
+BEDROCK = Path(__file__).resolve().parent.parent / "fixtures" / "bedrock"
+
+
+def messages(body: bytes) -> list[tuple[str | None, object]]:
+    """(message type, payload) of every event-stream message, checksums verified."""
+    parser = EventStreamParser()
+    items = [*parser.feed(body), *parser.close()]
+    assert not [i for i in items if isinstance(i, Diagnostic)], "a message was framed wrong"
+    return [(r.event, json.loads(r.data)) for r in items if isinstance(r, JSONRecord)]
+
+
+def test_bedrock_binary_duplicate_tool_args_adds_one_event_stream_message() -> None:
+    body = (BEDROCK / "text-then-tool.bin").read_bytes()
+    out = apply_quirks(body, [parse_quirk("duplicate-tool-args")]).body
+    before, after = messages(body), messages(out)
+    assert len(after) == len(before) + 1
+    added = [m for m in after if m not in before]
+    assert added == [
+        (
+            "event:contentBlockDelta",
+            {"contentBlockIndex": 1, "delta": {"toolUse": {"input": '{"city":"Zürich"}'}}},
+        )
+    ]
+    report = ssescope.inspect(iter([out]))
+    assert report.framing == "aws-eventstream" and report.status == "completed"
+    assert report.outputs[0].tool_calls[0].arguments == '{"city":"Zürich"}' * 2
+    assert [d.code for d in report.diagnostics] == ["tool.invalid-arguments"]
+
+
+@pytest.mark.parametrize("name", ["text-then-tool", "reasoning", "invoke-model-anthropic"])
+def test_bedrock_binary_error_frame_then_done_ends_with_an_exception_message(name: str) -> None:
+    body = (BEDROCK / f"{name}.bin").read_bytes()
+    out = apply_quirks(body, [parse_quirk("error-frame-then-done")]).body
+    last_type, last = messages(out)[-1]
+    assert last_type == "exception:modelStreamErrorException"
+    assert isinstance(last, dict) and last["message"]
+    assert len(messages(out)) < len(messages(body))
+    report = ssescope.inspect(iter([out]))
+    assert report.status == "failed"
+    assert "provider.error" in [d.code for d in report.diagnostics]
+
+
+def test_bedrock_decoded_error_frame_then_done_keeps_the_decoded_form() -> None:
+    body = body_of("bedrock-converse")
+    out = apply_quirks(body, [parse_quirk("error-frame-then-done")]).body
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert list(lines[-1]) == ["modelStreamErrorException"]
+    assert all(len(line) == 1 for line in lines)
+    report = ssescope.inspect(iter([out]))
+    assert report.status == "failed" and report.outputs[0].text == "Amazon Bedrock "
+
+
+@pytest.mark.parametrize(
+    ("body", "spec", "message"),
+    [
+        (
+            (BEDROCK / "reasoning.bin").read_bytes(),
+            "duplicate-tool-args",
+            "the stream has no toolUse input to duplicate",
+        ),
+        (
+            b'{"messageStart":{"role":"assistant"}}\n',
+            "error-frame-then-done",
+            "the stream has no content to interrupt",
+        ),
+    ],
+)
+def test_a_bedrock_quirk_the_stream_cannot_show_is_refused_in_one_line(
+    body: bytes, spec: str, message: str
+) -> None:
+    with pytest.raises(UsageError) as info:
+        apply_quirks(body, [parse_quirk(spec)])
+    assert str(info.value) == f"quirk {spec!r} does not apply: {message}"
+
+
+def test_a_record_ending_in_crlf_keeps_its_lf_so_no_cut_falls_between_them() -> None:
+    body = b'data: {"a":1}\r\n\r\n: ping\r\n\r\ndata: {"b":2}\r\n\r\n'
+    spans = record_spans(body)[0]
+    assert [body[s.start : s.end] for s in spans] == [
+        b'data: {"a":1}\r\n\r\n',
+        b": ping\r\n",
+        b'data: {"b":2}\r\n\r\n',
+    ]
+    chunks = schedule(apply_faults(body, []), chunk="original")
+    assert all(
+        not (a.endswith(b"\r") and b.startswith(b"\n")) for (a, _), (b, _) in pairwise(chunks)
+    )
+    assert b"".join(c for c, _ in chunks) == body
+
+
+@pytest.mark.network
+def test_serve_sends_a_bedrock_binary_stream_with_its_quirk_as_event_stream_messages() -> None:
+    captures = load_captures(BEDROCK / "text-then-tool.bin")
+    with ServerThread(make_app(captures, ReplayOptions(chunk="7"), log=io.StringIO())) as server:
+        response = httpx.post(
+            f"{server.url}/text-then-tool/model/m/converse-stream?quirk=duplicate-tool-args"
+        )
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/vnd.amazon.eventstream"
+    assert (
+        response.content
+        == apply_quirks(captures["text-then-tool"].body, [parse_quirk("duplicate-tool-args")]).body
+    )
+    assert ssescope.inspect(iter([response.content])).outputs[0].tool_calls[0].arguments == (
+        '{"city":"Zürich"}' * 2
     )

@@ -21,7 +21,7 @@ def client() -> TestClient:
     return TestClient(create_app(examples_dir=FIXTURES), base_url="http://127.0.0.1:8765")
 
 
-def test_inspect_returns_the_report_every_record_and_replay_steps(client: TestClient) -> None:
+def test_inspect_returns_the_report_every_record_and_the_timeline(client: TestClient) -> None:
     res = client.post("/api/inspect", content=COHERE)
     assert res.status_code == 200
     body = res.json()
@@ -33,7 +33,8 @@ def test_inspect_returns_the_report_every_record_and_replay_steps(client: TestCl
     assert frames[11]["state"] == "unknown"
     assert body["report"]["diagnostics"][frames[9]["diagnostics"][0]]["code"] == "json.invalid"
     assert frames[0]["start"] == 0 and frames[1]["start"] == frames[0]["end"]
-    args = "".join(s[5] for s in body["steps"] if s[3] == "call")
+    # [record, response, output, field, part, key, op, value]
+    args = "".join(c[7] for c in body["timeline"] if c[3] == "tool_calls" and c[5] == "arguments")
     assert json.loads(args) == {"city": "Lyon", "days": 3, "units": "metric"}
 
 

@@ -79,6 +79,8 @@ def test_the_live_api_lists_finished_and_in_flight_exchanges(
 def test_the_live_view_lists_a_stream_while_it_streams_then_opens_it(
     browser: Any, slow_upstream: ServerThread, tmp_path: Path
 ) -> None:
+    from playwright.sync_api import expect
+
     with ProxyThread(slow_upstream.url, record=tmp_path, web=True) as proxy:
         assert proxy.web_url is not None
         context = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -104,10 +106,8 @@ def test_the_live_view_lists_a_stream_while_it_streams_then_opens_it(
             assert page.get_by_test_id("verdict-container").text_content() == "ssecap"
             # the opened stream refreshes until it ends, then shows its verdict
             page.wait_for_selector("body[data-live-opened-state=finished]", timeout=10000)
-            page.wait_for_function(
-                "document.querySelector('[data-testid=verdict-status]').textContent === 'completed'",
-                timeout=10000,
-            )
+            # (a locator wait: a polled string predicate would need eval, which the CSP blocks)
+            expect(page.get_by_test_id("verdict-status")).to_have_text("completed", timeout=10000)
             assert page.get_by_test_id("verdict-provider").text_content() == "openai-chat"
             done = page.locator("[data-testid=live-item][data-live=false]")
             assert done.get_attribute("data-verdict") == "completed"

@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
+from . import report
 from .aggregator import Aggregator, ToolCallState
 from .partial_json import parse_partial
-from .report import (
-    SCHEMA_VERSION,
-    AudioReport,
-    OutputReport,
-    RecordCounts,
-    Report,
-    ResponseReport,
-    Timing,
-    ToolCallReport,
-    UsageReport,
-)
+from .report import *  # noqa: F403 (the Report and its parts: report.__all__)
+from .timeline import Change, Timeline, state_at
 from .timing import TimingOptions
 
 __all__ = [
-    "SCHEMA_VERSION",
     "Aggregator",
-    "AudioReport",
-    "OutputReport",
-    "RecordCounts",
-    "Report",
-    "ResponseReport",
-    "Timing",
+    "Change",
+    "Timeline",
     "TimingOptions",
-    "ToolCallReport",
     "ToolCallState",
-    "UsageReport",
     "parse_partial",
+    "state_at",
 ]
+__all__ += report.__all__

@@ -16,7 +16,9 @@ Rules it implements, each one a bug some SDK accumulator has:
 * A ``ResponseStart`` after a terminal marker starts a new response.
 
 Per event the work is a type lookup and an append; everything else happens once, in
-:meth:`Aggregator.close`.
+:meth:`Aggregator.close`. Given a :class:`~ssescope.aggregate.timeline.Timeline`, the
+aggregator also records each change it makes, as data (the web page's scrubber replays
+them); without one, that costs a test of a local variable per event.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import orjson
 from ..diagnostics import Diagnostic, build
 from ..errors import UsageError
 from ..events import (
+    JSON,
     Audio,
     Citation,
     Finish,
@@ -53,7 +56,7 @@ from ..events import (
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
 from .capped import DiagnosticCap
-from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport, UsageReport
+from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport
 from .state import (
     _FOLD,
     ToolCallState,
@@ -63,13 +66,32 @@ from .state import (
     _join,
     _Output,
     _Pieces,
+    _resolve,
     _Response,
-    _same_json,
+    _usage_report,
 )
+from .timeline import Timeline
 
 __all__ = ["Aggregator", "ToolCallState"]
 
 _CONTENT_TYPES = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Citation)
+_OUTPUT_EVENTS = (
+    TextDelta,
+    ReasoningDelta,
+    RefusalDelta,
+    ReasoningMeta,
+    Citation,
+    ServerToolResult,
+    Audio,
+    ToolCallDelta,
+    ToolCall,
+    ToolCallEnd,
+    ToolCallsEnd,
+    Snapshot,
+    Finish,
+)
+"""The events that name an output (recorded as it begins, with a timeline)."""
+_PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
 
 
 _UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
@@ -83,6 +105,8 @@ class Aggregator:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
         first_content_record: index of the record of the first content delta (text,
             reasoning, refusal or tool-call arguments), for timing.
+        timeline: where each change is recorded as data, if set before the first event
+            (see :mod:`ssescope.aggregate.timeline`); ``None`` (the default) records nothing.
     """
 
     def __init__(self) -> None:
@@ -94,11 +118,14 @@ class Aggregator:
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
+        self.content_cut = 0
+        """Characters of content left out by :meth:`trim_content`."""
         self._finished = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
-        self._handlers: dict[type, Callable[[Any], None]] = {
+        self.timeline: Timeline | None = None
+        self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
             RefusalDelta: self._refusal,
@@ -140,9 +167,12 @@ class Aggregator:
         handlers = self._handlers
         resp = self._current
         record: int | None = None
+        timeline = self.timeline
+        # with a timeline, every text delta takes the handler (and is recorded)
+        fast: type | None = TextDelta if timeline is None else None
         for ev in events:
             cls = type(ev)
-            if cls is TextDelta and not resp.terminal_seen and resp.first_record is not None:
+            if cls is fast and not resp.terminal_seen and resp.first_record is not None:
                 # The hot path (most events of most streams), inlined: _text without the
                 # dispatch.
                 tev: TextDelta = ev  # type: ignore[assignment]
@@ -171,11 +201,16 @@ class Aggregator:
             record = ev.record
             if resp.first_record is None:
                 resp.first_record = record
+                if timeline is not None:
+                    timeline.begin(0 if record is None else record, resp)
             if resp.terminal_seen and isinstance(ev, _CONTENT_TYPES):
                 self._after_terminal(ev.record)
             if not (cls is ResponseStart and resp.terminal_seen):
                 resp.last_record = record  # (a new response begins with this event)
-            handler(ev)
+            if timeline is None:
+                handler(ev)
+            else:
+                self._recorded(timeline, ev, handler)
             resp = self._current  # a ResponseStart may have begun a new response
         return []
 
@@ -210,6 +245,24 @@ class Aggregator:
             out = self._current.outputs[index] = _Output(index)
         return out
 
+    def _recorded(
+        self, timeline: Timeline, ev: UnifiedEvent | Diagnostic, handler: Callable[[Any], object]
+    ) -> None:
+        """Run ``handler`` on ``ev``, recording the changes the event itself spells out.
+
+        (The other changes are recorded where the handlers make them.)
+        """
+        if isinstance(ev, _OUTPUT_EVENTS) and ev.output not in self._current.outputs:
+            timeline.output(ev.record, ev.output)
+        changed = handler(ev)
+        if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
+            field = _PARTED[type(ev)]
+            timeline.part(ev.record, ev.output, field, ev.part, "append", ev.text)
+        elif isinstance(ev, ToolCallDelta) and isinstance(changed, ToolCallState):
+            timeline.kind(ev.record, changed)
+            if ev.arguments:
+                timeline.arguments(ev.record, changed, ev.arguments)
+
     def _content(self, record: int) -> None:
         if self.first_content_record is None:
             self.first_content_record = record
@@ -240,18 +293,30 @@ class Aggregator:
             out.redacted += 1
         if ev.encrypted is not None:
             out.encrypted += 1
+        if self.timeline is not None:
+            self.timeline.reasoning_meta(ev.record, out)
 
     def _citation(self, ev: Citation) -> None:
         self._output(ev.output).citations.append(ev.citation)
+        if self.timeline is not None:
+            self.timeline.add(ev.record, ev.output, "citations", None, None, "add", ev.citation)
 
     def _server_result(self, ev: ServerToolResult) -> None:
-        self._output(ev.output).server_results.append(
-            {"tool_use_id": ev.tool_use_id, "type": ev.result_type, "content": ev.content}
-        )
+        result: JSON = {
+            "tool_use_id": ev.tool_use_id,
+            "type": ev.result_type,
+            "content": ev.content,
+        }
+        self._output(ev.output).server_results.append(result)
+        if self.timeline is not None:
+            self.timeline.add(
+                ev.record, ev.output, "server_tool_results", None, None, "add", result
+            )
 
     def _audio(self, ev: Audio) -> None:
         out = self._output(ev.output)
         audio = out.audio
+        created = audio is None
         if audio is None:
             audio = out.audio = AudioReport()
         if ev.data:
@@ -262,6 +327,8 @@ class Aggregator:
             audio.format = ev.format
         if ev.id and audio.id is None:
             audio.id = ev.id
+        if self.timeline is not None:
+            self.timeline.audio(ev.record, ev.output, audio, ev, created)
 
     # -- tool calls -------------------------------------------------------------------
 
@@ -277,6 +344,8 @@ class Aggregator:
                 if at is not None and not at.id:
                     at.id = call_id
                     out.by_id[call_id] = at
+                    if self.timeline is not None:
+                        self.timeline.call_change(record, at, "id", "set", call_id)
                     return at
             return self._new_call(out, index, call_id, record)
         if index is not None:
@@ -288,17 +357,20 @@ class Aggregator:
             return out.open_call
         return self._new_call(out, None, None, record)
 
-    @staticmethod
     def _new_call(
-        out: _Output, index: int | None, call_id: str | None, record: int
+        self, out: _Output, index: int | None, call_id: str | None, record: int
     ) -> ToolCallState:
         call = ToolCallState(index, call_id, record)
+        call.output = out.index
+        call.position = len(out.calls)
         out.calls.append(call)
         if index is not None:
             out.by_index[index] = call
         if call_id:
             out.by_id[call_id] = call
         out.open_call = call
+        if self.timeline is not None:
+            self.timeline.call(record, call)
         return call
 
     def _identity(
@@ -315,6 +387,8 @@ class Aggregator:
                 )
             elif call.name is None:
                 call.name = name
+                if self.timeline is not None:
+                    self.timeline.call_change(record, call, "name", "set", name)
             elif name != call.name:
                 self._diag(
                     "tool.conflicting-name",
@@ -327,7 +401,7 @@ class Aggregator:
         if call_type and call.call_type is None:
             call.call_type = call_type
 
-    def _tool_delta(self, ev: ToolCallDelta) -> None:
+    def _tool_delta(self, ev: ToolCallDelta) -> ToolCallState:
         out = self._output(ev.output)
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, ev.call_type, ev.record)
@@ -337,6 +411,7 @@ class Aggregator:
         if ev.arguments:
             self._content(ev.record)
             call.pieces.append(ev.arguments)
+        return call  # (for the timeline: the hot tool event is recorded by _recorded)
 
     def _tool_call(self, ev: ToolCall) -> None:
         out = self._output(ev.output)
@@ -344,6 +419,8 @@ class Aggregator:
         self._identity(call, ev.name, None, ev.record)
         call.last_record = ev.record
         call.kind = ev.kind
+        if self.timeline is not None:
+            self.timeline.kind(ev.record, call)
         call.format = ev.format
         if ev.arguments:
             self._content(ev.record)
@@ -351,7 +428,9 @@ class Aggregator:
                 call.snapshot = ev.arguments
             else:
                 call.pieces.append(ev.arguments)
-        call.ended = ev.complete
+            if self.timeline is not None:
+                self.timeline.arguments(ev.record, call, ev.arguments)
+        self._ended(call, ev.complete, ev.record)
         if out.open_call is call and ev.complete:
             out.open_call = None
 
@@ -360,14 +439,21 @@ class Aggregator:
         call = self._match(out, ev.index, ev.id, ev.record)
         self._identity(call, ev.name, None, ev.record)
         call.last_record = ev.record
-        call.ended = True
+        self._ended(call, True, ev.record)
         if ev.arguments is not None:
             call.snapshot = ev.arguments
+            if self.timeline is not None:
+                self.timeline.arguments(ev.record, call, ev.arguments)
 
     def _tools_end(self, ev: ToolCallsEnd) -> None:
         out = self._output(ev.output)
         for call in out.calls:
-            call.ended = True
+            self._ended(call, True, ev.record)
+
+    def _ended(self, call: ToolCallState, ended: bool, record: int) -> None:
+        if self.timeline is not None and ended != call.ended:
+            self.timeline.call_change(record, call, "complete", "set", ended)
+        call.ended = ended
 
     # -- snapshots, usage, finish, status -----------------------------------------------
 
@@ -378,6 +464,10 @@ class Aggregator:
         if pieces is None:
             if ev.value:
                 parts[ev.part] = _Pieces(ev.value)
+                if self.timeline is not None:
+                    self.timeline.part(ev.record, ev.output, ev.field, ev.part, "set", ev.value)
+            return
+        if pieces.cut:  # a bounded pipeline kept only the start: nothing to compare
             return
         built = pieces.text()
         if built == ev.value:
@@ -397,6 +487,8 @@ class Aggregator:
         )
         if keep == "snapshot":
             parts[ev.part] = _Pieces(ev.value)
+            if self.timeline is not None:
+                self.timeline.part(ev.record, ev.output, ev.field, ev.part, "set", ev.value)
 
     def _usage(self, ev: Usage) -> None:
         resp = self._current
@@ -409,6 +501,8 @@ class Aggregator:
                 self._diag("usage.invalid-value", ev.record, name=name, value=bad)
         resp.usage_raw = ev.raw
         resp.usage_source = ev.source
+        if self.timeline is not None:
+            self.timeline.usage(ev.record, resp)
 
     def _finish(self, ev: Finish) -> None:
         out = self._output(ev.output)
@@ -416,12 +510,16 @@ class Aggregator:
             out.finish = ev.reason
         if ev.raw is not None or out.raw_finish is None:
             out.raw_finish = ev.raw
+        if self.timeline is not None:
+            self.timeline.finish(ev.record, out)
 
     def _terminal(self, ev: Terminal) -> None:
         resp = self._current
         resp.status = ev.status
         resp.status_reason = ev.reason
         resp.terminal_seen = True
+        if self.timeline is not None:
+            self.timeline.status(ev.record, resp)
 
     def _error(self, ev: ProviderError) -> None:
         resp = self._current
@@ -433,6 +531,9 @@ class Aggregator:
         }
         resp.status = "failed"
         resp.status_reason = f"the provider reported an error: {ev.message}"
+        if self.timeline is not None:
+            self.timeline.add(ev.record, None, "error", None, None, "set", dict(resp.error))
+            self.timeline.status(ev.record, resp)
 
     def _start(self, ev: ResponseStart) -> None:
         resp = self._current
@@ -440,10 +541,16 @@ class Aggregator:
             self._done.append(resp)
             resp = self._current = _Response()
             resp.first_record = resp.last_record = ev.record
-        if resp.id is None:
+            if self.timeline is not None:
+                self.timeline.begin(ev.record, resp)
+        if resp.id is None and ev.id is not None:
             resp.id = ev.id
-        if resp.model is None:
+            if self.timeline is not None:
+                self.timeline.add(ev.record, None, "id", None, None, "set", ev.id)
+        if resp.model is None and ev.model is not None:
             resp.model = ev.model
+            if self.timeline is not None:
+                self.timeline.add(ev.record, None, "model", None, None, "set", ev.model)
 
     def _unknown_event(self, ev: Unknown) -> None:
         self.unknown_records += 1
@@ -469,6 +576,22 @@ class Aggregator:
         if not resp.terminal_seen:
             resp.status = "cancelled"
             resp.status_reason = reason
+            if self.timeline is not None:
+                self.timeline.status(resp.last_record or 0, resp)
+
+    def trim_content(self, limit: int) -> None:
+        """Keep at most ``limit`` characters of each text, reasoning and refusal part and of
+        each tool call's arguments (the first ones), counting the rest in
+        :attr:`content_cut`: what a bounded pipeline calls now and then."""
+        cut = 0
+        for resp in (*self._done, self._current):
+            for out in resp.outputs.values():
+                for parts in (out.text, out.reasoning, out.refusal):
+                    for pieces in parts.values():
+                        cut += pieces.trim(limit)
+                for call in out.calls:
+                    cut += call.trim(limit)
+        self.content_cut += cut
 
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
         """The tool calls of ``output`` of the current response, as assembled so far."""
@@ -489,6 +612,9 @@ class Aggregator:
         self._finished = True
         responses = [*self._done, self._current]
         reports = [self._build(r) for r in responses]
+        if self.timeline is not None:
+            for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):
+                self.timeline.parsed(number, resp, report)
         if len(reports) > 1:
             self._diag(
                 "stream.multiple-responses", responses[1].first_record, n_reports=len(reports)
@@ -501,13 +627,8 @@ class Aggregator:
 
     def _build(self, resp: _Response) -> ResponseReport:
         outputs = [self._build_output(resp.outputs[k]) for k in sorted(resp.outputs)]
-        usage = None
-        if resp.usage or resp.usage_raw is not None:
-            usage = UsageReport(source=resp.usage_source, raw=resp.usage_raw)
-            for key, value in resp.usage.items():
-                if hasattr(usage, key):
-                    setattr(usage, key, value)
-        elif resp.terminal_seen and resp.status in ("completed", "incomplete"):
+        usage = _usage_report(resp)
+        if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
             self._diag("usage.missing", resp.last_record)
         return ResponseReport(
             status=resp.status,
@@ -542,24 +663,30 @@ class Aggregator:
         )
 
     def _build_call(self, call: ToolCallState) -> ToolCallReport:
-        arguments = call.arguments
+        fragments = call.arguments
         label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
-        if call.snapshot is not None:
-            if not arguments:
-                arguments = call.snapshot
-            elif arguments != call.snapshot and not _same_json(arguments, call.snapshot):
-                keep_snapshot = len(call.snapshot) >= len(arguments)
-                self._diag(
-                    "snapshot.mismatch",
-                    call.last_record,
-                    form="tool-arguments",
-                    label=label,
-                    snapshot=call.snapshot,
-                    arguments=arguments,
-                    kept="snapshot" if keep_snapshot else "fragments",
-                )
-                if keep_snapshot:
-                    arguments = call.snapshot
+        if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
+            return ToolCallReport(
+                id=call.id,
+                name=call.name,
+                arguments=fragments,
+                input=None,
+                complete=call.ended,
+                kind=call.kind,
+                index=call.index,
+                record=call.first_record,
+            )
+        arguments, mismatch = _resolve(fragments, call.snapshot)
+        if mismatch:
+            self._diag(
+                "snapshot.mismatch",
+                call.last_record,
+                form="tool-arguments",
+                label=label,
+                snapshot=call.snapshot,
+                arguments=fragments,
+                kept="snapshot" if arguments == call.snapshot else "fragments",
+            )
         report = ToolCallReport(
             id=call.id,
             name=call.name,

@@ -10,12 +10,17 @@ its last point where a value could be closed, open strings are closed, a danglin
 
 from __future__ import annotations
 
+import re
+
 from ..events import JSON
 from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep
 
 __all__ = ["parse_partial"]
 
 _LITERALS = ("true", "false", "null")
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+"""A JSON string, escapes included; an unterminated one runs to the end of the text."""
 
 
 def _close(text: str) -> str | None:
@@ -116,18 +121,8 @@ def parse_partial(text: str) -> JSON:
 def _nesting(text: str) -> int:
     """The deepest nesting of brackets in ``text``, outside strings."""
     depth = deepest = 0
-    in_string = escape = False
-    for ch in text:
-        if in_string:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    for ch in _STRING.sub("", text):
+        if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
         elif ch in "]}":

@@ -13,7 +13,7 @@ import orjson
 
 from ..events import JSON, FinishReason, Status
 from .partial_json import parse_partial
-from .report import AudioReport
+from .report import AudioReport, UsageReport
 
 __all__ = ["ToolCallState"]
 
@@ -23,6 +23,7 @@ class ToolCallState:
 
     __slots__ = (
         "call_type",
+        "cut",
         "ended",
         "first_record",
         "format",
@@ -31,7 +32,9 @@ class ToolCallState:
         "kind",
         "last_record",
         "name",
+        "output",
         "pieces",
+        "position",
         "snapshot",
     )
 
@@ -47,6 +50,20 @@ class ToolCallState:
         self.snapshot: str | None = None
         self.first_record = record
         self.last_record = record  # the last record that added to or ended this call
+        self.output = 0  # the output it belongs to
+        self.position = 0  # its position among the calls of its output
+        self.cut = 0  # characters of the arguments left out by a bounded pipeline
+
+    def trim(self, limit: int) -> int:
+        """Keep the first ``limit`` characters of the arguments; return how many were cut."""
+        pieces = self.pieces
+        if sum(map(len, pieces)) <= limit:
+            return 0
+        arguments = "".join(pieces)
+        cut = len(arguments) - limit
+        self.pieces = [arguments[:limit]]
+        self.cut += cut
+        return cut
 
     @property
     def arguments(self) -> str:
@@ -144,11 +161,24 @@ class _Pieces:
     holding a list, not a list subclass, so that mypyc compiles it as a native class.)
     """
 
-    __slots__ = ("blocks", "items")
+    __slots__ = ("blocks", "cut", "items")
 
     def __init__(self, first: str) -> None:
         self.items: list[str] = [first]
         self.blocks = 0
+        self.cut = 0
+        """Characters left out by a bounded pipeline (:meth:`trim`)."""
+
+    def trim(self, limit: int) -> int:
+        """Keep the first ``limit`` characters; return how many more were cut."""
+        if sum(map(len, self.items)) <= limit:
+            return 0
+        text = "".join(self.items)
+        cut = len(text) - limit
+        self.items = [text[:limit]]
+        self.blocks = 1
+        self.cut += cut
+        return cut
 
     def add(self, piece: str) -> None:
         """Append ``piece``, folding the recent pieces into a block when there are many."""
@@ -186,6 +216,17 @@ def _join(parts: dict[object, _Pieces]) -> str:
     return "".join([p.text() for p in parts.values()])
 
 
+def _usage_report(resp: _Response) -> UsageReport | None:
+    """The usage of ``resp`` as the Report gives it (``None`` when none was reported)."""
+    if not resp.usage and resp.usage_raw is None:
+        return None
+    usage = UsageReport(source=resp.usage_source, raw=resp.usage_raw)
+    for key, value in resp.usage.items():
+        if hasattr(usage, key):
+            setattr(usage, key, value)
+    return usage
+
+
 def _bad_token_counts(raw: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
     """The token-count fields of a raw usage object that are not whole numbers >= 0."""
     bad: list[tuple[str, object]] = []
@@ -209,6 +250,21 @@ def _same_json(a: str, b: str) -> bool:
         return bool(orjson.loads(a) == orjson.loads(b))
     except orjson.JSONDecodeError:
         return False
+
+
+def _resolve(fragments: str, snapshot: str | None) -> tuple[str, bool]:
+    """The arguments of a call: its fragments, or the snapshot that replaces them.
+
+    Returns:
+        The arguments, and whether snapshot and fragments disagreed (the longer is kept).
+    """
+    if snapshot is None:
+        return fragments, False
+    if not fragments:
+        return snapshot, False
+    if fragments == snapshot or _same_json(fragments, snapshot):
+        return fragments, False
+    return (snapshot if len(snapshot) >= len(fragments) else fragments), True
 
 
 def _b64_len(data: str) -> int:

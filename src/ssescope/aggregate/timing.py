@@ -15,7 +15,7 @@ from typing import overload
 from ..diagnostics import Diagnostic, diagnostic
 from .report import Timing
 
-__all__ = ["GAP_BUCKETS", "RecordTimes", "TimingOptions", "compute_timing"]
+__all__ = ["GAP_BUCKETS", "RecordTimes", "TimingOptions", "TimingSummary", "compute_timing"]
 
 GAP_BUCKETS: tuple[tuple[str, float], ...] = (
     ("<10ms", 0.010),
@@ -182,3 +182,144 @@ def compute_timing(
     timing.max_gap_s = round(max_gap, 6)
     timing.gap_histogram = histogram
     return timing, diags
+
+
+class _Candidate:
+    """A record after a long wait, counting the records that land within the burst window."""
+
+    def __init__(self, pos: int, index: int, offset: int, time: float, wait: float) -> None:
+        self.pos = pos
+        self.index = index
+        self.offset = offset
+        self.time = time
+        self.wait = wait
+        self.count = 1
+
+
+class TimingSummary:
+    """:func:`compute_timing` as running figures: the same Timing and diagnostics, in
+    constant memory (what a bounded :class:`~ssescope.pipeline.Pipeline` keeps).
+
+    Feed every timed record in order with :meth:`append`; :meth:`result` gives what
+    :func:`compute_timing` gives for the same records. The times of the first event and
+    of the first content are told by the caller (:attr:`first_event_s`,
+    :attr:`first_content_s`), who knows which records those are.
+
+    Args:
+        options: thresholds.
+    """
+
+    def __init__(self, options: TimingOptions) -> None:
+        self.options = options
+        self.first_event_s: float | None = None
+        self.first_content_s: float | None = None
+        self.content_known = False
+        """Whether the caller has found the first content (and set its time, if it had one)."""
+        self.count = 0
+        self.histogram: dict[str, int] = {name: 0 for name, _ in GAP_BUCKETS}
+        self.max_gap = 0.0
+        self.prev_t = 0.0
+        self.wait_from = 0.0
+        self.stall_reported = 0
+        self.found: list[tuple[int, int, Diagnostic]] = []  # (position, order, diagnostic)
+        self.burst_found = False
+        self.candidates: list[_Candidate] = []
+        self.last_index = 0
+        self.last_offset = 0
+
+    def append(self, index: int, time: float, offset: int, first_byte: float) -> None:
+        """Count record ``index`` (at byte ``offset``), which arrived at ``time``."""
+        options = self.options
+        pos = self.count
+        self.count = pos + 1
+        gap = time - (self.prev_t if pos else first_byte)
+        if pos:
+            self.histogram[_bucket(gap)] += 1
+        self.max_gap = max(self.max_gap, gap)
+        if gap >= options.stall_s and self.stall_reported < 20:
+            self.stall_reported += 1
+            found = diagnostic(
+                "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
+            )
+            self.found.append((pos, 0, found))
+        if self.candidates:
+            self._count_burst(time)
+        wait = time - self.wait_from
+        self.wait_from = time
+        if wait >= options.burst_wait_s and not self.burst_found:
+            self.candidates.append(_Candidate(pos, index, offset, time, wait))
+        self.prev_t = time
+        self.last_index = index
+        self.last_offset = offset
+
+    def _count_burst(self, time: float) -> None:
+        window = self.options.burst_window_s
+        still: list[_Candidate] = []
+        for cand in self.candidates:
+            if time - cand.time > window:
+                self._settle(cand)
+            else:
+                cand.count += 1
+                still.append(cand)
+        self.candidates = [] if self.burst_found else still
+
+    def _settle(self, cand: _Candidate) -> None:
+        options = self.options
+        if self.burst_found or cand.count < options.burst_records:
+            return
+        self.burst_found = True
+        found = diagnostic(
+            "timing.burst",
+            cand.offset,
+            cand.index,
+            count=cand.count,
+            window_ms=options.burst_window_s * 1000,
+            wait=cand.wait,
+        )
+        self.found.append((cand.pos, 1, found))
+
+    def result(
+        self,
+        first_byte: float | None,
+        last_byte: float | None,
+        *,
+        trailing_stall: bool = True,
+    ) -> tuple[Timing, list[Diagnostic]]:
+        """The Timing and the timing diagnostics, as :func:`compute_timing` gives them
+        (call once, at the end)."""
+        timing = Timing()
+        if first_byte is None:
+            return timing, []
+        for cand in self.candidates:
+            self._settle(cand)
+        self.candidates = []
+        timing.first_byte_s = first_byte
+        timing.total_s = last_byte
+        timing.first_event_s = self.first_event_s
+        timing.first_content_s = self.first_content_s
+        options = self.options
+        found = sorted(self.found, key=lambda item: (item[0], item[1]))
+        diags = [d for _, _, d in found]
+        max_gap = self.max_gap
+        if last_byte is not None:
+            tail = last_byte - (self.prev_t if self.count else first_byte)
+            max_gap = max(max_gap, tail)
+            if (
+                trailing_stall
+                and self.count
+                and tail >= options.stall_s
+                and self.stall_reported < 20
+            ):
+                diags.append(
+                    diagnostic(
+                        "timing.stall",
+                        self.last_offset,
+                        self.last_index,
+                        form="tail",
+                        tail=tail,
+                        stall_s=options.stall_s,
+                    )
+                )
+        timing.max_gap_s = round(max_gap, 6)
+        timing.gap_histogram = dict(self.histogram)
+        return timing, diags

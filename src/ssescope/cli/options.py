@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -13,8 +14,10 @@ from . import exitcodes
 
 __all__ = [
     "FAIL_ON_HELP",
+    "FOLDER",
     "PROVIDER_CHOICE",
     "framing_option",
+    "host_option",
     "parse_fail_on",
     "provider_option",
 ]
@@ -36,6 +39,18 @@ def framing_option(func: _F) -> _F:
         "--framing", type=click.Choice(["auto", *FRAMINGS]), default="auto", show_default=True
     )(func)
 
+
+def host_option(func: _F) -> _F:
+    """Add the ``--host`` option of the commands that serve (``serve``, ``web``, ``proxy``)."""
+    return click.option(
+        "--host",
+        default=None,
+        help="Address to bind (default 127.0.0.1; anything else is a warning).",
+    )(func)
+
+
+FOLDER = click.Path(file_okay=False, path_type=Path)
+"""An option's value that names a folder (made when first written to)."""
 
 FAIL_ON_HELP = "Comma-separated: incomplete (exit 6), warning or error (exit 5)."
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import click
 
 from ._listen import WEB_PORT, listen
-from .options import PROVIDER_CHOICE
+from .options import FOLDER, PROVIDER_CHOICE, host_option
 
 __all__ = ["proxy_command"]
 
@@ -47,17 +47,14 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     metavar="PREFIX=URL",
     help="Send paths starting with PREFIX to URL instead (repeatable; longest prefix wins).",
 )
-@click.option(
-    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
-)
+@host_option
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port (0: any)."
 )
 @click.option(
     "--record",
     "record",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    type=FOLDER,
     help="Write one .ssecap per exchange and index.jsonl into this folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per exchange on stdout.")

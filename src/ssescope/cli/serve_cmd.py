@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..visible import visible
 from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
+from .options import host_option
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -18,9 +19,7 @@ __all__ = ["serve_command"]
 
 @click.command("serve")
 @click.argument("path", type=click.Path(exists=True), required=False)
-@click.option(
-    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
-)
+@host_option
 @click.option(
     "--port", type=PORT, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
 )

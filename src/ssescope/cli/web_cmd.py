@@ -8,6 +8,7 @@ import click
 
 from ._listen import WEB_PORT, listen
 from ._types import PORT
+from .options import FOLDER, host_option
 
 __all__ = ["allowed_hosts", "check_host", "web_command"]
 
@@ -59,15 +60,12 @@ def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> l
     show_default=True,
     help="Port to listen on (0: any free port).",
 )
-@click.option(
-    "--host", default=None, help="Address to bind (default 127.0.0.1; anything else is a warning)."
-)
+@host_option
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option(
     "--live",
     "live_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    type=FOLDER,
     help="The --record folder of `ssescope proxy`: the Live view lists its exchanges.",
 )
 def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path | None) -> None:

@@ -7,7 +7,17 @@ from dataclasses import dataclass, field
 from string import Formatter
 from typing import Literal, TypeAlias
 
-__all__ = ["LAYERS", "Code", "Layer", "Page", "Piece", "Severity", "compile_template"]
+__all__ = [
+    "LAYERS",
+    "Code",
+    "Layer",
+    "Page",
+    "Piece",
+    "Severity",
+    "code_block",
+    "compile_template",
+    "example_doc",
+]
 
 Severity: TypeAlias = Literal["info", "warning", "error"]
 Layer: TypeAlias = Literal["container", "framing", "provider", "aggregate", "timing", "live"]
@@ -28,6 +38,17 @@ def compile_template(template: str) -> tuple[Piece, ...]:
     for literal, name, spec, conversion in Formatter().parse(template):
         pieces.append((literal, name, conversion, spec or ""))
     return tuple(pieces)
+
+
+def example_doc(means: str, example: str, todo: str) -> str:
+    """A code's docs section in the paragraph form: what it means, **Example:** (Markdown,
+    see :func:`code_block`) and **What to do:**."""
+    return f"{means}\n\n**Example:**\n\n{example}\n\n**What to do:** {todo}\n"
+
+
+def code_block(text: str) -> str:
+    """``text`` (input lines, each ending in a newline) as a Markdown code block."""
+    return f"```\n{text}```"
 
 
 @dataclass(frozen=True, slots=True)

@@ -433,6 +433,29 @@ CODES: tuple[Code, ...] = (
         ),
     ),
     Code(
+        "stream.memory-capped",
+        "info",
+        "aggregate",
+        PAGE,
+        {
+            "content": "{chars:,} characters of assembled content were left out of the Report: a bounded reader keeps the first {limit:,} of each text part and of each tool call's arguments.",
+            "offsets": "{records:,} records past the first {limit:,} were counted without their byte offsets: diagnostics about them give no offset.",
+        },
+        (
+            "- **Meaning:** the stream was read in bounded memory (`ssescope proxy` reads every\n"
+            "  exchange so, `Pipeline(bounded=True)` in the library), and it was long enough to\n"
+            "  reach one of its caps (`ssescope.limits.BOUNDED_CONTENT_CHARS`,\n"
+            "  `BOUNDED_RECORD_OFFSETS`). The verdict, record counts and timing are still\n"
+            "  those of the whole stream; only the assembled text (or tool-call arguments) past\n"
+            "  the cap, or the byte offsets of late records, were not kept. A tool call whose\n"
+            "  arguments were cut is not parsed.\n"
+            "- **Example:** a 300 MB stream through the proxy keeps the first 1,048,576\n"
+            "  characters of its text.\n"
+            "- **What to do:** nothing was lost on disk: `ssescope inspect` of the capture reads\n"
+            "  it whole.\n"
+        ),
+    ),
+    Code(
         "json.non-finite-number",
         "error",
         "framing",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._spec import Code
+from ._spec import Code, code_block, example_doc
 from .containers_http import PAGE
 
 CODES: tuple[Code, ...] = (
@@ -12,14 +12,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The HAR file is not valid JSON ({error}); it may be cut off.",
-        (
-            "The HAR file is not valid JSON, typically because it is cut off. Nothing can be read.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A HAR file missing its last bytes.\n"
-            "\n"
-            "**What to do:** Export the HAR again.\n"
+        example_doc(
+            "The HAR file is not valid JSON, typically because it is cut off. Nothing can be read.",
+            "A HAR file missing its last bytes.",
+            "Export the HAR again.",
         ),
     ),
     Code(
@@ -28,14 +24,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The JSON has no 'log.entries' list: it is not a HAR.",
-        (
-            "The JSON has no `log.entries` list: it is not a HAR file.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`{"log": {"pages": []}}`\n'
-            "\n"
-            "**What to do:** Check the file; pass the right container.\n"
+        example_doc(
+            "The JSON has no `log.entries` list: it is not a HAR file.",
+            '`{"log": {"pages": []}}`',
+            "Check the file; pass the right container.",
         ),
     ),
     Code(
@@ -44,14 +36,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "None of the HAR's {n_entries} entries is a streamed response (response types: {kinds}). Record the stream with 'Save all as HAR with content' after it has finished.",
-        (
-            "No entry of the HAR is a streamed response: no response type is `text/event-stream`, `application/x-ndjson` or the other stream types, no entry has `_eventSourceMessages`, and no body starts like SSE. The message lists the types seen.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A HAR whose only entries are `application/json` and `text/html`.\n"
-            "\n"
-            "**What to do:** Record the stream itself (filter on Fetch/XHR in DevTools), and save the HAR after it finished.\n"
+        example_doc(
+            "No entry of the HAR is a streamed response: no response type is `text/event-stream`, `application/x-ndjson` or the other stream types, no entry has `_eventSourceMessages`, and no body starts like SSE. The message lists the types seen.",
+            "A HAR whose only entries are `application/json` and `text/html`.",
+            "Record the stream itself (filter on Fetch/XHR in DevTools), and save the HAR after it finished.",
         ),
     ),
     Code(
@@ -60,14 +48,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The HAR holds {n_bodies} streamed responses; the first is read. The others: {others}.",
-        (
-            "The HAR holds several streamed responses; the first is read, and the message names the others.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A HAR with two `text/event-stream` entries.\n"
-            "\n"
-            "**What to do:** Use `read_all()` to get every one, or export a HAR holding only the request you want.\n"
+        example_doc(
+            "The HAR holds several streamed responses; the first is read, and the message names the others.",
+            "A HAR with two `text/event-stream` entries.",
+            "Use `read_all()` to get every one, or export a HAR holding only the request you want.",
         ),
     ),
     Code(
@@ -76,14 +60,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Entry {index} ({url!q:80}) has no body in the HAR: the exporter did not keep it (browsers drop the body of a stream still open when the HAR is saved).",
-        (
-            "A streamed entry has no body in the HAR: the exporter did not keep it. Browsers drop the body of a stream still open when the HAR is saved.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            'An entry with `"content": {"mimeType": "text/event-stream", "size": 0}`.\n'
-            "\n"
-            '**What to do:** Wait until the stream has finished, then save with "Save all as HAR (with content)".\n'
+        example_doc(
+            "A streamed entry has no body in the HAR: the exporter did not keep it. Browsers drop the body of a stream still open when the HAR is saved.",
+            'An entry with `"content": {"mimeType": "text/event-stream", "size": 0}`.',
+            'Wait until the stream has finished, then save with "Save all as HAR (with content)".',
         ),
         content=("url",),
     ),
@@ -93,14 +73,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Entry {index}'s body is marked base64 but does not decode ({error}): {text!q}.",
-        (
-            'An entry\'s body is marked `"encoding": "base64"` but does not decode. The body is empty.\n'
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`"content": {"text": "!!notbase64", "encoding": "base64"}`\n'
-            "\n"
-            "**What to do:** Export the HAR again; check that it was not edited.\n"
+        example_doc(
+            'An entry\'s body is marked `"encoding": "base64"` but does not decode. The body is empty.',
+            '`"content": {"text": "!!notbase64", "encoding": "base64"}`',
+            "Export the HAR again; check that it was not edited.",
         ),
         content=("text",),
     ),
@@ -110,14 +86,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Entry {index} has no body text; an SSE body was rebuilt from its {n_chunks} '_eventSourceMessages' (comments, retry fields and the original line breaks are not recorded there).",
-        (
-            "The entry had no body text, so an SSE body was rebuilt from Chrome's `_eventSourceMessages`. Comments, `retry` fields and the original line breaks are not recorded there, so the framing is rebuilt, not original.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            'An `EventSource` entry with `"_eventSourceMessages": [{"time": …, "eventName": "message", "data": "…"}]`.\n'
-            "\n"
-            "**What to do:** Nothing for content analysis. For exact bytes and framing, capture with `ssescope request --save` or `curl --trace`.\n"
+        example_doc(
+            "The entry had no body text, so an SSE body was rebuilt from Chrome's `_eventSourceMessages`. Comments, `retry` fields and the original line breaks are not recorded there, so the framing is rebuilt, not original.",
+            'An `EventSource` entry with `"_eventSourceMessages": [{"time": …, "eventName": "message", "data": "…"}]`.',
+            "Nothing for content analysis. For exact bytes and framing, capture with `ssescope request --save` or `curl --trace`.",
         ),
     ),
     Code(
@@ -126,14 +98,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "{bad} of entry {index}'s '_eventSourceMessages' have no 'data' string and were skipped.",
-        (
-            "Some `_eventSourceMessages` items have no `data` string; they are skipped.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`"_eventSourceMessages": [{"time": 1.0}]`\n'
-            "\n"
-            "**What to do:** Check the exporter; the rest of the messages are still read.\n"
+        example_doc(
+            "Some `_eventSourceMessages` items have no `data` string; they are skipped.",
+            '`"_eventSourceMessages": [{"time": 1.0}]`',
+            "Check the exporter; the rest of the messages are still read.",
         ),
     ),
     Code(
@@ -142,17 +110,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line 1 is not a capture header ({reason}): {raw_text!q}; the status, headers and request are unknown.",
-        (
-            "The first line of a capture is not a capture header. Status, headers and request are unknown; the chunk lines that follow are still read.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            '{"ssescope":"capt\n'
-            '{"t":0.1,"data":"x"}\n'
-            "```\n"
-            "\n"
-            "**What to do:** Check that the file is a capture and was not edited.\n"
+        example_doc(
+            "The first line of a capture is not a capture header. Status, headers and request are unknown; the chunk lines that follow are still read.",
+            code_block('{"ssescope":"capt\n{"t":0.1,"data":"x"}\n'),
+            "Check that the file is a capture and was not edited.",
         ),
         content=("raw_text",),
     ),
@@ -162,16 +123,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno} is not a capture line ({reason}): {raw_text!q}; it is skipped and the rest is read.",
-        (
-            "A line of a capture is not valid JSON, has neither a `data` nor a `b64` string, or has invalid base64. It is skipped and the rest is read.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            '{"t":0.3,"b64":"@@@"}\n'
-            "```\n"
-            "\n"
-            "**What to do:** Check whether the file was edited; the chunk on that line is lost.\n"
+        example_doc(
+            "A line of a capture is not valid JSON, has neither a `data` nor a `b64` string, or has invalid base64. It is skipped and the rest is read.",
+            code_block('{"t":0.3,"b64":"@@@"}\n'),
+            "Check whether the file was edited; the chunk on that line is lost.",
         ),
         content=("raw_text",),
     ),
@@ -181,14 +136,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The last line ({lineno}) is cut off ({reason}): {raw_text!q}; it is skipped. The capture was probably written by a run that was interrupted.",
-        (
-            "The last line of a capture is cut off (no newline, not valid JSON): the run that wrote it was interrupted. It is skipped.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            'A capture ending with `{"t":0.53,"b64":"w6ki`.\n'
-            "\n"
-            "**What to do:** Nothing; the capture is read up to its last complete chunk.\n"
+        example_doc(
+            "The last line of a capture is cut off (no newline, not valid JSON): the run that wrote it was interrupted. It is skipped.",
+            'A capture ending with `{"t":0.53,"b64":"w6ki`.',
+            "Nothing; the capture is read up to its last complete chunk.",
         ),
         content=("raw_text",),
     ),
@@ -198,14 +149,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The capture says version {version!q}; this ssescope reads version {version2} and reads it as such.",
-        (
-            "The capture header gives a version this ssescope does not know. It is read as version 1.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`{"ssescope":"capture","version":2}`\n'
-            "\n"
-            "**What to do:** Upgrade ssescope if the result looks wrong.\n"
+        example_doc(
+            "The capture header gives a version this ssescope does not know. It is read as version 1.",
+            '`{"ssescope":"capture","version":2}`',
+            "Upgrade ssescope if the result looks wrong.",
         ),
         content=("version",),
     ),
@@ -215,17 +162,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno} follows the end line; it is read all the same.",
-        (
-            'Chunk lines follow the `{"end": …}` line. They are read all the same.\n'
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            '{"end":"cancelled","t":0.5}\n'
-            '{"t":0.6,"data":"late"}\n'
-            "```\n"
-            "\n"
-            "**What to do:** Check the program that wrote the capture: it kept writing after closing it.\n"
+        example_doc(
+            'Chunk lines follow the `{"end": …}` line. They are read all the same.',
+            code_block('{"end":"cancelled","t":0.5}\n{"t":0.6,"data":"late"}\n'),
+            "Check the program that wrote the capture: it kept writing after closing it.",
         ),
     ),
     Code(
@@ -234,14 +174,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno} has no valid time ('t': {time!q}); its chunk is kept without one.",
-        (
-            "A chunk line has no valid `t` (missing, not a number, not finite). The chunk is kept without a time.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`{"t":"soon","data":"data: 3\\n\\n"}`\n'
-            "\n"
-            "**What to do:** Check the program that wrote the capture.\n"
+        example_doc(
+            "A chunk line has no valid `t` (missing, not a number, not finite). The chunk is kept without a time.",
+            '`{"t":"soon","data":"data: 3\\n\\n"}`',
+            "Check the program that wrote the capture.",
         ),
         content=("time",),
     ),
@@ -251,17 +187,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno} is not JSON ({error}): {raw_text!q}; it is skipped.",
-        (
-            "A line of an SDK dump is not JSON. It is skipped.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            '{"ts": 1, "chunk": {}}\n'
-            "not json\n"
-            "```\n"
-            "\n"
-            "**What to do:** Check the logging code; lines may have been interleaved with other output.\n"
+        example_doc(
+            "A line of an SDK dump is not JSON. It is skipped.",
+            code_block('{"ts": 1, "chunk": {}}\nnot json\n'),
+            "Check the logging code; lines may have been interleaved with other output.",
         ),
         content=("raw_text",),
     ),
@@ -271,14 +200,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno} has no 'chunk' field: {raw_text!q}; it is skipped.",
-        (
-            "A line of an SDK dump is JSON but has no `chunk` field. It is skipped.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`{"ts": 2}`\n'
-            "\n"
-            "**What to do:** Check the logging code.\n"
+        example_doc(
+            "A line of an SDK dump is JSON but has no `chunk` field. It is skipped.",
+            '`{"ts": 2}`',
+            "Check the logging code.",
         ),
         content=("raw_text",),
     ),
@@ -288,14 +213,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Line {lineno}'s {key!r} is not a time ({obj!q}); its chunk is kept without one.",
-        (
-            "A line's time field (`ts`, `t`, `time` or `timestamp`) is not a number or an ISO 8601 string. Its chunk is kept without a time.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`{"ts": [], "chunk": {}}`\n'
-            "\n"
-            "**What to do:** Log `time.time()` (or `time.monotonic()`) as a number.\n"
+        example_doc(
+            "A line's time field (`ts`, `t`, `time` or `timestamp`) is not a number or an ISO 8601 string. Its chunk is kept without a time.",
+            '`{"ts": [], "chunk": {}}`',
+            "Log `time.time()` (or `time.monotonic()`) as a number.",
         ),
         content=("obj",),
     ),

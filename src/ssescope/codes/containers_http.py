@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._spec import Code, Page
+from ._spec import Code, Page, code_block, example_doc
 
 PAGE = Page(
     "containers",
@@ -24,14 +24,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Reading the input as {name!r} failed unexpectedly ({error_type}: {error}); it is read as a raw body instead. Please report this.",
-        (
-            "Reading the input as the detected (or given) container failed with an unexpected exception. This is a bug in ssescope; the input is read as a raw body instead so that nothing is lost.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "Any input that triggers the bug.\n"
-            "\n"
-            '**What to do:** Report it with the input (redacted). Meanwhile, pass `container="raw"` or another form explicitly.\n'
+        example_doc(
+            "Reading the input as the detected (or given) container failed with an unexpected exception. This is a bug in ssescope; the input is read as a raw body instead so that nothing is lost.",
+            "Any input that triggers the bug.",
+            'Report it with the input (redacted). Meanwhile, pass `container="raw"` or another form explicitly.',
         ),
     ),
     Code(
@@ -40,23 +36,19 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The head {head!q} is followed by another response; it is skipped.",
-        (
-            "A response head was followed directly by another status line, so it is an interim response (`100 Continue`, `103 Early Hints`), a proxy's `200 Connection established`, or a redirect followed by `curl -iL`. It is skipped; the last head is the response.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 100 Continue\n"
-            "\n"
-            "HTTP/1.1 200 OK\n"
-            "Content-Type: text/event-stream\n"
-            "\n"
-            "data: 1\n"
-            "\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Nothing; it says which heads were skipped.\n"
+        example_doc(
+            "A response head was followed directly by another status line, so it is an interim response (`100 Continue`, `103 Early Hints`), a proxy's `200 Connection established`, or a redirect followed by `curl -iL`. It is skipped; the last head is the response.",
+            code_block(
+                "HTTP/1.1 100 Continue\n"
+                "\n"
+                "HTTP/1.1 200 OK\n"
+                "Content-Type: text/event-stream\n"
+                "\n"
+                "data: 1\n"
+                "\n"
+                "\n"
+            ),
+            "Nothing; it says which heads were skipped.",
         ),
         content=("head",),
     ),
@@ -66,21 +58,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The headers say 'Transfer-Encoding: chunked' but the body does not start with a chunk size ({head!q}); it is read as already decoded, as curl -i prints it.",
-        (
-            "The headers say `Transfer-Encoding: chunked`, but the body does not start with a chunk-size line. `curl -i` prints the body decoded under the original headers, so this is the normal case there; the body is used as it is.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Transfer-Encoding: chunked\n"
-            "\n"
-            "data: 1\n"
-            "\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Nothing for `curl -i` output. For a raw socket dump, the dump was decoded by something on the way.\n"
+        example_doc(
+            "The headers say `Transfer-Encoding: chunked`, but the body does not start with a chunk-size line. `curl -i` prints the body decoded under the original headers, so this is the normal case there; the body is used as it is.",
+            code_block("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\ndata: 1\n\n\n"),
+            "Nothing for `curl -i` output. For a raw socket dump, the dump was decoded by something on the way.",
         ),
         content=("head",),
     ),
@@ -90,22 +71,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The chunked body has {what} ({raw_text!q}); the rest is kept as it is.",
-        (
-            "The chunked body has an invalid chunk-size line, or no CRLF after a chunk's data. Decoding stops there and the rest of the body is kept as it is (chunk-size lines included).\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Transfer-Encoding: chunked\n"
-            "\n"
-            "5\n"
-            "hello\n"
-            "zz\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Check how the dump was made: a body edited by hand, or a dump that mixes two connections.\n"
+        example_doc(
+            "The chunked body has an invalid chunk-size line, or no CRLF after a chunk's data. Decoding stops there and the rest of the body is kept as it is (chunk-size lines included).",
+            code_block("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nzz\n\n"),
+            "Check how the dump was made: a body edited by hand, or a dump that mixes two connections.",
         ),
         content=("raw_text",),
     ),
@@ -118,23 +87,10 @@ CODES: tuple[Code, ...] = (
             "between-chunks": "The chunked body ends without its last (zero-size) chunk: the connection closed before the server finished the response.",
             "in-chunk": "The chunked body ends without its last (zero-size) chunk, {remaining} bytes short of the chunk it was in: the connection closed before the server finished the response.",
         },
-        (
-            "The chunked body ends before its last, zero-size chunk: the connection closed (or the capture stopped) before the server finished the response. What arrived is kept.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Transfer-Encoding: chunked\n"
-            "\n"
-            "9\n"
-            "data: 1\n"
-            "\n"
-            "\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Treat the stream as cut off; look at the stream verdict and the last events.\n"
+        example_doc(
+            "The chunked body ends before its last, zero-size chunk: the connection closed (or the capture stopped) before the server finished the response. What arrived is kept.",
+            code_block("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n9\ndata: 1\n\n\n\n"),
+            "Treat the stream as cut off; look at the stream verdict and the last events.",
         ),
     ),
     Code(
@@ -143,23 +99,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "{extra} bytes follow the last (zero-size) chunk, starting {data!q}; they are not part of the body.",
-        (
-            "Bytes follow the zero-size chunk that ends a chunked body. They are not part of the body and are dropped (often the next response on a kept-alive connection).\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Transfer-Encoding: chunked\n"
-            "\n"
-            "2\n"
-            "hi\n"
-            "0\n"
-            "\n"
-            "extra\n"
-            "```\n"
-            "\n"
-            "**What to do:** Capture one response per file.\n"
+        example_doc(
+            "Bytes follow the zero-size chunk that ends a chunked body. They are not part of the body and are dropped (often the next response on a kept-alive connection).",
+            code_block("HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n2\nhi\n0\n\nextra\n"),
+            "Capture one response per file.",
         ),
         content=("data",),
     ),
@@ -169,14 +112,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The body was {encoding!q}-compressed and was decompressed.",
-        (
-            "The body was `gzip` or `deflate` compressed (its first bytes are gzip/zlib magic) and was decompressed, chunk by chunk.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A raw dump with `Content-Encoding: gzip` and a gzip body.\n"
-            "\n"
-            "**What to do:** Nothing.\n"
+        example_doc(
+            "The body was `gzip` or `deflate` compressed (its first bytes are gzip/zlib magic) and was decompressed, chunk by chunk.",
+            "A raw dump with `Content-Encoding: gzip` and a gzip body.",
+            "Nothing.",
         ),
         content=("encoding",),
     ),
@@ -189,19 +128,10 @@ CODES: tuple[Code, ...] = (
             "container": "The body is {encoding!q}-encoded and {why}; it is passed on as is. Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
             "recorder": "The body is recorded as it arrived: {why}.",
         },
-        (
-            "The body is compressed with an encoding ssescope cannot decode (`br`, `zstd`), or it came from curl `--trace-ascii`, whose dump of compressed bytes cannot be recovered. The body is passed on as it is and will not parse.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Content-Encoding: br\n"
-            "\n"
-            "\\x8b\\x02\\x80…\n"
-            "```\n"
-            "\n"
-            "**What to do:** Capture the decoded body (`curl --compressed -i`), use `--trace` instead of `--trace-ascii`, or ask the server for `Accept-Encoding: identity`.\n"
+        example_doc(
+            "The body is compressed with an encoding ssescope cannot decode (`br`, `zstd`), or it came from curl `--trace-ascii`, whose dump of compressed bytes cannot be recovered. The body is passed on as it is and will not parse.",
+            code_block("HTTP/1.1 200 OK\nContent-Encoding: br\n\n\\x8b\\x02\\x80…\n"),
+            "Capture the decoded body (`curl --compressed -i`), use `--trace` instead of `--trace-ascii`, or ask the server for `Accept-Encoding: identity`.",
         ),
         content=("encoding",),
     ),
@@ -211,14 +141,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "Decompressing the {encoding!q} body failed ({error}) in the chunk at body byte {pos}; that chunk and the rest are passed on compressed.",
-        (
-            "Decompressing the body failed part-way (corrupt data). The chunk where it failed and the rest are passed on compressed.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A gzip body with bytes flipped in the middle.\n"
-            "\n"
-            "**What to do:** Re-capture the response; check that the dump was written in binary mode.\n"
+        example_doc(
+            "Decompressing the body failed part-way (corrupt data). The chunk where it failed and the rest are passed on compressed.",
+            "A gzip body with bytes flipped in the middle.",
+            "Re-capture the response; check that the dump was written in binary mode.",
         ),
         content=("encoding",),
     ),
@@ -228,14 +154,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The {encoding!q} stream ends before its end marker: the response was cut off.",
-        (
-            "The compressed body ends before the compressor's end marker: the response was cut off. What was decompressed is kept.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A `Content-Encoding: deflate` body missing its last bytes.\n"
-            "\n"
-            "**What to do:** Treat the stream as cut off.\n"
+        example_doc(
+            "The compressed body ends before the compressor's end marker: the response was cut off. What was decompressed is kept.",
+            "A `Content-Encoding: deflate` body missing its last bytes.",
+            "Treat the stream as cut off.",
         ),
         content=("encoding",),
     ),
@@ -248,19 +170,12 @@ CODES: tuple[Code, ...] = (
             "head": "The response status is {status} {reason!q}: the body is an error response from the server, not the stream that was asked for.",
             "body": "The server answered HTTP {status} with {decode!q}: the body is the provider's error, not the stream asked for.",
         },
-        (
-            "The final response status is 400 or more: the body is the server's error response (usually JSON), not the stream asked for. The Report's status is `failed` and its `error` is read from that body, whether it came from a capture or a live request.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 429 Too Many Requests\n"
-            "Content-Type: application/json\n"
-            "\n"
-            '{"error":{…}}\n'
-            "```\n"
-            "\n"
-            "**What to do:** Read the error body; fix the request, key, quota or model name.\n"
+        example_doc(
+            "The final response status is 400 or more: the body is the server's error response (usually JSON), not the stream asked for. The Report's status is `failed` and its `error` is read from that body, whether it came from a capture or a live request.",
+            code_block(
+                'HTTP/1.1 429 Too Many Requests\nContent-Type: application/json\n\n{"error":{…}}\n'
+            ),
+            "Read the error body; fix the request, key, quota or model name.",
         ),
         content=("decode", "reason"),
     ),
@@ -270,18 +185,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The response head has no blank line after it: there is no body.",
-        (
-            "The response head has no blank line after it, so the input holds no body.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Content-Type: text/event-stream\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** The capture stopped before the body arrived, or only headers were saved (`curl -I`).\n"
+        example_doc(
+            "The response head has no blank line after it, so the input holds no body.",
+            code_block("HTTP/1.1 200 OK\nContent-Type: text/event-stream\n\n"),
+            "The capture stopped before the body arrived, or only headers were saved (`curl -I`).",
         ),
     ),
     Code(
@@ -290,14 +197,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The first line {lines!q} is not an HTTP status line; the whole input is read as the body.",
-        (
-            'The input was read as an HTTP response (`container="http"`) but its first line is not a status line. The whole input is read as the body.\n'
-            "\n"
-            "**Example:**\n"
-            "\n"
-            '`read_container(b"data: 1\\n\\n", container="http")`\n'
-            "\n"
-            "**What to do:** Let the container be auto-detected, or pass the right one.\n"
+        example_doc(
+            'The input was read as an HTTP response (`container="http"`) but its first line is not a status line. The whole input is read as the body.',
+            '`read_container(b"data: 1\\n\\n", container="http")`',
+            "Let the container be auto-detected, or pass the right one.",
         ),
         content=("lines",),
     ),
@@ -307,19 +210,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The head line {line!q} is not 'Name: value'; it is ignored.",
-        (
-            "A line of the response head is not `Name: value`. It is ignored.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "this is not a header\n"
-            "\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Check the dump: a head edited by hand or two outputs mixed together.\n"
+        example_doc(
+            "A line of the response head is not `Name: value`. It is ignored.",
+            code_block("HTTP/1.1 200 OK\nthis is not a header\n\n\n"),
+            "Check the dump: a head edited by hand or two outputs mixed together.",
         ),
         content=("line",),
     ),
@@ -329,21 +223,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The body has {got} bytes but Content-Length says {expected}: the response was cut off.",
-        (
-            "The body has fewer bytes than its `Content-Length` header says: the response was cut off.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "HTTP/1.1 200 OK\n"
-            "Content-Length: 100\n"
-            "\n"
-            "data: 1\n"
-            "\n"
-            "\n"
-            "```\n"
-            "\n"
-            "**What to do:** Treat the stream as cut off.\n"
+        example_doc(
+            "The body has fewer bytes than its `Content-Length` header says: the response was cut off.",
+            code_block("HTTP/1.1 200 OK\nContent-Length: 100\n\ndata: 1\n\n\n"),
+            "Treat the stream as cut off.",
         ),
     ),
     Code(
@@ -352,17 +235,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "--trace-ascii prints a line feed as '.'; {guessed} '.' characters standing where lines end were read as line feeds. Use --trace for exact bytes.",
-        (
-            "`curl --trace-ascii` prints a line feed as `.`; this many dots standing where lines must end (before `data:`/`event:`/`id:`/`retry:`/`:`, between `}` and `{`, at the end of a read after `}`/`]` or two dots) were read as line feeds, at most two per run.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "<= Recv data, 14 bytes (0xe)\n"
-            "0000: data: hello..\n"
-            "```\n"
-            "\n"
-            "**What to do:** Nothing if the frames look right. For exact bytes, trace with `--trace` (hex) instead.\n"
+        example_doc(
+            "`curl --trace-ascii` prints a line feed as `.`; this many dots standing where lines must end (before `data:`/`event:`/`id:`/`retry:`/`:`, between `}` and `{`, at the end of a read after `}`/`]` or two dots) were read as line feeds, at most two per run.",
+            code_block("<= Recv data, 14 bytes (0xe)\n0000: data: hello..\n"),
+            "Nothing if the frames look right. For exact bytes, trace with `--trace` (hex) instead.",
         ),
     ),
     Code(
@@ -371,16 +247,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The body has {unprintable} runs of '.' that probably stand for bytes --trace-ascii cannot print (non-ASCII text such as accented letters or emoji, control bytes); the text there is not the text sent. Use --trace for exact bytes.",
-        (
-            "Runs of two or more `.` remain in the body: they probably stand for bytes `--trace-ascii` cannot print, most often the bytes of a non-ASCII character (`é` prints as `..`). The text there is not the text that was sent.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            '0004: data: {"delta":{"content":"Caf.. ok."}}..\n'
-            "```\n"
-            "\n"
-            "**What to do:** Trace with `--trace` (hex) to get the exact bytes.\n"
+        example_doc(
+            "Runs of two or more `.` remain in the body: they probably stand for bytes `--trace-ascii` cannot print, most often the bytes of a non-ASCII character (`é` prints as `..`). The text there is not the text that was sent.",
+            code_block('0004: data: {"delta":{"content":"Caf.. ok."}}..\n'),
+            "Trace with `--trace` (hex) to get the exact bytes.",
         ),
     ),
     Code(
@@ -389,17 +259,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The dump of the {decode!q} event at byte {at} does not add up to the {size} bytes its header announces: the trace is cut off or was edited.",
-        (
-            "The dump lines of an event do not add up to the byte count its header announces: the trace is cut off or was edited. The bytes that are there are kept.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "<= Recv data, 100 bytes (0x64)\n"
-            "0000: data: partial\n"
-            "```\n"
-            "\n"
-            "**What to do:** Re-capture, and let curl finish writing the trace.\n"
+        example_doc(
+            "The dump lines of an event do not add up to the byte count its header announces: the trace is cut off or was edited. The bytes that are there are kept.",
+            code_block("<= Recv data, 100 bytes (0x64)\n0000: data: partial\n"),
+            "Re-capture, and let curl finish writing the trace.",
         ),
         content=("decode",),
     ),
@@ -412,17 +275,10 @@ CODES: tuple[Code, ...] = (
             "line": "The line {line!q} is neither a trace event nor a dump line; it is ignored.",
             "more": "{more} more lines were neither trace events nor dump lines.",
         },
-        (
-            "A line is neither a trace event line nor a dump line (`0000: …`), for example output of another program interleaved with the trace. It is ignored; after three, the rest are counted in one diagnostic.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "== Info: Connected\n"
-            "some stray output\n"
-            "```\n"
-            "\n"
-            "**What to do:** Write the trace to its own file (`--trace FILE`) rather than to a shared terminal.\n"
+        example_doc(
+            "A line is neither a trace event line nor a dump line (`0000: …`), for example output of another program interleaved with the trace. It is ignored; after three, the rest are counted in one diagnostic.",
+            code_block("== Info: Connected\nsome stray output\n"),
+            "Write the trace to its own file (`--trace FILE`) rather than to a shared terminal.",
         ),
         content=("line",),
     ),
@@ -432,14 +288,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The trace holds {exchanges} requests (redirects or retries); only the last exchange is read.",
-        (
-            "The trace holds several requests (redirects followed with `-L`, or retries); only the last exchange is read.\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "A trace with two `=> Send header` events, each followed by a response.\n"
-            "\n"
-            "**What to do:** Nothing, unless the stream you want is an earlier one: trace that request alone.\n"
+        example_doc(
+            "The trace holds several requests (redirects followed with `-L`, or retries); only the last exchange is read.",
+            "A trace with two `=> Send header` events, each followed by a response.",
+            "Nothing, unless the stream you want is an earlier one: trace that request alone.",
         ),
     ),
     Code(
@@ -448,16 +300,10 @@ CODES: tuple[Code, ...] = (
         "container",
         PAGE,
         "The trace has no '<= Recv header' or '<= Recv data' event: no response was received.",
-        (
-            "The trace has no `<= Recv header` or `<= Recv data` event: no response was received (DNS, connection or TLS failure).\n"
-            "\n"
-            "**Example:**\n"
-            "\n"
-            "```\n"
-            "== Info: Could not resolve host: api.example.test\n"
-            "```\n"
-            "\n"
-            "**What to do:** Read the `Info` lines of the trace for the reason.\n"
+        example_doc(
+            "The trace has no `<= Recv header` or `<= Recv data` event: no response was received (DNS, connection or TLS failure).",
+            code_block("== Info: Could not resolve host: api.example.test\n"),
+            "Read the `Info` lines of the trace for the reason.",
         ),
     ),
     Code(

@@ -24,6 +24,7 @@ __all__ = [
     "LOST_HEADERS",
     "LOST_REQUEST",
     "LOST_TIMING",
+    "RAW_LOST",
     "Body",
     "Chunk",
     "ContainerName",
@@ -51,6 +52,9 @@ LOST_EXACT_BYTES = "exact bytes"
 """Some bytes were replaced on the way (curl ``--trace-ascii`` prints them as ``.``)."""
 LOST_FRAMING = "original framing"
 """The wire framing was rebuilt (from HAR event-source messages or an SDK dump)."""
+
+RAW_LOST = (LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST)
+"""What a bare body (a file, stdin or bytes) cannot give: times, pieces, headers, request."""
 
 
 @dataclass(frozen=True, slots=True)

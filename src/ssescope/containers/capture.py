@@ -16,7 +16,8 @@ and optionally a last line saying how the stream ended::
     {"end": "eof" | "cancelled" | "stalled" | "error", "t": 5.2}
 
 The request may carry its ``body`` (a JSON value, or the text), and the end line more keys
-(the proxy writes its idle times there); readers ignore keys they do not know.
+(the proxy writes its idle times there, and ``undecoded``, why the recorded chunks are
+still in the response's ``Content-Encoding``); readers ignore keys they do not know.
 
 Headers are lists of pairs so that order and repeated names survive. Secrets are
 redacted when written (:mod:`ssescope.containers.redact`), and again when read. Each
@@ -240,6 +241,16 @@ def read_capture(data: bytes) -> Body:
             diags.append(diagnostic("ssecap.data-after-end", at, lineno=lineno))
         if "end" in obj:
             body.end = str(obj["end"])
+            if isinstance(obj.get("undecoded"), str):
+                # the proxy's recorder could not decode the body: its chunks are as received
+                diags.append(
+                    diagnostic(
+                        "http.content-encoding-unsupported",
+                        at,
+                        form="recorder",
+                        why=obj["undecoded"],
+                    )
+                )
             if _finite(obj.get("t")):
                 body.timing["total_s"] = float(obj["t"])
             after_end = True

@@ -43,6 +43,7 @@ size lines: it is de-chunked here (each payload byte stays in the read it arrive
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, diagnostic
 from ._body import (
@@ -70,15 +71,14 @@ _DOTS = re.compile(rb"\.+")
 _DAY = 86400.0
 
 
+@dataclass(slots=True, eq=False)
 class _Block:
-    __slots__ = ("at", "kind", "lines", "size", "time")
-
-    def __init__(self, kind: bytes, time: float | None, size: int | None, at: int) -> None:
-        self.kind = kind
-        self.time = time
-        self.size = size
-        self.at = at
-        self.lines: list[tuple[int, bytes, int]] = []  # (offset in dump, text, file offset)
+    kind: bytes
+    time: float | None
+    size: int | None
+    at: int
+    lines: list[tuple[int, bytes, int]] = field(default_factory=list)
+    """(offset in dump, text, file offset) of each line."""
 
 
 def read_curl_trace(data: bytes) -> Body:

@@ -7,16 +7,7 @@ from collections.abc import Callable
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
-from ._body import (
-    CONTAINERS,
-    LOST_CHUNKS,
-    LOST_HEADERS,
-    LOST_REQUEST,
-    LOST_TIMING,
-    Body,
-    Chunk,
-    ContainerName,
-)
+from ._body import CONTAINERS, RAW_LOST, Body, Chunk, ContainerName
 from .capture import read_capture
 from .curltrace import read_curl_trace
 from .detect import detect_container
@@ -30,7 +21,7 @@ __all__ = ["read_all", "read_container", "read_path", "read_raw"]
 def read_raw(data: bytes) -> Body:
     """The body is the input itself: one chunk, no times, no headers."""
     chunks = [Chunk(data, None)] if data else []
-    return Body(chunks, "raw", lost=[LOST_TIMING, LOST_CHUNKS, LOST_HEADERS, LOST_REQUEST])
+    return Body(chunks, "raw", lost=list(RAW_LOST))
 
 
 _READERS: dict[str, Callable[[bytes], Body]] = {

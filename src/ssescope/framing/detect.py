@@ -31,6 +31,7 @@ import binascii
 from typing import Literal, Protocol
 
 from ..errors import UsageError
+from ..incremental import mark_closed
 from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
@@ -232,14 +233,12 @@ class Framer:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
+        mark_closed(self)
         out: list[FramingOutput] = []
         if self._parser is None:
             framing, rule = detect_framing(self._head, final=True)
             assert framing is not None  # final=True always decides
             out = self._start(framing, rule)
-        self._closed = True
         assert self._parser is not None
         out.extend(self._parser.close(time))
         return out

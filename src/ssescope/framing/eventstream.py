@@ -25,10 +25,11 @@ from typing import ClassVar
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
+from ..incremental import mark_closed
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
-__all__ = ["EventStreamParser", "encode_message"]
+__all__ = ["EventStreamParser", "encode_message", "encode_record"]
 
 _MAX_MESSAGE = 16 * 1024 * 1024  # the AWS limit is 16 MiB per message
 
@@ -83,6 +84,23 @@ def encode_message(headers: dict[str, str], payload: bytes) -> bytes:
     prelude += binascii.crc32(prelude).to_bytes(4, "big")
     body = prelude + hdr + payload
     return body + binascii.crc32(body).to_bytes(4, "big")
+
+
+_TYPE_HEADER = {"event": ":event-type", "exception": ":exception-type", "error": ":error-code"}
+
+
+def encode_record(event: str, payload: bytes) -> bytes:
+    """Encode a record back into one JSON message: the inverse of what the parser makes of
+    it (``event`` is ``"<message-type>:<type>"``, e.g. ``"event:contentBlockDelta"``).
+
+    Raises:
+        ValueError: ``event`` names no message type of the event-stream framing.
+    """
+    kind, sep, name = event.partition(":")
+    if not sep or kind not in _TYPE_HEADER:
+        raise ValueError(f"not an event-stream message type: {event!r}")
+    headers = {":message-type": kind, _TYPE_HEADER[kind]: name, ":content-type": "application/json"}
+    return encode_message(headers, payload)
 
 
 class EventStreamParser:
@@ -186,9 +204,7 @@ class EventStreamParser:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
-        self._closed = True
+        mark_closed(self)
         out: list[FramingOutput] = [] if self._broken else self._drain(time, final=True)
         if self._buf and not self._broken:
             rest = bytes(self._buf)

@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
+from ..incremental import mark_closed
 from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
@@ -221,14 +222,12 @@ class JSONArrayParser:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
+        mark_closed(self)
         out: list[FramingOutput] = []
         if self._head:
             head, self._head = self._head, None
             self._parse(head, time, out)
         self._head = None
-        self._closed = True
         if self._junk:
             self._flush_junk(out)
         if self._phase == _ELEMENT:

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from ..diagnostics import diagnostic
 from ..errors import UsageError
+from ..incremental import mark_closed
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
@@ -72,9 +73,7 @@ class NDJSONParser:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
-        self._closed = True
+        mark_closed(self)
         out: list[FramingOutput] = []
         if self._partial:
             line = b"".join(self._partial)

@@ -13,7 +13,7 @@ from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
 
 import orjson
 
-from ..diagnostics import Diagnostic, build, diagnostic
+from ..diagnostics import Diagnostic, build, diagnostic, quote
 from ..errors import UsageError
 from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
@@ -31,7 +31,9 @@ from ..limits import (
 __all__ = [
     "INVALID",
     "Adapter",
+    "AdapterBase",
     "AdapterOutput",
+    "Malformed",
     "close_once",
     "compact_json",
     "decode_json",
@@ -41,8 +43,10 @@ __all__ = [
     "error_fields",
     "int_or_none",
     "not_streamed",
+    "object_field",
     "provider_error",
     "refuse_feed_after_close",
+    "str_or_none",
     "token_count",
     "usage_event",
     "whole_terminal",
@@ -77,6 +81,56 @@ class Adapter(Protocol):
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report what the protocol left unfinished."""
+
+
+class AdapterBase:
+    """The state an adapter of single-response records starts with.
+
+    ``framing`` is the framing name, ``_started`` whether the response began, and
+    ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
+    are reported. A subclass sets ``name``.
+    """
+
+    _closed = False  # the Incremental contract: closed once, never fed after
+    name: ClassVar[str]
+
+    def __init__(self, framing: str) -> None:
+        self.framing = framing
+        self._started = False
+        self._last_index = 0
+        self._last_end = 0
+
+    def _object(
+        self, record: DataRecord, out: list[AdapterOutput], unexpected: str
+    ) -> dict[str, JSON] | None:
+        """Note ``record`` as the last one and decode its object (:func:`decode_object`)."""
+        self._last_index = record.index
+        self._last_end = record.end
+        return decode_object(record, out, unexpected)
+
+    def _close_unended(self, ended: bool, code: str) -> list[AdapterOutput]:
+        """Close a protocol whose response ends with a marker: ``code`` (at the last
+        record) when the response started and ``ended`` is false."""
+        close_once(self)
+        if self._started and not ended:
+            return [diagnostic(code, self._last_end, self._last_index)]
+        return []
+
+
+class Malformed(Exception):
+    """A field of an event has an impossible type; reported, the event is skipped."""
+
+
+def object_field(obj: dict[str, JSON], key: str) -> dict[str, JSON]:
+    """``obj[key]``, which must be a JSON object.
+
+    Raises:
+        Malformed: naming the field and what it holds instead.
+    """
+    value = obj.get(key)
+    if not isinstance(value, dict):
+        raise Malformed(f'its "{key}" is not an object ({quote(value)})')
+    return value
 
 
 def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]:
@@ -238,6 +292,11 @@ def compact_json(value: object) -> str:
     """Compact JSON text of a value the wire sent as an object instead of a string
     (whole tool-call arguments): no spaces, non-ASCII kept as it is."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def str_or_none(value: object) -> str | None:
+    """``value`` when it is a string, else ``None`` (an id or a name as sent)."""
+    return value if isinstance(value, str) else None
 
 
 def int_or_none(value: object) -> int | None:

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DetectRule", "ErrorFrame", "Knowledge", "Probe", "openai_error_body"]
+__all__ = [
+    "DetectRule",
+    "ErrorFrame",
+    "Knowledge",
+    "Probe",
+    "object_rule",
+    "openai_error_body",
+    "type_rule",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,40 @@ class DetectRule:
     order: int
     test: Callable[[Probe], str | None]
     needs_json: bool = True
+
+
+def type_rule(
+    order: int, what: str, types: frozenset[str] = frozenset(), prefixes: tuple[str, ...] = ()
+) -> DetectRule:
+    """A rule that recognises a record by its JSON ``type``.
+
+    Args:
+        order: the rule's place among every provider's rules.
+        what: what such a record is, for the reason (``"JSON type 'x' is <what>"``).
+        types: the types that belong to the provider.
+        prefixes: type prefixes that belong to it too.
+    """
+
+    def test(probe: Probe) -> str | None:
+        kind = probe.kind
+        if kind is not None and (kind in types or kind.startswith(prefixes)):
+            return f"JSON type {kind!r} is {what}"
+        return None
+
+    return DetectRule(order, test)
+
+
+def object_rule(order: int, value: str, key: str, reason: str) -> DetectRule:
+    """A rule that recognises a JSON object whose ``"object"`` is ``value`` and that has
+    the member ``key``; ``reason`` is what it reports."""
+
+    def test(probe: Probe) -> str | None:
+        obj = probe.obj
+        if obj is not None and obj.get("object") == value and key in obj:
+            return reason
+        return None
+
+    return DetectRule(order, test)
 
 
 @dataclass(frozen=True, slots=True)

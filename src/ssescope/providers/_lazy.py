@@ -8,14 +8,19 @@ must stay cheap: detection and the replay server read every provider's knowledge
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 __all__ = ["lazy_exports"]
 
 
-def lazy_exports(package: str, exports: dict[str, str]) -> Callable[[str], object]:
-    """A module ``__getattr__`` that imports ``exports[name]`` (a submodule of
-    ``package``) on first access of ``name`` and returns its attribute ``name``."""
+def lazy_exports(package: str, names: Iterable[str]) -> Callable[[str], object]:
+    """A module ``__getattr__`` for the provider package ``package``.
+
+    On first access of one of ``names`` (the package's ``__all__``) it imports the
+    submodule that defines it and returns the attribute: the ``…Adapter`` class comes from
+    ``<package>.adapter``, every other name (the finish-reason maps) from ``<package>.maps``.
+    """
+    exports = {name: "adapter" if name.endswith("Adapter") else "maps" for name in names}
 
     def __getattr__(name: str) -> object:
         module = exports.get(name)

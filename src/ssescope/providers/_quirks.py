@@ -22,7 +22,9 @@ __all__ = [
     "data_indices",
     "load",
     "midpoint",
+    "record_midpoint",
     "rewrite",
+    "take_field",
 ]
 
 
@@ -66,18 +68,58 @@ def rewrite(record: WireRecord, value: object) -> WireRecord:
     return replace(record, data=data, raw=b"")
 
 
+def take_field(
+    records: Sequence[WireRecord],
+    chunks: Sequence[tuple[int, dict[str, Any]]],
+    key: str,
+    rest: Callable[[dict[str, Any]], dict[str, Any] | None],
+) -> tuple[list[WireRecord], Any]:
+    """Take ``key`` out of the ``chunks`` (``(position, decoded record)``) that carry it.
+
+    ``rest(chunk)`` is what such a chunk becomes without it, or ``None`` when nothing is
+    left worth sending (the record is dropped). Returns the records and the last value.
+
+    Raises:
+        QuirkRefused: no chunk carries ``key``.
+    """
+    value: Any = None
+    out = list(records)
+    drop: set[int] = set()
+    for i, chunk in chunks:
+        if chunk.get(key):
+            value = chunk[key]
+            new = rest(chunk)
+            if new is None:
+                drop.add(i)
+            else:
+                out[i] = rewrite(records[i], new)
+    if value is None:
+        raise QuirkRefused(f"the stream reports no {key} to move into a usage-only chunk")
+    return [r for i, r in enumerate(out) if i not in drop], value
+
+
 def data_indices(records: Sequence[WireRecord]) -> list[int]:
     """Positions of the records that carry data (not comments)."""
     return [i for i, r in enumerate(records) if r.data is not None]
 
 
 def midpoint(records: Sequence[WireRecord], is_content: Callable[[Any], bool]) -> int:
-    """The position just after the first half of the content records (at least one).
+    """The position just after the first half of the records whose JSON value
+    ``is_content`` accepts (at least one).
 
     Raises:
         QuirkRefused: the stream has no content record to stop after.
     """
-    content = [i for i, r in enumerate(records) if is_content(load(r))]
+    return record_midpoint(records, lambda record: is_content(load(record)))
+
+
+def record_midpoint(records: Sequence[WireRecord], is_content: Callable[[WireRecord], bool]) -> int:
+    """Like :func:`midpoint`, for a test that needs the whole record (its event too).
+
+    Raises:
+        QuirkRefused: the stream has no content record to stop after.
+    """
+    content = [i for i, r in enumerate(records) if is_content(r)]
     if not content:
         raise QuirkRefused("the stream has no content to interrupt")
     return content[max(0, (len(content) - 1) // 2)] + 1

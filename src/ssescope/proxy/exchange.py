@@ -34,6 +34,7 @@ class Exchange:
     model: str | None = None
     # written by the forwarder
     status: int | None = None
+    upstream_http: str | None = None
     response_headers: list[tuple[str, str]] = field(default_factory=list)
     stream: bool = False
     content_type: str | None = None
@@ -74,6 +75,7 @@ class Exchange:
             "upstream": self.upstream,
             "model": self.model,
             "status": self.status,
+            "upstream_http": self.upstream_http,
             "stream": self.stream,
             "content_type": self.content_type,
             "provider": self.provider,

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import importlib.util
 import logging
+import ssl
 import time as _time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -65,15 +66,21 @@ class ProxyOptions:
         return best[1]
 
 
-def make_client() -> httpx.AsyncClient:
+def make_client(verify: ssl.SSLContext | str | bool = True) -> httpx.AsyncClient:
     """The one pooled upstream client: HTTP/2 when ``h2`` is installed, no read timeout.
 
     It adds no header of its own (no ``User-Agent`` or ``Accept-Encoding``): the
-    request goes out with the app's headers only.
+    request goes out with the app's headers only. HTTP/2 is agreed with an ``https``
+    upstream during the TLS handshake (ALPN); a plain ``http`` upstream gets HTTP/1.1.
+
+    Args:
+        verify: how upstream certificates are checked (httpx's ``verify``: the default CA
+            bundle, a bundle's path or an ``ssl.SSLContext``).
     """
     http2 = importlib.util.find_spec("h2") is not None
     client = httpx.AsyncClient(
         http2=http2,
+        verify=verify,
         timeout=httpx.Timeout(connect=30.0, read=None, write=60.0, pool=60.0),
         limits=httpx.Limits(max_connections=None, max_keepalive_connections=64),
         follow_redirects=False,
@@ -220,6 +227,7 @@ class ProxyApp:
         # exactly as it came) is never sent beside it
         out_headers = forward_headers(raw_headers)
         ex.status = response.status_code
+        ex.upstream_http = response.http_version
         ex.response_headers = out_headers
         ex.stream = is_stream(raw_headers)
         ex.content_type = header(raw_headers, "content-type")

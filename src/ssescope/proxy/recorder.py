@@ -189,6 +189,7 @@ class Recorder:
     def _open(self, ex: Exchange) -> None:
         pipeline = Pipeline(
             provider=self.provider,
+            bounded=True,
             source=SourceInfo(
                 container="http",
                 status=ex.status,
@@ -306,6 +307,7 @@ class Recorder:
                     "content_idle_max_s": ex.content_idle_max_s,
                     "byte_idle_max_s": ex.byte_idle_max_s,
                     "wire_bytes": ex.wire_bytes,
+                    **({"undecoded": tape.decoder.problem} if tape.decoder.problem else {}),
                 },
             )
         ex.finished = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import threading
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from ..serve.app import bind
 from .exchange import Registry
-from .forward import ProxyApp, ProxyOptions, quiet_upstream_breaks
+from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .recorder import Recorder
 
 __all__ = ["ProxyThread", "serve", "server_config"]
@@ -102,6 +103,7 @@ class ProxyThread:
         redact_content: hash the text in captures.
         finish_grace: see :class:`ProxyOptions`.
         web: also serve the web page with a Live view of ``record``.
+        verify: how upstream certificates are checked (see :func:`make_client`).
     """
 
     def __init__(
@@ -113,8 +115,10 @@ class ProxyThread:
         redact_content: bool = False,
         finish_grace: float = 5.0,
         web: bool = False,
+        verify: ssl.SSLContext | str | bool = True,
     ) -> None:
         self.registry = Registry()
+        self._verify = verify
         self.recorder = Recorder(self.registry, record, redact_content=redact_content)
         self.options = ProxyOptions(upstream, list(routes or []), finish_grace)
         self._sock = bind("127.0.0.1", 0)
@@ -137,7 +141,7 @@ class ProxyThread:
                 from ..web import create_app
 
                 web_app = create_app(live_dir=self.recorder.directory)
-            app = ProxyApp(self.options, self.recorder)
+            app = ProxyApp(self.options, self.recorder, make_client(self._verify))
             await serve(
                 app,
                 self._sock,

@@ -94,7 +94,7 @@ def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]
         len(outputs),
         len(calls),
         sum(1 for call in calls if call.error is not None),
-        [d.code for d in diagnostics],
+        tuple([d.code for d in diagnostics]),
         severities.count("error"),
         severities.count("warning"),
         severities.count("info"),
@@ -122,6 +122,7 @@ def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
     ``source``, which names the input, and ``error``)."""
     row = dict(zip(_NAMES, _values(report, entry or Entry(), None), strict=True))
     del row[SOURCE], row[ERROR]
+    row["diagnostics"] = list(row["diagnostics"])
     return row
 
 

@@ -68,7 +68,7 @@ def align(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
-_ROW_GROUP = 16_384
+_ROW_GROUP = 4096
 
 
 class ResultWriter:

@@ -74,9 +74,9 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
         ``worst`` (the ``top`` streams to open next: failed, then truncated, cancelled,
         incomplete, by error count) and ``errors`` (inputs that could not be read).
     """
-    import duckdb
+    from .engines.shards import connect
 
-    con: Any = duckdb.connect()
+    con: Any = connect(threads=1)  # one thread: its working set does not grow with the rows
     try:
         con.execute(f"CREATE VIEW rows AS SELECT * FROM read_parquet({sql_string(parquet)})")
         judged, errors, nbytes = con.execute(

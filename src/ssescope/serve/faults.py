@@ -139,10 +139,15 @@ def record_spans(body: bytes) -> tuple[list[Span], str, str]:
     spans: list[Span] = []
     provider: str | None = None
     for item in items:
+        if not isinstance(item, SSEComment | SSEEvent | JSONRecord):
+            continue
+        # A record that ends on the CR of a CRLF keeps the LF: a cut, an injected frame
+        # or a chunk boundary never falls between the two.
+        end = item.end + 1 if body[item.end - 1 : item.end + 1] == b"\r\n" else item.end
         if isinstance(item, SSEComment):
-            spans.append(Span(item.index, item.start, item.end, None, None))
-        elif isinstance(item, SSEEvent | JSONRecord):
-            spans.append(Span(item.index, item.start, item.end, item.event, item.data))
+            spans.append(Span(item.index, item.start, end, None, None))
+        else:
+            spans.append(Span(item.index, item.start, end, item.event, item.data))
             if provider is None:
                 found = detect_provider(item)
                 if found is not None:

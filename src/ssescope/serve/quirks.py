@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..framing.eventstream import encode_record
 from ..providers._quirks import QuirkRefused, QuirkTransform, WireRecord
 from ..providers.registry import quirk_transforms
 from . import wire_quirks
@@ -55,7 +56,7 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "error-frame-then-done",
         "halfway through, an error data frame, then data: [DONE]",
-        ("openai-chat", "vercel-ui", "gemini", "ollama", "cohere"),
+        ("openai-chat", "vercel-ui", "gemini", "ollama", "cohere", "bedrock"),
     ),
     QuirkPreset(
         "anthropic-overloaded-midstream",
@@ -98,7 +99,7 @@ PRESETS: tuple[QuirkPreset, ...] = (
     QuirkPreset(
         "duplicate-tool-args",
         "after a tool call's argument deltas, one more repeating all of them",
-        ("openai-chat", "anthropic", "openai-responses"),
+        ("openai-chat", "anthropic", "openai-responses", "bedrock"),
     ),
     QuirkPreset(
         "responses-missing-output-item-added",
@@ -114,6 +115,9 @@ PRESETS: tuple[QuirkPreset, ...] = (
 """Every quirk preset, in the order ``serve --list-quirks`` prints them."""
 
 _BY_NAME = {p.name: p for p in PRESETS}
+
+_REFRAMED = ("sse", "ndjson", "aws-eventstream")
+"""The framings whose records a provider's quirk can rewrite (:func:`_frame` writes them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +192,6 @@ def _records(body: bytes) -> tuple[list[WireRecord], bytes, str, str]:
     for span in spans:
         event = span.event if span.event not in (None, "message") else None
         end = span.end
-        if body[end - 1 : end + 1] == b"\r\n":  # keep a CRLF whole with its record
-            end += 1
         records.append(WireRecord(event, span.data, body[pos:end]))
         pos = end
     return records, body[pos:], framing, provider
@@ -202,6 +204,8 @@ def _frame(records: Sequence[WireRecord], rest: bytes, framing: str, newline: st
             out += record.raw
         elif record.data is None:
             out += f": keep-alive{newline}{newline}".encode()
+        elif framing == "aws-eventstream":
+            out += encode_record(record.event or "event:", record.data.encode())
         elif framing == "sse":
             head = f"event: {record.event}{newline}" if record.event else ""
             lines = "".join(f"data: {line}{newline}" for line in record.data.split("\n"))
@@ -242,8 +246,10 @@ def apply_quirks(body: bytes, quirks: Sequence[Quirk]) -> QuirkPlan:
             records, rest = wire_quirks.apply(quirk.name, quirk.seconds, records, rest, plan)
             changed = True
             continue
-        if framing not in ("sse", "ndjson"):
-            raise QuirkRefused(f"quirk {quirk.name!r} needs an SSE or NDJSON stream, not {framing}")
+        if framing not in _REFRAMED:
+            raise QuirkRefused(
+                f"quirk {quirk.name!r} needs an SSE, NDJSON or AWS event-stream body, not {framing}"
+            )
         transform = _provider_transform(quirk, provider)
         try:
             records = transform(records)

@@ -12,7 +12,7 @@ import asyncio
 import time as _time
 from abc import abstractmethod
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Protocol
 
 from ..aggregate.report import Report
@@ -24,7 +24,7 @@ from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 from ..sourceinfo import EndReason, SourceInfo
 
-__all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase"]
+__all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase", "SyncStream"]
 
 
 class CaptureSink(Protocol):
@@ -184,28 +184,81 @@ class LiveCore:
 
 
 class StreamBase:
-    """What every live adapter exposes: the pipeline, the Report at the end, the state."""
+    """What every live adapter exposes: the pipeline, the Report at the end, the state.
+
+    A subclass says how its library's response is read (:meth:`_open`), which of the
+    library's exceptions mean a stall, an undecodable body or a broken transport, and how
+    its response is closed.
+
+    Args:
+        response: the library's streaming response (its body not read yet).
+        provider: ``"auto"`` or a provider name.
+        capture: a sink (``CaptureWriter``) every raw chunk is teed into.
+        stall: seconds of silence that count as a stall.
+        start: ``time.monotonic()`` at the request's start (default: now).
+        timing: thresholds for the timing diagnostics.
+    """
+
+    _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
+    _transport_errors: tuple[type[BaseException], ...] = ()
+    _decode_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(
         self,
-        http_status: int,
+        response: Any,
         *,
-        provider: str,
-        capture: CaptureSink | None,
-        stall: float | None,
-        start: float | None,
-        timing: TimingOptions | None,
+        provider: str = "auto",
+        capture: CaptureSink | None = None,
+        stall: float | None = None,
+        start: float | None = None,
+        timing: TimingOptions | None = None,
     ) -> None:
+        self._response = response
+        status, secrets = self._open(response)
         self._core = LiveCore(
             provider=provider,
             capture=capture,
             stall=stall,
             start=start,
-            http_status=http_status,
+            http_status=status,
             timing=timing,
         )
+        self._core.secrets = secrets
         self._pending: deque[AdapterOutput] = deque()
         self._done = False
+
+    @abstractmethod
+    def _open(self, response: Any) -> tuple[int, list[str]]:
+        """Start reading the body (set ``_raw``); return the HTTP status and the request's
+        credentials (kept out of error messages)."""
+
+    def _encoding(self) -> str:
+        """The response's Content-Encoding (for the decode-error diagnostic)."""
+        return ""
+
+    @property
+    def _read_errors(self) -> tuple[type[BaseException], ...]:
+        return self._stall_errors + self._decode_errors + self._transport_errors
+
+    def _stopped(self, exc: BaseException) -> bool:
+        """Record why reading failed; return whether the response must still be closed."""
+        core = self._core
+        if isinstance(exc, self._stall_errors):
+            core.on_stall()
+            return True
+        if isinstance(exc, self._decode_errors):
+            core.on_decode_error(exc, self._encoding())
+            return True
+        core.on_error(exc)
+        return False
+
+    def _cancelling(self, reason: str) -> bool:
+        """Whether closing stops a stream still being read (cancelled unless it ended)."""
+        if self._done:
+            return False
+        if not self._core.terminal_seen:
+            self._core.on_cancel(reason)
+        return True
 
     @property
     def pipeline(self) -> Pipeline:
@@ -232,28 +285,67 @@ class StreamBase:
         """Seconds since the start."""
         return self._core.now()
 
-    def _end(self) -> None:
-        self._done = True
-        self._pending.extend(self._core.finish())
+    def _end(self) -> Report:
+        if not self._done:
+            self._done = True
+            self._pending.extend(self._core.finish())
+        report = self._core.report
+        assert report is not None
+        return report
+
+
+class SyncStream(StreamBase, Iterator[AdapterOutput]):
+    """The blocking reading loop (a sync client hands over an iterator of byte chunks)."""
+
+    _raw: Iterator[bytes]
+
+    @abstractmethod
+    def _close_response(self) -> None:
+        """Close the library's response."""
+
+    def __iter__(self) -> SyncStream:
+        return self
+
+    def __next__(self) -> AdapterOutput:
+        while not self._pending:
+            if self._done:
+                raise StopIteration
+            self._pull()
+        return self._pending.popleft()
+
+    def _pull(self) -> None:
+        try:
+            chunk = next(self._raw)
+        except StopIteration:
+            self._end()
+            return
+        except self._read_errors as exc:
+            if self._stopped(exc):
+                self._close_response()
+            self._end()
+            return
+        except KeyboardInterrupt:
+            self.close()
+            raise
+        self._pending.extend(self._core.feed(chunk))
+
+    def close(self, reason: str = "the client aborted the stream") -> Report:
+        """Stop reading: the response is ``cancelled`` unless it had already ended."""
+        if self._cancelling(reason):
+            self._close_response()
+        return self._end()
+
+    def run(self) -> Report:
+        """Read the whole stream and return the Report."""
+        for _ in self:
+            pass
+        return self._end()
 
 
 class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
-    """The async reading loop shared by the async adapters (httpx, aiohttp).
+    """The async reading loop shared by the async adapters (httpx, aiohttp)."""
 
-    A subclass sets ``_response``, ``_raw`` (an async iterator of byte chunks), the
-    exception classes that mean a stall or a broken transport for its library, and how
-    to close its response.
-    """
-
-    _response: Any
     _raw: AsyncIterator[bytes]
-    _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
-    _transport_errors: tuple[type[BaseException], ...] = ()
-    _decode_errors: tuple[type[BaseException], ...] = ()
-
-    def _encoding(self) -> str:
-        """The response's Content-Encoding (for the decode-error diagnostic)."""
-        return ""
 
     @abstractmethod
     async def _close_response(self) -> None:
@@ -270,49 +362,33 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
         return self._pending.popleft()
 
     async def _pull(self) -> None:
-        core = self._core
+        stall = self._core.stall
         try:
-            if core.stall is None:
+            if stall is None:
                 chunk = await self._raw.__anext__()
             else:
-                chunk = await asyncio.wait_for(self._raw.__anext__(), core.stall)
+                chunk = await asyncio.wait_for(self._raw.__anext__(), stall)
         except StopAsyncIteration:
             self._end()
             return
-        except self._stall_errors:
-            core.on_stall()
-            await self._close_response()
-            self._end()
-            return
-        except self._decode_errors as exc:
-            core.on_decode_error(exc, self._encoding())
-            await self._close_response()
-            self._end()
-            return
-        except self._transport_errors as exc:
-            core.on_error(exc)
+        except self._read_errors as exc:
+            if self._stopped(exc):
+                await self._close_response()
             self._end()
             return
         except asyncio.CancelledError:
             await self.aclose()
             raise
-        self._pending.extend(core.feed(chunk))
+        self._pending.extend(self._core.feed(chunk))
 
     async def aclose(self, reason: str = "the client aborted the stream") -> Report:
         """Stop reading: the response is ``cancelled`` unless it had already ended."""
-        if not self._done:
-            if not self._core.terminal_seen:
-                self._core.on_cancel(reason)
+        if self._cancelling(reason):
             await self._close_response()
-            self._end()
-        report = self._core.report
-        assert report is not None
-        return report
+        return self._end()
 
     async def run(self) -> Report:
         """Read the whole stream and return the Report."""
         async for _ in self:
             pass
-        report = self._core.report
-        assert report is not None
-        return report
+        return self._end()

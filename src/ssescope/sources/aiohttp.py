@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import aiohttp
 
-from ..aggregate.timing import TimingOptions
 from ..containers.redact import secret_values
-from ._live import AsyncStream, CaptureSink
+from ._live import AsyncStream
 
 __all__ = ["AiohttpLiveStream", "aiter_events"]
 
@@ -26,54 +25,20 @@ __all__ = ["AiohttpLiveStream", "aiter_events"]
 class AiohttpLiveStream(AsyncStream):
     """Async iterator of unified events over an aiohttp response; ``report`` at the end."""
 
-    def __init__(
-        self,
-        response: aiohttp.ClientResponse,
-        *,
-        provider: str = "auto",
-        capture: CaptureSink | None = None,
-        stall: float | None = None,
-        start: float | None = None,
-        timing: TimingOptions | None = None,
-    ) -> None:
-        super().__init__(
-            response.status,
-            provider=provider,
-            capture=capture,
-            stall=stall,
-            start=start,
-            timing=timing,
-        )
-        self._response = response
+    _transport_errors = (aiohttp.ClientError,)
+
+    def _open(self, response: aiohttp.ClientResponse) -> tuple[int, list[str]]:
         self._raw = response.content.iter_any()
         info = response.request_info
-        self._core.secrets = secret_values(list(info.headers.items()), str(info.url))
-
-    _transport_errors = (aiohttp.ClientError,)
+        return response.status, secret_values(list(info.headers.items()), str(info.url))
 
     async def _close_response(self) -> None:
         self._response.close()
 
 
-def aiter_events(
-    response: aiohttp.ClientResponse,
-    *,
-    provider: str = "auto",
-    capture: CaptureSink | None = None,
-    stall: float | None = None,
-    start: float | None = None,
-    timing: TimingOptions | None = None,
-) -> AiohttpLiveStream:
-    """Yield unified events from an aiohttp response as bytes arrive.
+aiter_events = AiohttpLiveStream
+"""Yield unified events from an aiohttp response (body not read yet) as bytes arrive.
 
-    Args:
-        response: the response of ``session.get/post(...)`` (body not read yet).
-        provider: ``"auto"`` or a provider name.
-        capture: a sink (``CaptureWriter``) every raw chunk is teed into.
-        stall: seconds of silence after which the stream is aborted.
-        start: ``time.monotonic()`` at the request's start (default: now).
-        timing: thresholds for the timing diagnostics.
-    """
-    return AiohttpLiveStream(
-        response, provider=provider, capture=capture, stall=stall, start=start, timing=timing
-    )
+``aiter_events(response, *, provider="auto", capture=None, stall=None, start=None,
+timing=None)``: ``stall`` is the seconds of silence after which the stream is aborted.
+"""

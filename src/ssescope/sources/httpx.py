@@ -22,15 +22,12 @@ that stops decoding (corrupt gzip) keeps what decoded and reports ``stream.decod
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import httpx
 
-from ..aggregate.report import Report
-from ..aggregate.timing import TimingOptions
 from ..containers.redact import secret_values
-from ..providers._base import AdapterOutput
-from ._live import AsyncStream, CaptureSink, StreamBase
+from ._live import AsyncStream, SyncStream
 
 __all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
 
@@ -58,73 +55,32 @@ async def _once(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
-class LiveStream(StreamBase, Iterator[AdapterOutput]):
+def _status_and_secrets(response: httpx.Response) -> tuple[int, list[str]]:
+    return response.status_code, _secrets(response)
+
+
+class LiveStream(SyncStream):
     """Iterator of unified events (and diagnostics) over a sync httpx response.
 
     ``report`` holds the Report once the iterator is exhausted or :meth:`close` d.
     """
 
-    def __init__(
-        self,
-        response: httpx.Response,
-        *,
-        provider: str = "auto",
-        capture: CaptureSink | None = None,
-        stall: float | None = None,
-        start: float | None = None,
-        timing: TimingOptions | None = None,
-    ) -> None:
-        super().__init__(
-            response.status_code,
-            provider=provider,
-            capture=capture,
-            stall=stall,
-            start=start,
-            timing=timing,
-        )
-        self._response = response
-        self._core.secrets = _secrets(response)
-        self._raw: Iterator[bytes]
+    _stall_errors = (httpx.ReadTimeout,)
+    _transport_errors = (httpx.TransportError,)
+    _decode_errors = (httpx.DecodingError,)
+
+    def _open(self, response: httpx.Response) -> tuple[int, list[str]]:
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = iter([response.content])
         else:
             self._raw = response.iter_bytes() if _compressed(response) else response.iter_raw()
+        return _status_and_secrets(response)
 
-    def __iter__(self) -> LiveStream:
-        return self
+    def _encoding(self) -> str:
+        return _encoding(self._response)
 
-    def __next__(self) -> AdapterOutput:
-        while not self._pending:
-            if self._done:
-                raise StopIteration
-            self._pull()
-        return self._pending.popleft()
-
-    def _pull(self) -> None:
-        core = self._core
-        try:
-            chunk = next(self._raw)
-        except StopIteration:
-            self._end()
-            return
-        except httpx.ReadTimeout:
-            core.on_stall()
-            self._response.close()
-            self._end()
-            return
-        except httpx.DecodingError as exc:
-            core.on_decode_error(exc, _encoding(self._response))
-            self._response.close()
-            self._end()
-            return
-        except httpx.TransportError as exc:
-            core.on_error(exc)
-            self._end()
-            return
-        except KeyboardInterrupt:
-            self.close()
-            raise
-        self._pending.extend(core.feed(chunk))
+    def _close_response(self) -> None:
+        self._response.close()
 
     def fail(self, exc: BaseException) -> None:
         """Record that reading the body outside the iterator failed (decoding or transport)."""
@@ -133,58 +89,23 @@ class LiveStream(StreamBase, Iterator[AdapterOutput]):
         else:
             self._core.on_error(exc)
 
-    def close(self, reason: str = "the client aborted the stream") -> Report:
-        """Stop reading: the response is ``cancelled`` unless it had already ended."""
-        if not self._done:
-            if not self._core.terminal_seen:
-                self._core.on_cancel(reason)
-            self._response.close()
-            self._end()
-        report = self._core.report
-        assert report is not None
-        return report
-
-    def run(self) -> Report:
-        """Read the whole stream and return the Report."""
-        for _ in self:
-            pass
-        report = self._core.report
-        assert report is not None
-        return report
-
 
 class AsyncLiveStream(AsyncStream):
-    """Async iterator of unified events over an ``httpx.AsyncClient`` streaming response."""
+    """Async iterator of unified events over an ``httpx.AsyncClient`` streaming response.
 
-    def __init__(
-        self,
-        response: httpx.Response,
-        *,
-        provider: str = "auto",
-        capture: CaptureSink | None = None,
-        stall: float | None = None,
-        start: float | None = None,
-        timing: TimingOptions | None = None,
-    ) -> None:
-        super().__init__(
-            response.status_code,
-            provider=provider,
-            capture=capture,
-            stall=stall,
-            start=start,
-            timing=timing,
-        )
-        self._response = response
-        self._core.secrets = _secrets(response)
-        self._raw: AsyncIterator[bytes]
-        if response.is_stream_consumed:  # already read (not a streaming request)
-            self._raw = _once(response.content)
-        else:
-            self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+    ``stall`` is enforced by the adapter itself (each read waits at most that long).
+    """
 
     _stall_errors = (asyncio.TimeoutError, httpx.ReadTimeout)
     _transport_errors = (httpx.TransportError,)
     _decode_errors = (httpx.DecodingError,)
+
+    def _open(self, response: httpx.Response) -> tuple[int, list[str]]:
+        if response.is_stream_consumed:  # already read (not a streaming request)
+            self._raw = _once(response.content)
+        else:
+            self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+        return _status_and_secrets(response)
 
     def _encoding(self) -> str:
         return _encoding(self._response)
@@ -193,46 +114,13 @@ class AsyncLiveStream(AsyncStream):
         await self._response.aclose()
 
 
-def iter_events(
-    response: httpx.Response,
-    *,
-    provider: str = "auto",
-    capture: CaptureSink | None = None,
-    stall: float | None = None,
-    start: float | None = None,
-    timing: TimingOptions | None = None,
-) -> LiveStream:
-    """Yield unified events from a sync httpx streaming response as bytes arrive.
+iter_events = LiveStream
+"""Yield unified events from a sync httpx streaming response as bytes arrive.
 
-    Args:
-        response: an open streaming response (``client.stream(...)``).
-        provider: ``"auto"`` or a provider name.
-        capture: a sink (``CaptureWriter``) every raw chunk is teed into.
-        stall: seconds of silence that count as a stall (pair it with httpx's read timeout).
-        start: ``time.monotonic()`` at the request's start (default: now).
-        timing: thresholds for the timing diagnostics.
+``iter_events(response, *, provider="auto", capture=None, stall=None, start=None,
+timing=None)``: pair ``stall`` with httpx's read timeout. The :class:`LiveStream`'s
+``report`` is set once it is exhausted.
+"""
 
-    Returns:
-        A :class:`LiveStream`; its ``report`` is set once it is exhausted.
-    """
-    return LiveStream(
-        response, provider=provider, capture=capture, stall=stall, start=start, timing=timing
-    )
-
-
-def aiter_events(
-    response: httpx.Response,
-    *,
-    provider: str = "auto",
-    capture: CaptureSink | None = None,
-    stall: float | None = None,
-    start: float | None = None,
-    timing: TimingOptions | None = None,
-) -> AsyncLiveStream:
-    """Async form of :func:`iter_events` for ``httpx.AsyncClient`` streaming responses.
-
-    ``stall`` is enforced by the adapter itself (each read waits at most that long).
-    """
-    return AsyncLiveStream(
-        response, provider=provider, capture=capture, stall=stall, start=start, timing=timing
-    )
+aiter_events = AsyncLiveStream
+"""Async form of :data:`iter_events` for ``httpx.AsyncClient`` streaming responses."""

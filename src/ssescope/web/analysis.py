@@ -1,10 +1,11 @@
-"""What the web page needs from one stream: the Report, every record, and replay steps.
+"""What the web page needs from one stream: the Report, every record, and the timeline.
 
 The page never parses anything itself. :func:`analyse` runs the same
 :class:`~ssescope.pipeline.Pipeline` as ``ssescope inspect`` and adds what a debugger view
 needs on top of the Report: every record with its byte span and the diagnostics that name
-it, and the *steps* (each content delta with the record it came from) that let the
-timeline scrubber rebuild text, reasoning, refusal and tool-call arguments up to any record.
+it, and the engine's *timeline* (:mod:`ssescope.aggregate.timeline`: each change the
+aggregator made, with the record that caused it), which the scrubber replays up to any
+record.
 """
 
 from __future__ import annotations
@@ -13,22 +14,10 @@ import base64
 import io
 from typing import Any
 
-from ..aggregate.aggregator import Aggregator
+from ..aggregate.timeline import Timeline
 from ..api import feed_chunks
 from ..containers import Body, CaptureWriter, read_all
-from ..diagnostics import Diagnostic
 from ..errors import UsageError
-from ..events import (
-    ReasoningDelta,
-    RefusalDelta,
-    ResponseStart,
-    Snapshot,
-    Terminal,
-    TextDelta,
-    ToolCall,
-    ToolCallDelta,
-    Unknown,
-)
 from ..frame_rows import FrameRow, FrameRows
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
@@ -47,83 +36,6 @@ def _preview(text: str) -> str:
     return short
 
 
-class _Steps:
-    """Turns unified events into replay steps for the scrubber.
-
-    A step is a list ``[record, response, output, op, slot, value, extra]``:
-
-    * ``op`` ``"text"`` / ``"reasoning"`` / ``"refusal"``: append ``value`` to part ``slot``
-      (parts numbered in the order they first appeared, as the Report joins them);
-    * ``"snap-text"`` / ``"snap-reasoning"`` / ``"snap-refusal"``: a whole-part snapshot;
-    * ``"call"``: append ``value`` to the arguments of call ``slot`` (``extra`` is
-      ``[id, name]``); ``"call-set"``: the arguments of call ``slot`` became ``value``.
-    """
-
-    def __init__(self) -> None:
-        self.steps: list[list[Any]] = []
-        self.unknown: set[int] = set()
-        self._agg = Aggregator()
-        self._response = 0
-        self._terminal = False
-        self._parts: dict[tuple[int, str, object], int] = {}
-
-    def _slot(self, output: int, kind: str, part: object) -> int:
-        key = (output, kind, part)
-        slot = self._parts.get(key)
-        if slot is None:
-            slot = sum(1 for k in self._parts if k[0] == output and k[1] == kind)
-            self._parts[key] = slot
-        return slot
-
-    def feed(self, events: list[AdapterOutput]) -> None:
-        agg = self._agg
-        steps = self.steps
-        for ev in events:
-            if isinstance(ev, Diagnostic):
-                continue
-            if isinstance(ev, ResponseStart) and self._terminal:
-                self._response += 1
-                self._terminal = False
-                self._parts.clear()
-            elif isinstance(ev, Terminal):
-                self._terminal = True
-            elif isinstance(ev, Unknown):
-                self.unknown.add(ev.record)
-            if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
-                kind = (
-                    "text"
-                    if isinstance(ev, TextDelta)
-                    else "reasoning"
-                    if isinstance(ev, ReasoningDelta)
-                    else "refusal"
-                )
-                if ev.text:
-                    slot = self._slot(ev.output, kind, ev.part)
-                    steps.append([ev.record, self._response, ev.output, kind, slot, ev.text, None])
-            elif isinstance(ev, Snapshot):
-                slot = self._slot(ev.output, ev.field, ev.part)
-                steps.append(
-                    [ev.record, self._response, ev.output, "snap-" + ev.field, slot, ev.value, None]
-                )
-            elif isinstance(ev, ToolCallDelta | ToolCall):
-                before = {id(c): (c.pieces, len(c.pieces)) for c in agg.tool_calls(ev.output)}
-                agg.feed([ev])
-                for slot, call in enumerate(agg.tool_calls(ev.output)):
-                    old = before.get(id(call))
-                    meta = [call.id, call.name]
-                    if old is None or old[0] is not call.pieces or len(call.pieces) < old[1]:
-                        value = call.arguments
-                        op = "call-set"
-                    elif len(call.pieces) > old[1]:
-                        value = "".join(call.pieces[old[1] :])
-                        op = "call"
-                    else:
-                        continue
-                    steps.append([ev.record, self._response, ev.output, op, slot, value, meta])
-                continue
-            agg.feed([ev])
-
-
 def _entry_line(index: int, report: dict[str, Any]) -> dict[str, Any]:
     entry = report.get("entry") or {"index": index, "method": None, "url": None, "started": None}
     return {**entry, "status": report["status"], "provider": report["provider"]}
@@ -139,8 +51,9 @@ def analyse(
     chosen one (``entry``: its position in ``entries``; the first by default).
 
     Returns:
-        ``{"report", "frames", "steps", "container", "body_b64", "entries", "entry"}``:
-        the Report's dict, one dict per record, the replay steps (see :class:`_Steps`),
+        ``{"report", "frames", "timeline", "container", "headers", "body_b64", "entries",
+        "entry"}``: the Report's dict, one dict per record, the timeline's changes (each
+        as :meth:`~ssescope.aggregate.timeline.Change.to_list`),
         the body bytes in base64 when they differ from ``data`` (a container was
         unwrapped), else ``None``, and the entries (``[]`` for an input holding one).
 
@@ -155,12 +68,11 @@ def analyse(
             entries.append(_entry_line(i, feed_chunks(each, other.chunks).report().to_dict()))
     body = bodies[chosen]
     pipeline = Pipeline(provider=provider, framing=framing, keep_records=True, source=body.info())
-    steps = _Steps()
+    timeline = pipeline.aggregator.timeline = Timeline()
     table = FrameRows(pipeline)
     rows: list[FrameRow] = []
 
     def on_events(events: list[AdapterOutput]) -> None:
-        steps.feed(events)
         rows.extend(table.take(events))
 
     feed_chunks(pipeline, body.chunks, on_events=on_events)
@@ -196,7 +108,7 @@ def analyse(
     return {
         "report": report_dict,
         "frames": frames,
-        "steps": steps.steps,
+        "timeline": [change.to_list() for change in timeline.changes],
         "container": body.container,
         "headers": body.headers,
         "body_b64": None if joined == data else base64.b64encode(joined).decode("ascii"),

@@ -50,6 +50,4 @@ if TYPE_CHECKING:
 
 __all__ = ["FINISH_REASONS", "AnthropicAdapter", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__, {"AnthropicAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"}
-)
+__getattr__ = lazy_exports(__name__, __all__)

@@ -9,6 +9,7 @@ from ...events import JSON, Unknown
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     AdapterOutput,
+    Malformed,
     close_once,
     decode_json,
     diag,
@@ -17,7 +18,6 @@ from .._base import (
     whole_terminal,
 )
 from .blocks import _AnthropicBlocks
-from .state import _Malformed
 
 
 class AnthropicAdapter(_AnthropicBlocks):
@@ -93,7 +93,7 @@ class AnthropicAdapter(_AnthropicBlocks):
             return out
         try:
             handler(obj, record, out)
-        except _Malformed as exc:
+        except Malformed as exc:
             out.append(diag("anthropic.malformed-event", record, etype=etype, error=str(exc)))
         return out
 
@@ -120,11 +120,11 @@ class AnthropicAdapter(_AnthropicBlocks):
         self._message_start({"message": {**head, "content": []}}, record, out)
         content = obj.get("content")
         if not isinstance(content, list):
-            raise _Malformed(f'its "content" is not a list ({quote(content)})')
+            raise Malformed(f'its "content" is not a list ({quote(content)})')
         for n, block in enumerate(content):
             try:
                 self._block_start({"index": n, "content_block": block}, record, out)
-            except _Malformed as exc:
+            except Malformed as exc:
                 out.append(
                     diag(
                         "anthropic.malformed-event",

@@ -15,8 +15,8 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag
-from .state import _DELTA_BLOCKS, _TOOL_KINDS, _AnthropicState, _Block, _Malformed
+from .._base import AdapterOutput, Malformed, compact_json, diag, object_field
+from .state import _DELTA_BLOCKS, _TOOL_KINDS, _AnthropicState, _Block
 
 
 class _AnthropicBlocks(_AnthropicState):
@@ -25,15 +25,13 @@ class _AnthropicBlocks(_AnthropicState):
     def _block_start(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        block = obj.get("content_block")
-        if not isinstance(block, dict):
-            raise _Malformed(f'its "content_block" is not an object ({quote(block)})')
+        block = object_field(obj, "content_block")
         if not self._started:
             self._check_started(record, out)
         key = self._key(obj, record, out)
         btype = block.get("type")
         if not isinstance(btype, str):
-            raise _Malformed(f"its content block has no string type ({quote(btype)})")
+            raise Malformed(f"its content block has no string type ({quote(btype)})")
         old = self._blocks.get(key)
         if old is not None and key is not None:
             out.append(
@@ -104,7 +102,7 @@ class _AnthropicBlocks(_AnthropicState):
     ) -> None:
         delta = obj.get("delta")
         if not isinstance(delta, dict):
-            raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
+            raise Malformed(f'its "delta" is not an object ({quote(delta)})')
         if not self._started:
             self._check_started(record, out)
         idx = obj.get("index")
@@ -140,12 +138,12 @@ class _AnthropicBlocks(_AnthropicState):
         if dtype == "text_delta":
             text = delta.get("text")
             if not isinstance(text, str):
-                raise _Malformed(f'its text_delta has no string "text" ({quote(text)})')
+                raise Malformed(f'its text_delta has no string "text" ({quote(text)})')
             out.append(TextDelta(n, 0, text, key))
         elif dtype == "input_json_delta":
             frag = delta.get("partial_json")
             if not isinstance(frag, str):
-                raise _Malformed(
+                raise Malformed(
                     f'its input_json_delta has no string "partial_json" ({quote(frag)})'
                 )
             if key is None:
@@ -158,12 +156,12 @@ class _AnthropicBlocks(_AnthropicState):
         elif dtype == "thinking_delta":
             text = delta.get("thinking")
             if not isinstance(text, str):
-                raise _Malformed(f'its thinking_delta has no string "thinking" ({quote(text)})')
+                raise Malformed(f'its thinking_delta has no string "thinking" ({quote(text)})')
             out.append(ReasoningDelta(n, 0, text, key))
         elif dtype == "signature_delta":
             sig = delta.get("signature")
             if not isinstance(sig, str):
-                raise _Malformed(f'its signature_delta has no string "signature" ({quote(sig)})')
+                raise Malformed(f'its signature_delta has no string "signature" ({quote(sig)})')
             out.append(ReasoningMeta(n, 0, key, signature=sig))
         elif dtype == "citations_delta":
             out.append(Citation(n, 0, delta.get("citation"), key))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE"]
 
@@ -18,12 +18,6 @@ EVENT_TYPES = frozenset(
     }
 )
 """The event types of a Messages stream (JSON ``type`` and SSE event name)."""
-
-
-def _by_type(probe: Probe) -> str | None:
-    if probe.kind in EVENT_TYPES:
-        return f"JSON type {probe.kind!r} is an Anthropic Messages event"
-    return None
 
 
 def _whole_message(probe: Probe) -> str | None:
@@ -53,7 +47,7 @@ KNOWLEDGE = Knowledge(
     name="anthropic",
     adapter="adapter:AnthropicAdapter",
     rules=(
-        DetectRule(10, _by_type),
+        type_rule(10, "an Anthropic Messages event", EVENT_TYPES),
         DetectRule(60, _whole_message),
         DetectRule(160, _by_event_name),
     ),

@@ -7,7 +7,15 @@ from typing import ClassVar
 from ...diagnostics import quote
 from ...events import JSON, Finish, ResponseStart, Status, Terminal
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag, provider_error, usage_event
+from .._base import (
+    AdapterOutput,
+    Malformed,
+    compact_json,
+    diag,
+    object_field,
+    provider_error,
+    usage_event,
+)
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
 _TOOL_KINDS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "mcp"}
@@ -46,10 +54,6 @@ class _Block:
         self.stopped = False
         self.mismatch = False  # a delta of the wrong type was already reported
         self.checked: JSON = None  # the last delta type found to fit this block
-
-
-class _Malformed(Exception):
-    """A field of an event has an impossible type; reported, the event is skipped."""
 
 
 class _AnthropicState:
@@ -120,9 +124,7 @@ class _AnthropicState:
     def _message_start(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        msg = obj.get("message")
-        if not isinstance(msg, dict):
-            raise _Malformed(f'its "message" is not an object ({quote(msg)})')
+        msg = object_field(obj, "message")
         mid = msg.get("id")
         if not isinstance(mid, str):
             mid = None
@@ -158,7 +160,7 @@ class _AnthropicState:
     ) -> None:
         delta = obj.get("delta")
         if delta is not None and not isinstance(delta, dict):
-            raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
+            raise Malformed(f'its "delta" is not an object ({quote(delta)})')
         if not self._started:
             self._check_started(record, out)
         if delta:

@@ -27,9 +27,11 @@ from ...framing.records import DataRecord, JSONRecord, SSEEvent
 from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
 from .._base import (
     AdapterOutput,
+    Malformed,
     close_once,
     decode_json,
     diag,
+    object_field,
     provider_error,
     refuse_feed_after_close,
     usage_event,
@@ -49,10 +51,6 @@ _INVOCATION_KEYS = (
 
 
 _EVENT_TYPES = EVENT_KEYS | {"chunk"}
-
-
-class _Malformed(Exception):
-    """A field of an event has an impossible type; reported, the event is skipped."""
 
 
 def _is_exception(name: str) -> bool:
@@ -228,7 +226,7 @@ class BedrockAdapter:
                 self._usage(payload.get("usage"), _USAGE_KEYS, "metadata", record, out)
             else:  # chunk
                 self._chunk(payload, record, out)
-        except _Malformed as exc:
+        except Malformed as exc:
             out.append(
                 diag("bedrock.malformed-event", record, form="invalid", etype=etype, error=str(exc))
             )
@@ -246,9 +244,7 @@ class BedrockAdapter:
         self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         idx = self._index(payload)
-        start = payload.get("start")
-        if not isinstance(start, dict):
-            raise _Malformed(f'its "start" is not an object ({quote(start)})')
+        start = object_field(payload, "start")
         tool = start.get("toolUse")
         if isinstance(tool, dict):
             tid = tool.get("toolUseId")
@@ -267,23 +263,23 @@ class BedrockAdapter:
         idx = self._index(payload)
         delta = payload.get("delta")
         if not isinstance(delta, dict):
-            raise _Malformed(f'its "delta" is not an object ({quote(delta)})')
+            raise Malformed(f'its "delta" is not an object ({quote(delta)})')
         n = record.index
         for key, value in delta.items():
             if key == "text":
                 if not isinstance(value, str):
-                    raise _Malformed(f"its text is not a string ({quote(value)})")
+                    raise Malformed(f"its text is not a string ({quote(value)})")
                 if value:
                     out.append(TextDelta(n, 0, value, idx))
             elif key == "toolUse":
                 frag = value.get("input") if isinstance(value, dict) else None
                 if not isinstance(frag, str):
-                    raise _Malformed(f"its toolUse.input is not a string ({quote(value)})")
+                    raise Malformed(f"its toolUse.input is not a string ({quote(value)})")
                 if frag:
                     out.append(ToolCallDelta(n, 0, idx, None, None, frag))
             elif key == "reasoningContent":
                 if not isinstance(value, dict):
-                    raise _Malformed(f"its reasoningContent is not an object ({quote(value)})")
+                    raise Malformed(f"its reasoningContent is not an object ({quote(value)})")
                 text = value.get("text")
                 if isinstance(text, str) and text:
                     out.append(ReasoningDelta(n, 0, text, idx))
@@ -323,7 +319,7 @@ class BedrockAdapter:
     ) -> None:
         blob = payload.get("bytes")
         if not isinstance(blob, str):
-            raise _Malformed(f'its "bytes" is not a base64 string ({quote(blob)})')
+            raise Malformed(f'its "bytes" is not a base64 string ({quote(blob)})')
         try:
             text = base64.b64decode(blob, validate=True).decode()
             inner = orjson.loads(text)

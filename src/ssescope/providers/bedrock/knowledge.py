@@ -84,5 +84,6 @@ KNOWLEDGE = Knowledge(
         {"modelStreamErrorException": {"message": "Model stream error."}},
         binary=("aws-eventstream", _binary_error),
     ),
+    quirks="quirks",
 )
 """The registry's entry for Amazon Bedrock."""

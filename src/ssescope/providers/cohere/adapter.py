@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...diagnostics import diagnostic
 from ...events import (
     JSON,
     Citation,
@@ -21,13 +20,13 @@ from ...events import (
 )
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
+    AdapterBase,
     AdapterOutput,
-    close_once,
-    decode_object,
     diag,
     int_or_none,
     provider_error,
     refuse_feed_after_close,
+    str_or_none,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -42,28 +41,22 @@ def _obj(value: JSON) -> dict[str, JSON]:
     return value if isinstance(value, dict) else {}
 
 
-class CohereAdapter:
+class CohereAdapter(AdapterBase):
     """Adapter for the Cohere v2 chat stream (SSE or a JSONL dump of its events)."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
-        self.framing = framing
-        self._started = False
+        super().__init__(framing)
         self._ended = False
         self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
-        self._last_index = 0
-        self._last_end = 0
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
-        obj = decode_object(record, out, "cohere.unexpected-json")
+        obj = self._object(record, out, "cohere.unexpected-json")
         if obj is None:
             return out
         etype = obj.get("type")
@@ -87,11 +80,7 @@ class CohereAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        close_once(self)
-        out: list[AdapterOutput] = []
-        if self._started and not self._ended:
-            out.append(diagnostic("cohere.missing-message-end", self._last_end, self._last_index))
-        return out
+        return self._close_unended(self._ended, "cohere.missing-message-end")
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -124,19 +113,16 @@ class CohereAdapter:
         elif etype == "tool-call-start":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                call_id = call.get("id")
-                name = function.get("name")
-                call_type = call.get("type")
                 arguments = function.get("arguments")
                 out.append(
                     ToolCallDelta(
                         rec,
                         0,
                         index,
-                        call_id if isinstance(call_id, str) else None,
-                        name if isinstance(name, str) else None,
+                        str_or_none(call.get("id")),
+                        str_or_none(function.get("name")),
                         arguments if isinstance(arguments, str) and arguments else None,
-                        call_type if isinstance(call_type, str) else None,
+                        str_or_none(call.get("type")),
                     )
                 )
         elif etype == "tool-call-end":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import ErrorFrame, Knowledge, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE"]
 
@@ -24,16 +24,10 @@ EVENT_TYPES = frozenset(
 """The event types of a Cohere v2 chat stream."""
 
 
-def _by_type(probe: Probe) -> str | None:
-    if probe.kind in EVENT_TYPES:
-        return f"JSON type {probe.kind!r} is a Cohere v2 stream event"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="cohere",
     adapter="adapter:CohereAdapter",
-    rules=(DetectRule(40, _by_type),),
+    rules=(type_rule(40, "a Cohere v2 stream event", EVENT_TYPES),),
     # message-end (v2) and stream-end (v1) end a Cohere stream
     terminal_events=frozenset({"message-end", "stream-end"}),
     error_frame=ErrorFrame(

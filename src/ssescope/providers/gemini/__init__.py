@@ -56,6 +56,4 @@ if TYPE_CHECKING:
 
 __all__ = ["GeminiAdapter", "finish_status", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__, {"GeminiAdapter": "adapter", "finish_status": "maps", "map_finish_reason": "maps"}
-)
+__getattr__ = lazy_exports(__name__, __all__)

@@ -15,10 +15,15 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag
+from .._base import AdapterOutput, compact_json, diag, str_or_none
 from .maps import finish_status, map_finish_reason
 from .state import _PART_META_KEYS
 from .tools import _GeminiTools
+
+
+def _id_of(value: object) -> str | None:
+    """The string ``id`` of a JSON object, if it has one."""
+    return str_or_none(value.get("id")) if isinstance(value, dict) else None
 
 
 class _GeminiParts(_GeminiTools):
@@ -86,13 +91,12 @@ class _GeminiParts(_GeminiTools):
                 out.append(diag("gemini.invalid-function-call", record, call=call))
         elif "executableCode" in part:
             code = part["executableCode"]
-            call_id = code.get("id") if isinstance(code, dict) else None
             out.append(
                 ToolCall(
                     rec,
                     output,
                     self._take_index(output),
-                    call_id if isinstance(call_id, str) else None,
+                    _id_of(code),
                     "code_execution",
                     compact_json(code),
                     "server",
@@ -100,15 +104,8 @@ class _GeminiParts(_GeminiTools):
             )
         elif "codeExecutionResult" in part:
             result = part["codeExecutionResult"]
-            call_id = result.get("id") if isinstance(result, dict) else None
             out.append(
-                ServerToolResult(
-                    rec,
-                    output,
-                    call_id if isinstance(call_id, str) else None,
-                    "code_execution_result",
-                    result,
-                )
+                ServerToolResult(rec, output, _id_of(result), "code_execution_result", result)
             )
         elif "inlineData" in part or "fileData" in part:
             self._media(part, output, record, out)

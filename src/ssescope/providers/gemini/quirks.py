@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load, midpoint, rewrite
+from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load, midpoint, rewrite, take_field
 
 __all__ = ["QUIRKS"]
 
@@ -52,24 +52,16 @@ def finish_on_every_chunk(records: list[WireRecord]) -> list[WireRecord]:
     return out
 
 
+def _without_usage(chunk: dict[str, Any]) -> dict[str, Any] | None:
+    rest = {k: v for k, v in chunk.items() if k != "usageMetadata"}
+    return rest if rest.keys() - set(_ENVELOPE) else None
+
+
 def usage_only_chunk(records: list[WireRecord]) -> list[WireRecord]:
     """The ``usageMetadata`` moved out of the chunks with candidates into one last chunk
     that holds only it (and the response's ``modelVersion`` / ``responseId``)."""
     chunks = _chunks(records)
-    usage: Any = None
-    out = list(records)
-    drop: set[int] = set()
-    for i, chunk in chunks:
-        if chunk.get("usageMetadata"):
-            usage = chunk["usageMetadata"]
-            rest = {k: v for k, v in chunk.items() if k != "usageMetadata"}
-            if rest.keys() - set(_ENVELOPE):
-                out[i] = rewrite(records[i], rest)
-            else:
-                drop.add(i)
-    if usage is None:
-        raise QuirkRefused("the stream reports no usageMetadata to move into a usage-only chunk")
-    out = [r for i, r in enumerate(out) if i not in drop]
+    out, usage = take_field(records, chunks, "usageMetadata", _without_usage)
     last = chunks[-1][1]
     tail = {k: last[k] for k in _ENVELOPE if k in last}
     return [*out, rewrite(WireRecord(None, ""), {"usageMetadata": usage, **tail})]

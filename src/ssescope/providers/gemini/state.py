@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ...diagnostics import Diagnostic, build
 from ...events import JSON, Citation, Status, Terminal, ToolCall
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag, error_fields, provider_error
+from .._base import AdapterBase, AdapterOutput, compact_json, diag, error_fields, provider_error
 
 _STATUS_RANK: dict[str, int] = {"completed": 0, "incomplete": 1, "failed": 2}
 
@@ -101,15 +101,13 @@ class _StreamedCall:
         return True  # pragma: no cover - the loop always returns at the last token
 
 
-class _GeminiState:
+class _GeminiState(AdapterBase):
     """The adapter's state across chunks: the response, its candidates and open calls."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "gemini"
 
     def __init__(self, framing: str) -> None:
-        self.framing = framing
-        self._started = False
+        super().__init__(framing)
         self._response_id: str | None = None
         self._terminated = False
         self._finished: dict[int, Status | None] = {}  # candidate -> status once finished
@@ -118,8 +116,6 @@ class _GeminiState:
         self._next_index: dict[int, int] = {}  # candidate -> next synthetic call index
         self._seen_citations: dict[int, set[str]] = {}
         self._paths: dict[str, list[str | int] | None] = {}
-        self._last_index = 0  # where end-of-stream findings are located
-        self._last_end = 0
 
     def _error(self, value: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = value["error"]

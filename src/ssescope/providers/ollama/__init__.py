@@ -40,12 +40,4 @@ if TYPE_CHECKING:
 
 __all__ = ["FINISH_REASONS", "OllamaAdapter", "finish_status", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "OllamaAdapter": "adapter",
-        "FINISH_REASONS": "maps",
-        "finish_status": "maps",
-        "map_finish_reason": "maps",
-    },
-)
+__getattr__ = lazy_exports(__name__, __all__)

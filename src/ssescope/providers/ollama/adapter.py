@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from ...diagnostics import diagnostic
 from ...events import (
     JSON,
     Finish,
@@ -18,10 +17,9 @@ from ...events import (
 )
 from ...framing.records import DataRecord
 from .._base import (
+    AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
-    decode_object,
     diag,
     error_fields,
     provider_error,
@@ -43,28 +41,33 @@ _METRICS = (
 )
 
 
-class OllamaAdapter:
+def _texts(source: dict[str, JSON], text_key: str, rec: int, out: list[AdapterOutput]) -> None:
+    """The reasoning (``thinking``) and then the text (``text_key``) a chat message or a
+    generate line carries, each when it is a non-empty string."""
+    thinking = source.get("thinking")
+    if isinstance(thinking, str) and thinking:
+        out.append(ReasoningDelta(rec, 0, thinking))
+    text = source.get(text_key)
+    if isinstance(text, str) and text:
+        out.append(TextDelta(rec, 0, text))
+
+
+class OllamaAdapter(AdapterBase):
     """Adapter for Ollama's native NDJSON chat / generate streams."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
-        self.framing = framing
-        self._started = False
+        super().__init__(framing)
         self._done = False
         self._next_index = 0
-        self._last_index = 0
-        self._last_end = 0
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
-        obj = decode_object(record, out, "ollama.unexpected-json")
+        obj = self._object(record, out, "ollama.unexpected-json")
         if obj is None:
             return out
         rec = record.index
@@ -81,24 +84,14 @@ class OllamaAdapter:
         message = obj.get("message")
         if isinstance(message, dict):
             known = True
-            thinking = message.get("thinking")
-            if isinstance(thinking, str) and thinking:
-                out.append(ReasoningDelta(rec, 0, thinking))
-            content = message.get("content")
-            if isinstance(content, str) and content:
-                out.append(TextDelta(rec, 0, content))
+            _texts(message, "content", rec, out)
             calls = message.get("tool_calls")
             if isinstance(calls, list):
                 for call in calls:
                     self._tool_call(call, record, out)
         if "response" in obj or "thinking" in obj:
             known = True
-            thinking = obj.get("thinking")
-            if isinstance(thinking, str) and thinking:
-                out.append(ReasoningDelta(rec, 0, thinking))
-            response = obj.get("response")
-            if isinstance(response, str) and response:
-                out.append(TextDelta(rec, 0, response))
+            _texts(obj, "response", rec, out)
         done = obj.get("done")
         if done is True:
             self._finish(obj, record, out)
@@ -108,11 +101,7 @@ class OllamaAdapter:
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        close_once(self)
-        out: list[AdapterOutput] = []
-        if self._started and not self._done:
-            out.append(diagnostic("ollama.missing-done", self._last_end, self._last_index))
-        return out
+        return self._close_unended(self._done, "ollama.missing-done")
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):

@@ -92,7 +92,4 @@ if TYPE_CHECKING:
 
 __all__ = ["FINISH_REASONS", "OpenAIChatAdapter", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__,
-    {"OpenAIChatAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"},
-)
+__getattr__ = lazy_exports(__name__, __all__)

@@ -7,7 +7,7 @@ from typing import Any
 from ...diagnostics import quote
 from ...events import Audio, Citation, Finish, RefusalDelta, TextDelta, ToolCallDelta, ToolCallsEnd
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, diag
+from .._base import AdapterOutput, diag, str_or_none
 from .maps import map_finish_reason
 from .parts import _ChatParts
 from .state import _CHOICE_RARE, _DELTA_RARE, _NO_TOOL_END, _PARALLEL_WRAPPER, _Choice, _invalid
@@ -126,18 +126,14 @@ class _ChatChoices(_ChatParts):
             out.append(RefusalDelta(ri, o, refusal))
         audio = get("audio")
         if audio and isinstance(audio, dict):
-            data = audio.get("data")
-            transcript = audio.get("transcript")
-            aid = audio.get("id")
-            fmt = audio.get("format")
             out.append(
                 Audio(
                     ri,
                     o,
-                    data if isinstance(data, str) else None,
-                    transcript if isinstance(transcript, str) else None,
-                    fmt if isinstance(fmt, str) else None,
-                    aid if isinstance(aid, str) else None,
+                    str_or_none(audio.get("data")),
+                    str_or_none(audio.get("transcript")),
+                    str_or_none(audio.get("format")),
+                    str_or_none(audio.get("id")),
                 )
             )
         tool_calls = get("tool_calls")

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, openai_error_body
+from .._knowledge import (
+    DetectRule,
+    ErrorFrame,
+    Knowledge,
+    Probe,
+    object_rule,
+    openai_error_body,
+)
 
 __all__ = ["KNOWLEDGE"]
-
-
-def _whole_completion(probe: Probe) -> str | None:
-    obj = probe.obj
-    if obj is not None and obj.get("object") == "chat.completion" and "choices" in obj:
-        return "a whole 'chat.completion' object (not streamed)"
-    return None
 
 
 def _chunk_object(probe: Probe) -> str | None:
     obj = probe.obj
     if obj is not None and obj.get("object") in ("chat.completion.chunk", "chat.completion.done"):
         return f"JSON object {obj.get('object')!r}"
-    return None
-
-
-def _vllm_error(probe: Probe) -> str | None:
-    obj = probe.obj
-    if obj is not None and obj.get("object") == "error" and "message" in obj:
-        return "a vLLM error object ('object': 'error') in an OpenAI-compatible stream"
     return None
 
 
@@ -38,9 +31,16 @@ KNOWLEDGE = Knowledge(
     name="openai-chat",
     adapter="adapter:OpenAIChatAdapter",
     rules=(
-        DetectRule(80, _whole_completion),
+        object_rule(
+            80, "chat.completion", "choices", "a whole 'chat.completion' object (not streamed)"
+        ),
         DetectRule(90, _chunk_object),
-        DetectRule(100, _vllm_error),
+        object_rule(
+            100,
+            "error",
+            "message",
+            "a vLLM error object ('object': 'error') in an OpenAI-compatible stream",
+        ),
         DetectRule(110, _choices),
     ),
     error_frame=ErrorFrame(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load, midpoint, rewrite
+from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load, midpoint, rewrite, take_field
 
 __all__ = ["QUIRKS"]
 
@@ -54,23 +54,15 @@ def azure_empty_choices_first(records: list[WireRecord]) -> list[WireRecord]:
     return [rewrite(WireRecord(None, ""), first), *records]
 
 
+def _without_usage(chunk: dict[str, Any]) -> dict[str, Any] | None:
+    return {**chunk, "usage": None} if chunk["choices"] else None
+
+
 def usage_only_chunk(records: list[WireRecord]) -> list[WireRecord]:
     """The usage moved to its own last chunk, whose ``choices`` is empty
     (``stream_options.include_usage``)."""
     chunks = _chunks(records)
-    usage: Any = None
-    out = list(records)
-    drop: set[int] = set()
-    for i, chunk in chunks:
-        if chunk.get("usage"):
-            usage = chunk["usage"]
-            if chunk["choices"]:
-                out[i] = rewrite(records[i], {**chunk, "usage": None})
-            else:
-                drop.add(i)
-    if usage is None:
-        raise QuirkRefused("the stream reports no usage to move into a usage-only chunk")
-    out = [r for i, r in enumerate(out) if i not in drop]
+    out, usage = take_field(records, chunks, "usage", _without_usage)
     last = chunks[-1][1]
     tail: dict[str, Any] = {k: last[k] for k in ("id", "object", "created", "model") if k in last}
     usage_chunk = rewrite(WireRecord(None, ""), {**tail, "choices": [], "usage": usage})

@@ -66,7 +66,4 @@ if TYPE_CHECKING:
 
 __all__ = ["FINISH_REASONS", "OpenAIResponsesAdapter", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__,
-    {"OpenAIResponsesAdapter": "adapter", "FINISH_REASONS": "maps", "map_finish_reason": "maps"},
-)
+__getattr__ = lazy_exports(__name__, __all__)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ...events import Finish, FinishReason, Terminal, Unknown
@@ -14,11 +16,14 @@ from .._base import (
     diag,
     not_streamed,
     refuse_feed_after_close,
+    str_or_none,
     whole_terminal,
 )
 from .items import _ResponsesItems
 from .maps import map_finish_reason
-from .state import _ARG_DELTAS, _ARG_DONES, _QUIET, _TERMINALS, _WHOLE_STATUS, _str
+from .state import _ARG_DELTAS, _ARG_DONES, _QUIET, _TERMINALS, _WHOLE_STATUS
+
+_Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
 
 
 class OpenAIResponsesAdapter(_ResponsesItems):
@@ -30,22 +35,22 @@ class OpenAIResponsesAdapter(_ResponsesItems):
 
     def __init__(self, framing: str) -> None:
         self._framing = framing
-        self._handlers = {
+        self._handlers: dict[str, _Handler] = {
             "response.output_text.delta": self._text_delta,
             "response.refusal.delta": self._refusal_delta,
-            "response.reasoning_summary_text.delta": self._summary_delta,
-            "response.reasoning_text.delta": self._reasoning_text_delta,
-            "response.output_text.done": self._text_done,
-            "response.refusal.done": self._refusal_done,
+            "response.reasoning_summary_text.delta": partial(self._reasoning_delta, "summary"),
+            "response.reasoning_text.delta": partial(self._reasoning_delta, "text"),
+            "response.output_text.done": partial(self._part_done, "text", "text"),
+            "response.refusal.done": partial(self._part_done, "refusal", "refusal"),
             "response.reasoning_summary_text.done": self._summary_done,
-            "response.reasoning_text.done": self._reasoning_text_done,
+            "response.reasoning_text.done": partial(self._part_done, "reasoning", "text"),
             "response.content_part.done": self._content_part_done,
             "response.reasoning_summary_part.done": self._summary_part_done,
             "response.output_text.annotation.added": self._annotation,
             "response.output_item.added": self._item_added,
             "response.output_item.done": self._item_done,
-            "response.audio.delta": self._audio_delta,
-            "response.audio.transcript.delta": self._transcript_delta,
+            "response.audio.delta": partial(self._audio_delta, False),
+            "response.audio.transcript.delta": partial(self._audio_delta, True),
             "response.created": self._created,
             "response.in_progress": self._in_progress,
             "error": self._error,
@@ -129,7 +134,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         """A whole Response object (not streamed): read as the terminal event its status
         names, whose snapshot carries every output item."""
         out.append(not_streamed("Response object", record))
-        etype = _WHOLE_STATUS.get(_str(obj.get("status")) or "")
+        etype = _WHOLE_STATUS.get(str_or_none(obj.get("status")) or "")
         if etype is not None:
             self._terminal(etype, {"response": obj}, record, out)
             whole_terminal(out, "Response")
@@ -139,7 +144,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         output = obj.get("output")
         for position, item in enumerate(output if isinstance(output, list) else []):
             if isinstance(item, dict):
-                owner = self._resolve(_str(item.get("id")), position, record, out)
+                owner = self._resolve(str_or_none(item.get("id")), position, record, out)
                 self._final_item(item, position, owner, record, out)
 
     def _terminal(
@@ -157,7 +162,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
                 if isinstance(item, dict):
                     # An id met in the stream names its item; an unknown one (a gateway
                     # that re-issues ids) falls back on the position in the list.
-                    item_id = _str(item.get("id"))
+                    item_id = str_or_none(item.get("id"))
                     owner = self._id_owner.get(item_id) if item_id is not None else None
                     if owner is None:
                         owner = self._resolve(item_id, position, record, out)
@@ -165,7 +170,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         usage = resp.get("usage")
         if isinstance(usage, dict):
             out.append(self._usage(usage, etype, record))
-        status = _str(resp.get("status"))
+        status = str_or_none(resp.get("status"))
         if status in ("cancelled", "canceled") or etype in (
             "response.cancelled",
             "response.canceled",
@@ -178,7 +183,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
             out.append(Terminal(record.index, "completed", etype))
         elif etype == "response.incomplete":
             details = resp.get("incomplete_details")
-            raw = _str(details.get("reason")) if isinstance(details, dict) else None
+            raw = str_or_none(details.get("reason")) if isinstance(details, dict) else None
             unified = map_finish_reason(raw) if raw else "other"
             out.append(Finish(record.index, 0, unified, raw or status or "incomplete"))
             out.append(

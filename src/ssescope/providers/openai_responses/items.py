@@ -6,7 +6,7 @@ from typing import Any
 
 from ...events import ReasoningMeta, ServerToolResult, ToolCall, ToolCallDelta, ToolCallEnd
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, int_or_none
+from .._base import AdapterOutput, int_or_none, str_or_none
 from .parts import _ResponsesParts
 from .state import (
     _ARG_DELTAS,
@@ -16,7 +16,6 @@ from .state import (
     _PROVIDER_EXECUTED,
     _args_text,
     _Item,
-    _str,
 )
 
 
@@ -33,15 +32,15 @@ class _ResponsesItems(_ResponsesParts):
         itype = item.get("type")
         if not isinstance(itype, str):
             return
-        self._resolve(_str(item.get("id")), index, record, out)
+        self._resolve(str_or_none(item.get("id")), index, record, out)
         spec = _CALL_ITEMS.get(itype)
         entry = self._remember(item.get("id"), itype, index, spec[0] if spec else None)
         if spec is None:
             return
         if spec[0] in _CLIENT_KINDS:
             self._client_calls = True
-        call_id = _str(item.get("call_id")) or _str(item.get("id"))
-        self._announce(entry, spec, index, call_id, _str(item.get("name")), record, out)
+        call_id = str_or_none(item.get("call_id")) or str_or_none(item.get("id"))
+        self._announce(entry, spec, index, call_id, str_or_none(item.get("name")), record, out)
 
     def _announce(
         self,
@@ -73,7 +72,7 @@ class _ResponsesItems(_ResponsesParts):
         item = obj.get("item")
         if isinstance(item, dict):
             index = int_or_none(obj.get("output_index"))
-            owner = self._resolve(_str(item.get("id")), index, record, out)
+            owner = self._resolve(str_or_none(item.get("id")), index, record, out)
             self._final_item(item, index, owner, record, out)
 
     def _final_item(
@@ -120,7 +119,7 @@ class _ResponsesItems(_ResponsesParts):
         if itype in _PROVIDER_EXECUTED and owner not in self._results:
             # A provider-executed tool finished: its result, delivered whole.
             self._results.add(owner)
-            out.append(ServerToolResult(record.index, 0, _str(item.get("id")), itype, item))
+            out.append(ServerToolResult(record.index, 0, str_or_none(item.get("id")), itype, item))
 
     def _final_call(
         self,
@@ -140,8 +139,8 @@ class _ResponsesItems(_ResponsesParts):
             entry = self._by_index.get(index)
         if entry is not None and entry.kind != kind:
             entry = None
-        call_id = _str(item.get("call_id")) or _str(raw_id)
-        name = _str(item.get("name"))
+        call_id = str_or_none(item.get("call_id")) or str_or_none(raw_id)
+        name = str_or_none(item.get("name"))
         arguments = _args_text(item.get("input" if kind == "custom" else "arguments"))
         if entry is not None and entry.index is not None:
             index = entry.index
@@ -195,7 +194,7 @@ class _ResponsesItems(_ResponsesParts):
         kind, fmt, field = _ARG_DONES[etype]
         index, item = self._call_index(obj, record, out)
         arguments = _args_text(obj.get(field))
-        name = _str(obj.get("name"))
+        name = str_or_none(obj.get("name"))
         if item is None:
             # Arguments with no announced item: the call is whole here.
             item = self._remember(obj.get("item_id"), etype, index, kind)

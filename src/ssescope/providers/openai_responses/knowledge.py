@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
 
 __all__ = ["KNOWLEDGE"]
-
-
-def _by_type(probe: Probe) -> str | None:
-    if probe.kind is not None and probe.kind.startswith("response."):
-        return f"JSON type {probe.kind!r} is a Responses API event"
-    return None
 
 
 def _error_event(probe: Probe) -> str | None:
@@ -34,7 +28,11 @@ def _whole_response(probe: Probe) -> str | None:
 KNOWLEDGE = Knowledge(
     name="openai-responses",
     adapter="adapter:OpenAIResponsesAdapter",
-    rules=(DetectRule(20, _by_type), DetectRule(30, _error_event), DetectRule(70, _whole_response)),
+    rules=(
+        type_rule(20, "a Responses API event", prefixes=("response.",)),
+        DetectRule(30, _error_event),
+        DetectRule(70, _whole_response),
+    ),
     terminal_events=frozenset({"response.completed"}),
     error_frame=ErrorFrame(
         "error",

@@ -6,8 +6,8 @@ from typing import Any
 
 from ...events import Audio, Citation, ReasoningDelta, RefusalDelta, TextDelta
 from ...framing.records import DataRecord
-from .._base import AdapterOutput
-from .state import _PART_FIELDS, _key, _ResponsesState, _str
+from .._base import AdapterOutput, str_or_none
+from .state import _PART_FIELDS, _key, _ResponsesState
 
 
 class _ResponsesParts(_ResponsesState):
@@ -65,44 +65,39 @@ class _ResponsesParts(_ResponsesState):
             part = self._content_part(obj, record, out)
             out.append(RefusalDelta(record.index, 0, delta, part))
 
-    def _summary_delta(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    def _reasoning_delta(
+        self, kind: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """A reasoning delta: of a summary part (``kind`` ``"summary"``) or of the
+        reasoning text itself (``"text"``)."""
         delta = self._delta(obj, record, out)
         if delta is not None:
             self._built = True
-            part = self._summary_part(obj, record, out)
-            out.append(ReasoningDelta(record.index, 0, delta, part, "summary"))
+            part: object
+            if kind == "summary":
+                part = self._summary_part(obj, record, out)
+            else:
+                part = self._content_part(obj, record, out)
+            out.append(ReasoningDelta(record.index, 0, delta, part, kind))
 
-    def _reasoning_text_delta(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    def _part_done(
+        self,
+        field: str,
+        key: str,
+        obj: dict[str, Any],
+        record: DataRecord,
+        out: list[AdapterOutput],
     ) -> None:
-        delta = self._delta(obj, record, out)
-        if delta is not None:
-            self._built = True
-            part = self._content_part(obj, record, out)
-            out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
-
-    def _text_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        self._snapshot("text", obj.get("text"), self._content_part(obj, record, out), record, out)
-
-    def _refusal_done(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
+        """A content part's ``*.done`` event: its whole ``obj[key]``, a snapshot of ``field``."""
         part = self._content_part(obj, record, out)
-        self._snapshot("refusal", obj.get("refusal"), part, record, out)
+        self._snapshot(field, obj.get(key), part, record, out)
 
     def _summary_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        part = self._summary_part(obj, record, out)
-        self._snapshot("reasoning", obj.get("text"), part, record, out)
-
-    def _reasoning_text_done(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        part = self._content_part(obj, record, out)
-        self._snapshot("reasoning", obj.get("text"), part, record, out)
+        self._snapshot(
+            "reasoning", obj.get("text"), self._summary_part(obj, record, out), record, out
+        )
 
     def _content_part_done(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -142,15 +137,10 @@ class _ResponsesParts(_ResponsesState):
         out.append(Citation(record.index, 0, obj.get("annotation"), part))
 
     def _audio_delta(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+        self, transcript: bool, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """A piece of base64 audio data, or (``transcript``) of its transcript."""
         delta = self._delta(obj, record, out)
         if delta is not None:
-            out.append(Audio(record.index, 0, data=delta, id=_str(obj.get("item_id"))))
-
-    def _transcript_delta(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        delta = self._delta(obj, record, out)
-        if delta is not None:
-            out.append(Audio(record.index, 0, transcript=delta, id=_str(obj.get("item_id"))))
+            data, text = (None, delta) if transcript else (delta, None)
+            out.append(Audio(record.index, 0, data, text, id=str_or_none(obj.get("item_id"))))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import orjson
 
 from ...events import JSON, ResponseStart, Snapshot, Usage
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, diag, int_or_none, provider_error, token_count
+from .._base import AdapterOutput, diag, int_or_none, provider_error, str_or_none, token_count
 
 _TOOL_STATES = ("in_progress", "searching", "interpreting", "generating", "completed", "failed")
 
@@ -119,10 +120,6 @@ def _key(value: object) -> str | int | None:
     return None
 
 
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def _args_text(value: object) -> str | None:
     """Arguments as sent: a string stays as it is, an object becomes compact JSON."""
     if value is None:
@@ -132,17 +129,15 @@ def _args_text(value: object) -> str | None:
     return orjson.dumps(value).decode()
 
 
+@dataclass(slots=True, eq=False)
 class _Item:
     """What the adapter remembers about one output item of the current response."""
 
-    __slots__ = ("ended", "index", "kind", "named", "type")
-
-    def __init__(self, type_: str, index: int | None, kind: str | None, named: bool) -> None:
-        self.type = type_
-        self.index = index
-        self.kind = kind
-        self.named = named
-        self.ended = False
+    type: str
+    index: int | None
+    kind: str | None
+    named: bool
+    ended: bool = False
 
 
 class _ResponsesState:
@@ -197,7 +192,7 @@ class _ResponsesState:
         item_id = obj.get("item_id")
         if type(position) is int and type(item_id) is str and self._labels.get(position) == item_id:
             return self._index_owner[position]  # an item already met under this id
-        return self._resolve(_str(item_id), int_or_none(position), record, out)
+        return self._resolve(str_or_none(item_id), int_or_none(position), record, out)
 
     def _resolve(
         self, item_id: str | None, index: int | None, record: DataRecord, out: list[AdapterOutput]
@@ -263,7 +258,7 @@ class _ResponsesState:
     ) -> tuple[int | None, _Item | None]:
         """The position and the remembered item of an argument event: by its
         ``output_index`` first (the id is a label), else by its ``item_id``."""
-        item_id = _str(obj.get("item_id"))
+        item_id = str_or_none(obj.get("item_id"))
         index = int_or_none(obj.get("output_index"))
         self._resolve(item_id, index, record, out)
         item = self._by_index.get(index) if index is not None else None
@@ -286,7 +281,11 @@ class _ResponsesState:
             return
         self._started = True
         if isinstance(resp, dict):
-            out.append(ResponseStart(record.index, _str(resp.get("id")), _str(resp.get("model"))))
+            out.append(
+                ResponseStart(
+                    record.index, str_or_none(resp.get("id")), str_or_none(resp.get("model"))
+                )
+            )
         else:
             out.append(ResponseStart(record.index))
 
@@ -312,7 +311,7 @@ class _ResponsesState:
         if key in self._errors:
             return
         self._errors.add(key)
-        etype = _str(err.get("type"))
+        etype = str_or_none(err.get("type"))
         if etype == "error":
             etype = None
         text = message if isinstance(message, str) else ("" if message is None else str(message))

@@ -11,4 +11,4 @@ if TYPE_CHECKING:
 
 __all__ = ["UnknownAdapter"]
 
-__getattr__ = lazy_exports(__name__, {"UnknownAdapter": "adapter"})
+__getattr__ = lazy_exports(__name__, __all__)

@@ -41,12 +41,4 @@ if TYPE_CHECKING:
 
 __all__ = ["FINISH_REASONS", "VercelUIAdapter", "finish_status", "map_finish_reason"]
 
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "VercelUIAdapter": "adapter",
-        "FINISH_REASONS": "maps",
-        "finish_status": "maps",
-        "map_finish_reason": "maps",
-    },
-)
+__getattr__ = lazy_exports(__name__, __all__)

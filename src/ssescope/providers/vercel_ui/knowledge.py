@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import ErrorFrame, Knowledge, type_rule
 
 __all__ = ["KNOWLEDGE", "PART_TYPES"]
 
@@ -31,17 +31,10 @@ PART_TYPES = frozenset(
 """The part types of a UI-message stream (besides ``data-*`` and ``tool-*``)."""
 
 
-def _by_type(probe: Probe) -> str | None:
-    kind = probe.kind
-    if kind is not None and (kind in PART_TYPES or kind.startswith(("data-", "tool-"))):
-        return f"JSON type {kind!r} is an AI SDK UI-message stream part"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="vercel-ui",
     adapter="adapter:VercelUIAdapter",
-    rules=(DetectRule(50, _by_type),),
+    rules=(type_rule(50, "an AI SDK UI-message stream part", PART_TYPES, ("data-", "tool-")),),
     terminal_events=frozenset({"finish"}),
     error_frame=ErrorFrame(None, {"type": "error", "errorText": "The model is overloaded."}),
     quirks="quirks",

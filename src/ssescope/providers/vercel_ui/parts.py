@@ -28,16 +28,14 @@ class _UIParts(_UIState):
     ) -> None:
         found = self._delta(self._text_gen, "text", obj, record, out)
         if found is not None:
-            delta, part = found
-            out.append(TextDelta(record.index, 0, delta, part))
+            out.append(TextDelta(record.index, 0, *found))
 
     def _reasoning_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         found = self._delta(self._reasoning_gen, "reasoning", obj, record, out)
         if found is not None:
-            delta, part = found
-            out.append(ReasoningDelta(record.index, 0, delta, part, "text"))
+            out.append(ReasoningDelta(record.index, 0, *found, "text"))
 
     def _delta(
         self,

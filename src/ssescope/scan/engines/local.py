@@ -1,52 +1,72 @@
-"""The local engine: DuckDB reads and aggregates, a process pool judges."""
+"""The local engine: DuckDB reads and aggregates, a process pool judges.
+
+The scanning process only plans: it expands the inputs, counts the rows of each Parquet
+table (from its footer) and cuts the corpus into shards (up to 256 file paths, or up to
+1,024 rows of a table; :mod:`.shards`). Each worker reads its own shards with its own DuckDB
+connection and sends back the judged rows, which hold no bodies; the scanning process writes
+them. Bodies are never read, pickled or copied by the scanning process, except the rows of
+JSON-lines tables, which DuckDB cannot read by row range.
+"""
 
 from __future__ import annotations
 
+import gc
+import importlib.util
 import multiprocessing
+import multiprocessing.forkserver
 import os
-import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
 from ..inputs import Inputs, collect
-from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from ..kernel import BODY, ERROR
 from ..output import output_schema
-from .base import Batches, Job, error_batch
+from .base import Batches, error_batch
+from .shards import (
+    BATCH_ROWS,
+    ROW_NUMBER,
+    BatchShard,
+    FileShard,
+    RowShard,
+    Shard,
+    connect,
+    judge_shard,
+    read_rows,
+    table_sql,
+)
 
-__all__ = ["BATCH_ROWS", "FILE_BATCH", "judge", "local_inputs", "run_local", "table_sql"]
+__all__ = [
+    "BATCH_ROWS",
+    "FILE_SHARD",
+    "POOL_MIN",
+    "ROW_SHARD",
+    "TableInfo",
+    "judge",
+    "local_inputs",
+    "plan",
+    "run_local",
+    "table_info",
+    "table_sql",
+]
 
-BATCH_ROWS = 256
-"""Table rows per kernel batch."""
-FILE_BATCH = 64
-"""Files per ``read_blob`` query (and per kernel batch)."""
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def table_sql(path: str, body: str, keys: list[str] | None) -> str:
-    """The DuckDB query reading the body column and the key columns (``None``: all) of a
-    Parquet or JSONL table at ``$path``, with column projection."""
-    reader = "read_parquet" if path.lower().endswith((".parquet", ".pq")) else "read_json"
-    options = "" if reader == "read_parquet" else ", format = 'newline_delimited'"
-    columns = "*" if keys is None else ", ".join(_quote(c) for c in dict.fromkeys([body, *keys]))
-    return f"SELECT {columns} FROM {reader}($path{options})"
-
-
-def _connect() -> Any:
-    import duckdb
-
-    return duckdb.connect()
+FILE_SHARD = (16, 256)
+"""Fewest and most files per shard (one ``read_blob`` query in a worker)."""
+ROW_SHARD = (BATCH_ROWS, 1024)
+"""Fewest and most table rows per shard."""
+POOL_MIN = 256
+"""Fewer inputs than this (when counted ahead) are judged in the scanning process."""
+_SHARDS_PER_WORKER = 4  # enough shards that the workers finish together
+_IN_FLIGHT = 2  # shards submitted ahead, per worker
 
 
 def local_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
     """Expand PATH arguments, with DuckDB's ``glob`` for patterns (local or remote)."""
-    con = _connect()
+    con = connect()
 
     def expand(pattern: str) -> list[str]:
         try:
@@ -61,144 +81,190 @@ def local_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
         con.close()
 
 
-def _message(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+def _is_parquet(path: str) -> bool:
+    return path.lower().endswith((".parquet", ".pq"))
 
 
-def _read_files(con: Any, files: list[str]) -> Iterator[pa.RecordBatch]:
-    for start in range(0, len(files), FILE_BATCH):
-        chunk = files[start : start + FILE_BATCH]
-        table: pa.Table | None = None
-        try:
-            table = con.sql(
-                f"SELECT filename AS {SOURCE}, content AS {BODY} FROM read_blob($files)",
-                params={"files": chunk},
-            ).to_arrow_table()
-        except Exception:
-            table = None
-        found = set() if table is None else set(table.column(SOURCE).to_pylist())
-        if table is not None and table.num_rows:
-            yield from table.combine_chunks().to_batches()
-        missing = [f for f in chunk if f not in found]
-        errors: list[tuple[str, str]] = []
-        for path in missing:
-            try:
-                one = con.sql(
-                    f"SELECT filename AS {SOURCE}, content AS {BODY} FROM read_blob($files)",
-                    params={"files": [path]},
-                ).to_arrow_table()
-            except Exception as exc:
-                errors.append((path, _message(exc)))
-                continue
-            if one.num_rows:
-                yield from one.to_batches()
-            else:
-                errors.append((path, _os_error(path)))
-        if errors:
-            yield error_batch(errors)
+@dataclass(frozen=True)
+class TableInfo:
+    """What the scanning process learns of a table before it is read.
+
+    Attributes:
+        path: the table's path or URL.
+        schema: its projected columns, or ``None`` when it cannot be read (a row with
+            ``error`` says so when it is read).
+        rows: its row count (a Parquet file's footer), or ``None`` (JSON lines, or not
+            counted).
+    """
+
+    path: str
+    schema: pa.Schema | None
+    rows: int | None
 
 
-def _os_error(path: str) -> str:
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return "the file could not be read"
-
-
-def _with_source(batch: pa.RecordBatch, path: str) -> pa.RecordBatch:
-    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in batch.schema.names]
-    batch = batch.rename_columns(names)
-    return batch.append_column(SOURCE, pa.array([path] * batch.num_rows, pa.string()))
-
-
-def _read_table(con: Any, path: str, body: str, keys: list[str] | None) -> Iterator[pa.RecordBatch]:
-    try:
-        reader = con.sql(table_sql(path, body, keys), params={"path": path}).to_arrow_reader(
-            BATCH_ROWS
-        )
-        for batch in reader:
-            yield _with_source(batch, path)
-    except Exception as exc:
-        yield error_batch([(path, _message(exc))])
-
-
-def _schema(con: Any, path: str, body: str, keys: list[str] | None) -> pa.Schema | None:
+def table_info(con: Any, path: str, body: str, keys: list[str] | None) -> TableInfo:
+    """Read the schema and the row count of the table at ``path`` (never raises)."""
     try:
         sql = table_sql(path, body, keys) + " LIMIT 0"
         schema: pa.Schema = con.sql(sql, params={"path": path}).to_arrow_table().schema
     except Exception:
-        return None  # the table is reported unreadable when it is read
-    return schema
+        return TableInfo(path, None, None)
+    if not _is_parquet(path):
+        return TableInfo(path, schema, None)
+    try:
+        rows = con.sql("SELECT count(*) FROM read_parquet($p)", params={"p": path}).fetchall()
+    except Exception:
+        return TableInfo(path, schema, None)
+    return TableInfo(path, schema, int(rows[0][0]) if rows else 0)
 
 
-def _schemas(con: Any, tables: list[str], body: str, keys: list[str] | None) -> list[pa.Schema]:
-    found = (_schema(con, path, body, keys) for path in tables)
-    return [s for s in found if s is not None]
+def _size(count: int, workers: int, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    return max(low, min(high, -(-count // (_SHARDS_PER_WORKER * workers))))
 
 
-def _total(con: Any, inputs: Inputs) -> int | None:
-    total = len(inputs.files) + len(inputs.errors)
-    for path in inputs.tables:
-        if not path.lower().endswith((".parquet", ".pq")):
-            return None
-        try:
-            row = con.sql("SELECT count(*) FROM read_parquet($p)", params={"p": path}).fetchone()
-        except Exception:
-            row = (1,)
-        total += int(row[0]) if row else 0
-    return total
+def plan(
+    con: Any,
+    inputs: Inputs,
+    tables: list[TableInfo],
+    *,
+    body: str,
+    keys: list[str] | None,
+    workers: int,
+) -> Iterator[Shard]:
+    """The shards of a scan, in input order: unreadable inputs, files, then tables.
+
+    Files go by ``FILE_SHARD`` paths and Parquet tables by ``ROW_SHARD`` rows, sized so
+    that each worker gets several shards. JSON-lines tables are read here, by DuckDB, and
+    sent as batches.
+    """
+    if inputs.errors:
+        yield BatchShard(error_batch(inputs.errors))
+    files = inputs.files
+    step = _size(len(files), workers, FILE_SHARD)
+    for start in range(0, len(files), step):
+        yield FileShard(tuple(files[start : start + step]))
+    key_tuple = None if keys is None else tuple(keys)
+    for table in tables:
+        ranged = (
+            table.rows is not None
+            and table.schema is not None
+            and ROW_NUMBER not in table.schema.names
+        )
+        if ranged and table.rows is not None:
+            step = _size(table.rows, workers, ROW_SHARD)
+            for start in range(0, table.rows, step):
+                stop = min(table.rows, start + step)
+                yield RowShard(table.path, body, key_tuple, start, stop)
+        elif _is_parquet(table.path) or table.schema is None:
+            # not counted: read whole by one worker (or, unreadable, an error row)
+            yield RowShard(table.path, body, key_tuple)
+        else:
+            for batch in read_rows(con, RowShard(table.path, body, key_tuple)):
+                yield BatchShard(batch, body if ERROR not in batch.schema.names else BODY)
 
 
-def _judge(job: Job) -> pa.RecordBatch:
-    return scan_batch(job.batch, body=job.body)
+# -- the workers ------------------------------------------------------------------------
+
+_worker: dict[str, Any] = {}  # a worker process's DuckDB connection
 
 
-def judge(jobs: Iterable[Job], workers: int) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """Run the kernel over ``jobs``: in this process for one worker, else in a process
-    pool with a bounded number of batches in flight (memory does not grow with the
-    corpus). Yields ``(input rows, judged rows)`` in input order."""
+def _start_worker() -> None:
+    # each worker reads with its own connection, one DuckDB thread: the pool is the
+    # parallelism; the objects of the imported modules are moved out of the collector's
+    # generations, so its full collections do not walk them again and again
+    _worker["con"] = connect(threads=1)
+    gc.freeze()
+
+
+def _work(shard: Shard) -> list[pa.RecordBatch]:
+    return list(judge_shard(shard, _worker["con"]))
+
+
+def _context() -> Any:
+    """The pool's start method: ``forkserver`` where there is one, else ``spawn``.
+
+    Not ``fork``: the scanning process runs DuckDB's and Arrow's threads, and forking a
+    threaded process is unsafe. The fork server is one clean process that imports the
+    kernel once (preloaded: ssescope, PyArrow, DuckDB, and pandas when installed, which
+    PyArrow imports on first use); each worker is forked from it, ready in milliseconds.
+    It is started before the shards are planned, so its imports overlap the planning.
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    preload = [__name__]
+    if importlib.util.find_spec("pandas") is not None:
+        preload.append("pandas")
+    context.set_forkserver_preload(preload)
+    multiprocessing.forkserver.ensure_running()
+    return context
+
+
+def judge(
+    shards: Iterable[Shard], workers: int, con: Any, context: Any = None
+) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """Judge ``shards``: in this process with ``con`` for one worker, else in a process
+    pool that reads its own shards, with ``_IN_FLIGHT`` shards per worker submitted ahead
+    (memory does not grow with the corpus). Yields ``(inputs covered, judged rows)`` in
+    input order."""
     if workers <= 1:
-        for job in jobs:
-            yield job.batch.num_rows, _judge(job)
+        for shard in shards:
+            yield from _counted(shard.inputs, judge_shard(shard, con))
         return
-    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-    context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[tuple[int, Future[pa.RecordBatch]]] = deque()
-        for job in jobs:
-            pending.append((job.batch.num_rows, pool.submit(_judge, job)))
-            if len(pending) >= 2 * workers:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context or _context(), initializer=_start_worker
+    ) as pool:
+        pending: deque[tuple[int, Future[list[pa.RecordBatch]]]] = deque()
+        for shard in shards:
+            pending.append((shard.inputs, pool.submit(_work, shard)))
+            if len(pending) >= _IN_FLIGHT * workers:
                 n, future = pending.popleft()
-                yield n, future.result()
+                yield from _counted(n, future.result())
         while pending:
             n, future = pending.popleft()
-            yield n, future.result()
+            yield from _counted(n, future.result())
+
+
+def _counted(
+    inputs: int, batches: Iterable[pa.RecordBatch]
+) -> Iterator[tuple[int, pa.RecordBatch]]:
+    # a shard's inputs are counted with its last batch
+    held: pa.RecordBatch | None = None
+    for batch in batches:
+        if held is not None:
+            yield 0, held
+        held = batch
+    if held is not None:
+        yield inputs, held
 
 
 def run_local(
     inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None, jobs: int | None = None
 ) -> Batches:
-    """Scan ``inputs`` on this machine: DuckDB reads (``read_blob``, ``read_parquet``,
-    ``read_json`` with projection), ``jobs`` processes judge (default: the cores)."""
-    con = _connect()
-    schema = output_schema(_schemas(con, inputs.tables, body, keys), body)
-    total = _total(con, inputs)
-
-    def produce() -> Iterator[Job]:
-        if inputs.errors:
-            yield Job(error_batch(inputs.errors), BODY)
-        for batch in _read_files(con, inputs.files):
-            yield Job(batch, BODY)
-        for path in inputs.tables:
-            for batch in _read_table(con, path, body, keys):
-                yield Job(batch, body if ERROR not in batch.schema.names else BODY)
+    """Scan ``inputs`` on this machine: ``jobs`` processes (default: the cores) each read
+    shards with DuckDB (``read_blob``, ``read_parquet`` by row range, with projection)
+    and judge them; ``--jobs 1`` reads and judges in this process."""
+    con = connect(threads=1)  # one reading thread: the judging is the work
+    tables = [table_info(con, path, body, keys) for path in inputs.tables]
+    schema = output_schema([t.schema for t in tables if t.schema is not None], body)
+    total: int | None = len(inputs.files) + len(inputs.errors)
+    for table in tables:
+        if table.rows is not None:
+            total = None if total is None else total + table.rows
+        elif _is_parquet(table.path) or table.schema is None:
+            total = None if total is None else total + 1
+        else:
+            total = None  # JSON lines: not counted ahead
+    workers = jobs or os.cpu_count() or 1
+    if total is not None and total < POOL_MIN:
+        workers = 1  # a pool's start costs more than judging these here
+    context = _context() if workers > 1 else None  # the fork server imports meanwhile
 
     def run() -> Iterator[tuple[int, pa.RecordBatch]]:
         try:
-            yield from judge(produce(), jobs or os.cpu_count() or 1)
+            shards = plan(con, inputs, tables, body=body, keys=keys, workers=workers)
+            yield from judge(shards, workers, con, context)
         finally:
             con.close()
 

@@ -477,65 +477,81 @@ function drawTimeline() {
   }
 }
 
+// records whose changes touched the assembled content (text, reasoning, refusal, arguments)
+const CONTENT_FIELDS = new Set(["text", "reasoning", "refusal"]);
 let contentCache = null;
 function contentRecords() {
   if (contentCache && contentCache.result === state.result) return contentCache.set;
   const set = new Set();
-  for (const s of state.result.steps) set.add(s[0]);
+  for (const [record, , , field, , key, , value] of state.result.timeline) {
+    if ((CONTENT_FIELDS.has(field) || key === "arguments") && value) set.add(record);
+  }
   contentCache = { result: state.result, set };
   return set;
 }
 
 // ---- rendering: outputs, scrubbing ---------------------------------------------------------
 
-function stateAt(record) {
-  // Rebuild the latest response's outputs from the steps up to `record`.
-  const outputs = new Map();
-  let response = -1;
-  const get = (o) => {
-    let out = outputs.get(o);
-    if (!out) { out = { index: o, text: [], reasoning: [], refusal: [], calls: [] }; outputs.set(o, out); }
-    return out;
-  };
-  for (const s of state.result.steps) {
-    const [rec, resp, o, op, slot, value, meta] = s;
-    if (rec > record) break;
-    if (resp !== response) { outputs.clear(); response = resp; }
-    const out = get(o);
-    if (op === "text" || op === "reasoning" || op === "refusal") {
-      const parts = out[op];
-      while (parts.length <= slot) parts.push([]);
-      parts[slot].push(value);
-    } else if (op.startsWith("snap-")) {
-      const parts = out[op.slice(5)];
-      while (parts.length <= slot) parts.push([]);
-      const built = parts[slot].join("");
-      if (value.length >= built.length) parts[slot] = [value];
+// The engine's timeline is a list of changes [record, response, output, field, part, key,
+// op, value] (docs/web.md). The state at a record is their replay up to it: plain data
+// manipulation, the same as ssescope.aggregate.timeline.state_at; nothing here knows a
+// provider or a protocol.
+function applyChange(container, at, op, value) {
+  const copy = value !== null && typeof value === "object" ? structuredClone(value) : value;
+  if (Array.isArray(container) && at === container.length) container.push(copy);
+  else if (op === "set") container[at] = copy;
+  else if (op === "append") container[at] = (container[at] ?? "") + value;
+  else container[at].push(copy);
+}
+
+export function replay(changes, upto) {
+  const responses = new Map();
+  for (const [record, response, output, field, part, key, op, value] of changes) {
+    if (record > upto) continue;
+    let resp = responses.get(response);
+    if (!resp) { resp = { outputs: new Map() }; responses.set(response, resp); }
+    let target;
+    if (output === null) {
+      if (field === null) { Object.assign(resp, structuredClone(value)); continue; }
+      target = resp;
     } else {
-      while (out.calls.length <= slot) out.calls.push({ id: null, name: null, arguments: "" });
-      const call = out.calls[slot];
-      call.id = meta[0]; call.name = meta[1];
-      call.arguments = op === "call" ? call.arguments + value : value;
+      if (field === null) { resp.outputs.set(output, structuredClone(value)); continue; }
+      target = resp.outputs.get(output);
+      if (!target) { target = {}; resp.outputs.set(output, target); }
     }
+    if (part !== null) {
+      if (key === null) applyChange(target[field], part, op, value);
+      else applyChange(target[field][part], key, op, value);
+    } else if (key !== null) applyChange(target[field], key, op, value);
+    else applyChange(target, field, op, value);
   }
-  const join = (parts) => parts.map((p) => p.join("")).join("");
-  return [...outputs.values()].sort((a, b) => a.index - b.index).map((o) => ({
-    index: o.index, text: join(o.text), reasoning: join(o.reasoning), refusal: join(o.refusal),
-    tool_calls: o.calls.map((c) => ({ ...c, complete: null })), citations: [], finish_reason: null, partial: true,
-  }));
+  if (!responses.size) return { response: 0, outputs: [] };
+  const number = Math.max(...responses.keys());
+  const resp = responses.get(number);
+  const outputs = [...resp.outputs.values()].sort((a, b) => a.index - b.index);
+  return { ...resp, response: number, outputs };
+}
+
+// text, reasoning and refusal are lists of parts in the state; an output shows them joined
+function joined(out) {
+  const whole = { ...out };
+  for (const name of CONTENT_FIELDS) if (Array.isArray(whole[name])) whole[name] = whole[name].join("");
+  return whole;
 }
 
 function renderOutputs() {
   const { report } = state.result;
   const atEnd = state.scrub >= lastRecord();
-  const outputs = atEnd ? report.outputs : stateAt(state.scrub);
+  const now = replay(state.result.timeline, state.scrub);
+  const outputs = now.outputs.map((o) => ({ ...joined(o), partial: !atEnd }));
+  const error = atEnd ? report.error : now.error;
   const box = $("outputs");
   box.replaceChildren();
-  if (report.error && atEnd) {
+  if (error) {
     const err = el("div", "card error-card");
     err.dataset.testid = "provider-error";
-    err.appendChild(el("b", null, "error " + (report.error.type || "")));
-    err.appendChild(el("div", "body-text", report.error.message || ""));
+    err.appendChild(el("b", null, "error " + (error.type || "")));
+    err.appendChild(el("div", "body-text", error.message || ""));
     box.appendChild(err);
   }
   if (!outputs.length) box.appendChild(el("p", "muted", atEnd ? "No output was assembled." : "No output yet at this record."));
@@ -575,7 +591,7 @@ function outputPane(out) {
     ref.appendChild(body);
     pane.appendChild(ref);
   }
-  for (const call of out.tool_calls || []) pane.appendChild(callCard(call));
+  for (const call of out.tool_calls || []) pane.appendChild(callCard(call, out.partial));
   if (out.citations && out.citations.length) {
     const cit = el("div", "card citations");
     cit.dataset.testid = "citations";
@@ -592,7 +608,7 @@ function outputPane(out) {
   return pane;
 }
 
-function callCard(call) {
+function callCard(call, partial) {
   const card = el("div", "card call");
   card.dataset.testid = "tool-call";
   const head = el("div", "call-head");
@@ -601,7 +617,8 @@ function callCard(call) {
   head.appendChild(name);
   if (call.id) head.appendChild(el("span", "muted mono", call.id));
   const parsed = parsePartial(call.arguments);
-  let status = call.complete === true ? "complete" : call.complete === false ? "incomplete" : (parsed.ok ? "valid so far" : "building…");
+  // a call not ended yet at a replayed record is still arriving, not incomplete
+  let status = call.complete ? "complete" : partial ? (parsed.ok ? "valid so far" : "building…") : "incomplete";
   if (call.error) status = "error";
   const pill = el("span", "pill " + status.replace(/[^a-z]/g, ""), status);
   pill.dataset.testid = "tool-status";

@@ -1,0 +1,210 @@
+"""Shards of a corpus: what one worker of the local engine reads and judges by itself.
+
+A shard names its inputs (a few file paths, or a range of rows of a Parquet table), so the
+scanning process sends a few hundred bytes to a worker and gets back the judged rows, and
+never reads or copies a body. The worker reads its shard with its own DuckDB connection
+(``read_blob``, ``read_parquet`` with projection and a ``file_row_number`` range, which
+DuckDB prunes to the row groups and pages that hold it) and runs
+:func:`~ssescope.scan.kernel.scan_batch` over it, a bounded batch at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from .base import error_batch
+
+__all__ = [
+    "BATCH_ROWS",
+    "ROW_NUMBER",
+    "BatchShard",
+    "FileShard",
+    "RowShard",
+    "Shard",
+    "connect",
+    "judge_shard",
+    "table_sql",
+]
+
+BATCH_ROWS = 256
+"""Table rows per kernel batch (what a worker holds in memory at once)."""
+ROW_NUMBER = "file_row_number"
+"""DuckDB's virtual column of a Parquet row's position in its file."""
+
+
+@dataclass(frozen=True)
+class FileShard:
+    """Stream files read with one ``read_blob`` query."""
+
+    files: tuple[str, ...]
+
+    @property
+    def inputs(self) -> int:
+        """How many inputs the shard covers (for the progress bar)."""
+        return len(self.files)
+
+
+@dataclass(frozen=True)
+class RowShard:
+    """Rows ``[start, stop)`` of a table of bodies (``stop`` ``None``: all of them)."""
+
+    path: str
+    body: str
+    keys: tuple[str, ...] | None
+    start: int = 0
+    stop: int | None = None
+
+    @property
+    def inputs(self) -> int:
+        """How many inputs the shard covers (for the progress bar; 0 when unknown)."""
+        return 0 if self.stop is None else self.stop - self.start
+
+
+@dataclass(frozen=True)
+class BatchShard:
+    """Inputs the scanning process already holds: unreadable inputs, JSON-lines rows."""
+
+    batch: pa.RecordBatch
+    body: str = BODY
+
+    @property
+    def inputs(self) -> int:
+        """How many inputs the shard covers."""
+        rows: int = self.batch.num_rows
+        return rows
+
+
+Shard = FileShard | RowShard | BatchShard
+"""One unit of work of the local engine."""
+
+
+def connect(threads: int | None = None) -> Any:
+    """A DuckDB connection (``threads``: its worker threads, DuckDB's default when
+    ``None``), set for a scan: no progress bar of its own (a query streaming rows to the
+    kernel lasts as long as the judging), and memory DuckDB frees handed back to the
+    system at once rather than kept for reuse, so the scanning process's memory does not
+    creep up with the size of what was read."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute("SET allocator_flush_threshold = '4MB'")
+    con.execute("SET allocator_bulk_deallocation_flush_threshold = '4MB'")
+    if threads is not None:
+        con.execute(f"SET threads = {int(threads)}")
+    return con
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def table_sql(path: str, body: str, keys: list[str] | tuple[str, ...] | None) -> str:
+    """The DuckDB query reading the body column and the key columns (``None``: all) of a
+    Parquet or JSONL table at ``$path``, with column projection."""
+    reader = "read_parquet" if path.lower().endswith((".parquet", ".pq")) else "read_json"
+    options = "" if reader == "read_parquet" else ", format = 'newline_delimited'"
+    columns = "*" if keys is None else ", ".join(_quote(c) for c in dict.fromkeys([body, *keys]))
+    return f"SELECT {columns} FROM {reader}($path{options})"
+
+
+def _range_sql(body: str, keys: tuple[str, ...] | None) -> str:
+    # rows [$start, $stop) of a Parquet file: DuckDB pushes the range into the scan
+    columns = (
+        f"* EXCLUDE ({ROW_NUMBER})"
+        if keys is None
+        else ", ".join(_quote(c) for c in dict.fromkeys([body, *keys]))
+    )
+    return (
+        f"SELECT {columns} FROM read_parquet($path, {ROW_NUMBER} = true) "
+        f"WHERE {ROW_NUMBER} >= $start AND {ROW_NUMBER} < $stop"
+    )
+
+
+def message(exc: BaseException) -> str:
+    """The first line of an exception's text (its type's name when it has none)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _os_error(path: str) -> str:
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return "the file could not be read"
+
+
+_BLOB_SQL = f"SELECT filename AS {SOURCE}, content AS {BODY} FROM read_blob($files)"
+
+
+def read_files(con: Any, files: list[str]) -> Iterator[pa.RecordBatch]:
+    """The files as ``source``/``body`` batches; one that cannot be read is an error row."""
+    table: pa.Table | None
+    try:
+        table = con.sql(_BLOB_SQL, params={"files": files}).to_arrow_table()
+    except Exception:
+        table = None  # one unreadable file fails the query: each is read alone below
+    found = set() if table is None else set(table.column(SOURCE).to_pylist())
+    if table is not None and table.num_rows:
+        yield from table.combine_chunks().to_batches()
+    errors: list[tuple[str, str]] = []
+    for path in (f for f in files if f not in found):
+        try:
+            one = con.sql(_BLOB_SQL, params={"files": [path]}).to_arrow_table()
+        except Exception as exc:
+            errors.append((path, message(exc)))
+            continue
+        if one.num_rows:
+            yield from one.to_batches()
+        else:
+            errors.append((path, _os_error(path)))
+    if errors:
+        yield error_batch(errors)
+
+
+def with_source(batch: pa.RecordBatch, path: str) -> pa.RecordBatch:
+    """A table's batch with ``source`` (its path) added, and its own ``source`` and
+    ``error`` columns renamed ``input_source`` and ``input_error``."""
+    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in batch.schema.names]
+    batch = batch.rename_columns(names)
+    return batch.append_column(SOURCE, pa.repeat(pa.scalar(path, pa.string()), batch.num_rows))
+
+
+def read_rows(con: Any, shard: RowShard) -> Iterator[pa.RecordBatch]:
+    """The shard's rows of its table, ``BATCH_ROWS`` at a time, with ``source``; a table
+    that cannot be read is an error row."""
+    params: dict[str, str | int]
+    if shard.stop is None:
+        sql, params = table_sql(shard.path, shard.body, shard.keys), {"path": shard.path}
+    else:
+        sql = _range_sql(shard.body, shard.keys)
+        params = {"path": shard.path, "start": shard.start, "stop": shard.stop}
+    try:
+        for batch in con.sql(sql, params=params).to_arrow_reader(BATCH_ROWS):
+            yield with_source(batch, shard.path)
+    except Exception as exc:
+        yield error_batch([(shard.path, message(exc))])
+
+
+def _batches(con: Any, shard: Shard) -> Iterator[tuple[pa.RecordBatch, str]]:
+    if isinstance(shard, FileShard):
+        for batch in read_files(con, list(shard.files)):
+            yield batch, BODY
+    elif isinstance(shard, RowShard):
+        for batch in read_rows(con, shard):
+            yield batch, shard.body if ERROR not in batch.schema.names else BODY
+    else:
+        yield shard.batch, shard.body
+
+
+def judge_shard(shard: Shard, con: Any) -> Iterator[pa.RecordBatch]:
+    """Read ``shard`` with ``con`` and judge it: the kernel's rows, a batch at a time."""
+    for batch, body in _batches(con, shard):
+        yield scan_batch(batch, body=body)
