@@ -3,8 +3,9 @@
 Run by hand (it is not part of the test suite)::
 
     pip install httpx-sse sseclient-py openai
-    PYTHONPATH=src python bench/framing.py            # full run
+    PYTHONPATH=src python bench/framing.py            # full run, pure core
     PYTHONPATH=src python bench/framing.py --quick    # smaller workloads, fewer repeats
+    pip install . && python bench/framing.py   # both cores, one run
 
 Workloads are generated (seeded), never recorded:
 
@@ -47,7 +48,13 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 
-from ssescope.framing import SSEEvent, SSEParser
+from cores import pure_core
+
+import ssescope
+from ssescope.framing import SSEParser
+
+# With the compiled core installed, the pure one runs beside it (bench/cores.py).
+PURE = pure_core()
 
 Pairs = list[tuple[str, str]]
 Runner = Callable[[list[bytes]], list[object]]
@@ -103,6 +110,7 @@ def openai_like(n: int, seed: int = 1) -> bytes:
                     "finish_reason": None,
                 }
             ],
+            "usage": None,  # as real chunks carry it (stream_options or not)
         }
         out.append(b"data: " + json.dumps(chunk, separators=(",", ":")).encode() + b"\n\n")
     out.append(b"data: [DONE]\n\n")
@@ -167,6 +175,17 @@ def chunked(body: bytes, size: int) -> list[bytes]:
 def run_ssescope(chunks: list[bytes]) -> list[object]:
     """ssescope's SSEParser: every record and diagnostic it produces."""
     parser = SSEParser()
+    records: list[object] = []
+    for chunk in chunks:
+        records += parser.feed(chunk)
+    records += parser.close()
+    return records
+
+
+def run_ssescope_pure(chunks: list[bytes]) -> list[object]:
+    """The same SSEParser from the pure-Python core, when ``ssescope`` is the compiled one."""
+    assert PURE is not None
+    parser = PURE.framing.SSEParser()
     records: list[object] = []
     for chunk in chunks:
         records += parser.feed(chunk)
@@ -243,13 +262,14 @@ def pairs(name: str, events: list[object]) -> Pairs:
     """A parser's output reduced to its (event type, data) sequence."""
     if name == "naive":
         return events  # type: ignore[return-value]
-    if name == "ssescope":
-        return [(e.event, e.data) for e in events if isinstance(e, SSEEvent)]
+    if name.startswith("ssescope"):
+        return [(e.event, e.data) for e in events if getattr(e, "kind", None) == "event"]  # type: ignore[attr-defined]
     return [(e.event or "message", e.data) for e in events]  # type: ignore[attr-defined]
 
 
 PARSERS: dict[str, Runner] = {
     "ssescope": run_ssescope,
+    **({"ssescope pure": run_ssescope_pure} if PURE is not None else {}),
     "httpx-sse": run_httpx_sse,
     "httpx-sse EventSource": run_httpx_sse_eventsource,
     "openai": run_openai,
@@ -424,6 +444,8 @@ def main(argv: list[str] | None = None) -> None:
         f"# ssescope framing benchmark\n\nPython {sys.version.split()[0]} on {platform.platform()}"
     )
     print(f"processor: {platform.processor() or platform.machine()}; best of {repeat} runs")
+    print(f"`ssescope` is the {ssescope.core_label()}", end="")
+    print("; `ssescope pure` is the pure-Python core beside it" if PURE is not None else "")
     bench_workloads((64, 1024, 65536), scale, repeat)
     bench_long_line(repeat)
     bench_small_events(repeat)

@@ -14,6 +14,9 @@ Under pytest-xdist each worker records what its own tests emit and hands it to t
 controller (``workeroutput``), which checks the union once all workers are done: the whole
 suite counts as run when every worker collected all of it and the controller saw every test
 end.
+
+The emitter is found from Python frames, which the compiled core does not make: against it
+(``ssescope.CORE == "mypyc"``) the plugin stands aside, and the pure core's run enforces it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from ssescope import CORE
 from ssescope.codes import CODES
 from ssescope.diagnostics import Diagnostic
 
@@ -93,6 +97,8 @@ def _is_worker(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if CORE != "pure":
+        return
     Diagnostic.__init__ = _wrap(Diagnostic.__init__)  # type: ignore[method-assign]
 
 
@@ -127,6 +133,8 @@ def pytest_testnodedown(node: Any, error: object | None) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if CORE != "pure":
+        return
     config = session.config
     if _is_worker(config):
         # the controller checks the union of all workers once they are done

@@ -60,14 +60,14 @@ def _dict(report: ssescope.Report) -> dict[str, Any]:
     return d
 
 
-def _full(path: Path, provider: str) -> tuple[bytes, Pipeline]:
+def _full(path: Path, provider: str) -> tuple[bytes, Pipeline, list[Any]]:
+    """The body, its finished pipeline and the unified events it produced."""
     body = path.read_bytes()
     pipeline = Pipeline(provider=provider, keep_records=True)
     events = pipeline.feed(body)
     events += pipeline.close()
     pipeline.report()
-    pipeline.marker_events = events  # type: ignore[attr-defined]
-    return body, pipeline
+    return body, pipeline, events
 
 
 def _inspect(body: bytes, provider: str) -> ssescope.Report:
@@ -101,12 +101,10 @@ def _cut_points(body: bytes, pipeline: Pipeline) -> list[int]:
 def test_a_cut_stream_is_truncated_until_a_marker_and_keeps_a_prefix_of_the_text(
     name: str, path: Path, provider: str
 ) -> None:
-    body, full = _full(path, provider)
+    body, full, full_events = _full(path, provider)
     full_report = full.report()
     marker_records = {
-        e.record
-        for e in full.marker_events  # type: ignore[attr-defined]
-        if isinstance(e, Terminal | Finish | ProviderError)
+        e.record for e in full_events if isinstance(e, Terminal | Finish | ProviderError)
     }
     # before the first record that can carry an end marker is complete, nothing ended
     first_marker_end = min(

@@ -7,6 +7,7 @@ never reads a socket, a file or a clock itself.
 
 from __future__ import annotations
 
+from ._core import CORE, core_label
 from .aggregate import (
     SCHEMA_VERSION,
     AudioReport,
@@ -42,6 +43,7 @@ from .sourceinfo import EntryInfo, SourceInfo
 __version__ = "0.1.0"
 
 __all__ = [
+    "CORE",
     "PROVIDERS",
     "SCHEMA_VERSION",
     "AudioReport",
@@ -70,6 +72,7 @@ __all__ = [
     "UsageError",
     "UsageReport",
     "__version__",
+    "core_label",
     "detect_framing",
     "feed_body",
     "feed_chunks",

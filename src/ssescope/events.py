@@ -31,7 +31,7 @@ record and frozen construction costs about 5x more; treat them as immutable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias
+from typing import Literal, TypeAlias
 
 __all__ = [
     "JSON",
@@ -65,6 +65,11 @@ FinishReason = Literal[
 ]
 """The unified finish reason of one output; the provider's raw value is always kept beside it."""
 
+PartKey: TypeAlias = object
+"""What tells the parts of one output apart (a block index, a content index, an item id…):
+any hashable value, ``None`` for the only part. (An alias rather than ``object`` spelled in
+the fields, so that the compiled core can name it at run time.)"""
+
 Status = Literal["completed", "incomplete", "failed", "truncated", "cancelled"]
 """How a response ended (ARCHITECTURE §4). ``truncated`` is the default: no marker came."""
 
@@ -79,7 +84,12 @@ class ResponseStart:
     record: int
     id: str | None = None
     model: str | None = None
-    type: ClassVar[str] = "response-start"
+
+    @property
+    def type(self) -> str:
+        """The event type, "response-start" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "response-start"
 
 
 @dataclass(slots=True)
@@ -89,8 +99,13 @@ class TextDelta:
     record: int
     output: int
     text: str
-    part: object = None
-    type: ClassVar[str] = "text-delta"
+    part: PartKey = None
+
+    @property
+    def type(self) -> str:
+        """The event type, "text-delta" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "text-delta"
 
 
 @dataclass(slots=True)
@@ -104,9 +119,14 @@ class ReasoningDelta:
     record: int
     output: int
     text: str
-    part: object = None
+    part: PartKey = None
     kind: str = "text"
-    type: ClassVar[str] = "reasoning-delta"
+
+    @property
+    def type(self) -> str:
+        """The event type, "reasoning-delta" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "reasoning-delta"
 
 
 @dataclass(slots=True)
@@ -116,11 +136,16 @@ class ReasoningMeta:
 
     record: int
     output: int
-    part: object = None
+    part: PartKey = None
     signature: str | None = None
     redacted: str | None = None
     encrypted: str | None = None
-    type: ClassVar[str] = "reasoning-meta"
+
+    @property
+    def type(self) -> str:
+        """The event type, "reasoning-meta" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "reasoning-meta"
 
 
 @dataclass(slots=True)
@@ -130,8 +155,13 @@ class RefusalDelta:
     record: int
     output: int
     text: str
-    part: object = None
-    type: ClassVar[str] = "refusal-delta"
+    part: PartKey = None
+
+    @property
+    def type(self) -> str:
+        """The event type, "refusal-delta" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "refusal-delta"
 
 
 @dataclass(slots=True)
@@ -152,7 +182,12 @@ class ToolCallDelta:
     call_type: str | None = None
     kind: str = "function"
     format: str = "json"
-    type: ClassVar[str] = "tool-call-delta"
+
+    @property
+    def type(self) -> str:
+        """The event type, "tool-call-delta" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "tool-call-delta"
 
 
 @dataclass(slots=True)
@@ -172,7 +207,12 @@ class ToolCall:
     kind: str = "function"
     format: str = "json"
     complete: bool = True
-    type: ClassVar[str] = "tool-call"
+
+    @property
+    def type(self) -> str:
+        """The event type, "tool-call" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "tool-call"
 
 
 @dataclass(slots=True)
@@ -190,7 +230,12 @@ class ToolCallEnd:
     id: str | None = None
     arguments: str | None = None
     name: str | None = None
-    type: ClassVar[str] = "tool-call-end"
+
+    @property
+    def type(self) -> str:
+        """The event type, "tool-call-end" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "tool-call-end"
 
 
 @dataclass(slots=True)
@@ -200,7 +245,12 @@ class ToolCallsEnd:
 
     record: int
     output: int
-    type: ClassVar[str] = "tool-calls-end"
+
+    @property
+    def type(self) -> str:
+        """The event type, "tool-calls-end" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "tool-calls-end"
 
 
 @dataclass(slots=True)
@@ -213,7 +263,12 @@ class ServerToolResult:
     tool_use_id: str | None
     result_type: str
     content: JSON = None
-    type: ClassVar[str] = "server-tool-result"
+
+    @property
+    def type(self) -> str:
+        """The event type, "server-tool-result" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "server-tool-result"
 
 
 @dataclass(slots=True)
@@ -223,8 +278,13 @@ class Citation:
     record: int
     output: int
     citation: JSON
-    part: object = None
-    type: ClassVar[str] = "citation"
+    part: PartKey = None
+
+    @property
+    def type(self) -> str:
+        """The event type, "citation" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "citation"
 
 
 @dataclass(slots=True)
@@ -240,8 +300,13 @@ class Snapshot:
     output: int
     field: Literal["text", "reasoning", "refusal"]
     value: str
-    part: object = None
-    type: ClassVar[str] = "snapshot"
+    part: PartKey = None
+
+    @property
+    def type(self) -> str:
+        """The event type, "snapshot" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "snapshot"
 
 
 @dataclass(slots=True)
@@ -259,7 +324,12 @@ class Usage:
     values: dict[str, int | None]
     raw: JSON
     source: str
-    type: ClassVar[str] = "usage"
+
+    @property
+    def type(self) -> str:
+        """The event type, "usage" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "usage"
 
 
 @dataclass(slots=True)
@@ -270,7 +340,12 @@ class Finish:
     output: int
     reason: FinishReason | None
     raw: str | None
-    type: ClassVar[str] = "finish"
+
+    @property
+    def type(self) -> str:
+        """The event type, "finish" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "finish"
 
 
 @dataclass(slots=True)
@@ -281,7 +356,12 @@ class Terminal:
     record: int
     status: Status
     reason: str
-    type: ClassVar[str] = "terminal"
+
+    @property
+    def type(self) -> str:
+        """The event type, "terminal" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "terminal"
 
 
 @dataclass(slots=True)
@@ -294,7 +374,12 @@ class ProviderError:
     message: str
     code: str | None = None
     raw: JSON = None
-    type: ClassVar[str] = "provider-error"
+
+    @property
+    def type(self) -> str:
+        """The event type, "provider-error" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "provider-error"
 
 
 @dataclass(slots=True)
@@ -307,7 +392,12 @@ class Audio:
     transcript: str | None = None
     format: str | None = None
     id: str | None = None
-    type: ClassVar[str] = "audio"
+
+    @property
+    def type(self) -> str:
+        """The event type, "audio" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "audio"
 
 
 @dataclass(slots=True)
@@ -317,7 +407,12 @@ class Unknown:
     record: int
     event_type: str
     raw: JSON = field(default=None)
-    type: ClassVar[str] = "unknown"
+
+    @property
+    def type(self) -> str:
+        """The event type, "unknown" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "unknown"
 
 
 UnifiedEvent: TypeAlias = (

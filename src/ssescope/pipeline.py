@@ -95,7 +95,7 @@ class Pipeline:
         *,
         provider: str = "auto",
         framing: str = "auto",
-        max_event_bytes: int | None = None,
+        max_event_bytes: object = None,
         timing: TimingOptions | None = None,
         source: SourceInfo | None = None,
         keep_records: bool = False,

@@ -156,6 +156,7 @@ def test_version_is_printed() -> None:
     result = run("--version")
     assert result.code == 0
     assert "ssescope" in result.out
+    assert ssescope.core_label() in result.out
 
 
 def test_examples_lists_every_bundled_file_and_as_json() -> None:

@@ -17,6 +17,7 @@ import pytest
 from ssescope.errors import UsageError
 from ssescope.framing import SSEParser
 
+from ..python_source import python_source
 from ._helpers import codes, diags, events, pairs, parse, parse_chunks
 
 # -- max_event_bytes ----------------------------------------------------------------------
@@ -115,7 +116,8 @@ def counting_calls() -> Iterator[Counter[str]]:
 
 
 def calls_for(feed_chunks: Callable[[SSEParser], object]) -> Counter[str]:
-    parser = SSEParser()
+    # A profile hook sees the C calls of Python code only: the framer's Python form.
+    parser = python_source("ssescope.framing.sse").SSEParser()
     with counting_calls() as counts:
         feed_chunks(parser)
     return counts

@@ -185,8 +185,8 @@ class Aggregator:
                 if pieces is None:
                     out.text[tev.part] = _Pieces(text)
                 else:
-                    pieces.append(text)
-                    if len(pieces) - pieces.blocks > _FOLD:
+                    pieces.items.append(text)
+                    if len(pieces.items) - pieces.blocks > _FOLD:
                         pieces.fold()
                 if self.first_content_record is None and text:
                     self.first_content_record = record
@@ -469,7 +469,7 @@ class Aggregator:
             return
         if pieces.cut:  # a bounded pipeline kept only the start: nothing to compare
             return
-        built = "".join(pieces)
+        built = pieces.text()
         if built == ev.value:
             return
         keep = "snapshot" if len(ev.value) >= len(built) else "deltas"

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__, strictjson
+from .. import __version__, core_label, strictjson
 from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
@@ -88,7 +88,9 @@ def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> lis
 
 
 @click.group(context_settings=_CONTEXT, epilog=_EXIT_HELP, invoke_without_command=True)
-@click.version_option(__version__, prog_name="ssescope")
+@click.version_option(
+    __version__, prog_name="ssescope", message=f"%(prog)s %(version)s, {core_label()}"
+)
 @click.pass_context
 def cli(ctx: click.Context) -> int:
     """What actually happened in an LLM streaming response.

@@ -12,8 +12,12 @@ BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte order mark: stripped once, only at byte 0 of a body or a container."""
 
 
-def check_max_event_bytes(value: int | None) -> int | None:
+def check_max_event_bytes(value: object) -> int | None:
     """Return ``value`` if it is ``None`` or a positive integer.
+
+    The constructors that take ``max_event_bytes`` type it ``object`` and leave the check to
+    this function, so that a wrong type is the same :class:`UsageError` in the compiled core
+    (which would otherwise refuse it with a ``TypeError`` at the call) as in the pure one.
 
     Raises:
         UsageError: for anything else (``True``, ``0``, ``1.5``, …).

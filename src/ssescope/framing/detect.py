@@ -187,7 +187,7 @@ class Framer:
     chosen parser, so detection never changes the records.
     """
 
-    def __init__(self, framing: str = "auto", *, max_event_bytes: int | None = None) -> None:
+    def __init__(self, framing: str = "auto", *, max_event_bytes: object = None) -> None:
         if framing != "auto" and framing not in FRAMINGS:
             raise UsageError(
                 f"unknown framing {framing!r}; expected auto or one of {', '.join(FRAMINGS)}"
@@ -201,7 +201,7 @@ class Framer:
         self._parser: FramingParser | None = None
         if framing != "auto":
             self.framing = framing  # type: ignore[assignment]
-            self._parser = make_parser(self.framing, max_event_bytes=max_event_bytes)  # type: ignore[arg-type]
+            self._parser = make_parser(self.framing, max_event_bytes=self._max)  # type: ignore[arg-type]
 
     def feed(self, data: bytes, time: float | None = None) -> list[FramingOutput]:
         """Parse another chunk (see :meth:`SSEParser.feed`).

@@ -8,15 +8,15 @@ Records are plain slotted dataclasses rather than frozen ones: a frozen dataclas
 about 5x longer to construct (1.1 µs against 0.2 µs measured on CPython 3.11), and the
 framer builds one per event. Treat them as immutable values all the same.
 
-The SSE framer's shortcut (``SSEParser._lines``) builds :class:`SSEEvent` without
-calling ``__init__``, setting its slots one by one; a field added here must be set there
-too (the differential test in ``tests/framing/test_sse_fast_path.py`` fails otherwise).
+The SSE framer's shortcut (``SSEParser._lines``) builds :class:`SSEEvent` with positional
+arguments; a field added here must be passed there too (the differential test in
+``tests/framing/test_sse_fast_path.py`` fails otherwise).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias
+from typing import TypeAlias
 
 from ..diagnostics import Diagnostic
 
@@ -54,7 +54,12 @@ class SSEEvent:
     start: int
     end: int
     time: float | None = None
-    kind: ClassVar[str] = "event"
+
+    @property
+    def kind(self) -> str:
+        """The record kind, "event" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "event"
 
 
 @dataclass(slots=True)
@@ -69,7 +74,12 @@ class SSEComment:
     start: int
     end: int
     time: float | None = None
-    kind: ClassVar[str] = "comment"
+
+    @property
+    def kind(self) -> str:
+        """The record kind, "comment" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "comment"
 
 
 @dataclass(slots=True)
@@ -87,7 +97,12 @@ class JSONRecord:
     end: int
     time: float | None = None
     event: str | None = None
-    kind: ClassVar[str] = "json"
+
+    @property
+    def kind(self) -> str:
+        """The record kind, "json" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "json"
 
 
 @dataclass(slots=True)
@@ -108,7 +123,12 @@ class Tail:
     end: int
     raw: str
     code: str
-    kind: ClassVar[str] = "tail"
+
+    @property
+    def kind(self) -> str:
+        """The record kind, "tail" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "tail"
 
 
 DataRecord: TypeAlias = "SSEEvent | JSONRecord"

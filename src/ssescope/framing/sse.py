@@ -81,7 +81,6 @@ __all__ = ["SSEParser"]
 
 _LF = 0x0A
 _SPACE = 0x20
-_new = object.__new__
 
 
 def _head(pieces: list[bytes], limit: int) -> bytes:
@@ -166,7 +165,7 @@ class SSEParser:
     # they give exactly what the general path gives).
     _shortcuts: ClassVar[bool] = True
 
-    def __init__(self, *, max_event_bytes: int | None = None) -> None:
+    def __init__(self, *, max_event_bytes: object = None) -> None:
         self._max = check_max_event_bytes(max_event_bytes)
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
@@ -394,17 +393,8 @@ class SSEParser:
                     end = pos + len(line) + 2 if step == 2 else pos + len(line) + len(value) + 3
                     index = self._index
                     self._index = index + 1
-                    # Slots set directly: cheaper than the dataclass __init__, same record.
-                    event = _new(SSEEvent)
-                    event.index = index
-                    event.event = kind
-                    event.data = text
-                    event.id = self._id
-                    event.retry = self._retry
-                    event.start = start
-                    event.end = end
-                    event.time = time
-                    append(event)
+                    # Positional arguments: the cheapest call, native in the compiled core.
+                    append(SSEEvent(index, kind, text, self._id, self._retry, start, end, time))
                     if start != pos:
                         # The lone "event:" line's block is dispatched with it.
                         self._committed_id = self._id

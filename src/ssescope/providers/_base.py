@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import ClassVar, Protocol, TypeAlias, cast
+from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
 
 import orjson
 
@@ -45,6 +45,7 @@ __all__ = [
     "not_streamed",
     "object_field",
     "provider_error",
+    "refuse_feed_after_close",
     "str_or_none",
     "token_count",
     "usage_event",
@@ -159,13 +160,13 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         value = loads_strict(data)
     except RecursionError:
         return INVALID, too_deep_diagnostic(record)
-    except NonFiniteNumber as exc:
+    except NonFiniteNumber as refused:  # (its own name: the compiled core types each one)
         return INVALID, diagnostic(
             "json.non-finite-number",
             record.start,
             record.index,
             excerpt(data),
-            number=exc.args[0],
+            number=refused.args[0],
             data=data,
             length=_length(data),
         )
@@ -250,7 +251,8 @@ def diag(code: str, record: DataRecord, *, form: str | None = None, **args: obje
     return build(code, args, record.start, record.index, None, form)
 
 
-def _feed_after_close(*_args: object) -> list[AdapterOutput]:
+def refuse_feed_after_close() -> NoReturn:
+    """Raise the :class:`~ssescope.errors.UsageError` of a ``feed`` after ``close``."""
     raise UsageError(FEED_AFTER_CLOSE)
 
 
@@ -258,14 +260,12 @@ def close_once(adapter: object) -> None:
     """Start ``adapter.close``: the Incremental contract of closing once, never fed after.
 
     A second close raises :class:`~ssescope.errors.UsageError`. The adapter's ``_closed``
-    flag is set and the instance's ``feed`` is shadowed by one that raises, so the
-    per-record path of an open adapter carries no check at all.
+    flag (a class attribute, ``False``, that every adapter declares) is set; its ``feed``
+    checks it first and calls :func:`refuse_feed_after_close`.
     """
     if getattr(adapter, "_closed", False):
         raise UsageError(CLOSE_TWICE)
-    state = vars(adapter)
-    state["_closed"] = True
-    state["feed"] = _feed_after_close
+    setattr(adapter, "_closed", True)  # noqa: B010 - the Adapter protocol does not name it
 
 
 def not_streamed(what: str, record: DataRecord) -> Diagnostic:
@@ -318,10 +318,10 @@ def token_count(value: object) -> int | None:
 def provider_error(
     record: DataRecord,
     out: list[AdapterOutput],
-    message: str,
-    error_type: str | None = None,
-    code: str | None = None,
-    raw: JSON = None,
+    error_message: str,
+    error_kind: str | None = None,
+    error_code: str | None = None,
+    error_raw: JSON = None,
     /,
     *,
     form: str,
@@ -332,14 +332,16 @@ def provider_error(
     Args:
         record: the record that carried the error.
         out: where the event and the diagnostic go.
-        message: the error's message text.
-        error_type: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
-        code: the provider's error code, as text.
-        raw: the error value as the wire sent it.
+        error_message: the error's message text.
+        error_kind: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
+        error_code: the provider's error code, as text.
+        error_raw: the error value as the wire sent it.
         form: the provider's message form of ``provider.error`` (see the registry).
-        **args: the arguments of that message form (``message``, ``text``… as it names them).
+        **args: the arguments of that message form (``message``, ``error_type``… as it names
+            them). (The positional parameters take names no message form uses: the compiled
+            core does not let a keyword argument share the name of a positional-only one.)
     """
-    out.append(ProviderError(record.index, error_type, message, code, raw))
+    out.append(ProviderError(record.index, error_kind, error_message, error_code, error_raw))
     out.append(diag("provider.error", record, form=form, **args))
 
 

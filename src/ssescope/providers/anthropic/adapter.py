@@ -14,6 +14,7 @@ from .._base import (
     decode_json,
     diag,
     not_streamed,
+    refuse_feed_after_close,
     whole_terminal,
 )
 from .blocks import _AnthropicBlocks
@@ -37,6 +38,8 @@ class AnthropicAdapter(_AnthropicBlocks):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (an SSE event or a JSON line) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         name = record.event if isinstance(record, SSEEvent) else None
         if name == "message":  # no ``event:`` line: the JSON type alone decides
             name = None

@@ -33,6 +33,7 @@ from .._base import (
     diag,
     object_field,
     provider_error,
+    refuse_feed_after_close,
     usage_event,
 )
 from ..anthropic.adapter import AnthropicAdapter
@@ -72,6 +73,8 @@ class BedrockAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event-stream message (or one decoded message line) to events."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:

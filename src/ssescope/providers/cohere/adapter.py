@@ -25,6 +25,7 @@ from .._base import (
     diag,
     int_or_none,
     provider_error,
+    refuse_feed_after_close,
     str_or_none,
     token_count,
 )
@@ -52,6 +53,8 @@ class CohereAdapter(AdapterBase):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one stream event to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         obj = self._object(record, out, "cohere.unexpected-json")
         if obj is None:

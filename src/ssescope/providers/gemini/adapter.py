@@ -13,6 +13,7 @@ from .._base import (
     close_once,
     decode_record,
     diag,
+    refuse_feed_after_close,
     token_count,
 )
 from .maps import _USAGE_KEYS
@@ -25,6 +26,8 @@ class GeminiAdapter(_GeminiParts):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one chunk (or error object) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end

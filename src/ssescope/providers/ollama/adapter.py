@@ -23,6 +23,7 @@ from .._base import (
     diag,
     error_fields,
     provider_error,
+    refuse_feed_after_close,
     token_count,
 )
 from .maps import finish_status, map_finish_reason
@@ -63,6 +64,8 @@ class OllamaAdapter(AdapterBase):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one line to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         obj = self._object(record, out, "ollama.unexpected-json")
         if obj is None:

@@ -11,7 +11,14 @@ from ...diagnostics import diagnostic, quote
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
 from ...limits import may_be_too_deep
-from .._base import AdapterOutput, close_once, decode_json, diag, not_streamed
+from .._base import (
+    AdapterOutput,
+    close_once,
+    decode_json,
+    diag,
+    not_streamed,
+    refuse_feed_after_close,
+)
 from .choices import _ChatChoices
 from .maps import _usage_values
 from .state import (
@@ -37,6 +44,8 @@ class OpenAIChatAdapter(_ChatChoices):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         self._last = record
         data = record.data
         if data[:1] == "{" and record.event != "error":
@@ -161,6 +170,7 @@ class OpenAIChatAdapter(_ChatChoices):
             and self._started
             and get("id") == self._id
             and _TOP_RARE.isdisjoint(obj)
+            and get("usage") is None
         ):
             # The shape of almost every chunk: one known choice with a plain content
             # delta and no finish reason. Same result as the general path below, with
@@ -205,7 +215,11 @@ class OpenAIChatAdapter(_ChatChoices):
                     )
         elif choices is not None:
             _invalid(out, record, f"`choices` is not a list: {quote(choices)}; it is ignored.")
-        if obj_type != "chat.completion.chunk" or not _TOP_RARE.isdisjoint(obj):
+        if (
+            obj_type != "chat.completion.chunk"
+            or not _TOP_RARE.isdisjoint(obj)
+            or get("usage") is not None
+        ):
             self._chunk_rest(obj, obj_type, choices, finished, record, out)
         return out
 

@@ -23,9 +23,10 @@ _KNOWN_OBJECTS: frozenset[str] = frozenset(
 
 
 _TOP_RARE: frozenset[str] = frozenset(
-    ("usage", "x_groq", "citations", "search_results", "prompt_filter_results", "error")
+    ("x_groq", "citations", "search_results", "prompt_filter_results", "error")
 )
-"""Top-level chunk keys that need more than the choices (checked in one set operation)."""
+"""Top-level chunk keys that need more than the choices (checked in one set operation).
+``usage`` needs more only when it is not null (real chunks carry ``"usage": null``)."""
 
 
 _CHUNK_KEYS: frozenset[str] = frozenset(

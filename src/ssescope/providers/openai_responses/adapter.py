@@ -15,6 +15,7 @@ from .._base import (
     decode_json,
     diag,
     not_streamed,
+    refuse_feed_after_close,
     str_or_none,
     whole_terminal,
 )
@@ -58,6 +59,8 @@ class OpenAIResponsesAdapter(_ResponsesItems):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one Responses event) to unified events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         obj, bad = decode_json(record)
         if obj is INVALID:

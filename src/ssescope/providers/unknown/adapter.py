@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ...events import Unknown
 from ...framing.records import DataRecord
-from .._base import INVALID, AdapterOutput, close_once, decode_json
+from .._base import INVALID, AdapterOutput, close_once, decode_json, refuse_feed_after_close
 
 __all__ = ["UnknownAdapter"]
 
@@ -23,6 +23,8 @@ class UnknownAdapter:
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record to an :class:`Unknown` event (or a ``json.invalid`` diagnostic)."""
+        if self._closed:
+            refuse_feed_after_close()
         if record.data.strip() == "[DONE]":
             return [Unknown(record.index, "[DONE]")]
         value, problem = decode_json(record)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...events import Unknown
 from ...framing.records import DataRecord
-from .._base import INVALID, AdapterOutput, close_once, decode_json, diag
+from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, refuse_feed_after_close
 from .state import _LEGACY_LINE, _QUIET
 from .tools import _UITools
 
@@ -38,6 +38,8 @@ class VercelUIAdapter(_UITools):
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one UI-message chunk, or ``[DONE]``) to events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
         out: list[AdapterOutput] = []
         data = record.data
         if data == "[DONE]" or (data[:1] != "{" and data.strip() == "[DONE]"):
