@@ -194,6 +194,7 @@ class _Candidate:
         self.time = time
         self.wait = wait
         self.count = 1
+        self.open = True  # no record has landed outside its window yet
 
 
 class TimingSummary:
@@ -246,7 +247,7 @@ class TimingSummary:
             self._count_burst(time)
         wait = time - self.wait_from
         self.wait_from = time
-        if wait >= options.burst_wait_s and not self.burst_found:
+        if wait >= options.burst_wait_s and not self.burst_found and not self._head_wins():
             self.candidates.append(_Candidate(pos, index, offset, time, wait))
         self.prev_t = time
         self.last_index = index
@@ -254,19 +255,41 @@ class TimingSummary:
 
     def _count_burst(self, time: float) -> None:
         window = self.options.burst_window_s
-        still: list[_Candidate] = []
         for cand in self.candidates:
-            if time - cand.time > window:
-                self._settle(cand)
-            else:
-                cand.count += 1
-                still.append(cand)
-        self.candidates = [] if self.burst_found else still
+            if cand.open:
+                if time - cand.time > window:
+                    cand.open = False  # its count is final
+                else:
+                    cand.count += 1
+        self._resolve()
 
-    def _settle(self, cand: _Candidate) -> None:
+    def _head_wins(self) -> bool:
+        """Whether the earliest open candidate already has enough records to be the burst
+        (so no later one can be)."""
+        cands = self.candidates
+        return bool(cands) and cands[0].count >= self.options.burst_records
+
+    def _resolve(self) -> None:
+        """Settle what can be settled: :func:`compute_timing` reports the first candidate, in
+        record order, whose records make a burst; a later one can win only once every
+        earlier one has ended short. A head with enough records leaves no room for later
+        ones, so at most ``burst_records`` candidates are ever kept."""
+        cands = self.candidates
+        while cands:
+            head = cands[0]
+            if head.count >= self.options.burst_records:
+                if head.open:
+                    del cands[1:]  # it wins; it goes on counting until its window ends
+                    return
+                self._declare(head)
+                cands.clear()
+                return
+            if head.open:
+                return
+            cands.pop(0)
+
+    def _declare(self, cand: _Candidate) -> None:
         options = self.options
-        if self.burst_found or cand.count < options.burst_records:
-            return
         self.burst_found = True
         found = diagnostic(
             "timing.burst",
@@ -291,7 +314,8 @@ class TimingSummary:
         if first_byte is None:
             return timing, []
         for cand in self.candidates:
-            self._settle(cand)
+            cand.open = False  # no more records: every count is final
+        self._resolve()
         self.candidates = []
         timing.first_byte_s = first_byte
         timing.total_s = last_byte
