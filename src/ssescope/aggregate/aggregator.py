@@ -27,8 +27,6 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
-
 from ..diagnostics import Diagnostic, build
 from ..errors import UsageError
 from ..events import (
@@ -54,21 +52,18 @@ from ..events import (
     Usage,
 )
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from .build import ReportBuilder
 from .capped import DiagnosticCap
-from .report import AudioReport, OutputReport, ResponseReport, ToolCallReport
+from .report import AudioReport, ResponseReport
 from .state import (
     _FOLD,
     ToolCallState,
     _add,
     _b64_len,
     _bad_token_counts,
-    _join,
     _Output,
     _Pieces,
-    _resolve,
     _Response,
-    _usage_report,
 )
 from .timeline import Timeline
 
@@ -611,7 +606,8 @@ class Aggregator:
             raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
-        reports = [self._build(r) for r in responses]
+        builder = ReportBuilder(self._diag, self.end_offset)
+        reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):
                 self.timeline.parsed(number, resp, report)
@@ -624,123 +620,3 @@ class Aggregator:
                 "provider.unknown-event", records[0], n_records=len(records), event_type=event_type
             )
         return reports
-
-    def _build(self, resp: _Response) -> ResponseReport:
-        outputs = [self._build_output(resp.outputs[k]) for k in sorted(resp.outputs)]
-        usage = _usage_report(resp)
-        if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
-            self._diag("usage.missing", resp.last_record)
-        return ResponseReport(
-            status=resp.status,
-            status_reason=resp.status_reason,
-            id=resp.id,
-            model=resp.model,
-            outputs=outputs,
-            usage=usage,
-            error=resp.error,
-            first_record=resp.first_record,
-            last_record=resp.last_record,
-        )
-
-    def _build_output(self, out: _Output) -> OutputReport:
-        text = _join(out.text)
-        if "<think>" in text or "</think>" in text:
-            self._diag("content.think-tag-in-text", None, index=out.index)
-        return OutputReport(
-            index=out.index,
-            text=text,
-            reasoning=_join(out.reasoning),
-            refusal=_join(out.refusal),
-            tool_calls=[self._build_call(c) for c in out.calls],
-            citations=out.citations,
-            finish_reason=out.finish,
-            raw_finish_reason=out.raw_finish,
-            reasoning_signature=out.signature,
-            redacted_reasoning=out.redacted,
-            encrypted_reasoning=out.encrypted,
-            server_tool_results=out.server_results,
-            audio=out.audio,
-        )
-
-    def _build_call(self, call: ToolCallState) -> ToolCallReport:
-        fragments = call.arguments
-        label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
-        if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
-            return ToolCallReport(
-                id=call.id,
-                name=call.name,
-                arguments=fragments,
-                input=None,
-                complete=call.ended,
-                kind=call.kind,
-                index=call.index,
-                record=call.first_record,
-            )
-        arguments, mismatch = _resolve(fragments, call.snapshot)
-        if mismatch:
-            self._diag(
-                "snapshot.mismatch",
-                call.last_record,
-                form="tool-arguments",
-                label=label,
-                snapshot=call.snapshot,
-                arguments=fragments,
-                kept="snapshot" if arguments == call.snapshot else "fragments",
-            )
-        report = ToolCallReport(
-            id=call.id,
-            name=call.name,
-            arguments=arguments,
-            input=None,
-            complete=call.ended,
-            kind=call.kind,
-            index=call.index,
-            record=call.first_record,
-        )
-        if not call.ended:
-            self._diag(
-                "tool.incomplete",
-                call.last_record,
-                offset=self.end_offset,
-                label=label,
-                name=call.name,
-                n_arguments=len(arguments),
-                arguments=arguments,
-            )
-            return report
-        if call.format != "json":
-            return report
-        if not arguments.strip():
-            report.input = {}
-            return report
-        try:
-            value = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
-            try:
-                value = loads_finite(arguments)
-            except ValueError as exc:
-                pos = getattr(exc, "pos", None)
-                msg = getattr(exc, "msg", str(exc))
-                report.error = f"{msg} at character {pos}" if pos is not None else msg
-                self._diag(
-                    "tool.invalid-arguments",
-                    call.last_record,
-                    label=label,
-                    name=call.name,
-                    error=report.error,
-                    arguments=arguments,
-                )
-                return report
-        if may_be_too_deep(arguments) and too_deep(value):
-            report.error = f"nested more than {MAX_DEPTH} levels deep"
-            self._diag(
-                "tool.arguments-too-deep",
-                call.last_record,
-                label=label,
-                name=call.name,
-                depth=MAX_DEPTH,
-                arguments=arguments,
-            )
-            return report
-        report.input = value
-        return report

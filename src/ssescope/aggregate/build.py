@@ -1,0 +1,173 @@
+"""Building the Report's responses from the aggregation state: once, at the end.
+
+:class:`~ssescope.aggregate.aggregator.Aggregator` folds events into state
+(:mod:`ssescope.aggregate.state`); at :meth:`~ssescope.aggregate.aggregator.Aggregator.close`
+a :class:`ReportBuilder` turns each response's state into its report. This is where text
+parts are joined, usage is chosen, a tool call's arguments are resolved against its
+snapshot and parsed, and the end-of-stream diagnostics of each are made (through the
+aggregator's own ``diag``, so that they are capped and located like every other).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import orjson
+
+from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from .report import OutputReport, ResponseReport, ToolCallReport
+from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
+
+__all__ = ["Diag", "ReportBuilder"]
+
+
+class Diag(Protocol):
+    """How the builder reports a diagnostic: the aggregator's ``_diag``."""
+
+    def __call__(
+        self,
+        code: str,
+        record: int | None,
+        *,
+        form: str | None = None,
+        offset: int | None = None,
+        **args: object,
+    ) -> None: ...
+
+
+class ReportBuilder:
+    """Builds responses' reports, reporting through ``diag``.
+
+    Args:
+        diag: where diagnostics go (code, record, then the code's arguments).
+        end_offset: where the body ended, if known (an unfinished tool call is located
+            there).
+    """
+
+    def __init__(self, diag: Diag, end_offset: int | None) -> None:
+        self._diag = diag
+        self.end_offset = end_offset
+
+    def response(self, resp: _Response) -> ResponseReport:
+        """The report of one response (its outputs, usage, status), with its diagnostics."""
+        outputs = [self.output(resp.outputs[k]) for k in sorted(resp.outputs)]
+        usage = _usage_report(resp)
+        if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
+            self._diag("usage.missing", resp.last_record)
+        return ResponseReport(
+            status=resp.status,
+            status_reason=resp.status_reason,
+            id=resp.id,
+            model=resp.model,
+            outputs=outputs,
+            usage=usage,
+            error=resp.error,
+            first_record=resp.first_record,
+            last_record=resp.last_record,
+        )
+
+    def output(self, out: _Output) -> OutputReport:
+        """The report of one output: its parts joined, its tool calls built."""
+        text = _join(out.text)
+        if "<think>" in text or "</think>" in text:
+            self._diag("content.think-tag-in-text", None, index=out.index)
+        return OutputReport(
+            index=out.index,
+            text=text,
+            reasoning=_join(out.reasoning),
+            refusal=_join(out.refusal),
+            tool_calls=[self.call(c) for c in out.calls],
+            citations=out.citations,
+            finish_reason=out.finish,
+            raw_finish_reason=out.raw_finish,
+            reasoning_signature=out.signature,
+            redacted_reasoning=out.redacted,
+            encrypted_reasoning=out.encrypted,
+            server_tool_results=out.server_results,
+            audio=out.audio,
+        )
+
+    def call(self, call: ToolCallState) -> ToolCallReport:
+        """The report of one tool call: its arguments resolved against a snapshot and, for
+        a call the protocol ended, parsed once."""
+        fragments = call.arguments
+        label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
+        if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
+            return ToolCallReport(
+                id=call.id,
+                name=call.name,
+                arguments=fragments,
+                input=None,
+                complete=call.ended,
+                kind=call.kind,
+                index=call.index,
+                record=call.first_record,
+            )
+        arguments, mismatch = _resolve(fragments, call.snapshot)
+        if mismatch:
+            self._diag(
+                "snapshot.mismatch",
+                call.last_record,
+                form="tool-arguments",
+                label=label,
+                snapshot=call.snapshot,
+                arguments=fragments,
+                kept="snapshot" if arguments == call.snapshot else "fragments",
+            )
+        report = ToolCallReport(
+            id=call.id,
+            name=call.name,
+            arguments=arguments,
+            input=None,
+            complete=call.ended,
+            kind=call.kind,
+            index=call.index,
+            record=call.first_record,
+        )
+        if not call.ended:
+            self._diag(
+                "tool.incomplete",
+                call.last_record,
+                offset=self.end_offset,
+                label=label,
+                name=call.name,
+                n_arguments=len(arguments),
+                arguments=arguments,
+            )
+            return report
+        if call.format != "json":
+            return report
+        if not arguments.strip():
+            report.input = {}
+            return report
+        try:
+            value = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            try:
+                value = loads_finite(arguments)
+            except ValueError as exc:
+                pos = getattr(exc, "pos", None)
+                msg = getattr(exc, "msg", str(exc))
+                report.error = f"{msg} at character {pos}" if pos is not None else msg
+                self._diag(
+                    "tool.invalid-arguments",
+                    call.last_record,
+                    label=label,
+                    name=call.name,
+                    error=report.error,
+                    arguments=arguments,
+                )
+                return report
+        if may_be_too_deep(arguments) and too_deep(value):
+            report.error = f"nested more than {MAX_DEPTH} levels deep"
+            self._diag(
+                "tool.arguments-too-deep",
+                call.last_record,
+                label=label,
+                name=call.name,
+                depth=MAX_DEPTH,
+                arguments=arguments,
+            )
+            return report
+        report.input = value
+        return report
