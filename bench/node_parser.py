@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 from cores import pure_core
-from framing import anthropic_like, chunked, openai_like
 
 import ssescope
+from framing import anthropic_like, chunked, openai_like
 from ssescope.framing import SSEEvent, SSEParser
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
@@ -69,7 +69,8 @@ def main() -> None:
     node = shutil.which("node")
     if node is None or not (NODE_DIR / "node_modules" / "eventsource-parser").is_dir():
         sys.exit("needs node and `npm install --prefix bench/node` (eventsource-parser)")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    done = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    version = done.stdout.strip()
     print(
         f"Python {platform.python_version()}, Node {version}, ssescope core: {ssescope.CORE}; "
         f"best of {args.rounds} rounds, wall ms around the framing loop"
@@ -104,7 +105,9 @@ def main() -> None:
                 node_ms = best["eventsource-parser"]
                 for label, ms in best.items():
                     ratio = "1.00×" if label == "eventsource-parser" else f"{node_ms / ms:.2f}×"
-                    print(f"| {name} | {size} B | {label} | {ms:.1f} | {mb / ms * 1000:.0f} | {ratio} |")
+                    print(
+                        f"| {name} | {size} B | {label} | {ms:.1f} | {mb / ms * 1000:.0f} | {ratio} |"
+                    )
 
 
 if __name__ == "__main__":
