@@ -92,18 +92,20 @@ class ReportBuilder:
         a call the protocol ended, parsed once."""
         fragments = call.arguments
         label = call.id or (f"#{call.index}" if call.index is not None else "(no id)")
+        report = ToolCallReport(
+            id=call.id,
+            name=call.name,
+            arguments=fragments,
+            input=None,
+            complete=call.ended,
+            kind=call.kind,
+            index=call.index,
+            record=call.first_record,
+        )
         if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
-            return ToolCallReport(
-                id=call.id,
-                name=call.name,
-                arguments=fragments,
-                input=None,
-                complete=call.ended,
-                kind=call.kind,
-                index=call.index,
-                record=call.first_record,
-            )
+            return report
         arguments, mismatch = _resolve(fragments, call.snapshot)
+        report.arguments = arguments
         if mismatch:
             self._diag(
                 "snapshot.mismatch",
@@ -114,16 +116,6 @@ class ReportBuilder:
                 arguments=fragments,
                 kept="snapshot" if arguments == call.snapshot else "fragments",
             )
-        report = ToolCallReport(
-            id=call.id,
-            name=call.name,
-            arguments=arguments,
-            input=None,
-            complete=call.ended,
-            kind=call.kind,
-            index=call.index,
-            record=call.first_record,
-        )
         if not call.ended:
             self._diag(
                 "tool.incomplete",

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ..events import JSON, Audio
@@ -41,43 +42,25 @@ PARTED_FIELDS = ("text", "reasoning", "refusal")
 """The output fields kept as lists of parts in the state."""
 
 
+_CHANGE_FIELDS = ("record", "response", "output", "field", "part", "key", "op", "value")
+
+
+@dataclass(slots=True)
 class Change:
     """One change the aggregator made (see the module docstring for the addressing)."""
 
-    __slots__ = ("field", "key", "op", "output", "part", "record", "response", "value")
-
-    def __init__(
-        self,
-        record: int,
-        response: int,
-        output: int | None,
-        field: str | None,
-        part: int | None,
-        key: str | None,
-        op: str,
-        value: JSON,
-    ) -> None:
-        self.record = record
-        self.response = response
-        self.output = output
-        self.field = field
-        self.part = part
-        self.key = key
-        self.op = op
-        self.value = value
+    record: int
+    response: int
+    output: int | None
+    field: str | None
+    part: int | None
+    key: str | None
+    op: str
+    value: JSON
 
     def to_list(self) -> list[JSON]:
         """``[record, response, output, field, part, key, op, value]`` (the web API's form)."""
-        return [
-            self.record,
-            self.response,
-            self.output,
-            self.field,
-            self.part,
-            self.key,
-            self.op,
-            self.value,
-        ]
+        return [getattr(self, name) for name in _CHANGE_FIELDS]
 
 
 class Timeline:
