@@ -10,7 +10,7 @@ aggregator's own ``diag``, so that they are capped and located like every other)
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
 
 import orjson
 
@@ -18,33 +18,20 @@ from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
 from .report import OutputReport, ResponseReport, ToolCallReport
 from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
 
-__all__ = ["Diag", "ReportBuilder"]
-
-
-class Diag(Protocol):
-    """How the builder reports a diagnostic: the aggregator's ``_diag``."""
-
-    def __call__(
-        self,
-        code: str,
-        record: int | None,
-        *,
-        form: str | None = None,
-        offset: int | None = None,
-        **args: object,
-    ) -> None: ...
+__all__ = ["ReportBuilder"]
 
 
 class ReportBuilder:
     """Builds responses' reports, reporting through ``diag``.
 
     Args:
-        diag: where diagnostics go (code, record, then the code's arguments).
+        diag: where diagnostics go: the aggregator's ``_diag`` (a code, a record, then
+            ``form``, ``offset`` and the code's arguments by keyword).
         end_offset: where the body ended, if known (an unfinished tool call is located
             there).
     """
 
-    def __init__(self, diag: Diag, end_offset: int | None) -> None:
+    def __init__(self, diag: Callable[..., None], end_offset: int | None) -> None:
         self._diag = diag
         self.end_offset = end_offset
 

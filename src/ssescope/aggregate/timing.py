@@ -184,17 +184,17 @@ def compute_timing(
     return timing, diags
 
 
+@dataclass(slots=True)
 class _Candidate:
     """A record after a long wait, counting the records that land within the burst window."""
 
-    def __init__(self, pos: int, index: int, offset: int, time: float, wait: float) -> None:
-        self.pos = pos
-        self.index = index
-        self.offset = offset
-        self.time = time
-        self.wait = wait
-        self.count = 1
-        self.open = True  # no record has landed outside its window yet
+    pos: int
+    index: int
+    offset: int
+    time: float
+    wait: float
+    count: int = 1
+    open: bool = True  # no record has landed outside its window yet
 
 
 class TimingSummary:
