@@ -1,0 +1,93 @@
+"""Records and events with a hand-written ``__init__`` construct as the generated one did.
+
+The hot record and event classes write ``__init__`` by hand (``dataclass(init=False)``) so
+that the compiled core compiles construction natively. Each is compared here with the
+dataclass that ``dataclasses`` would generate from the same fields: the same signature,
+the same defaults, and, over random arguments given positionally or by keyword, the same
+fields, repr and equality.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+from typing import Any
+
+import pytest
+
+from ssescope.events import TextDelta
+from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent, Tail
+
+CLASSES: list[type[Any]] = [SSEEvent, SSEComment, JSONRecord, Tail, TextDelta]
+
+INTS: list[object] = [0, 7, -1, 2**40]
+STRS: list[object] = ["", "message", "a\nb"]
+VALUES: dict[str, list[object]] = {
+    "retry": [*INTS, None],
+    "time": [1.5, 0.0, 1e9, None],
+    "part": [*INTS, *STRS, None, ("a", 1)],
+    "JSONRecord.event": [*STRS, None],
+}
+"""Values of the fields that are not a plain ``int`` or ``str``, by name (the compiled core
+refuses a wrongly typed argument, and keeps no usable annotations to read the types from)."""
+STR_FIELDS = {"event", "data", "id", "text", "raw", "code"}
+
+
+def _values(cls: type[Any], name: str) -> list[object]:
+    """The values a test may pass for field ``name`` of ``cls``."""
+    default = STRS if name in STR_FIELDS else INTS
+    return VALUES.get(f"{cls.__name__}.{name}", VALUES.get(name, default))
+
+
+def _reference(cls: type[Any]) -> type[Any]:
+    """The dataclass ``dataclasses`` generates from ``cls``'s fields, ``__init__`` included."""
+    spec = [
+        (f.name, object, dataclasses.field(default=f.default))
+        if f.default is not dataclasses.MISSING
+        else (f.name, object)
+        for f in dataclasses.fields(cls)
+    ]
+    return dataclasses.make_dataclass(cls.__name__, spec)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_signature_matches_the_fields(cls: type[Any]) -> None:
+    fields = dataclasses.fields(cls)
+    parameters = list(inspect.signature(cls).parameters.values())
+    assert [p.name for p in parameters] == [f.name for f in fields]
+    for parameter, field in zip(parameters, fields, strict=True):
+        expected = (
+            inspect.Parameter.empty if field.default is dataclasses.MISSING else field.default
+        )
+        assert parameter.default == expected, field.name
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_construction_matches_the_generated_init(cls: type[Any]) -> None:
+    reference = _reference(cls)
+    fields = dataclasses.fields(cls)
+    required = sum(f.default is dataclasses.MISSING for f in fields)
+    rng = random.Random(cls.__name__)
+    for _ in range(300):
+        count = rng.randint(required, len(fields))
+        args = [rng.choice(_values(cls, f.name)) for f in fields[:count]]
+        positional = rng.randint(0, count)
+        kwargs = {
+            f.name: v for f, v in zip(fields[positional:count], args[positional:], strict=True)
+        }
+        built = cls(*args[:positional], **kwargs)
+        expected = reference(*args[:positional], **kwargs)
+        assert dataclasses.astuple(built) == dataclasses.astuple(expected)
+        assert repr(built) == repr(expected)
+        assert built == cls(*args)
+        assert built != expected  # equality stays within one class, as before
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_bad_calls_still_raise(cls: type[Any]) -> None:
+    with pytest.raises(TypeError):
+        cls()
+    names = [f.name for f in dataclasses.fields(cls)]
+    with pytest.raises(TypeError):
+        cls(*range(len(names) + 1))
