@@ -308,17 +308,27 @@ def test_a_saved_capture_replays_with_its_chunks_and_timing_and_inspects_like_th
     replay = make_app(
         load_captures(first), ReplayOptions(chunk="original", delay="original"), log=io.StringIO()
     )
-    second = tmp_path / "second.ssecap"
-    with ServerThread(replay) as server:
-        code, again, _ = request(server, "/v1/chat/completions", "--save", str(second))
-    assert code == 0
-    assert again["outputs"] == live["outputs"]
-    a, b = read_path(first).chunks, read_path(second).chunks
-    # the original chunk boundaries come back exactly ...
-    assert [c.data for c in b] == [c.data for c in a]
-    # ... and so do the gaps between chunks, within scheduling noise
+    a = read_path(first).chunks
     gaps_a = [y.time - x.time for x, y in itertools.pairwise(a)]  # type: ignore[operator]
-    gaps_b = [y.time - x.time for x, y in itertools.pairwise(b)]  # type: ignore[operator]
     assert len(gaps_a) >= 5
-    assert all(abs(ga - gb) < 0.04 for ga, gb in zip(gaps_a, gaps_b, strict=True))
-    assert abs(sum(gaps_b) - sum(gaps_a)) < 0.1 * sum(gaps_a) + 0.04
+    # Bytes, chunk boundaries and outputs are checked on every replay. The gaps between
+    # chunks are measured on a shared machine (server and client in one process), where one
+    # late wake-up can stretch a gap: one replay in three must keep every gap within 40 ms.
+    late: list[str] = []
+    for attempt in range(3):
+        second = tmp_path / f"second-{attempt}.ssecap"
+        with ServerThread(replay) as server:
+            code, again, _ = request(server, "/v1/chat/completions", "--save", str(second))
+        assert code == 0
+        assert again["outputs"] == live["outputs"]
+        b = read_path(second).chunks
+        # the original chunk boundaries come back exactly ...
+        assert [c.data for c in b] == [c.data for c in a]
+        # ... and so do the gaps between chunks, within scheduling noise
+        gaps_b = [y.time - x.time for x, y in itertools.pairwise(b)]  # type: ignore[operator]
+        worst = max(abs(ga - gb) for ga, gb in zip(gaps_a, gaps_b, strict=True))
+        total = abs(sum(gaps_b) - sum(gaps_a))
+        if worst < 0.04 and total < 0.1 * sum(gaps_a) + 0.04:
+            return
+        late.append(f"worst gap off by {worst * 1000:.0f} ms, total by {total * 1000:.0f} ms")
+    pytest.fail("the replay lost the original timing: " + "; ".join(late))
