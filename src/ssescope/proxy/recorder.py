@@ -221,9 +221,7 @@ class Recorder:
 
     def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
         if tape.last_byte is not None:
-            gap = t - tape.last_byte
-            if ex.byte_idle_max_s is None or gap > ex.byte_idle_max_s:
-                ex.byte_idle_max_s = gap
+            ex.byte_idle_max_s = _longest(ex.byte_idle_max_s, t - tape.last_byte)
         tape.last_byte = t
         ex.last_byte_s = t
         body = tape.decoder.feed(data)
@@ -249,9 +247,7 @@ class Recorder:
                 if ex.first_content_s is None:
                     ex.first_content_s = t
                 if tape.last_content is not None:
-                    gap = t - tape.last_content
-                    if ex.content_idle_max_s is None or gap > ex.content_idle_max_s:
-                        ex.content_idle_max_s = gap
+                    ex.content_idle_max_s = _longest(ex.content_idle_max_s, t - tape.last_content)
                 tape.last_content = t
                 ex.last_content_s = t
             elif isinstance(ev, Terminal) and ex.terminal_s is None:
@@ -328,3 +324,8 @@ def _redacted_body(body: Any) -> Any:
         out = redact_json(body.encode("utf-8", "surrogatepass"))
         return redact_value(body, "content") if out is None else out.decode("utf-8")
     return redact_value(body)
+
+
+def _longest(longest: float | None, gap: float) -> float:
+    """The longer of the longest gap so far (``None`` before the first) and ``gap``."""
+    return gap if longest is None or gap > longest else longest

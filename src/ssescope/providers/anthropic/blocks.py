@@ -136,16 +136,9 @@ class _AnthropicBlocks(_AnthropicState):
                 )
         n = record.index
         if dtype == "text_delta":
-            text = delta.get("text")
-            if not isinstance(text, str):
-                raise Malformed(f'its text_delta has no string "text" ({quote(text)})')
-            out.append(TextDelta(n, 0, text, key))
+            out.append(TextDelta(n, 0, _string(delta, dtype, "text"), key))
         elif dtype == "input_json_delta":
-            frag = delta.get("partial_json")
-            if not isinstance(frag, str):
-                raise Malformed(
-                    f'its input_json_delta has no string "partial_json" ({quote(frag)})'
-                )
+            frag = _string(delta, dtype, "partial_json")
             if key is None:
                 out.append(diag("tool.missing-index", record, form="block"))
             if frag:  # the first fragment is often "": it adds nothing
@@ -154,14 +147,9 @@ class _AnthropicBlocks(_AnthropicState):
                     ToolCallDelta(n, 0, key, None, None, frag, None, block.kind or "function")
                 )
         elif dtype == "thinking_delta":
-            text = delta.get("thinking")
-            if not isinstance(text, str):
-                raise Malformed(f'its thinking_delta has no string "thinking" ({quote(text)})')
-            out.append(ReasoningDelta(n, 0, text, key))
+            out.append(ReasoningDelta(n, 0, _string(delta, dtype, "thinking"), key))
         elif dtype == "signature_delta":
-            sig = delta.get("signature")
-            if not isinstance(sig, str):
-                raise Malformed(f'its signature_delta has no string "signature" ({quote(sig)})')
+            sig = _string(delta, dtype, "signature")
             out.append(ReasoningMeta(n, 0, key, signature=sig))
         elif dtype == "citations_delta":
             out.append(Citation(n, 0, delta.get("citation"), key))
@@ -186,3 +174,11 @@ class _AnthropicBlocks(_AnthropicState):
         if block.kind is not None:
             args = block.pending if not block.fragments else None
             out.append(ToolCallEnd(record.index, 0, key, block.id, args))
+
+
+def _string(delta: dict[str, JSON], dtype: str, field: str) -> str:
+    """The string ``field`` a delta of type ``dtype`` must carry; raises :class:`Malformed`."""
+    value = delta.get(field)
+    if not isinstance(value, str):
+        raise Malformed(f'its {dtype} has no string "{field}" ({quote(value)})')
+    return value
