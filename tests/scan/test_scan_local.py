@@ -189,9 +189,11 @@ def test_a_proxy_record_directory_is_read_through_its_index(
     (record / "index.jsonl").write_text(
         json.dumps({"file": "0001.ssecap", "status": 200})
         + "\n"
-        + json.dumps({"path": "0002.sse"})
+        + json.dumps({"capture": "elsewhere/0002.sse", "path": "/v1/chat/completions"})
         + "\n"
         + "{not json\n"
+        + json.dumps({"capture": None, "path": "/v1/messages", "error": "cannot reach it"})
+        + "\n"
     )
     out = tmp_path / "rows.csv"
     code, _, _ = scan(capsys, str(record), "--out", str(out), "--json")
@@ -203,7 +205,10 @@ def test_a_proxy_record_directory_is_read_through_its_index(
     sources = [r["source"] for r in rows]
     assert str(record / "stray.sse") not in sources
     assert str(record / "0002.sse") in sources and str(record / "0001.ssecap") in sources
-    assert next(r for r in rows if r["error"])["source"] == f"{record / 'index.jsonl'}:3"
+    errors = {r["source"]: r["error"] for r in rows if r["error"]}
+    assert errors.keys() == {f"{record / 'index.jsonl'}:3", f"{record / 'index.jsonl'}:4"}
+    assert "not JSON" in errors[f"{record / 'index.jsonl'}:3"]
+    assert "recorded none: cannot reach it" in errors[f"{record / 'index.jsonl'}:4"]
     done = next(r for r in rows if r["source"] == str(record / "0002.sse"))
     assert done["status"] == "completed" and json.loads(done["diagnostics"]) == ["usage.missing"]
 

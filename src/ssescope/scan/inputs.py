@@ -18,7 +18,6 @@ TABLE_SUFFIXES = (".parquet", ".pq")
 """Files always read as tables of bodies (a ``--body`` column, ``body`` by default)."""
 _JSON_TABLES = (".jsonl", ".ndjson", ".json")
 _GLOB = set("*?[")
-_INDEX_KEYS = ("file", "path", "capture")
 
 
 def is_remote(path: str) -> bool:
@@ -44,9 +43,11 @@ class Inputs:
 def index_files(directory: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """The capture files a record directory's ``index.jsonl`` lists, in its order.
 
-    Each line is a JSON object naming its capture file in ``file`` (or ``path`` or
-    ``capture``), relative to the directory. Returns the files and ``(where, message)``
-    for lines that name none.
+    Each line is a JSON object naming its capture file: ``capture``, as ``ssescope proxy
+    --record`` writes it (the path the proxy was given, so only its file name counts: the
+    file is looked up in ``directory``), or ``file``, relative to the directory. Returns
+    the files and ``(where, message)`` for lines that name none: a line that is not JSON,
+    and an exchange the proxy recorded no capture for (its upstream never answered).
     """
     files: list[str] = []
     errors: list[tuple[str, str]] = []
@@ -54,19 +55,33 @@ def index_files(directory: Path) -> tuple[list[str], list[tuple[str, str]]]:
     for lineno, line in enumerate(index.read_bytes().splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{index}:{lineno}"
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            errors.append((f"{index}:{lineno}", f"the index line is not JSON ({exc})"))
+            errors.append((where, f"the index line is not JSON ({exc})"))
             continue
-        name = next(
-            (obj[k] for k in _INDEX_KEYS if isinstance(obj, dict) and isinstance(obj.get(k), str)),
-            None,
-        )
-        if name is None:
-            errors.append((f"{index}:{lineno}", "the index line names no capture file"))
+        if not isinstance(obj, dict):
+            errors.append((where, "the index line is not a JSON object"))
             continue
-        files.append(str(directory / name))
+        capture, file = obj.get("capture"), obj.get("file")
+        if isinstance(capture, str) and capture:
+            files.append(str(directory / Path(capture).name))
+        elif isinstance(file, str) and file:
+            files.append(str(directory / file))
+        else:
+            reason = obj.get("error")
+            errors.append(
+                (
+                    where,
+                    "the index line names no capture file"
+                    + (
+                        f" (the exchange recorded none: {reason})"
+                        if isinstance(reason, str)
+                        else ""
+                    ),
+                )
+            )
     return files, errors
 
 
