@@ -29,12 +29,15 @@ CLASSES: list[type[Any]] = [SSEEvent, SSEComment, JSONRecord, Tail, *EVENTS]
 INTS: list[object] = [0, 7, -1, 2**40]
 STRS: list[object] = ["", "message", "a\nb"]
 OPTIONAL_STRS: list[object] = [*STRS, None]
+OPTIONAL_INTS: list[object] = [*INTS, None]
 JSONS: list[object] = [None, 3, 2.5, True, "x", [1, "a", None], {"k": [1, {"n": None}]}]
 VALUES: dict[str, list[object]] = {
-    "retry": [*INTS, None],
+    "retry": OPTIONAL_INTS,
     "time": [1.5, 0.0, 1e9, None],
     "part": [*INTS, *STRS, None, ("a", 1)],
-    "index": [*INTS, None],
+    **dict.fromkeys(
+        (f"{cls}.index" for cls in ("ToolCallDelta", "ToolCall", "ToolCallEnd")), OPTIONAL_INTS
+    ),
     "complete": [True, False],
     "values": [{}, {"input_tokens": 3, "output_tokens": None}],
     "content": JSONS,
@@ -56,7 +59,7 @@ VALUES: dict[str, list[object]] = {
             "encrypted",
             "tool_use_id",
             "error_type",
-            "code",
+            "ProviderError.code",
             "transcript",
             "reason",
         ),
