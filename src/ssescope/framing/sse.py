@@ -239,15 +239,14 @@ class SSEParser:
             UsageError: if called after :meth:`close`.
         """
         if self._fast and _CR not in data:
-            # The commonest chunk: LF line ends only. One split cuts all its lines (and
-            # is the only scan for LF); the first continues the unfinished line, if any,
-            # and the last starts the next. (The CR test is ``in`` with an int, one
-            # memchr: with a bytes operand ``in`` first tries the operand as an int and
-            # builds and clears a TypeError, and ``find`` is a method call. No local
-            # aliases of bound methods either: the compiled core calls methods natively.)
-            lines = data.split(b"\n")
-            rest = lines.pop()
-            if not lines:
+            # The commonest chunk: LF line ends only. One split cuts all its lines; the
+            # first continues the unfinished line, if any, and the last starts the next.
+            # (The CR and LF tests are ``in`` with an int, one memchr each: with a bytes
+            # operand ``in`` first tries the operand as an int and builds and clears a
+            # TypeError, ``find`` is a method call, and ``split`` scans byte by byte. No
+            # local aliases of bound methods either: the compiled core calls methods
+            # natively.)
+            if _LF not in data:
                 # No line ends here: the chunk starts or continues one. Only the piece
                 # is kept, not even the offset: while a line is pending in this mode, the
                 # offset is recounted from its pieces when needed.
@@ -258,6 +257,8 @@ class SSEParser:
                     self._partial_start = self._pos
                     self._partial = [data]
                 return []
+            lines = data.split(b"\n")
+            rest = lines.pop()
             if self._in_line:
                 parts = self._partial
                 pos = self._partial_start
