@@ -16,22 +16,85 @@ from typing import Any
 
 import pytest
 
-from ssescope.events import TextDelta
+from ssescope import events
 from ssescope.framing.records import JSONRecord, SSEComment, SSEEvent, Tail
 
-CLASSES: list[type[Any]] = [SSEEvent, SSEComment, JSONRecord, Tail, TextDelta]
+EVENTS: list[type[Any]] = [
+    getattr(events, name)
+    for name in events.__all__
+    if isinstance(getattr(events, name), type) and dataclasses.is_dataclass(getattr(events, name))
+]
+CLASSES: list[type[Any]] = [SSEEvent, SSEComment, JSONRecord, Tail, *EVENTS]
 
 INTS: list[object] = [0, 7, -1, 2**40]
 STRS: list[object] = ["", "message", "a\nb"]
+OPTIONAL_STRS: list[object] = [*STRS, None]
+OPTIONAL_INTS: list[object] = [*INTS, None]
+JSONS: list[object] = [None, 3, 2.5, True, "x", [1, "a", None], {"k": [1, {"n": None}]}]
 VALUES: dict[str, list[object]] = {
-    "retry": [*INTS, None],
+    "retry": OPTIONAL_INTS,
     "time": [1.5, 0.0, 1e9, None],
     "part": [*INTS, *STRS, None, ("a", 1)],
-    "JSONRecord.event": [*STRS, None],
+    **dict.fromkeys(
+        (f"{cls}.index" for cls in ("ToolCallDelta", "ToolCall", "ToolCallEnd")), OPTIONAL_INTS
+    ),
+    "complete": [True, False],
+    "values": [{}, {"input_tokens": 3, "output_tokens": None}],
+    "content": JSONS,
+    "citation": JSONS,
+    "raw": JSONS,
+    "JSONRecord.event": OPTIONAL_STRS,
+    "Tail.raw": STRS,
+    "Finish.raw": OPTIONAL_STRS,
+    "Audio.data": OPTIONAL_STRS,
+    "Audio.format": OPTIONAL_STRS,
+    **dict.fromkeys(
+        (
+            "model",
+            "name",
+            "arguments",
+            "call_type",
+            "signature",
+            "redacted",
+            "encrypted",
+            "tool_use_id",
+            "error_type",
+            "ProviderError.code",
+            "transcript",
+            "reason",
+        ),
+        OPTIONAL_STRS,
+    ),
+    **dict.fromkeys(
+        (
+            f"{cls}.id"
+            for cls in ("ResponseStart", "ToolCallDelta", "ToolCall", "ToolCallEnd", "Audio")
+        ),
+        OPTIONAL_STRS,
+    ),
+    "ToolCall.arguments": STRS,
+    "Terminal.reason": STRS,
 }
-"""Values of the fields that are not a plain ``int`` or ``str``, by name (the compiled core
-refuses a wrongly typed argument, and keeps no usable annotations to read the types from)."""
-STR_FIELDS = {"event", "data", "id", "text", "raw", "code"}
+"""Values of the fields that are not a plain ``int`` or ``str``, by name or by
+``Class.name`` (the compiled core refuses a wrongly typed argument, and keeps no usable
+annotations to read the types from)."""
+STR_FIELDS = {
+    "event",
+    "data",
+    "id",
+    "text",
+    "raw",
+    "code",
+    "kind",
+    "format",
+    "result_type",
+    "field",
+    "value",
+    "source",
+    "status",
+    "message",
+    "event_type",
+}
 
 
 def _values(cls: type[Any], name: str) -> list[object]:
@@ -91,3 +154,12 @@ def test_bad_calls_still_raise(cls: type[Any]) -> None:
     names = [f.name for f in dataclasses.fields(cls)]
     with pytest.raises(TypeError):
         cls(*range(len(names) + 1))
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_init_is_written_by_hand(cls: type[Any]) -> None:
+    """No class here runs the ``__init__`` that ``dataclass`` generates (compiled from
+    ``<string>``, it stays interpreted even in the compiled core)."""
+    assert not cls.__dataclass_params__.init
+    code = getattr(cls.__init__, "__code__", None)
+    assert code is None or code.co_filename != "<string>"

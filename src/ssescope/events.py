@@ -25,14 +25,16 @@ the output's open (last unfinished) call; otherwise a new call. ``id``, ``name``
 later value is reported. ``arguments`` fragments are concatenated as a string.
 
 Events are slotted dataclasses, not frozen ones, because adapters build one or more per
-record and frozen construction costs about 5x more; treat them as immutable. The hottest
-(:class:`TextDelta`) writes its ``__init__`` by hand (``init=False``), which the compiled
-core compiles natively.
+record and frozen construction costs about 5x more; treat them as immutable. Each writes
+its ``__init__`` by hand (``init=False``), which the compiled core compiles natively: the
+``__init__`` that ``dataclass`` generates stays interpreted even in a compiled class. A
+field added to an event is added to its ``__init__`` too (``tests/test_hand_written_init.py``
+compares each with the generated one).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 __all__ = [
@@ -76,7 +78,7 @@ Status = Literal["completed", "incomplete", "failed", "truncated", "cancelled"]
 """How a response ended (ARCHITECTURE §4). ``truncated`` is the default: no marker came."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ResponseStart:
     """A response began (``message_start``, ``response.created``, a first chunk of a new id).
 
@@ -86,6 +88,11 @@ class ResponseStart:
     record: int
     id: str | None = None
     model: str | None = None
+
+    def __init__(self, record: int, id: str | None = None, model: str | None = None) -> None:
+        self.record = record
+        self.id = id
+        self.model = model
 
     @property
     def type(self) -> str:
@@ -116,7 +123,7 @@ class TextDelta:
         return "text-delta"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ReasoningDelta:
     """A piece of reasoning, kept apart from the text.
 
@@ -130,6 +137,15 @@ class ReasoningDelta:
     part: PartKey = None
     kind: str = "text"
 
+    def __init__(
+        self, record: int, output: int, text: str, part: PartKey = None, kind: str = "text"
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.text = text
+        self.part = part
+        self.kind = kind
+
     @property
     def type(self) -> str:
         """The event type, "reasoning-delta" (a property: the compiled core cannot give a
@@ -137,7 +153,7 @@ class ReasoningDelta:
         return "reasoning-delta"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ReasoningMeta:
     """Opaque reasoning data: a signature (which *replaces* any earlier one), redacted or
     encrypted reasoning (kept as it came, counted, never shown as text)."""
@@ -149,6 +165,22 @@ class ReasoningMeta:
     redacted: str | None = None
     encrypted: str | None = None
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        part: PartKey = None,
+        signature: str | None = None,
+        redacted: str | None = None,
+        encrypted: str | None = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.part = part
+        self.signature = signature
+        self.redacted = redacted
+        self.encrypted = encrypted
+
     @property
     def type(self) -> str:
         """The event type, "reasoning-meta" (a property: the compiled core cannot give a
@@ -156,7 +188,7 @@ class ReasoningMeta:
         return "reasoning-meta"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RefusalDelta:
     """A piece of refusal text (OpenAI ``delta.refusal``, a Responses refusal part)."""
 
@@ -165,6 +197,12 @@ class RefusalDelta:
     text: str
     part: PartKey = None
 
+    def __init__(self, record: int, output: int, text: str, part: PartKey = None) -> None:
+        self.record = record
+        self.output = output
+        self.text = text
+        self.part = part
+
     @property
     def type(self) -> str:
         """The event type, "refusal-delta" (a property: the compiled core cannot give a
@@ -172,7 +210,7 @@ class RefusalDelta:
         return "refusal-delta"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ToolCallDelta:
     """A fragment of a tool call: any of its identity fields and/or an arguments piece.
 
@@ -191,6 +229,28 @@ class ToolCallDelta:
     kind: str = "function"
     format: str = "json"
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        index: int | None = None,
+        id: str | None = None,
+        name: str | None = None,
+        arguments: str | None = None,
+        call_type: str | None = None,
+        kind: str = "function",
+        format: str = "json",
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.index = index
+        self.id = id
+        self.name = name
+        self.arguments = arguments
+        self.call_type = call_type
+        self.kind = kind
+        self.format = format
+
     @property
     def type(self) -> str:
         """The event type, "tool-call-delta" (a property: the compiled core cannot give a
@@ -198,7 +258,7 @@ class ToolCallDelta:
         return "tool-call-delta"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ToolCall:
     """A whole tool call in one piece (Groq, Mistral, Ollama, Gemini ``functionCall``).
 
@@ -216,6 +276,28 @@ class ToolCall:
     format: str = "json"
     complete: bool = True
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        index: int | None = None,
+        id: str | None = None,
+        name: str | None = None,
+        arguments: str = "",
+        kind: str = "function",
+        format: str = "json",
+        complete: bool = True,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.index = index
+        self.id = id
+        self.name = name
+        self.arguments = arguments
+        self.kind = kind
+        self.format = format
+        self.complete = complete
+
     @property
     def type(self) -> str:
         """The event type, "tool-call" (a property: the compiled core cannot give a
@@ -223,7 +305,7 @@ class ToolCall:
         return "tool-call"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ToolCallEnd:
     """The protocol says one call is finished (``content_block_stop``,
     ``function_call_arguments.done``, ``tool-call-end``…).
@@ -239,6 +321,22 @@ class ToolCallEnd:
     arguments: str | None = None
     name: str | None = None
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        index: int | None = None,
+        id: str | None = None,
+        arguments: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.index = index
+        self.id = id
+        self.arguments = arguments
+        self.name = name
+
     @property
     def type(self) -> str:
         """The event type, "tool-call-end" (a property: the compiled core cannot give a
@@ -246,13 +344,17 @@ class ToolCallEnd:
         return "tool-call-end"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ToolCallsEnd:
     """Every open call of ``output`` is finished (protocols without a per-call end marker:
     OpenAI Chat emits this when the choice's ``finish_reason`` arrives)."""
 
     record: int
     output: int
+
+    def __init__(self, record: int, output: int) -> None:
+        self.record = record
+        self.output = output
 
     @property
     def type(self) -> str:
@@ -261,7 +363,7 @@ class ToolCallsEnd:
         return "tool-calls-end"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ServerToolResult:
     """A result of a provider-executed tool, delivered whole (Anthropic
     ``web_search_tool_result``, Vercel ``tool-output-available``)."""
@@ -272,6 +374,20 @@ class ServerToolResult:
     result_type: str
     content: JSON = None
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        tool_use_id: str | None,
+        result_type: str,
+        content: JSON = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.tool_use_id = tool_use_id
+        self.result_type = result_type
+        self.content = content
+
     @property
     def type(self) -> str:
         """The event type, "server-tool-result" (a property: the compiled core cannot give a
@@ -279,7 +395,7 @@ class ServerToolResult:
         return "server-tool-result"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Citation:
     """A citation or annotation attached to the output's text, kept as the provider sent it."""
 
@@ -288,6 +404,12 @@ class Citation:
     citation: JSON
     part: PartKey = None
 
+    def __init__(self, record: int, output: int, citation: JSON, part: PartKey = None) -> None:
+        self.record = record
+        self.output = output
+        self.citation = citation
+        self.part = part
+
     @property
     def type(self) -> str:
         """The event type, "citation" (a property: the compiled core cannot give a
@@ -295,7 +417,7 @@ class Citation:
         return "citation"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Snapshot:
     """A complete value the protocol restates (``*.done`` events, ``output_item.done``).
 
@@ -310,6 +432,20 @@ class Snapshot:
     value: str
     part: PartKey = None
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        field: Literal["text", "reasoning", "refusal"],
+        value: str,
+        part: PartKey = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.field = field
+        self.value = value
+        self.part = part
+
     @property
     def type(self) -> str:
         """The event type, "snapshot" (a property: the compiled core cannot give a
@@ -317,7 +453,7 @@ class Snapshot:
         return "snapshot"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Usage:
     """Token usage as the provider reported it.
 
@@ -333,6 +469,12 @@ class Usage:
     raw: JSON
     source: str
 
+    def __init__(self, record: int, values: dict[str, int | None], raw: JSON, source: str) -> None:
+        self.record = record
+        self.values = values
+        self.raw = raw
+        self.source = source
+
     @property
     def type(self) -> str:
         """The event type, "usage" (a property: the compiled core cannot give a
@@ -340,7 +482,7 @@ class Usage:
         return "usage"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Finish:
     """The finish reason of one output; a later non-null value replaces an earlier one."""
 
@@ -349,6 +491,14 @@ class Finish:
     reason: FinishReason | None
     raw: str | None
 
+    def __init__(
+        self, record: int, output: int, reason: FinishReason | None, raw: str | None
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.reason = reason
+        self.raw = raw
+
     @property
     def type(self) -> str:
         """The event type, "finish" (a property: the compiled core cannot give a
@@ -356,7 +506,7 @@ class Finish:
         return "finish"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Terminal:
     """The protocol's explicit end marker arrived (``[DONE]``, ``message_stop``,
     ``response.completed``…), with the status it implies and a short reason."""
@@ -365,6 +515,11 @@ class Terminal:
     status: Status
     reason: str
 
+    def __init__(self, record: int, status: Status, reason: str) -> None:
+        self.record = record
+        self.status = status
+        self.reason = reason
+
     @property
     def type(self) -> str:
         """The event type, "terminal" (a property: the compiled core cannot give a
@@ -372,7 +527,7 @@ class Terminal:
         return "terminal"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ProviderError:
     """The provider reported an error inside the stream. The response's status is
     ``failed`` unless a later terminal marker says otherwise."""
@@ -383,6 +538,20 @@ class ProviderError:
     code: str | None = None
     raw: JSON = None
 
+    def __init__(
+        self,
+        record: int,
+        error_type: str | None,
+        message: str,
+        code: str | None = None,
+        raw: JSON = None,
+    ) -> None:
+        self.record = record
+        self.error_type = error_type
+        self.message = message
+        self.code = code
+        self.raw = raw
+
     @property
     def type(self) -> str:
         """The event type, "provider-error" (a property: the compiled core cannot give a
@@ -390,7 +559,7 @@ class ProviderError:
         return "provider-error"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Audio:
     """Audio output: base64 ``data`` and/or a ``transcript`` piece. Never text."""
 
@@ -401,6 +570,22 @@ class Audio:
     format: str | None = None
     id: str | None = None
 
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        data: str | None = None,
+        transcript: str | None = None,
+        format: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.data = data
+        self.transcript = transcript
+        self.format = format
+        self.id = id
+
     @property
     def type(self) -> str:
         """The event type, "audio" (a property: the compiled core cannot give a
@@ -408,13 +593,18 @@ class Audio:
         return "audio"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Unknown:
     """A record of a type the adapter does not know; counted per type, passed through."""
 
     record: int
     event_type: str
-    raw: JSON = field(default=None)
+    raw: JSON = None
+
+    def __init__(self, record: int, event_type: str, raw: JSON = None) -> None:
+        self.record = record
+        self.event_type = event_type
+        self.raw = raw
 
     @property
     def type(self) -> str:

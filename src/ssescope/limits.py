@@ -18,6 +18,7 @@ __all__ = [
     "EXCERPT_CHARS",
     "MAX_DEPTH",
     "NonFiniteNumber",
+    "decoded_may_be_too_deep",
     "excerpt",
     "loads_finite",
     "loads_strict",
@@ -76,7 +77,17 @@ def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
 
 def may_be_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """Cheap test before :func:`too_deep`: could ``text`` nest more than ``limit`` levels?"""
-    return text.count("[") + text.count("{") > limit
+    return len(text) > limit and text.count("[") + text.count("{") > limit
+
+
+def decoded_may_be_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """:func:`may_be_too_deep` for a ``text`` that is valid JSON (it just decoded).
+
+    Each level of a valid value takes an opening and a closing bracket, so a text of at
+    most ``2 * limit`` characters (most stream chunks) cannot nest deeper than ``limit``
+    and is not scanned at all.
+    """
+    return len(text) > 2 * limit and may_be_too_deep(text, limit)
 
 
 class NonFiniteNumber(ValueError):

@@ -10,6 +10,7 @@ after every chunk, and the same tail at ``close``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -157,3 +158,61 @@ def test_the_general_parser_takes_no_shortcut() -> None:
     out = feed_all(parser, [OPENAI[:100], OPENAI[100:]])
     assert sum(isinstance(r, SSEEvent) for r in out) == 21
     assert parser.general == 42  # every data line and every blank line
+
+
+def _llm_stream(rng: random.Random, events: int) -> bytes:
+    """An LLM-shaped body: OpenAI-like ``data:`` events, Anthropic-like ``event:`` +
+    ``data:`` pairs, pings, comments, ids, multi-byte text, now and then a CR line end, an
+    invalid byte, a lone ``event:`` or ``data:`` line or a blank line too many."""
+    words = ["Hello", " wörld", " 日本語", " 🙂", ",", " a", ' "q"', "\\n"]
+    out: list[bytes] = []
+    for k in range(events):
+        text = "".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        payload = f'{{"k":{k},"text":"{text}"}}'.encode()
+        end = b"\r\n" if rng.random() < 0.03 else b"\n"
+        shape = rng.random()
+        if shape < 0.4:
+            out.append(b"data: " + payload + end + end)
+        elif shape < 0.8:
+            name = rng.choice([b"content_block_delta", b"message_delta", b""])
+            out.append(b"event: " + name + end + b"data:" + payload + end + end)
+        elif shape < 0.85:
+            out.append(b'event: ping\ndata: {"type": "ping"}\n\n')
+        elif shape < 0.9:
+            out.append(rng.choice([b": keep-alive\n", b":\n", b"id: 7\n", b"retry: 50\n"]))
+        elif shape < 0.95:
+            out.append(rng.choice([b"event: lone\n", b"data: x\n", b"\n", b"data: \xff\n\n"]))
+        else:
+            out.append(b"event: a\nid: " + str(k).encode() + b"\ndata: " + payload + b"\n\n")
+    return b"".join(out)
+
+
+def _random_chunks(rng: random.Random, body: bytes) -> list[bytes]:
+    """``body`` cut mostly into small pieces (1 to 80 bytes), now and then a large one."""
+    chunks: list[bytes] = []
+    i = 0
+    while i < len(body):
+        size = rng.randint(1, 80) if rng.random() < 0.9 else rng.randint(81, 4096)
+        chunks.append(body[i : i + size])
+        i += size
+    return chunks
+
+
+def _run_with_tail(factory: Factory, chunks: list[bytes]) -> tuple[Trace, object]:
+    """:func:`_run`, and the tail the parser keeps after ``close``."""
+    parser = factory()
+    return _run(lambda: parser, chunks), parser.tail
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_llm_shaped_streams_in_random_chunkings(seed: int) -> None:
+    """Many small chunks (lines that straddle them, chunks that hold no line end, events
+    that end at a chunk's edge): every record, diagnostic, offset, time, last event ID,
+    retry and the tail are the general path's."""
+    rng = random.Random(seed)
+    body = _llm_stream(rng, rng.randint(20, 200))
+    if seed % 5 == 0:
+        body = body[: rng.randint(1, len(body))]  # cut anywhere: the tail must agree too
+    for chunks in (_random_chunks(rng, body), _random_chunks(rng, body), [body]):
+        assert _run_with_tail(SSEParser, chunks) == _run_with_tail(_GeneralSSEParser, chunks)
+    assert sum(isinstance(r, SSEEvent) for r in feed_all(SSEParser(), [body])) > 0

@@ -80,6 +80,7 @@ from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
 __all__ = ["SSEParser"]
 
 _LF = 0x0A
+_CR = 0x0D
 _SPACE = 0x20
 
 
@@ -93,6 +94,15 @@ def _head(pieces: list[bytes], limit: int) -> bytes:
         if size > limit:
             break
     return b"".join(taken)
+
+
+def _size(pieces: list[bytes]) -> int:
+    """The total length of ``pieces`` (a loop the compiled core runs natively, where
+    ``sum(map(len, ...))`` calls back into the interpreter)."""
+    size = 0
+    for piece in pieces:
+        size += len(piece)
+    return size
 
 
 def _join_lines(lines: list[bytes]) -> str:
@@ -228,10 +238,15 @@ class SSEParser:
         Raises:
             UsageError: if called after :meth:`close`.
         """
-        if self._fast and data.find(b"\r") < 0:
+        if self._fast and _CR not in data:
             # The commonest chunk: LF line ends only. One split cuts all its lines; the
             # first continues the unfinished line, if any, and the last starts the next.
-            if data.find(b"\n") < 0:
+            # (The CR and LF tests are ``in`` with an int, one memchr each: with a bytes
+            # operand ``in`` first tries the operand as an int and builds and clears a
+            # TypeError, ``find`` is a method call, and ``split`` scans byte by byte. No
+            # local aliases of bound methods either: the compiled core calls methods
+            # natively.)
+            if _LF not in data:
                 # No line ends here: the chunk starts or continues one. Only the piece
                 # is kept, not even the offset: while a line is pending in this mode, the
                 # offset is recounted from its pieces when needed.
@@ -247,7 +262,7 @@ class SSEParser:
             if self._in_line:
                 parts = self._partial
                 pos = self._partial_start
-                base = pos + sum(map(len, parts))
+                base = pos + _size(parts)
                 parts.append(lines[0])
                 lines[0] = b"".join(parts)
             else:
@@ -269,7 +284,7 @@ class SSEParser:
         if self._fast and self._in_line:
             # Pieces kept by the shortcut above were not counted yet; this chunk holds a
             # CR, so the line ends in it and the pieces are counted once.
-            self._pos = self._partial_start + sum(map(len, self._partial))
+            self._pos = self._partial_start + _size(self._partial)
         out = []
         if self._head is not None:
             data = self._head + data
@@ -318,10 +333,9 @@ class SSEParser:
                 self._lines(lines, base + i, time, out)
             else:
                 pos = base + i
-                line_fn = self._line
                 for line in lines:
                     end = pos + len(line) + 1
-                    line_fn(line, pos, end, out, time)
+                    self._line(line, pos, end, out, time)
                     pos = end
             i = last + 1
         if i < len(data):
@@ -341,8 +355,6 @@ class SSEParser:
         """
         m = len(lines)
         k = 0
-        line_fn = self._line
-        append = out.append
         while k < m:
             line = lines[k]
             step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
@@ -394,7 +406,7 @@ class SSEParser:
                     index = self._index
                     self._index = index + 1
                     # Positional arguments: the cheapest call, native in the compiled core.
-                    append(SSEEvent(index, kind, text, self._id, self._retry, start, end, time))
+                    out.append(SSEEvent(index, kind, text, self._id, self._retry, start, end, time))
                     if start != pos:
                         # The lone "event:" line's block is dispatched with it.
                         self._committed_id = self._id
@@ -408,7 +420,7 @@ class SSEParser:
                     k += step
                     continue
             end = pos + len(line) + 1
-            line_fn(line, pos, end, out, time)
+            self._line(line, pos, end, out, time)
             pos = end
             k += 1
 
@@ -437,7 +449,7 @@ class SSEParser:
         self._fast = False
         self._head = None
         # only the start of an unfinished line is reported: it may be gigabytes long
-        tail_size = sum(map(len, self._partial))
+        tail_size = _size(self._partial)
         tail = _head(self._partial, EXCERPT_CHARS)
         in_line = self._in_line and not self._line_dropped
         self._in_line = False
@@ -524,7 +536,6 @@ class SSEParser:
         """Split ``data[i:]`` into lines ended by CRLF, LF or CR."""
         n = len(data)
         find = data.find
-        line_fn = self._line
         nl = find(b"\n", i)
         cr = find(b"\r", i)
         while nl >= 0 or cr >= 0:
@@ -540,7 +551,7 @@ class SSEParser:
                 else:
                     self._skip_lf = True
                     self._fast = False
-            line_fn(data[i:j], base + i, base + j + 1, out, time)
+            self._line(data[i:j], base + i, base + j + 1, out, time)
             i = nxt
             if 0 <= nl < i:
                 nl = find(b"\n", i)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
 
 import orjson
+from orjson import loads as _loads
 
 from ..diagnostics import Diagnostic, build, diagnostic, quote
 from ..errors import UsageError
@@ -22,6 +23,7 @@ from ..limits import (
     EXCERPT_CHARS,
     MAX_DEPTH,
     NonFiniteNumber,
+    decoded_may_be_too_deep,
     excerpt,
     loads_strict,
     may_be_too_deep,
@@ -149,11 +151,11 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
     """
     data = record.data
     try:
-        value = orjson.loads(data)
+        value = _loads(data)  # (imported by name: no attribute lookup per record)
     except orjson.JSONDecodeError:
         pass
     else:
-        if may_be_too_deep(data) and too_deep(value):
+        if decoded_may_be_too_deep(data) and too_deep(value):
             return INVALID, too_deep_diagnostic(record)
         return value, None
     try:

@@ -10,7 +10,7 @@ from orjson import loads as _loads
 from ...diagnostics import diagnostic, quote
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
-from ...limits import may_be_too_deep
+from ...limits import decoded_may_be_too_deep
 from .._base import (
     AdapterOutput,
     close_once,
@@ -57,7 +57,7 @@ class OpenAIChatAdapter(_ChatChoices):
                 pass
             else:
                 # (a record with many brackets takes the slow path's depth check)
-                if type(obj) is dict and not may_be_too_deep(data):
+                if type(obj) is dict and not decoded_may_be_too_deep(data):
                     return self._chunk(obj, record)
         return self._other(record)
 
@@ -160,17 +160,16 @@ class OpenAIChatAdapter(_ChatChoices):
         return out
 
     def _chunk(self, obj: dict[str, Any], record: DataRecord) -> list[AdapterOutput]:
-        get = obj.get
-        choices = get("choices")
-        obj_type = get("object")
+        choices = obj.get("choices")
+        obj_type = obj.get("object")
         if (
             type(choices) is list
             and len(choices) == 1
             and obj_type == "chat.completion.chunk"
             and self._started
-            and get("id") == self._id
+            and obj.get("id") == self._id
             and _TOP_RARE.isdisjoint(obj)
-            and get("usage") is None
+            and obj.get("usage") is None
         ):
             # The shape of almost every chunk: one known choice with a plain content
             # delta and no finish reason. Same result as the general path below, with
@@ -192,12 +191,12 @@ class OpenAIChatAdapter(_ChatChoices):
                         return []
         out: list[AdapterOutput] = []
         if choices is None and not self._is_chunk(obj, obj_type):
-            key = get("type") or obj_type or "chunk-without-choices"
+            key = obj.get("type") or obj_type or "chunk-without-choices"
             out.append(
                 Unknown(record.index, key if isinstance(key, str) else "chunk-without-choices", obj)
             )
             return out
-        cid = get("id")
+        cid = obj.get("id")
         if cid != self._id or not self._started:
             self._identity(cid, choices, obj, record, out)
         if obj_type != "chat.completion.chunk":
@@ -218,7 +217,7 @@ class OpenAIChatAdapter(_ChatChoices):
         if (
             obj_type != "chat.completion.chunk"
             or not _TOP_RARE.isdisjoint(obj)
-            or get("usage") is not None
+            or obj.get("usage") is not None
         ):
             self._chunk_rest(obj, obj_type, choices, finished, record, out)
         return out
