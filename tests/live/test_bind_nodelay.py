@@ -40,8 +40,12 @@ async def test_an_accepted_connection_has_nagle_off() -> None:
     try:
         port = server.sockets[0].getsockname()[1]
         _reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        assert await asyncio.wait_for(accepted, 10) != 0
-        writer.close()
+        try:
+            nodelay = await asyncio.wait_for(accepted, 10)
+        finally:
+            writer.close()
+            await writer.wait_closed()
+        assert nodelay != 0
     finally:
         server.close()
         await server.wait_closed()
