@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from .limits import may_be_too_deep, too_deep
+from .limits import decoded_may_be_too_deep, too_deep
 
 __all__ = ["summaries"]
 
@@ -41,7 +41,7 @@ def summaries(texts: Sequence[str | None], events: Sequence[str | None]) -> list
                 value = orjson.loads(text)
             except orjson.JSONDecodeError:
                 continue
-            if isinstance(value, dict) and not (may_be_too_deep(text) and too_deep(value)):
+            if isinstance(value, dict) and not (decoded_may_be_too_deep(text) and too_deep(value)):
                 objects[i] = value
     envelope: dict[str, Any] = {}  # key -> the value nearly every record gives it
     if len(objects) >= _MIN_RECORDS:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import orjson
 
-from ..limits import MAX_DEPTH, loads_finite, may_be_too_deep, too_deep
+from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
 from .report import OutputReport, ResponseReport, ToolCallReport
 from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
 
@@ -137,7 +137,7 @@ class ReportBuilder:
                     arguments=arguments,
                 )
                 return report
-        if may_be_too_deep(arguments) and too_deep(value):
+        if decoded_may_be_too_deep(arguments) and too_deep(value):
             report.error = f"nested more than {MAX_DEPTH} levels deep"
             self._diag(
                 "tool.arguments-too-deep",

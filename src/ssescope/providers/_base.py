@@ -26,7 +26,6 @@ from ..limits import (
     decoded_may_be_too_deep,
     excerpt,
     loads_strict,
-    may_be_too_deep,
     too_deep,
 )
 
@@ -186,7 +185,7 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
             data=data,
             length=_length(data),
         )
-    if may_be_too_deep(data) and too_deep(value):
+    if decoded_may_be_too_deep(data) and too_deep(value):
         return INVALID, too_deep_diagnostic(record)
     return value, None
 

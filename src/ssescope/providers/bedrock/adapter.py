@@ -24,7 +24,7 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord, JSONRecord, SSEEvent
-from ...limits import MAX_DEPTH, may_be_too_deep, too_deep
+from ...limits import MAX_DEPTH, decoded_may_be_too_deep, too_deep
 from .._base import (
     AdapterOutput,
     Malformed,
@@ -323,7 +323,7 @@ class BedrockAdapter:
         try:
             text = base64.b64decode(blob, validate=True).decode()
             inner = orjson.loads(text)
-            if may_be_too_deep(text) and too_deep(inner):
+            if decoded_may_be_too_deep(text) and too_deep(inner):
                 raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except (binascii.Error, ValueError) as exc:
             out.append(diag("bedrock.invalid-chunk", record, error=str(exc), blob=blob))
