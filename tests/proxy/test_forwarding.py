@@ -20,7 +20,7 @@ import ssescope
 from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ServerThread
 
-from .upstream import ERROR_BODY, JSON_REPLY, OPENAI, Scripted
+from .upstream import ERROR_BODY, JSON_REPLY, OPENAI, Scripted, unreachable_upstream
 
 pytestmark = pytest.mark.network
 
@@ -190,10 +190,7 @@ def test_a_route_sends_its_prefix_to_another_upstream(
 
 
 def test_an_unreachable_upstream_answers_502_with_one_line(tmp_path: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with ProxyThread(f"http://127.0.0.1:{port}", record=tmp_path) as proxy:
+    with ProxyThread(unreachable_upstream(), record=tmp_path) as proxy:
         r = httpx.post(proxy.url + "/v1/chat/completions", json={})
         proxy.flush()
     assert r.status_code == 502

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import httpx
@@ -12,6 +11,8 @@ import pytest
 from ssescope.cli import main
 from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ServerThread
+
+from .upstream import unreachable_upstream
 
 
 def test_a_record_folder_given_as_a_relative_path_scans_from_anywhere(
@@ -29,10 +30,8 @@ def test_a_record_folder_given_as_a_relative_path_scans_from_anywhere(
         for path in paths:
             assert httpx.post(proxy.url + path, json={"model": "m"}).status_code == 200
         proxy.flush()
-    with socket.socket() as sock:  # an upstream nobody answers on: no capture is written
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with ProxyThread(f"http://127.0.0.1:{port}", record=Path("captures")) as proxy:
+    # an upstream nobody answers on: no capture is written
+    with ProxyThread(unreachable_upstream(), record=Path("captures")) as proxy:
         assert httpx.post(proxy.url + "/v1/chat/completions", json={}).status_code == 502
         proxy.flush()
     index = [

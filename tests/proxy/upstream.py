@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import socket
 import threading
 from collections.abc import AsyncIterator
 
@@ -121,3 +122,10 @@ def scripted_app(state: Scripted) -> Starlette:
             Route("/echo", echo, methods=["GET", "POST"]),
         ]
     )
+
+
+def unreachable_upstream() -> str:
+    """The URL of a loopback port nothing listens on (it was bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"

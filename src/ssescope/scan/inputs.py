@@ -70,18 +70,11 @@ def index_files(directory: Path) -> tuple[list[str], list[tuple[str, str]]]:
         elif isinstance(file, str) and file:
             files.append(str(directory / file))
         else:
+            message = "the index line names no capture file"
             reason = obj.get("error")
-            errors.append(
-                (
-                    where,
-                    "the index line names no capture file"
-                    + (
-                        f" (the exchange recorded none: {reason})"
-                        if isinstance(reason, str)
-                        else ""
-                    ),
-                )
-            )
+            if isinstance(reason, str):
+                message += f" (the exchange recorded none: {reason})"
+            errors.append((where, message))
     return files, errors
 
 
