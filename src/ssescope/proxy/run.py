@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..serve.app import bind
+from ..serve.guard import LOOPBACK_HOSTS
 from .exchange import Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
+from .guard import ProxyGuard, guarded
 from .recorder import Recorder
 
 __all__ = ["ProxyThread", "serve", "server_config"]
@@ -44,6 +46,7 @@ async def serve(
     web_sock: socket.socket | None = None,
     started: threading.Event | None = None,
     servers: list[Any] | None = None,
+    guard: ProxyGuard | None = None,
 ) -> None:
     """Serve the proxy (and the web page) until one server stops; then stop both.
 
@@ -53,11 +56,13 @@ async def serve(
         web_app: the web page's app, served on ``web_sock`` from the same loop.
         started: set once every server listens.
         servers: filled with the uvicorn servers (so that a caller can stop them).
+        guard: who may send requests (default: loopback names, no other web page).
     """
     import uvicorn
 
     quiet_upstream_breaks()
-    running = [uvicorn.Server(server_config(app))]
+    front = guarded(app, guard if guard is not None else ProxyGuard())
+    running = [uvicorn.Server(server_config(front))]
     socks = [sock]
     if web_app is not None and web_sock is not None:
         running.append(uvicorn.Server(server_config(web_app)))
@@ -104,6 +109,11 @@ class ProxyThread:
         finish_grace: see :class:`ProxyOptions`.
         web: also serve the web page with a Live view of ``record``.
         verify: how upstream certificates are checked (see :func:`make_client`).
+        allow_hosts: more names the ``Host`` header may carry (besides the loopback ones).
+        allow_origins: origins whose web pages may send requests through the proxy.
+
+    Attributes:
+        refused: ``(method, path, status, why)`` of each request the guard refused.
     """
 
     def __init__(
@@ -116,7 +126,15 @@ class ProxyThread:
         finish_grace: float = 5.0,
         web: bool = False,
         verify: ssl.SSLContext | str | bool = True,
+        allow_hosts: tuple[str, ...] = (),
+        allow_origins: tuple[str, ...] = (),
     ) -> None:
+        self.refused: list[tuple[str, str, int, str]] = []
+        self._guard = ProxyGuard(
+            (*LOOPBACK_HOSTS, *allow_hosts),
+            allow_origins,
+            lambda *refusal: self.refused.append(refusal),
+        )
         self.registry = Registry()
         self._verify = verify
         self.recorder = Recorder(self.registry, record, redact_content=redact_content)
@@ -149,6 +167,7 @@ class ProxyThread:
                 web_sock=self._web_sock,
                 started=self._started,
                 servers=self._servers,
+                guard=self._guard,
             )
 
         try:
