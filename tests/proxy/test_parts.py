@@ -174,11 +174,11 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
     registry = Registry()
     console = Console(record=True, width=120, force_terminal=False)
     display = LiveDisplay(registry, console, header="http://127.0.0.1:1")
-    console.print(display._render())
+    console.print(display.render())
     assert "waiting for requests" in console.export_text()
     ex = registry.new("POST", "/v1/chat/completions", "http://u/v1/chat/completions")
     ex.status, ex.provider, ex.wire_bytes, ex.records = 200, "openai-chat", 2048, 7
-    console.print(display._render())
+    console.print(display.render())
     text = console.export_text()
     assert "1 in flight" in text and "POST /v1/chat/completions" in text
     assert "openai-chat" in text and "2.0 KiB" in text
