@@ -199,3 +199,20 @@ def test_a_cookie_quoted_in_a_diagnostic_is_redacted(data: bytes) -> None:
     report = ssescope.inspect(data).to_dict()
     assert report["diagnostics"], "the malformed line is reported"
     assert "SECRETCOOKIE1" not in json.dumps(report)
+
+
+@pytest.mark.parametrize("step", [1, 2, 5, 64])
+def test_the_echo_scrubber_finds_a_key_split_across_chunks_or_cut_at_the_end(step: int) -> None:
+    from ssescope.containers.redact import EchoScrubber
+
+    key = "sk-ant-api03-a/b+c"
+    body = f'{{"error":"bad key {key}; escaped {key.replace("/", chr(92) + "/")}","cut":"{key}'
+    body = body[:-4]  # the body ends in the middle of the key it repeats
+    scrubber = EchoScrubber([key])
+    data = body.encode()
+    out = b"".join(scrubber.feed(data[i : i + step]) for i in range(0, len(data), step))
+    out += scrubber.close()
+    assert out == b'{"error":"bad key [redacted]; escaped [redacted]","cut":"[redacted]'
+    assert scrubber.found == 3
+    plain = EchoScrubber([key])
+    assert plain.feed(b"data: nothing to see s") + plain.close() == b"data: nothing to see s"

@@ -102,6 +102,26 @@ def scripted_app(state: Scripted) -> Starlette:
 
         return StreamingResponse(body(), media_type="text/event-stream")
 
+    async def echo_key(request: Request) -> Response:
+        # a provider refusing the key, and repeating it: in 5-byte pieces (the key is split
+        # across chunks), gzip'd with ?gzip=1
+        key = request.headers.get("x-api-key") or request.headers.get("authorization", "")
+        key = key.removeprefix("Bearer ")
+        body = orjson.dumps(
+            {"error": {"type": "invalid_request_error", "message": f"Incorrect API key: {key}"}}
+        )
+        packed = gzip.compress(body) if request.query_params.get("gzip") else body
+
+        async def pieces() -> AsyncIterator[bytes]:
+            for i in range(0, len(packed), 5):
+                yield packed[i : i + 5]
+                await asyncio.sleep(0)
+
+        headers = {"content-encoding": "gzip"} if request.query_params.get("gzip") else {}
+        return StreamingResponse(
+            pieces(), status_code=401, media_type="application/json", headers=headers
+        )
+
     async def echo(request: Request) -> Response:
         pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
         state.seen_headers.append(pairs)
@@ -120,6 +140,7 @@ def scripted_app(state: Scripted) -> Starlette:
             Route("/hold-open", hold_open, methods=["POST"]),
             Route("/endless", endless, methods=["POST"]),
             Route("/echo", echo, methods=["GET", "POST"]),
+            Route("/echo-key", echo_key, methods=["POST"]),
         ]
     )
 

@@ -9,6 +9,7 @@ was sent.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote_plus
@@ -19,6 +20,7 @@ __all__ = [
     "SECRET_HEADERS",
     "SECRET_HEADER_WORDS",
     "SECRET_QUERY_KEYS",
+    "EchoScrubber",
     "is_hidden_header",
     "is_secret_header",
     "redact_header_bytes",
@@ -306,3 +308,66 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
             if form and form in text:
                 text = text.replace(form, REDACTED)
     return text
+
+
+class EchoScrubber:
+    """Replace the request's credentials in a body as it streams, chunk by chunk.
+
+    A server that refuses a key may repeat it in its answer (``Incorrect API key provided:
+    sk-…``). Each secret is searched for as written, as JSON writes it and with ``/``
+    escaped; a chunk that ends with the start of one keeps that end back until the next
+    chunk (or :meth:`close`) says whether the secret follows, so a key split across two
+    chunks is found too.
+
+    Args:
+        secrets: the credentials (:func:`secret_values`).
+
+    Attributes:
+        found: how many were replaced so far.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        forms: set[bytes] = set()
+        for secret in secrets:
+            for form in (secret, json.dumps(secret)[1:-1], secret.replace("/", "\\/")):
+                forms.add(form.encode("utf-8", "surrogatepass"))
+        self._forms = sorted((f for f in forms if f), key=len, reverse=True)
+        self._marker = REDACTED.encode()
+        self._held = b""
+        self.found = 0
+
+    def feed(self, data: bytes) -> bytes:
+        """``data`` (after what was held back) with every secret replaced, but for an end
+        that may be the start of one."""
+        if not self._forms:
+            return data
+        buf = self._held + data if self._held else data
+        for form in self._forms:
+            if form in buf:
+                self.found += buf.count(form)
+                buf = buf.replace(form, self._marker)
+        cut = self._partial(buf)
+        self._held = buf[cut:]
+        return buf[:cut]
+
+    def close(self) -> bytes:
+        """What was held back at the end of the body: kept, unless it is most of a secret
+        (a body cut in the middle of the key it repeats)."""
+        held, self._held = self._held, b""
+        if len(held) >= _MIN_SECRET:
+            self.found += 1
+            return self._marker
+        return held
+
+    def _partial(self, buf: bytes) -> int:
+        """Where the longest end of ``buf`` that starts some secret begins (``len(buf)``:
+        none does)."""
+        cut = len(buf)
+        for form in self._forms:
+            lo = max(0, len(buf) - len(form) + 1)
+            at = buf.rfind(form[:1], lo)
+            while at >= 0:
+                if at < cut and form.startswith(buf[at:]):
+                    cut = at
+                at = buf.rfind(form[:1], lo, at)
+        return cut

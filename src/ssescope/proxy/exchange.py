@@ -31,6 +31,8 @@ class Exchange:
     name: str = ""
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     request_body: Any = None
+    # the credentials the request carried, to scrub from what is recorded; never written
+    secrets: list[str] = field(default_factory=list, repr=False)
     model: str | None = None
     # written by the forwarder
     status: int | None = None

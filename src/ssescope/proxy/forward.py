@@ -23,7 +23,7 @@ import httpx
 import orjson
 
 from ..containers.capture import EndReason
-from ..containers.redact import redact_url
+from ..containers.redact import redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
 from .exchange import Exchange, Registry
 from .headers import forward_headers, header, is_stream, redact_pairs, request_ids
@@ -181,6 +181,9 @@ class ProxyApp:
         url = base.rstrip("/") + full
         ex = self.registry.new(method, redact_url(full), redact_url(url))
         headers_in = _pairs(scope.get("headers", []))
+        # the request's credentials: an upstream that repeats one has it scrubbed from the
+        # capture, the verdict and every message (kept in memory only)
+        ex.secrets = secret_values(headers_in, url)
         body, complete = await _read_request(receive)
         ex.request_headers = redact_pairs(forward_headers(headers_in))
         ex.request_body = _request_body(body, header(headers_in, "content-type"))
@@ -204,7 +207,8 @@ class ProxyApp:
             await response.aclose()
 
     async def _bad_gateway(self, ex: Exchange, send: Any, base: str, exc: Exception) -> None:
-        message = f"ssescope proxy: cannot reach {redact_url(base)}: {type(exc).__name__}: {exc}"
+        reason = scrub(f"{type(exc).__name__}: {exc}", ex.secrets)
+        message = f"ssescope proxy: cannot reach {redact_url(base)}: {reason}"
         ex.error = message
         ex.status = 502
         payload = orjson.dumps({"error": {"type": "proxy_error", "message": message}})
@@ -316,7 +320,8 @@ class ProxyApp:
         )
 
     def _connection_error(self, ex: Exchange, exc: Exception) -> None:
-        ex.error = f"{type(exc).__name__}: {exc}"
+        text = scrub(str(exc), ex.secrets)
+        ex.error = f"{type(exc).__name__}: {text}"
         self.recorder.diagnostic(
             ex,
             diagnostic(
@@ -324,6 +329,6 @@ class ProxyApp:
                 form="proxy",
                 bytes_seen=ex.wire_bytes,
                 name=type(exc).__name__,
-                exc=str(exc),
+                exc=text,
             ),
         )

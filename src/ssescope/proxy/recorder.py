@@ -24,6 +24,7 @@ from typing import IO, Any
 import orjson
 
 from ..containers.capture import CaptureWriter, EndReason
+from ..containers.redact import REDACTED, EchoScrubber
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
@@ -56,6 +57,7 @@ class _Tape:
     decoder: ContentDecoder
     writer: CaptureWriter | None
     redactor: LineRedactor | None
+    scrubber: EchoScrubber | None
     last_byte: float | None = None
     last_content: float | None = None
     pending_diags: list[Diagnostic] = field(default_factory=list)
@@ -217,7 +219,8 @@ class Recorder:
             )
             ex.capture = str(path)
         redactor = LineRedactor() if self.redact_content else None
-        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor)
+        scrubber = EchoScrubber(ex.secrets) if ex.secrets else None
+        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor, scrubber)
 
     def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
         if tape.last_byte is not None:
@@ -228,9 +231,16 @@ class Recorder:
         if not body:
             return
         ex.body_bytes += len(body)
+        self._body(ex, tape, body, t)
+
+    def _body(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
+        """Record and judge a piece of the decoded body (a credential it repeats scrubbed)."""
+        if tape.scrubber is not None:
+            body = tape.scrubber.feed(body)
+            if not body:
+                return
         self._write(tape, body, t)
-        events = tape.pipeline.feed(body, t)
-        self._note(ex, tape, events, t)
+        self._note(ex, tape, tape.pipeline.feed(body, t), t)
 
     def _write(self, tape: _Tape, body: bytes, t: float) -> None:
         if tape.writer is None:
@@ -270,8 +280,16 @@ class Recorder:
         tail = tape.decoder.close()
         if tail:
             ex.body_bytes += len(tail)
-            self._write(tape, tail, t)
-            self._note(ex, tape, tape.pipeline.feed(tail, t), t)
+            self._body(ex, tape, tail, t)
+        if tape.scrubber is not None:
+            held = tape.scrubber.close()
+            if held:
+                self._write(tape, held, t)
+                self._note(ex, tape, tape.pipeline.feed(held, t), t)
+            if tape.scrubber.found:
+                tape.pipeline.add_diagnostic(
+                    diagnostic("http.secret-echoed", 0, replacement=REDACTED)
+                )
         if tape.decoder.problem:
             tape.pipeline.add_diagnostic(
                 diagnostic(
