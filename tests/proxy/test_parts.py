@@ -7,10 +7,11 @@ import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
+
 import ssescope
 from ssescope.containers.redact import redact_headers
 from ssescope.proxy import Exchange, Recorder, Registry, capture_name
-from ssescope.proxy.decode import ContentDecoder
 from ssescope.proxy.headers import (
     forward_headers,
     is_stream,
@@ -19,6 +20,7 @@ from ssescope.proxy.headers import (
     secret_marker,
 )
 from ssescope.proxy.redact import LineRedactor, redact_value
+from ssescope.sources.decode import ContentDecoder
 
 from .upstream import OPENAI
 
@@ -93,26 +95,28 @@ def test_request_ids_are_kept() -> None:
     }
 
 
-def test_gzip_and_deflate_decode_in_any_chunking() -> None:
-    body = b"".join(OPENAI)
+def test_every_encoding_decodes_in_any_chunking() -> None:
+    import brotli
+    import zstandard
+
+    body = b"".join(OPENAI) * 50
     for packed, enc in (
         (gzip.compress(body), "gzip"),
         (zlib.compress(body), "deflate"),
         (zlib.compress(body)[2:-4], "deflate"),  # raw deflate, as some servers send it
+        (brotli.compress(body), "br"),
+        (zstandard.ZstdCompressor().compress(body), "zstd"),
     ):
         d = ContentDecoder(enc)
         out = b"".join(d.feed(packed[i : i + 7]) for i in range(0, len(packed), 7)) + d.close()
         assert out == body and d.problem is None
 
 
-def test_a_decompression_bomb_stops_the_recording_at_the_cap(monkeypatch) -> None:
-    import ssescope.proxy.decode as decode
-
-    monkeypatch.setattr(decode, "DECODED_BODY_BYTES", 100_000)
+def test_a_decompression_bomb_stops_the_recording_at_the_cap() -> None:
     bomb = gzip.compress(b"0" * 10_000_000)  # about 10 KB inflating to 10 MB
     for enc in ("gzip", "deflate"):
         data = bomb if enc == "gzip" else zlib.compress(b"0" * 10_000_000)
-        d = ContentDecoder(enc)
+        d = ContentDecoder(enc, limit=100_000)
         out = b"".join(d.feed(data[i : i + 1000]) for i in range(0, len(data), 1000))
         out += d.close()
         assert out == b"0" * 100_000  # exactly the cap, never the whole bomb
@@ -234,3 +238,24 @@ async def test_the_recorder_queue_is_bounded_and_the_forwarder_waits_for_it() ->
     recorder.stop()
     assert recorder.backlog == 0
     assert ex.records == 40 and ex.verdict == "truncated"
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "zstd"])
+def test_a_bomb_decodes_a_bounded_step_at_a_time(encoding: str) -> None:
+    import brotli
+    import zstandard
+
+    from ssescope.sources.decode import DECODE_STEP
+
+    body = (b'data: {"choices":[{"delta":{"content":"' + b"x" * 1000 + b'"}}]}\n\n') * 8000
+    packed = {
+        "gzip": gzip.compress,
+        "deflate": zlib.compress,
+        "br": brotli.compress,
+        "zstd": zstandard.ZstdCompressor().compress,
+    }[encoding](body)
+    assert len(packed) < 25_000  # about 8 MiB from one small chunk
+    d = ContentDecoder(encoding)
+    sizes = [len(piece) for piece in d.pieces(packed)]
+    assert max(sizes) <= DECODE_STEP and len(sizes) >= len(body) // DECODE_STEP
+    assert sum(sizes) + len(d.close()) == len(body) and d.problem is None

@@ -24,6 +24,17 @@ OPENAI = [
 ]
 """A short OpenAI chat stream that completes."""
 
+BOMB_BODY = (
+    b"".join(
+        b'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,'
+        b'"delta":{"content":"' + b"%04d" % i + b"x" * 1000 + b'"},"finish_reason":null}]}\n\n'
+        for i in range(8000)
+    )
+    + OPENAI[2]
+    + OPENAI[3]
+)
+"""A long stream that compresses about 400 to 1 (a small gzip bomb)."""
+
 ERROR_BODY = b'{"error":{"type":"overloaded_error","message":"Overloaded, try later"}}'
 JSON_REPLY = (
     b'{"id":"c2","object":"chat.completion","model":"m","choices":[{"index":0,'
@@ -62,6 +73,14 @@ def scripted_app(state: Scripted) -> Starlette:
 
         return StreamingResponse(
             body(), media_type="text/event-stream", headers={"content-encoding": "gzip"}
+        )
+
+    async def gzip_bomb(_request: Request) -> Response:
+        # 8 MiB of stream in about 20 KB of gzip, sent as one chunk
+        return Response(
+            gzip.compress(BOMB_BODY),
+            media_type="text/event-stream",
+            headers={"content-encoding": "gzip"},
         )
 
     async def json_reply(_request: Request) -> Response:
@@ -135,6 +154,7 @@ def scripted_app(state: Scripted) -> Starlette:
         routes=[
             Route("/gzip-error", gzip_error, methods=["POST"]),
             Route("/gzip-stream", gzip_stream, methods=["POST"]),
+            Route("/gzip-bomb", gzip_bomb, methods=["POST"]),
             Route("/json", json_reply, methods=["POST"]),
             Route("/heartbeat", heartbeat, methods=["POST"]),
             Route("/hold-open", hold_open, methods=["POST"]),

@@ -3,7 +3,8 @@ hot path.
 
 The forwarder hands a chunk to the client first, then queues a copy with its arrival time
 (:meth:`Recorder.chunk` only appends to a queue). One thread drains the queue: it decodes
-the copy (``Content-Encoding``), feeds the exchange's :class:`~ssescope.pipeline.Pipeline`
+the copy (``Content-Encoding``, :mod:`ssescope.sources.decode`, a bounded step at a
+time), feeds the exchange's :class:`~ssescope.pipeline.Pipeline`
 (the same engine as ``inspect``), writes the capture line and keeps the live numbers. A
 slow disk therefore delays only the recorder; the queue is bounded by bytes
 (:attr:`Recorder.limit`) so that memory stays bounded too; only a backlog beyond it makes
@@ -29,7 +30,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo
-from .decode import ContentDecoder
+from ..sources.decode import ContentDecoder
 from .exchange import Exchange, Registry
 from .headers import header, redact_pairs
 from .redact import LineRedactor, redact_json, redact_value
@@ -227,11 +228,11 @@ class Recorder:
             ex.byte_idle_max_s = _longest(ex.byte_idle_max_s, t - tape.last_byte)
         tape.last_byte = t
         ex.last_byte_s = t
-        body = tape.decoder.feed(data)
-        if not body:
-            return
-        ex.body_bytes += len(body)
-        self._body(ex, tape, body, t)
+        # a bounded step at a time: a small chunk of a bomb may inflate to gigabytes, and
+        # each step is recorded and judged before the next is made
+        for body in tape.decoder.pieces(data):
+            ex.body_bytes += len(body)
+            self._body(ex, tape, body, t)
 
     def _body(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
         """Record and judge a piece of the decoded body (a credential it repeats scrubbed)."""
