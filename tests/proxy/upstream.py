@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import socket
 import threading
 from collections.abc import AsyncIterator
@@ -50,6 +51,7 @@ class Scripted:
         self.endless_closed = threading.Event()
         self.endless_started = threading.Event()
         self.seen_headers: list[list[tuple[str, str]]] = []
+        self.sink_started = threading.Event()
 
 
 def scripted_app(state: Scripted) -> Starlette:
@@ -141,6 +143,21 @@ def scripted_app(state: Scripted) -> Starlette:
             pieces(), status_code=401, media_type="application/json", headers=headers
         )
 
+    async def sink(request: Request) -> Response:
+        # reads the body as it arrives: says when the first piece came, and what came
+        digest = hashlib.sha256()
+        size = 0
+        async for piece in request.stream():
+            if piece and not state.sink_started.is_set():
+                state.sink_started.set()
+            digest.update(piece)
+            size += len(piece)
+        framing = {k: request.headers.get(k) for k in ("content-length", "transfer-encoding")}
+        return Response(
+            orjson.dumps({"size": size, "sha256": digest.hexdigest(), **framing}),
+            media_type="application/json",
+        )
+
     async def echo(request: Request) -> Response:
         pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
         state.seen_headers.append(pairs)
@@ -161,6 +178,7 @@ def scripted_app(state: Scripted) -> Starlette:
             Route("/endless", endless, methods=["POST"]),
             Route("/echo", echo, methods=["GET", "POST"]),
             Route("/echo-key", echo_key, methods=["POST"]),
+            Route("/sink", sink, methods=["POST"]),
         ]
     )
 

@@ -94,6 +94,27 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     show_default=True,
     help="Seconds to wait for the upstream to close after the terminal marker.",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection has to send a whole request head (then 408 and closed).",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds to wait for the next piece of a request body (then 408).",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Connections open at once; more get 503 (default: what the open-file limit "
+    "allows, a third of it).",
+)
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(
     "--web-port",
@@ -114,6 +135,9 @@ def proxy_command(
     redact_content: bool,
     provider: str,
     finish_grace: float,
+    header_timeout: float,
+    idle_timeout: float,
+    max_connections: int | None,
     web: bool,
     web_port: int,
 ) -> None:
@@ -128,7 +152,7 @@ def proxy_command(
 
     from rich.console import Console
 
-    from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, serve
+    from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, ServerLimits, serve
     from ..proxy.display import LineWriter, LiveDisplay
     from ..proxy.guard import ProxyGuard
 
@@ -181,9 +205,10 @@ def proxy_command(
         web_hosts = allowed_hosts(host, address, extra_hosts)
         web_app = create_app(allowed_hosts=web_hosts, live_dir=record)
         note(f"  web page: http://{shown}:{web_sock.getsockname()[1]}/")
-    app = ProxyApp(ProxyOptions(target, table, finish_grace), recorder)
+    app = ProxyApp(ProxyOptions(target, table, finish_grace, idle_timeout), recorder)
     guard = ProxyGuard(hosts, origins, refused)
-    runner = serve(app, sock, web_app=web_app, web_sock=web_sock, guard=guard)
+    limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
+    runner = serve(app, sock, web_app=web_app, web_sock=web_sock, guard=guard, limits=limits)
     try:
         if terminal:
             with LiveDisplay(registry, console, header=url):

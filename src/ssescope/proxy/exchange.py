@@ -31,6 +31,7 @@ class Exchange:
     name: str = ""
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     request_body: Any = None
+    request_bytes: int = 0
     # the credentials the request carried, to scrub from what is recorded; never written
     secrets: list[str] = field(default_factory=list, repr=False)
     model: str | None = None
@@ -92,6 +93,7 @@ class Exchange:
             "bytes": self.wire_bytes,
             "body_bytes": self.body_bytes,
             "chunks": self.chunks,
+            "request_bytes": self.request_bytes,
             "request_ids": self.request_ids,
             "diagnostics": self.diagnostics,
             "error": self.error,

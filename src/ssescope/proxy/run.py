@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import ssl
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from ..serve.app import bind
 from ..serve.guard import LOOPBACK_HOSTS
+from .connections import ServerLimits, guarded_protocol, quiet_descriptor_errors
 from .exchange import Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .guard import ProxyGuard, guarded
@@ -24,10 +26,12 @@ from .recorder import Recorder
 __all__ = ["ProxyThread", "serve", "server_config"]
 
 
-def server_config(app: Any) -> Any:
-    """The uvicorn config of a proxy or web server: quiet, adds no header of its own."""
+def server_config(app: Any, limits: ServerLimits | None = None) -> Any:
+    """The uvicorn config of a proxy or web server: quiet, adds no header of its own, and
+    holds its connections to ``limits`` (:mod:`ssescope.proxy.connections`)."""
     import uvicorn
 
+    limits = limits if limits is not None else ServerLimits()
     return uvicorn.Config(
         app,
         log_level="warning",
@@ -35,6 +39,9 @@ def server_config(app: Any) -> Any:
         timeout_graceful_shutdown=1,
         server_header=False,
         date_header=False,
+        http=guarded_protocol(limits),
+        timeout_keep_alive=limits.keep_alive,
+        backlog=limits.backlog,
     )
 
 
@@ -47,6 +54,7 @@ async def serve(
     started: threading.Event | None = None,
     servers: list[Any] | None = None,
     guard: ProxyGuard | None = None,
+    limits: ServerLimits | None = None,
 ) -> None:
     """Serve the proxy (and the web page) until one server stops; then stop both.
 
@@ -57,15 +65,17 @@ async def serve(
         started: set once every server listens.
         servers: filled with the uvicorn servers (so that a caller can stop them).
         guard: who may send requests (default: loopback names, no other web page).
+        limits: the request-head deadline and the connection limit of both servers.
     """
     import uvicorn
 
     quiet_upstream_breaks()
+    quiet_descriptor_errors(asyncio.get_running_loop(), lambda line: print(line, file=sys.stderr))
     front = guarded(app, guard if guard is not None else ProxyGuard())
-    running = [uvicorn.Server(server_config(front))]
+    running = [uvicorn.Server(server_config(front, limits))]
     socks = [sock]
     if web_app is not None and web_sock is not None:
-        running.append(uvicorn.Server(server_config(web_app)))
+        running.append(uvicorn.Server(server_config(web_app, limits)))
         socks.append(web_sock)
     if servers is not None:
         servers.extend(running)
@@ -111,6 +121,8 @@ class ProxyThread:
         verify: how upstream certificates are checked (see :func:`make_client`).
         allow_hosts: more names the ``Host`` header may carry (besides the loopback ones).
         allow_origins: origins whose web pages may send requests through the proxy.
+        limits: the request-head deadline and the connection limit.
+        idle_timeout: see :class:`ProxyOptions`.
 
     Attributes:
         refused: ``(method, path, status, why)`` of each request the guard refused.
@@ -128,7 +140,10 @@ class ProxyThread:
         verify: ssl.SSLContext | str | bool = True,
         allow_hosts: tuple[str, ...] = (),
         allow_origins: tuple[str, ...] = (),
+        limits: ServerLimits | None = None,
+        idle_timeout: float | None = 60.0,
     ) -> None:
+        self._limits = limits
         self.refused: list[tuple[str, str, int, str]] = []
         self._guard = ProxyGuard(
             (*LOOPBACK_HOSTS, *allow_hosts),
@@ -138,7 +153,7 @@ class ProxyThread:
         self.registry = Registry()
         self._verify = verify
         self.recorder = Recorder(self.registry, record, redact_content=redact_content)
-        self.options = ProxyOptions(upstream, list(routes or []), finish_grace)
+        self.options = ProxyOptions(upstream, list(routes or []), finish_grace, idle_timeout)
         self._sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
         self._web_sock: socket.socket | None = None
@@ -168,6 +183,7 @@ class ProxyThread:
                 started=self._started,
                 servers=self._servers,
                 guard=self._guard,
+                limits=self._limits,
             )
 
         try:
