@@ -196,7 +196,7 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
     )
 
 
-def test_a_recording_failure_is_reported_and_the_exchange_still_ends(tmp_path: Path) -> None:
+def test_a_capture_that_cannot_be_opened_stops_the_recording_not_the_judging(tmp_path: Path) -> None:
     registry = Registry()
     recorder = Recorder(registry, tmp_path)
     ex = registry.new("POST", "/v1/x", "http://u/v1/x")
@@ -209,10 +209,12 @@ def test_a_recording_failure_is_reported_and_the_exchange_still_ends(tmp_path: P
     recorder.end(ex, "eof", 0.2)
     recorder.stop()
     assert registry.finished() == [ex] and registry.active() == []
-    assert ex.verdict == "failed" and (ex.error or "").startswith("recording failed: ")
-    assert recorder.errors
-    lines = (tmp_path / "index.jsonl").read_text().splitlines()
-    assert len(lines) == 1 and "recording failed" in lines[0]
+    # still judged (from memory): one chunk of a stream that never ended
+    assert ex.verdict == "truncated" and ex.records == 1 and ex.error is None
+    assert ex.capture is None and "Is a directory" in (ex.unrecorded or "")
+    [line] = recorder.errors
+    assert line.startswith("ssescope proxy: recording stopped: cannot write ")
+    assert (tmp_path / "index.jsonl").read_text() == ""  # the recording stopped
 
 
 async def test_the_recorder_queue_is_bounded_and_the_forwarder_waits_for_it() -> None:

@@ -85,6 +85,19 @@ def scripted_app(state: Scripted) -> Starlette:
             headers={"content-encoding": "gzip"},
         )
 
+    async def chunks(request: Request) -> Response:
+        # an OpenAI stream of ?n= content chunks, then its end
+        n = int(request.query_params.get("n", "10"))
+
+        async def body() -> AsyncIterator[bytes]:
+            for i in range(n):
+                yield OPENAI[1].replace(b"le monde", b"piece %05d" % i)
+                await asyncio.sleep(0)
+            yield OPENAI[2]
+            yield OPENAI[3]
+
+        return StreamingResponse(body(), media_type="text/event-stream")
+
     async def json_reply(_request: Request) -> Response:
         return Response(
             JSON_REPLY, media_type="application/json", headers={"x-request-id": "req_123"}
@@ -172,6 +185,7 @@ def scripted_app(state: Scripted) -> Starlette:
             Route("/gzip-error", gzip_error, methods=["POST"]),
             Route("/gzip-stream", gzip_stream, methods=["POST"]),
             Route("/gzip-bomb", gzip_bomb, methods=["POST"]),
+            Route("/chunks", chunks, methods=["POST"]),
             Route("/json", json_reply, methods=["POST"]),
             Route("/heartbeat", heartbeat, methods=["POST"]),
             Route("/hold-open", hold_open, methods=["POST"]),

@@ -178,16 +178,19 @@ def proxy_command(
         record = temporary
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{shown}:{sock.getsockname()[1]}"
-    registry = Registry()
-    recorder = Recorder(registry, record, provider=provider, redact_content=redact_content)
-    terminal = sys.stdout.isatty() and not as_json
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-    registry.on_finish(LineWriter(json=as_json, console=console))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def note(text: str) -> None:
         # (what the user typed, shown as typed: never read as rich markup)
         err.print(visible(text), markup=False, highlight=False)
+
+    registry = Registry()
+    recorder = Recorder(
+        registry, record, provider=provider, redact_content=redact_content, say=note
+    )
+    terminal = sys.stdout.isatty() and not as_json
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    registry.on_finish(LineWriter(json=as_json, console=console))
 
     note(f"ssescope proxy: {url} -> {target}")
     for prefix, routed in table:

@@ -67,6 +67,8 @@ def exchange_line(ex: Exchange) -> Text:
         line.append(visible(f" {ex.capture}"), "dim")
     elif ex.error:
         line.append(visible(f" ({ex.error})"), "dim")
+    if ex.unrecorded:
+        line.append(" (not recorded: the recording stopped)", "dim")
     return line
 
 

@@ -47,6 +47,7 @@ class Exchange:
     end: str | None = None
     error: str | None = None
     capture: str | None = None
+    unrecorded: str | None = None  # why it has no whole capture (the recording stopped)
     # written by the recorder
     body_bytes: int = 0
     records: int = 0
@@ -97,6 +98,7 @@ class Exchange:
             "request_ids": self.request_ids,
             "diagnostics": self.diagnostics,
             "error": self.error,
+            "unrecorded": self.unrecorded,
         }
 
 
