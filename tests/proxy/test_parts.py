@@ -196,7 +196,9 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
     )
 
 
-def test_a_capture_that_cannot_be_opened_stops_the_recording_not_the_judging(tmp_path: Path) -> None:
+def test_a_capture_that_cannot_be_opened_stops_the_recording_not_the_judging(
+    tmp_path: Path,
+) -> None:
     registry = Registry()
     recorder = Recorder(registry, tmp_path)
     ex = registry.new("POST", "/v1/x", "http://u/v1/x")
