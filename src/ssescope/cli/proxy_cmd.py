@@ -214,7 +214,7 @@ def proxy_command(
     runner = serve(app, sock, web_app=web_app, web_sock=web_sock, guard=guard, limits=limits)
     try:
         if terminal:
-            with LiveDisplay(registry, console, header=url):
+            with LiveDisplay(registry, console, header=url, stderr=sys.stderr.isatty()):
                 asyncio.run(runner)
         else:
             asyncio.run(runner)

@@ -111,9 +111,13 @@ class LiveDisplay:
         registry: the exchanges.
         console: the terminal.
         header: a line shown above the table (where the proxy listens).
+        stderr: print what is written to stderr meanwhile above the table (when stderr is
+            the same terminal), so that a message (a refusal, a full disk) does not tear it.
     """
 
-    def __init__(self, registry: Registry, console: Console, header: str = "") -> None:
+    def __init__(
+        self, registry: Registry, console: Console, header: str = "", *, stderr: bool = False
+    ) -> None:
         self.registry = registry
         self.header = header
         self._live = Live(
@@ -122,7 +126,7 @@ class LiveDisplay:
             refresh_per_second=4,
             transient=True,
             redirect_stdout=False,
-            redirect_stderr=False,
+            redirect_stderr=stderr,
         )
 
     def render(self) -> RenderableType:
