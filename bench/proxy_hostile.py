@@ -46,6 +46,7 @@ import pty
 import re
 import resource
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -57,6 +58,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from proxy import free_port, memory  # bench/proxy.py (the script's folder is on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-proj-benchEchoedKey0123456789"
@@ -165,25 +168,6 @@ def upstream_main(port: int) -> None:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def memory(pid: int) -> dict[str, int]:
-    """VmRSS and VmHWM (the peak) of a process, in MiB."""
-    out = {"VmRSS": 0, "VmHWM": 0}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in out:
-                out[key] = int(value.split()[0]) // 1024
-    except OSError:
-        pass
-    return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Proxy:
     """``ssescope proxy`` from ``src``, in its own process."""
 
@@ -236,6 +220,7 @@ class Proxy:
             self.proc.kill()
             out, err = self.proc.communicate()
         self.out = out or ""
+        shutil.rmtree(self.record, ignore_errors=True)
         return err or ""
 
 
@@ -604,8 +589,18 @@ def host_empty(args: argparse.Namespace, upstream: str) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "ssescope", "proxy", "--upstream", upstream, "--host", "",
-             "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "ssescope",
+                "proxy",
+                "--upstream",
+                upstream,
+                "--host",
+                "",
+                "--port",
+                str(port),
+            ],
             env=env,
             capture_output=True,
             text=True,
@@ -628,6 +623,13 @@ SCENARIOS: dict[str, Callable[[argparse.Namespace, str], None]] = {
     "markup": markup,
     "host-empty": host_empty,
 }
+
+
+def _scenario(name: str, args: argparse.Namespace, upstream: str) -> None:
+    try:
+        SCENARIOS[name](args, upstream)
+    except Exception as exc:  # one scenario failing must not hide the others
+        row(name, "failed", f"{type(exc).__name__}: {exc}")
 
 
 def main() -> None:
@@ -663,10 +665,7 @@ def main() -> None:
         print("| scenario | measured | figures |")
         print("|---|---|---|")
         for name in args.only or list(SCENARIOS):
-            try:
-                SCENARIOS[name](args, upstream)
-            except Exception as exc:  # one scenario failing must not hide the others
-                row(name, "failed", f"{type(exc).__name__}: {exc}")
+            _scenario(name, args, upstream)
     finally:
         up.terminate()
         up.wait()

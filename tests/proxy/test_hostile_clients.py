@@ -4,12 +4,9 @@ sent by halves, more connections than the process may open."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import resource
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +18,7 @@ import pytest
 from ssescope.proxy import ProxyThread, ServerLimits
 from ssescope.serve.app import ServerThread
 
-from ..cli.cli_helpers import ROOT
+from .test_cli import _start
 from .upstream import JSON_REPLY, Scripted
 
 pytestmark = pytest.mark.network
@@ -166,31 +163,16 @@ def test_half_sent_requests_beyond_the_open_file_limit_do_not_lock_everyone_out(
 ) -> None:
     # the proxy may open 64 files; 80 connections each send half a request line
     upstream, _state = scripted
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ssescope",
-            "proxy",
-            "--port",
-            "0",
-            "--upstream",
-            upstream.url,
-            "--header-timeout",
-            "0.5",
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=lambda: _limit_files(64),  # noqa: PLW1509 (no threads in the child yet)
+    proc, url = _start(
+        "--upstream",
+        upstream.url,
+        "--header-timeout",
+        "0.5",
+        "--json",
+        limit=lambda: _limit_files(64),
     )
     attackers: list[socket.socket] = []
     try:
-        assert proc.stderr is not None
-        url = re.match(r"ssescope proxy: (\S+) -> ", proc.stderr.readline())[1]  # type: ignore[index]
         port = int(url.rsplit(":", 1)[1])
         attackers.extend(_raw(port, b"POST /v1/chat/completions HTT") for _ in range(80))
         deadline = time.monotonic() + 8

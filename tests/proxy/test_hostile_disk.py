@@ -4,11 +4,7 @@ one line, and every exchange is still judged (from memory) and printed."""
 from __future__ import annotations
 
 import json
-import os
-import re
 import resource
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -18,7 +14,7 @@ import ssescope
 from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ServerThread
 
-from ..cli.cli_helpers import ROOT
+from .test_cli import _start
 from .upstream import Scripted
 
 pytestmark = pytest.mark.network
@@ -36,30 +32,11 @@ def test_a_file_size_limit_stops_the_recording_and_keeps_every_verdict(
     scripted: tuple[ServerThread, Scripted], tmp_path: Path
 ) -> None:
     upstream, _state = scripted
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ssescope",
-            "proxy",
-            "--port",
-            "0",
-            "--upstream",
-            upstream.url,
-            "--record",
-            str(tmp_path),
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=_limit_file_size,  # noqa: PLW1509 (no threads in the child yet)
+    proc, url = _start(
+        "--upstream", upstream.url, "--record", str(tmp_path), "--json", limit=_limit_file_size
     )
     try:
         assert proc.stderr is not None and proc.stdout is not None
-        url = re.match(r"ssescope proxy: (\S+) -> ", proc.stderr.readline())[1]  # type: ignore[index]
         proc.stderr.readline()  # "recording into …"
         lines = []
         for n in SIZES:

@@ -22,6 +22,8 @@ from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.web import create_app
 
+from ..proxy.conftest import Null
+
 LIVE = Path(__file__).resolve().parents[1] / "fixtures" / "live"
 
 _CHUNK = (
@@ -155,17 +157,9 @@ def test_the_list_reads_only_what_was_added_to_the_index(
 
 @pytest.fixture
 def slow_upstream() -> Iterator[ServerThread]:
-    app = make_app(load_captures(LIVE), ReplayOptions(chunk="original", delay="20"), log=_Null())
+    app = make_app(load_captures(LIVE), ReplayOptions(chunk="original", delay="20"), log=Null())
     with ServerThread(app) as running:
         yield running
-
-
-class _Null:
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.mark.network

@@ -12,7 +12,7 @@ import click
 
 from ..visible import visible
 from ._listen import WEB_PORT, listen
-from .options import FOLDER, PROVIDER_CHOICE, host_option
+from .options import FOLDER, PROVIDER_CHOICE, allow_host_option, host_option
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["proxy_command"]
@@ -54,14 +54,7 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port (0: any)."
 )
-@click.option(
-    "--allow-host",
-    "extra_hosts",
-    multiple=True,
-    metavar="NAME",
-    help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
-    "container uses to reach this machine). Others get 421.",
-)
+@allow_host_option
 @click.option(
     "--allow-origin",
     "origins",

@@ -76,8 +76,26 @@ def _decoder(response: httpx.Response) -> ContentDecoder | None:
     return ContentDecoder(encoding, limit=None, recover=True)
 
 
-def _fault(decoder: ContentDecoder) -> httpx.DecodingError:
-    return httpx.DecodingError(decoder.error or decoder.problem or "decoding failed")
+def _pieces(decoder: ContentDecoder, chunk: bytes) -> list[bytes]:
+    """The decoded steps of one raw chunk; on corrupt data, the last of what decoded, then
+    ``httpx.DecodingError``."""
+    pieces = list(decoder.pieces(chunk))
+    if decoder.failed:
+        raise _Fault(pieces, decoder)
+    return pieces
+
+
+class _Fault(Exception):
+    def __init__(self, pieces: list[bytes], decoder: ContentDecoder) -> None:
+        self.pieces = pieces
+        self.error = httpx.DecodingError(decoder.error or decoder.problem or "decoding failed")
+
+
+def _tail(decoder: ContentDecoder) -> list[bytes]:
+    tail = decoder.close()
+    if decoder.failed:
+        raise _Fault([tail] if tail else [], decoder)
+    return [tail] if tail else []
 
 
 def iter_body(response: httpx.Response) -> Iterator[bytes]:
@@ -91,15 +109,13 @@ def iter_body(response: httpx.Response) -> Iterator[bytes]:
     if decoder is None:
         yield from (response.iter_bytes() if _compressed(response) else response.iter_raw())
         return
-    for chunk in response.iter_raw():
-        yield from decoder.pieces(chunk)
-        if decoder.failed:
-            raise _fault(decoder)
-    tail = decoder.close()
-    if tail:
-        yield tail
-    if decoder.failed:
-        raise _fault(decoder)
+    try:
+        for chunk in response.iter_raw():
+            yield from _pieces(decoder, chunk)
+        yield from _tail(decoder)
+    except _Fault as fault:
+        yield from fault.pieces
+        raise fault.error from None
 
 
 async def aiter_body(response: httpx.Response) -> AsyncIterator[bytes]:
@@ -110,16 +126,16 @@ async def aiter_body(response: httpx.Response) -> AsyncIterator[bytes]:
         async for chunk in source:
             yield chunk
         return
-    async for chunk in response.aiter_raw():
-        for piece in decoder.pieces(chunk):
+    try:
+        async for chunk in response.aiter_raw():
+            for piece in _pieces(decoder, chunk):
+                yield piece
+        for piece in _tail(decoder):
             yield piece
-        if decoder.failed:
-            raise _fault(decoder)
-    tail = decoder.close()
-    if tail:
-        yield tail
-    if decoder.failed:
-        raise _fault(decoder)
+    except _Fault as fault:
+        for piece in fault.pieces:
+            yield piece
+        raise fault.error from None
 
 
 def _status_and_secrets(response: httpx.Response) -> tuple[int, list[str]]:
