@@ -260,7 +260,7 @@ async def _page_refresh(client: httpx.AsyncClient, web: str, name: str) -> tuple
         answer = new.json()
         what = f"{new.status_code}, {len(new.content) / _MIB:.1f} MiB answer"
         if "live" in answer:
-            what += f", read {answer['live'].get('read_bytes', 0) / _MIB:.0f} MiB"
+            what += f", {answer['live']['analysed_bytes'] / _MIB:.0f} MiB of the capture analysed"
         return time.monotonic() - started, what
     capture = await client.get(web + f"/api/live/{name}")
     inspected = await client.post(web + "/api/inspect", content=capture.content)

@@ -112,6 +112,18 @@ def test_a_capture_in_flight_is_analysed_again_only_when_it_grew(
     assert done["report"]["status"] == "completed" and len(calls) == 2
 
 
+def test_a_long_answer_is_whole_json(page: TestClient, tmp_path: Path) -> None:
+    # (its records are encoded a slice at a time, off the event loop)
+    name = "20260101T000000.000004Z-0004-post-v1-chat-completions"
+    lines = [_header()] + [_chunk_line(_CHUNK, i / 1000) for i in range(4500)]
+    lines += [_chunk_line(_END, 4.6), b'{"end": "eof", "t": 4.7}\n']
+    (tmp_path / f"{name}.ssecap").write_bytes(b"".join(lines))
+    answer = page.get(f"/api/live/{name}/inspect").json()
+    assert answer["report"]["status"] == "completed"
+    assert [f["index"] for f in answer["frames"]] == list(range(4502))
+    assert answer["live"]["final"] and answer["timeline"][0][0] == 0
+
+
 def test_the_list_reads_only_what_was_added_to_the_index(
     page: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

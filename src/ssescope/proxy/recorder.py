@@ -244,10 +244,9 @@ class Recorder:
         """Record and judge a piece of the decoded body (a credential it repeats scrubbed)."""
         if tape.scrubber is not None:
             body = tape.scrubber.feed(body)
-            if not body:
-                return
-        self._write(ex, tape, body, t)
-        self._note(ex, tape, tape.pipeline.feed(body, t), t)
+        if body:
+            self._write(ex, tape, body, t)
+            self._note(ex, tape, tape.pipeline.feed(body, t), t)
 
     def _write(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
         if tape.writer is None:
@@ -296,11 +295,9 @@ class Recorder:
             ex.body_bytes += len(tail)
             self._body(ex, tape, tail, t)
         if tape.scrubber is not None:
-            held = tape.scrubber.close()
-            if held:
-                self._write(ex, tape, held, t)
-                self._note(ex, tape, tape.pipeline.feed(held, t), t)
-            if tape.scrubber.found:
+            scrubber, tape.scrubber = tape.scrubber, None
+            self._body(ex, tape, scrubber.close(), t)  # (what it held back)
+            if scrubber.found:
                 tape.pipeline.add_diagnostic(
                     diagnostic("http.secret-echoed", 0, replacement=REDACTED)
                 )

@@ -102,7 +102,8 @@ class LiveFolder:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # (the list's state)
+        self._analysing = threading.Lock()  # (the opened exchanges' analyses)
         self._index_at = -1  # where the index was read up to (-1: never read)
         self._index_id: tuple[int, int] | None = None
         self._done: dict[str, dict[str, Any]] = {}
@@ -233,7 +234,7 @@ class LiveFolder:
             self._opened[key] = opened
             while len(self._opened) > _SESSIONS:
                 self._opened.popitem(last=False)
-        with path.open("rb") as fp:
+        with self._analysing, path.open("rb") as fp:
             size = os.fstat(fp.fileno()).st_size
             ended = whole is not None or _ended(fp, size)
             cut = _line_end(fp, min(size, DETAIL_BYTES))
@@ -315,6 +316,27 @@ def list_exchanges(directory: Path) -> list[dict[str, Any]]:
     return LiveFolder(directory).listing()
 
 
+_ROWS = 2000  # list items encoded at once
+
+
+def _encode(answer: dict[str, Any]) -> bytes:
+    """``answer`` as strict JSON, its long lists (records, timeline) a slice at a time.
+
+    The JSON encoder holds the interpreter lock for as long as one call lasts: tens of
+    megabytes at once would hold up the event loop that forwards the proxy's streams."""
+    lists = {k: v for k, v in answer.items() if isinstance(v, list) and len(v) > _ROWS}
+    head = strictjson.dumps({k: v for k, v in answer.items() if k not in lists}, default=str)
+    parts = [head[:-1]]
+    for key, items in lists.items():
+        slices = (
+            strictjson.dumps(items[at : at + _ROWS], default=str)[1:-1]
+            for at in range(0, len(items), _ROWS)
+        )
+        parts.append(f",{strictjson.dumps(key)}:[{','.join(slices)}]")
+    parts.append("}")
+    return "".join(parts).encode("utf-8")
+
+
 def _not_found(name: str) -> JSONResponse:
     return JSONResponse({"error": f"no exchange named {name!r}"}, status_code=404)
 
@@ -346,14 +368,22 @@ def live_routes(directory: Path | None) -> list[Route]:
         framing = request.query_params.get("framing", "auto") or "auto"
         raw = request.query_params.get("have", "")
         have = int(raw) if raw.isascii() and raw.isdigit() else None
+
+        def job() -> bytes:
+            return _encode(folder.inspect(name, provider, framing, have))
+
         try:
-            answer = await run(folder.inspect, name, provider, framing, have, lane="inspect")
+            body = await run(job, lane="inspect")
         except FileNotFoundError:
             return _not_found(name)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        body = strictjson.dumps(answer, default=str)
-        return Response(body.encode("utf-8"), media_type="application/json")
+        except Exception as exc:  # the engine must not take the page down with it
+            return JSONResponse(
+                {"error": f"The engine failed on this exchange: {type(exc).__name__}: {exc}"},
+                status_code=500,
+            )
+        return Response(body, media_type="application/json")
 
     async def capture(request: Request) -> Response:
         name = request.path_params["name"]
