@@ -11,9 +11,10 @@ in the proxy's way (``proxy --web`` serves it from the proxy's own process):
   was added to it, and an exchange still in flight costs one ``stat`` per refresh;
 * ``GET /api/live/{name}/inspect`` is the page's analysis of one exchange (the same as
   ``POST /api/inspect`` of its capture) for the first :data:`DETAIL_BYTES` of its capture
-  at most, recomputed only when the capture grew, and no more often than its cost
-  allows; an exchange beyond that size is shown by its first part, with the proxy's
-  verdict for the whole of it once it has ended;
+  at most, made in a process of its own (:func:`analyse_apart`: analysing megabytes would
+  otherwise hold the interpreter lock away from the forwarding loop), again only when the
+  capture grew, and no more often than its cost allows; an exchange beyond that size is
+  shown by its first part, with the proxy's verdict for the whole of it once it ended;
 * ``GET /api/live/{name}`` streams the capture as far as it is written (whole lines
   only), a MiB at a time.
 
@@ -42,14 +43,21 @@ from starlette.routing import Route
 
 from .. import strictjson
 from ..errors import UsageError
-from .analysis import analyse
+from .analyst import AnalysisFailed, Analyst
 
-__all__ = ["DETAIL_BYTES", "INDEX_NAME", "LiveFolder", "list_exchanges", "live_routes"]
+__all__ = [
+    "DETAIL_BYTES",
+    "INDEX_NAME",
+    "LiveFolder",
+    "analyse_apart",
+    "list_exchanges",
+    "live_routes",
+]
 
 INDEX_NAME = "index.jsonl"
 """The index file the proxy writes in its record folder."""
 
-DETAIL_BYTES = 8 * 1024 * 1024
+DETAIL_BYTES = 4 * 1024 * 1024
 """The most of a capture the Live view analyses (its records, timeline and raw bytes)."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
@@ -84,7 +92,7 @@ class _Opened:
     """One exchange opened in the page: its last analysis, and when it was made."""
 
     def __init__(self) -> None:
-        self.answer: dict[str, Any] | None = None
+        self.answer: bytes | None = None  # (its JSON)
         self.cut = -1  # the capture bytes the answer is about
         self.version = 0
         self.took = 0.0
@@ -209,15 +217,16 @@ class LiveFolder:
 
     # -- one exchange, analysed ---------------------------------------------------------------
 
-    def inspect(self, name: str, provider: str, framing: str, have: int | None) -> dict[str, Any]:
-        """The page's analysis of exchange ``name`` (``analyse`` of its capture), with a
-        ``live`` part: the capture's size (``capture_bytes``), how much of it the analysis
-        covers (``analysed_bytes``), whether it has ended (``ended``), whether the answer
-        is the last one (``final``), the proxy's index line for it once it has ended
-        (``whole``), and the analysis' ``version``.
+    def inspect(self, name: str, provider: str, framing: str, have: int | None) -> bytes:
+        """The page's analysis of exchange ``name`` (``analyse`` of its capture), as JSON,
+        with a ``live`` part: the capture's size (``capture_bytes``), how much of it the
+        analysis covers (``analysed_bytes``), whether it has ended (``ended``), whether
+        the answer is the last one (``final``), the proxy's index line for it once it
+        has ended (``whole``), and the analysis' ``version``.
 
-        With ``have`` the version the page already shows, an unchanged analysis is not
-        sent again (``{"unchanged": true, "live": …}``).
+        The analysis runs in a process of its own (:func:`analyse_apart`). With ``have``
+        the version the page already shows, an unchanged analysis is not sent again
+        (``{"unchanged": true, "live": …}``).
 
         Raises:
             FileNotFoundError: for an exchange with no capture.
@@ -234,19 +243,19 @@ class LiveFolder:
             self._opened[key] = opened
             while len(self._opened) > _SESSIONS:
                 self._opened.popitem(last=False)
-        with self._analysing, path.open("rb") as fp:
-            size = os.fstat(fp.fileno()).st_size
-            ended = whole is not None or _ended(fp, size)
-            cut = _line_end(fp, min(size, DETAIL_BYTES))
+        with self._analysing:
+            with path.open("rb") as fp:
+                size = os.fstat(fp.fileno()).st_size
+                ended = whole is not None or _ended(fp, size)
+                cut = _line_end(fp, min(size, DETAIL_BYTES))
             if cut != opened.cut and self._due(opened, ended, cut):
-                fp.seek(0)
-                data = fp.read(cut)
                 started = time.monotonic()
-                opened.answer = analyse(data, provider=provider, framing=framing)
+                opened.answer = analyse_apart(str(path), cut, provider, framing)
                 opened.took = time.monotonic() - started
                 opened.at = time.monotonic()
                 opened.cut = cut
                 opened.version += 1
+            answer = opened.answer
         live = {
             "name": name,
             "capture_bytes": size,
@@ -257,9 +266,11 @@ class LiveFolder:
             "whole": whole,
             "version": opened.version,
         }
-        if opened.answer is None or have == opened.version:
-            return {"unchanged": opened.answer is not None, "live": live}
-        return {**opened.answer, "unchanged": False, "live": live}
+        meta = strictjson.dumps(live, default=str).encode("utf-8")
+        if answer is None or have == opened.version:
+            unchanged = b"true" if answer is not None else b"false"
+            return b'{"unchanged":' + unchanged + b',"live":' + meta + b"}"
+        return answer[:-1] + b',"unchanged":false,"live":' + meta + b"}"
 
     @staticmethod
     def _due(opened: _Opened, ended: bool, cut: int) -> bool:
@@ -316,25 +327,13 @@ def list_exchanges(directory: Path) -> list[dict[str, Any]]:
     return LiveFolder(directory).listing()
 
 
-_ROWS = 2000  # list items encoded at once
+_ANALYST = Analyst()
 
 
-def _encode(answer: dict[str, Any]) -> bytes:
-    """``answer`` as strict JSON, its long lists (records, timeline) a slice at a time.
-
-    The JSON encoder holds the interpreter lock for as long as one call lasts: tens of
-    megabytes at once would hold up the event loop that forwards the proxy's streams."""
-    lists = {k: v for k, v in answer.items() if isinstance(v, list) and len(v) > _ROWS}
-    head = strictjson.dumps({k: v for k, v in answer.items() if k not in lists}, default=str)
-    parts = [head[:-1]]
-    for key, items in lists.items():
-        slices = (
-            strictjson.dumps(items[at : at + _ROWS], default=str)[1:-1]
-            for at in range(0, len(items), _ROWS)
-        )
-        parts.append(f",{strictjson.dumps(key)}:[{','.join(slices)}]")
-    parts.append("}")
-    return "".join(parts).encode("utf-8")
+def analyse_apart(path: str, cut: int, provider: str, framing: str) -> bytes:
+    """The JSON analysis of the first ``cut`` bytes of a capture, made in a process of
+    its own (:class:`~ssescope.web.analyst.Analyst`, one for the whole process)."""
+    return _ANALYST.run(path, cut, provider, framing)
 
 
 def _not_found(name: str) -> JSONResponse:
@@ -347,6 +346,7 @@ def live_routes(directory: Path | None) -> list[Route]:
     # one worker thread for the list and the captures, one for the analyses (so that a
     # long analysis never holds the list back); made in the event loop, on first use
     limiters: dict[str, anyio.CapacityLimiter] = {}
+    warmed: list[bool] = []
 
     async def run(job: Any, *args: Any, lane: str = "list") -> Any:
         if lane not in limiters:
@@ -356,6 +356,9 @@ def live_routes(directory: Path | None) -> list[Route]:
     async def listing(_request: Request) -> Response:
         if folder is None:
             return JSONResponse({"dir": None, "exchanges": []})
+        if not warmed:  # (the page lists before it opens: the analyses' process starts)
+            warmed.append(True)
+            await run(_ANALYST.warm)
         exchanges = await run(folder.listing)
         body = strictjson.dumps({"dir": str(folder.directory), "exchanges": exchanges}, default=str)
         return Response(body.encode("utf-8"), media_type="application/json")
@@ -369,19 +372,15 @@ def live_routes(directory: Path | None) -> list[Route]:
         raw = request.query_params.get("have", "")
         have = int(raw) if raw.isascii() and raw.isdigit() else None
 
-        def job() -> bytes:
-            return _encode(folder.inspect(name, provider, framing, have))
-
         try:
-            body = await run(job, lane="inspect")
+            body = await run(folder.inspect, name, provider, framing, have, lane="inspect")
         except FileNotFoundError:
             return _not_found(name)
         except UsageError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        except Exception as exc:  # the engine must not take the page down with it
+        except AnalysisFailed as exc:  # the engine must not take the page down with it
             return JSONResponse(
-                {"error": f"The engine failed on this exchange: {type(exc).__name__}: {exc}"},
-                status_code=500,
+                {"error": f"The engine failed on this exchange: {exc}"}, status_code=500
             )
         return Response(body, media_type="application/json")
 

@@ -1,6 +1,6 @@
 // ssescope web page, Live view: the exchanges of `ssescope proxy`, listed as they arrive.
 // A separate module from app.js: an exchange is analysed by the server from its capture
-// (GET /api/live/NAME/inspect, at most its first 8 MiB, and only sent again when it
+// (GET /api/live/NAME/inspect, at most its first 4 MiB, and only sent again when it
 // changed) and shown in the page's normal debugger view. Stream values go in with
 // textContent.
 
