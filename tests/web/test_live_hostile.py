@@ -118,6 +118,23 @@ def test_a_long_answer_is_whole_json(page: TestClient, tmp_path: Path) -> None:
     assert answer["live"]["final"] and answer["timeline"][0][0] == 0
 
 
+def test_the_analysis_process_reports_a_bad_name_and_survives_being_killed(
+    page: TestClient, tmp_path: Path
+) -> None:
+    name = "20260101T000000.000005Z-0005-post-v1-chat-completions"
+    (tmp_path / f"{name}.ssecap").write_bytes(_header() + _chunk_line(_CHUNK, 0.1))
+    bad = page.get(f"/api/live/{name}/inspect?provider=nope")
+    assert bad.status_code == 400 and "nope" in bad.json()["error"]
+    assert page.get(f"/api/live/{name}/inspect").status_code == 200
+    child = live_module._ANALYST._proc
+    assert child is not None and child.poll() is None
+    child.kill()
+    child.wait(5)
+    again = page.get(f"/api/live/{name}/inspect?provider=openai-chat")  # (a new analysis)
+    assert again.status_code == 200 and again.json()["report"]["provider"] == "openai-chat"
+    assert live_module._ANALYST._proc is not child
+
+
 def test_the_list_reads_only_what_was_added_to_the_index(
     page: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

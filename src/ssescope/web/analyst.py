@@ -16,12 +16,11 @@ failure), eight bytes of length (big-endian) and that many bytes.
 from __future__ import annotations
 
 import atexit
-import os
+import json
 import struct
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import IO
 
 import orjson
@@ -33,6 +32,7 @@ from .analysis import analyse
 __all__ = ["AnalysisFailed", "Analyst", "analysed", "main"]
 
 _HEAD = struct.Struct(">BQ")
+_CHILD = "from ssescope.web.analyst import main; main()"
 
 
 def analysed(path: str, cut: int, provider: str, framing: str) -> bytes:
@@ -55,15 +55,12 @@ class Analyst:
         self._proc: subprocess.Popen[bytes] | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
-        # the child imports this very ssescope, wherever it was imported from
-        package_root = str(Path(__file__).resolve().parents[2])
-        path = os.environ.get("PYTHONPATH", "")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (package_root, path) if p)}
+        # the child gets this process's module path, so it imports this very ssescope
+        code = "import json, sys; sys.path[:] = json.loads(sys.argv[1]); " + _CHILD
         proc = subprocess.Popen(
-            [sys.executable, "-c", "from ssescope.web.analyst import main; main()"],
+            [sys.executable, "-c", code, json.dumps(sys.path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=env,
         )
         atexit.register(_stop, proc)
         return proc
