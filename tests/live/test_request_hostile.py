@@ -54,6 +54,12 @@ def _corrupt_gzip() -> bytes:
     return good[:60] + bytes(b ^ 0x5A for b in good[60:])
 
 
+def _bad_check_gzip() -> bytes:
+    # every byte of the stream is there; only the trailer's checksum is wrong
+    good = gzip.compress(_SSE)
+    return good[:-8] + bytes(b ^ 0xFF for b in good[-8:-4]) + good[-4:]
+
+
 @pytest.fixture(scope="module")
 def hostile() -> Any:
     echo = json.dumps({"error": {"type": "invalid_api_key", "message": f"bad key {KEY}"}})
@@ -69,6 +75,11 @@ def hostile() -> Any:
             "200 OK",
             ["Content-Type: text/event-stream", "Content-Encoding: gzip"],
             _corrupt_gzip(),
+        ),
+        "/gzip-bad-check": canned(
+            "200 OK",
+            ["Content-Type: text/event-stream", "Content-Encoding: gzip"],
+            _bad_check_gzip(),
         ),
         "/escape": canned(
             "500 Internal Server Error",
@@ -254,3 +265,21 @@ def test_a_transport_error_quoting_the_key_is_scrubbed_in_the_library_report() -
     assert KEY not in text
     diag = next(d for d in report.diagnostics if d.code == "stream.connection-error")
     assert "[redacted]" in diag.message
+
+
+def test_what_decoded_before_a_gzip_fault_is_kept_in_the_report_and_the_capture(
+    hostile: RawServer, tmp_path: Path
+) -> None:
+    cap = tmp_path / "late.ssecap"
+    code, out, _err = _request(hostile.url + "/gzip-bad-check", "--json", "--save", str(cap))
+    report = json.loads(out)
+    assert "stream.decode-error" in [d["code"] for d in report["diagnostics"]]
+    assert report["outputs"][0]["text"] == "Hello" and report["status"] == "completed"
+    assert code == 0
+    body = read_path(cap)
+    assert body.end == "error"
+    assert b"".join(c.data for c in body.chunks) == _SSE  # the whole stream had arrived
+    garbled = tmp_path / "garbled.ssecap"
+    _request(hostile.url + "/gzip", "--json", "--save", str(garbled))
+    kept = b"".join(c.data for c in read_path(garbled).chunks)
+    assert kept.startswith(b'data: {"id"')  # what decoded before the fault

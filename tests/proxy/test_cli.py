@@ -9,7 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -23,7 +23,11 @@ from ..cli.cli_helpers import ROOT, run
 pytestmark = pytest.mark.network
 
 
-def _start(*args: str) -> tuple[subprocess.Popen[str], str]:
+def _start(
+    *args: str, limit: Callable[[], None] | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """``ssescope proxy ARGS`` in its own process (``limit``: run in it before it starts,
+    e.g. to lower a resource limit); its URL."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env["PYTHONPATH"] = str(ROOT / "src")
     proc = subprocess.Popen(
@@ -32,6 +36,7 @@ def _start(*args: str) -> tuple[subprocess.Popen[str], str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=limit,  # noqa: PLW1509 (no threads in the child yet)
     )
     assert proc.stderr is not None
     first = proc.stderr.readline()

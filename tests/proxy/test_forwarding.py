@@ -296,3 +296,18 @@ def test_an_upstream_that_breaks_mid_stream_breaks_the_client_too(tmp_path: Path
     body = ssescope.read_path(ex.capture or "")
     assert body.end == "error"
     assert b"".join(c.data for c in body.chunks) == b"".join(OPENAI[:2])
+
+
+def test_a_gzip_bomb_is_recorded_and_judged_a_bounded_step_at_a_time(proxy: ProxyThread) -> None:
+    from .upstream import BOMB_BODY
+
+    with httpx.Client() as client, client.stream("POST", proxy.url + "/gzip-bomb") as r:
+        raw = b"".join(r.iter_raw())
+    assert gzip.decompress(raw) == BOMB_BODY and len(raw) * 100 < len(BOMB_BODY)
+    proxy.flush()
+    [ex] = proxy.registry.finished()
+    assert ex.chunks == 1 and ex.body_bytes == len(BOMB_BODY)
+    assert ex.verdict == "completed" and ex.records == 8002
+    body = ssescope.read_path(ex.capture or "")
+    assert b"".join(c.data for c in body.chunks) == BOMB_BODY
+    assert max(len(c.data) for c in body.chunks) <= 64 * 1024  # one decoded step per line

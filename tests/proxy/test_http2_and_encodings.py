@@ -28,8 +28,8 @@ from hypercorn.config import Config
 
 import ssescope
 from ssescope.proxy import ProxyThread
-from ssescope.proxy.decode import ContentDecoder
 from ssescope.serve.app import bind
+from ssescope.sources.decode import ContentDecoder
 
 from .upstream import OPENAI
 

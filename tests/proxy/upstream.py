@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import socket
 import threading
 from collections.abc import AsyncIterator
@@ -24,6 +25,17 @@ OPENAI = [
 ]
 """A short OpenAI chat stream that completes."""
 
+BOMB_BODY = (
+    b"".join(
+        b'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,'
+        b'"delta":{"content":"' + b"%04d" % i + b"x" * 1000 + b'"},"finish_reason":null}]}\n\n'
+        for i in range(8000)
+    )
+    + OPENAI[2]
+    + OPENAI[3]
+)
+"""A long stream that compresses about 400 to 1 (a small gzip bomb)."""
+
 ERROR_BODY = b'{"error":{"type":"overloaded_error","message":"Overloaded, try later"}}'
 JSON_REPLY = (
     b'{"id":"c2","object":"chat.completion","model":"m","choices":[{"index":0,'
@@ -39,6 +51,7 @@ class Scripted:
         self.endless_closed = threading.Event()
         self.endless_started = threading.Event()
         self.seen_headers: list[list[tuple[str, str]]] = []
+        self.sink_started = threading.Event()
 
 
 def scripted_app(state: Scripted) -> Starlette:
@@ -63,6 +76,27 @@ def scripted_app(state: Scripted) -> Starlette:
         return StreamingResponse(
             body(), media_type="text/event-stream", headers={"content-encoding": "gzip"}
         )
+
+    async def gzip_bomb(_request: Request) -> Response:
+        # 8 MiB of stream in about 20 KB of gzip, sent as one chunk
+        return Response(
+            gzip.compress(BOMB_BODY),
+            media_type="text/event-stream",
+            headers={"content-encoding": "gzip"},
+        )
+
+    async def chunks(request: Request) -> Response:
+        # an OpenAI stream of ?n= content chunks, then its end
+        n = int(request.query_params.get("n", "10"))
+
+        async def body() -> AsyncIterator[bytes]:
+            for i in range(n):
+                yield OPENAI[1].replace(b"le monde", b"piece %05d" % i)
+                await asyncio.sleep(0)
+            yield OPENAI[2]
+            yield OPENAI[3]
+
+        return StreamingResponse(body(), media_type="text/event-stream")
 
     async def json_reply(_request: Request) -> Response:
         return Response(
@@ -102,6 +136,41 @@ def scripted_app(state: Scripted) -> Starlette:
 
         return StreamingResponse(body(), media_type="text/event-stream")
 
+    async def echo_key(request: Request) -> Response:
+        # a provider refusing the key, and repeating it: in 5-byte pieces (the key is split
+        # across chunks), gzip'd with ?gzip=1
+        key = request.headers.get("x-api-key") or request.headers.get("authorization", "")
+        key = key.removeprefix("Bearer ")
+        body = orjson.dumps(
+            {"error": {"type": "invalid_request_error", "message": f"Incorrect API key: {key}"}}
+        )
+        packed = gzip.compress(body) if request.query_params.get("gzip") else body
+
+        async def pieces() -> AsyncIterator[bytes]:
+            for i in range(0, len(packed), 5):
+                yield packed[i : i + 5]
+                await asyncio.sleep(0)
+
+        headers = {"content-encoding": "gzip"} if request.query_params.get("gzip") else {}
+        return StreamingResponse(
+            pieces(), status_code=401, media_type="application/json", headers=headers
+        )
+
+    async def sink(request: Request) -> Response:
+        # reads the body as it arrives: says when the first piece came, and what came
+        digest = hashlib.sha256()
+        size = 0
+        async for piece in request.stream():
+            if piece and not state.sink_started.is_set():
+                state.sink_started.set()
+            digest.update(piece)
+            size += len(piece)
+        framing = {k: request.headers.get(k) for k in ("content-length", "transfer-encoding")}
+        return Response(
+            orjson.dumps({"size": size, "sha256": digest.hexdigest(), **framing}),
+            media_type="application/json",
+        )
+
     async def echo(request: Request) -> Response:
         pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
         state.seen_headers.append(pairs)
@@ -115,11 +184,15 @@ def scripted_app(state: Scripted) -> Starlette:
         routes=[
             Route("/gzip-error", gzip_error, methods=["POST"]),
             Route("/gzip-stream", gzip_stream, methods=["POST"]),
+            Route("/gzip-bomb", gzip_bomb, methods=["POST"]),
+            Route("/chunks", chunks, methods=["POST"]),
             Route("/json", json_reply, methods=["POST"]),
             Route("/heartbeat", heartbeat, methods=["POST"]),
             Route("/hold-open", hold_open, methods=["POST"]),
             Route("/endless", endless, methods=["POST"]),
             Route("/echo", echo, methods=["GET", "POST"]),
+            Route("/echo-key", echo_key, methods=["POST"]),
+            Route("/sink", sink, methods=["POST"]),
         ]
     )
 

@@ -16,6 +16,7 @@ __all__ = [
     "FAIL_ON_HELP",
     "FOLDER",
     "PROVIDER_CHOICE",
+    "allow_host_option",
     "framing_option",
     "host_option",
     "parse_fail_on",
@@ -46,6 +47,18 @@ def host_option(func: _F) -> _F:
         "--host",
         default=None,
         help="Address to bind (default 127.0.0.1; anything else is a warning).",
+    )(func)
+
+
+def allow_host_option(func: _F) -> _F:
+    """Add ``--allow-host`` (the ``extra_hosts`` argument) to ``serve`` and ``proxy``."""
+    return click.option(
+        "--allow-host",
+        "extra_hosts",
+        multiple=True,
+        metavar="NAME",
+        help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
+        "container uses to reach this machine). Others get 421.",
     )(func)
 
 

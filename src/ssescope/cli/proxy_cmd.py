@@ -10,12 +10,15 @@ from urllib.parse import urlsplit
 
 import click
 
+from ..visible import visible
 from ._listen import WEB_PORT, listen
-from .options import FOLDER, PROVIDER_CHOICE, host_option
+from .options import FOLDER, PROVIDER_CHOICE, allow_host_option, host_option
+from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["proxy_command"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_WHO = "what it records, and send requests through it with your app's credentials"
 
 
 def _url(value: str, what: str) -> str:
@@ -51,6 +54,15 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port (0: any)."
 )
+@allow_host_option
+@click.option(
+    "--allow-origin",
+    "origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Let web pages of ORIGIN (http://localhost:3000) send requests through the proxy "
+    "(repeatable). Requests from other pages get 403.",
+)
 @click.option(
     "--record",
     "record",
@@ -75,6 +87,27 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     show_default=True,
     help="Seconds to wait for the upstream to close after the terminal marker.",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection has to send a whole request head (then 408 and closed).",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds to wait for the next piece of a request body (then 408).",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Connections open at once; more get 503 (default: what the open-file limit "
+    "allows, a third of it).",
+)
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(
     "--web-port",
@@ -88,11 +121,16 @@ def proxy_command(
     routes: tuple[str, ...],
     host: str | None,
     port: int,
+    extra_hosts: tuple[str, ...],
+    origins: tuple[str, ...],
     record: Path | None,
     as_json: bool,
     redact_content: bool,
     provider: str,
     finish_grace: float,
+    header_timeout: float,
+    idle_timeout: float,
+    max_connections: int | None,
     web: bool,
     web_port: int,
 ) -> None:
@@ -107,19 +145,18 @@ def proxy_command(
 
     from rich.console import Console
 
-    from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, serve
+    from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, ServerLimits, serve
     from ..proxy.display import LineWriter, LiveDisplay
+    from ..proxy.guard import ProxyGuard
 
     target = _url(upstream, "--upstream")
     table = _routes(routes)
-    address = host or "127.0.0.1"
-    if host is not None and host not in _LOOPBACK:
-        click.echo(
-            f"warning: serving on {host}: anyone who can reach this address can send requests "
-            "through the proxy with your app's credentials and read what it records; the proxy "
-            "is meant for 127.0.0.1.",
-            err=True,
-        )
+    for origin in origins:
+        _url(origin, "--allow-origin")
+    address, warning = check_host(host, _WHO)
+    if warning:
+        click.echo(warning, err=True)
+    hosts = allowed_hosts(host, address, extra_hosts) or list(_LOOPBACK)
     sock = listen(address, port)  # a busy port: one line, exit 1
     web_sock = None
     if web:
@@ -134,29 +171,43 @@ def proxy_command(
         record = temporary
     shown = f"[{address}]" if ":" in address else address
     url = f"http://{shown}:{sock.getsockname()[1]}"
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def note(text: str) -> None:
+        # (what the user typed, shown as typed: never read as rich markup)
+        err.print(visible(text), markup=False, highlight=False)
+
     registry = Registry()
-    recorder = Recorder(registry, record, provider=provider, redact_content=redact_content)
+    recorder = Recorder(
+        registry, record, provider=provider, redact_content=redact_content, say=note
+    )
     terminal = sys.stdout.isatty() and not as_json
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
     registry.on_finish(LineWriter(json=as_json, console=console))
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    err.print(f"ssescope proxy: {url} -> {target}", highlight=False)
+
+    note(f"ssescope proxy: {url} -> {target}")
     for prefix, routed in table:
-        err.print(f"  {prefix}* -> {routed}", highlight=False)
+        note(f"  {prefix}* -> {routed}")
     if record is not None:
-        err.print(f"  recording into {record}" + (" (removed on exit)" if temporary else ""))
+        note(f"  recording into {record}" + (" (removed on exit)" if temporary else ""))
+
+    def refused(method: str, path: str, status: int, why: str) -> None:
+        note(f"ssescope proxy: refused {method} {path} ({status}): {why}")
+
     web_app = None
     if web_sock is not None:
         from ..web import create_app
 
-        allowed = None if host is None or address in _LOOPBACK else [address, *_LOOPBACK]
-        web_app = create_app(allowed_hosts=allowed, live_dir=record)
-        err.print(f"  web page: http://{shown}:{web_sock.getsockname()[1]}/")
-    app = ProxyApp(ProxyOptions(target, table, finish_grace), recorder)
-    runner = serve(app, sock, web_app=web_app, web_sock=web_sock)
+        web_hosts = allowed_hosts(host, address, extra_hosts)
+        web_app = create_app(allowed_hosts=web_hosts, live_dir=record)
+        note(f"  web page: http://{shown}:{web_sock.getsockname()[1]}/")
+    app = ProxyApp(ProxyOptions(target, table, finish_grace, idle_timeout), recorder)
+    guard = ProxyGuard(hosts, origins, refused)
+    limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
+    runner = serve(app, sock, web_app=web_app, web_sock=web_sock, guard=guard, limits=limits)
     try:
         if terminal:
-            with LiveDisplay(registry, console, header=url):
+            with LiveDisplay(registry, console, header=url, stderr=sys.stderr.isatty()):
                 asyncio.run(runner)
         else:
             asyncio.run(runner)

@@ -198,10 +198,12 @@ def _read_capped(response: Any, cap: int) -> tuple[bytes, bool, BaseException | 
     """Read at most ``cap`` decoded bytes of a body: (bytes, whether the cap was hit, error)."""
     import httpx
 
+    from ..sources.httpx import iter_body
+
     parts: list[bytes] = []
     size = 0
     try:
-        for piece in response.iter_bytes():
+        for piece in iter_body(response):
             parts.append(piece)
             size += len(piece)
             if size > cap:

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ..visible import visible
 from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
-from .options import host_option
+from .options import allow_host_option, host_option
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -23,14 +23,7 @@ __all__ = ["serve_command"]
 @click.option(
     "--port", type=PORT, default=SERVE_PORT, show_default=True, help="Port (0: a free one)."
 )
-@click.option(
-    "--allow-host",
-    "extra_hosts",
-    multiple=True,
-    metavar="NAME",
-    help="Also answer requests whose Host header names NAME (repeatable; e.g. the name a "
-    "container uses to reach this machine). Others get 421.",
-)
+@allow_host_option
 @click.option(
     "--chunk",
     default="original",

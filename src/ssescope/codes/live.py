@@ -101,9 +101,11 @@ CODES: tuple[Code, ...] = (
         "The server's answer repeats a credential sent with the request; it is replaced by {replacement} in the Report, the output and the capture.",
         (
             "The server's answer repeated a credential the request carried (an API key in a `401`\n"
-            "body saying which key was refused). `request` replaces it by `[redacted]` before the\n"
-            "body reaches the Report, the screen or the capture. What to do: nothing; the capture is\n"
-            "safe to share.\n"
+            "body saying which key was refused). `request` and the recording proxy replace it by\n"
+            "`[redacted]` before the body reaches the Report, the screen, the capture, the proxy's\n"
+            "index or the web page's Live view (a key split across two chunks included). The client\n"
+            "of the proxy still gets the body as the server sent it. What to do: nothing; the\n"
+            "capture is safe to share.\n"
         ),
     ),
 )

@@ -42,7 +42,7 @@ from ..framing import BOM
 from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
-from .redact import redact_headers, redact_url
+from .redact import redact_header_bytes, redact_headers, redact_url
 
 __all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
 
@@ -228,7 +228,7 @@ def read_capture(data: bytes) -> Body:
                     "ssecap.invalid-header",
                     at,
                     reason=reason if obj is None else "no ssescope key",
-                    raw_text=raw,
+                    raw_text=redact_header_bytes(raw),  # (the request's headers)
                 )
             )
             if not isinstance(obj, dict) or not ({"t", "data", "b64"} & obj.keys()):

@@ -55,7 +55,7 @@ from ._body import (
     RequestInfo,
 )
 from ._httpbody import check_status, decode_transfer, parse_header_line, parse_status_line
-from .redact import redact_headers, redact_url
+from .redact import redact_header_bytes, redact_headers, redact_url
 
 __all__ = ["guess_line_feeds", "read_curl_trace"]
 
@@ -289,7 +289,8 @@ class _TraceReader:
     def _bad_line(self, line: bytes, at: int) -> None:
         self.bad_lines += 1
         if self.bad_lines <= 3:
-            self.diags.append(diagnostic("curl-trace.bad-line", at, form="line", line=line[:60]))
+            shown = redact_header_bytes(line)[:60]  # (a header line of a mangled dump)
+            self.diags.append(diagnostic("curl-trace.bad-line", at, form="line", line=shown))
 
     # -- result ----------------------------------------------------------------------
 

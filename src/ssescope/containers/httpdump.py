@@ -24,7 +24,7 @@ from ._httpbody import (
     parse_header_line,
     parse_status_line,
 )
-from .redact import redact_headers
+from .redact import redact_header_bytes, redact_headers
 
 __all__ = ["read_http"]
 
@@ -70,7 +70,8 @@ def read_http(data: bytes) -> Body:
             else:
                 header = parse_header_line(line)
                 if header is None:
-                    diags.append(diagnostic("http.bad-header-line", offset, line=line[:60]))
+                    shown = redact_header_bytes(line)[:60]  # (a Set-Cookie without its colon)
+                    diags.append(diagnostic("http.bad-header-line", offset, line=shown))
                 else:
                     headers.append(header)
             offset += len(raw) + 1

@@ -8,6 +8,7 @@ capture and judges the exchange with the same :class:`~ssescope.pipeline.Pipelin
 
 from __future__ import annotations
 
+from .connections import ServerLimits
 from .exchange import Exchange, Registry
 from .forward import ProxyApp, ProxyOptions, make_client
 from .recorder import Recorder, capture_name
@@ -20,6 +21,7 @@ __all__ = [
     "ProxyThread",
     "Recorder",
     "Registry",
+    "ServerLimits",
     "capture_name",
     "make_client",
     "serve",

@@ -3,12 +3,16 @@
 :func:`exchange_line` is the line (time, method, path, status, provider, verdict,
 first-content time, records, bytes, capture); :func:`exchange_json` its ``--json`` form.
 :class:`LiveDisplay` shows the streams in flight on a terminal with ``rich.live``.
+
+Whatever came from a client or an upstream (a request path, an error message) is shown
+through :func:`ssescope.visible.visible` and as a rich ``Text``: never as markup, so a
+path holding ``[link=…]`` or ``[/x]`` is shown as it is.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import IO, Any
+from typing import IO
 
 import orjson
 from rich.console import Console, Group, RenderableType
@@ -16,6 +20,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from ..visible import visible
 from .exchange import Exchange, Registry
 
 __all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line"]
@@ -41,22 +46,29 @@ def _size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MiB"
 
 
+def _plain(text: str, style: str = "") -> Text:
+    """Text from elsewhere, with its control characters made visible (never markup)."""
+    return Text(visible(text), style)
+
+
 def exchange_line(ex: Exchange) -> Text:
     """The one line printed as an exchange ends."""
     line = Text()
     line.append(ex.started.astimezone().strftime("%H:%M:%S"), "dim")
-    line.append(f" {ex.method} {ex.path} ")
+    line.append(visible(f" {ex.method} {ex.path} "))
     line.append(str(ex.status if ex.status is not None else "---"), "bold")
-    line.append(f" {ex.provider or '-'} ")
+    line.append(visible(f" {ex.provider or '-'} "))
     verdict = ex.verdict or "-"
     line.append(verdict, _COLORS.get(verdict, ""))
     line.append(
         f" first-content {_s(ex.first_content_s)} records {ex.records} bytes {ex.wire_bytes}"
     )
     if ex.capture:
-        line.append(f" {ex.capture}", "dim")
+        line.append(visible(f" {ex.capture}"), "dim")
     elif ex.error:
-        line.append(f" ({ex.error})", "dim")
+        line.append(visible(f" ({ex.error})"), "dim")
+    if ex.unrecorded:
+        line.append(" (not recorded: the recording stopped)", "dim")
     return line
 
 
@@ -99,41 +111,47 @@ class LiveDisplay:
         registry: the exchanges.
         console: the terminal.
         header: a line shown above the table (where the proxy listens).
+        stderr: print what is written to stderr meanwhile above the table (when stderr is
+            the same terminal), so that a message (a refusal, a full disk) does not tear it.
     """
 
-    def __init__(self, registry: Registry, console: Console, header: str = "") -> None:
+    def __init__(
+        self, registry: Registry, console: Console, header: str = "", *, stderr: bool = False
+    ) -> None:
         self.registry = registry
         self.header = header
         self._live = Live(
-            get_renderable=self._render,
+            get_renderable=self.render,
             console=console,
             refresh_per_second=4,
             transient=True,
             redirect_stdout=False,
-            redirect_stderr=False,
+            redirect_stderr=stderr,
         )
 
-    def _render(self) -> RenderableType:
+    def render(self) -> RenderableType:
+        """What the table shows now (the streams in flight, newest last)."""
         active = self.registry.active()
         if not active:
-            return Text(self.header + "  waiting for requests…", "dim")
+            return _plain(self.header + "  waiting for requests…", "dim")
         table = Table(box=None, pad_edge=False, header_style="dim")
         for column in ("age", "request", "status", "provider", "bytes", "records", "idle"):
             table.add_column(column)
         for ex in active[-20:]:
-            idle: Any = "-"
+            idle = "-"
             if ex.last_byte_s is not None:
                 idle = f"{max(0.0, ex.elapsed() - ex.last_byte_s):.1f}s"
+            # every cell is a Text: a str cell would be parsed as rich markup
             table.add_row(
-                f"{ex.elapsed():.1f}s",
-                f"{ex.method} {ex.path}",
-                str(ex.status or "…"),
-                ex.provider or "-",
-                _size(ex.wire_bytes),
-                str(ex.records),
-                idle,
+                Text(f"{ex.elapsed():.1f}s"),
+                _plain(f"{ex.method} {ex.path}"),
+                Text(str(ex.status or "…")),
+                _plain(ex.provider or "-"),
+                Text(_size(ex.wire_bytes)),
+                Text(str(ex.records)),
+                Text(idle),
             )
-        title = Text(f"{self.header}  {len(active)} in flight", "dim")
+        title = _plain(f"{self.header}  {len(active)} in flight", "dim")
         return Group(title, table)
 
     def __enter__(self) -> LiveDisplay:

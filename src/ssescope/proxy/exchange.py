@@ -31,6 +31,9 @@ class Exchange:
     name: str = ""
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     request_body: Any = None
+    request_bytes: int = 0
+    # the credentials the request carried, to scrub from what is recorded; never written
+    secrets: list[str] = field(default_factory=list, repr=False)
     model: str | None = None
     # written by the forwarder
     status: int | None = None
@@ -44,6 +47,7 @@ class Exchange:
     end: str | None = None
     error: str | None = None
     capture: str | None = None
+    unrecorded: str | None = None  # why it has no whole capture (the recording stopped)
     # written by the recorder
     body_bytes: int = 0
     records: int = 0
@@ -90,9 +94,11 @@ class Exchange:
             "bytes": self.wire_bytes,
             "body_bytes": self.body_bytes,
             "chunks": self.chunks,
+            "request_bytes": self.request_bytes,
             "request_ids": self.request_ids,
             "diagnostics": self.diagnostics,
             "error": self.error,
+            "unrecorded": self.unrecorded,
         }
 
 

@@ -23,15 +23,15 @@ import httpx
 import orjson
 
 from ..containers.capture import EndReason
-from ..containers.redact import redact_url
+from ..containers.redact import redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
 from .exchange import Exchange, Registry
 from .headers import forward_headers, header, is_stream, redact_pairs, request_ids
 from .recorder import Recorder
+from .upload import ClientGone, ClientIdle, Upload
 
 __all__ = ["ProxyApp", "ProxyOptions", "UpstreamBroke", "make_client", "quiet_upstream_breaks"]
 
-_MAX_RECORDED_REQUEST = 4 * 1024 * 1024
 # the ASGI message of a client that hung up (joined so that the check that every dotted
 # diagnostic code is documented does not take it for one)
 _DISCONNECT = ".".join(("http", "disconnect"))
@@ -51,11 +51,14 @@ class ProxyOptions:
             wins. The path is forwarded whole (the prefix is not removed).
         finish_grace: seconds the proxy keeps reading after the terminal marker before it
             closes an upstream that keeps the connection open (``stream.open-after-finish``).
+        idle_timeout: the longest the proxy waits for the next piece of a request body
+            (408 beyond; ``None``: no limit).
     """
 
     upstream: str
     routes: list[tuple[str, str]] = field(default_factory=list)
     finish_grace: float = 5.0
+    idle_timeout: float | None = 60.0
 
     def target(self, path: str) -> str:
         """The upstream base URL for ``path``."""
@@ -109,30 +112,17 @@ def _raw(pairs: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in pairs]
 
 
-def _request_body(data: bytes, ctype: str | None) -> Any:
-    if not data:
-        return None
-    if len(data) > _MAX_RECORDED_REQUEST:
-        return {"ssescope_omitted_bytes": len(data)}
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return {"ssescope_omitted_bytes": len(data), "content_type": ctype}
-
-
-async def _read_request(receive: Any) -> tuple[bytes, bool]:
-    parts: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] == _DISCONNECT:
-            return b"".join(parts), False
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(parts), True
+async def _error_answer(send: Any, status: int, message: str, *, close: bool = False) -> None:
+    """The proxy's own answer, in the providers' error shape (so that an SDK shows it)."""
+    payload = orjson.dumps({"error": {"type": "proxy_error", "message": message}})
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 class ProxyApp:
@@ -181,44 +171,58 @@ class ProxyApp:
         url = base.rstrip("/") + full
         ex = self.registry.new(method, redact_url(full), redact_url(url))
         headers_in = _pairs(scope.get("headers", []))
-        body, complete = await _read_request(receive)
+        # the request's credentials: an upstream that repeats one has it scrubbed from the
+        # capture, the verdict and every message (kept in memory only)
+        ex.secrets = secret_values(headers_in, url)
         ex.request_headers = redact_pairs(forward_headers(headers_in))
-        ex.request_body = _request_body(body, header(headers_in, "content-type"))
-        if isinstance(ex.request_body, dict) and isinstance(ex.request_body.get("model"), str):
-            ex.model = ex.request_body["model"]
-        if not complete:
-            ex.error = "the client hung up before sending its whole request"
-            self.recorder.end(ex, "cancelled", ex.elapsed())
-            return
-        # the body is already read whole: no 100-continue dance with the upstream
-        fwd = forward_headers(headers_in, drop=("host", "content-length", "expect"))
+        upload = Upload(receive, idle=self.options.idle_timeout)
+        ctype = header(headers_in, "content-type")
+        drop = ["host", "expect"]  # (no 100-continue dance with the upstream)
         try:
-            request = self.client.build_request(method, url, headers=fwd, content=body)
+            content = await upload.start()
+            if isinstance(content, bytes):
+                drop.append("content-length")  # set again by the client, the same
+            # otherwise the body streams through, with the client's own framing: its
+            # Content-Length, or chunked without one
+            fwd = forward_headers(headers_in, drop=drop)
+            request = self.client.build_request(method, url, headers=fwd, content=content)
             response = await self.client.send(request, stream=True)
+        except (ClientGone, ClientIdle) as exc:
+            self._note_request(ex, upload, ctype)
+            await self._client_failed(ex, send, exc)
+            return
         except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
+            self._note_request(ex, upload, ctype)
             await self._bad_gateway(ex, send, base, exc)
             return
+        self._note_request(ex, upload, ctype)
         try:
             await self._relay(ex, response, receive, send)
         finally:
             await response.aclose()
 
+    @staticmethod
+    def _note_request(ex: Exchange, upload: Upload, ctype: str | None) -> None:
+        ex.request_bytes = upload.size
+        ex.request_body = upload.recorded(ctype)
+        if isinstance(ex.request_body, dict) and isinstance(ex.request_body.get("model"), str):
+            ex.model = ex.request_body["model"]
+
+    async def _client_failed(self, ex: Exchange, send: Any, exc: ClientGone | ClientIdle) -> None:
+        """The client hung up, or stopped sending, in the middle of its request."""
+        ex.error = str(exc)
+        if isinstance(exc, ClientIdle):
+            ex.status = 408
+            with contextlib.suppress(Exception):  # (it may have gone meanwhile)
+                await _error_answer(send, 408, f"ssescope proxy: {exc}", close=True)
+        self.recorder.end(ex, "cancelled", ex.elapsed())
+
     async def _bad_gateway(self, ex: Exchange, send: Any, base: str, exc: Exception) -> None:
-        message = f"ssescope proxy: cannot reach {redact_url(base)}: {type(exc).__name__}: {exc}"
+        reason = scrub(f"{type(exc).__name__}: {exc}", ex.secrets)
+        message = f"ssescope proxy: cannot reach {redact_url(base)}: {reason}"
         ex.error = message
         ex.status = 502
-        payload = orjson.dumps({"error": {"type": "proxy_error", "message": message}})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 502,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await _error_answer(send, 502, message)
         self.recorder.end(ex, "error", ex.elapsed())
 
     async def _relay(self, ex: Exchange, response: httpx.Response, receive: Any, send: Any) -> None:
@@ -316,7 +320,8 @@ class ProxyApp:
         )
 
     def _connection_error(self, ex: Exchange, exc: Exception) -> None:
-        ex.error = f"{type(exc).__name__}: {exc}"
+        text = scrub(str(exc), ex.secrets)
+        ex.error = f"{type(exc).__name__}: {text}"
         self.recorder.diagnostic(
             ex,
             diagnostic(
@@ -324,6 +329,6 @@ class ProxyApp:
                 form="proxy",
                 bytes_seen=ex.wire_bytes,
                 name=type(exc).__name__,
-                exc=str(exc),
+                exc=text,
             ),
         )

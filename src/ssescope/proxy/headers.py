@@ -9,11 +9,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from ..containers.redact import REDACTED, SECRET_HEADERS
+from ..containers.redact import REDACTED, is_hidden_header
 
 __all__ = [
     "HOP_BY_HOP",
-    "PROXY_SECRET_HEADERS",
     "STREAM_TYPES",
     "forward_headers",
     "header",
@@ -45,9 +44,6 @@ STREAM_TYPES = (
     "application/vnd.amazon.eventstream",
 )
 """Content types that always mean a streamed body."""
-
-PROXY_SECRET_HEADERS = SECRET_HEADERS | {"openai-organization", "openai-project"}
-"""Header names (lower case) whose values are replaced by a marker in captures and on screen."""
 
 _REQUEST_IDS = ("x-request-id", "request-id", "x-amzn-requestid", "cf-ray")
 
@@ -104,8 +100,9 @@ def secret_marker(value: str) -> str:
 
 
 def redact_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The headers with every secret value replaced by :func:`secret_marker`."""
-    return [(k, secret_marker(v) if k.lower() in PROXY_SECRET_HEADERS else v) for k, v in headers]
+    """The headers with every secret value (a credential or an account id, see
+    :func:`ssescope.containers.redact.is_hidden_header`) replaced by :func:`secret_marker`."""
+    return [(k, secret_marker(v) if is_hidden_header(k) else v) for k, v in headers]
 
 
 def request_ids(headers: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -3,7 +3,8 @@ hot path.
 
 The forwarder hands a chunk to the client first, then queues a copy with its arrival time
 (:meth:`Recorder.chunk` only appends to a queue). One thread drains the queue: it decodes
-the copy (``Content-Encoding``), feeds the exchange's :class:`~ssescope.pipeline.Pipeline`
+the copy (``Content-Encoding``, :mod:`ssescope.sources.decode`, a bounded step at a
+time), feeds the exchange's :class:`~ssescope.pipeline.Pipeline`
 (the same engine as ``inspect``), writes the capture line and keeps the live numbers. A
 slow disk therefore delays only the recorder; the queue is bounded by bytes
 (:attr:`Recorder.limit`) so that memory stays bounded too; only a backlog beyond it makes
@@ -19,17 +20,17 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
-
-import orjson
+from typing import Any
 
 from ..containers.capture import CaptureWriter, EndReason
+from ..containers.redact import REDACTED, EchoScrubber
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo
-from .decode import ContentDecoder
+from ..sources.decode import ContentDecoder
 from .exchange import Exchange, Registry
+from .folder import RecordFolder
 from .headers import header, redact_pairs
 from .redact import LineRedactor, redact_json, redact_value
 
@@ -56,6 +57,7 @@ class _Tape:
     decoder: ContentDecoder
     writer: CaptureWriter | None
     redactor: LineRedactor | None
+    scrubber: EchoScrubber | None
     last_byte: float | None = None
     last_content: float | None = None
     pending_diags: list[Diagnostic] = field(default_factory=list)
@@ -71,6 +73,8 @@ class Recorder:
         redact_content: hash the text in captures (:mod:`ssescope.proxy.redact`).
         limit: the most bytes waiting in the queue (counting each chunk's bookkeeping)
             before the forwarder waits.
+        say: called with one line when the recording stops (a full disk); exchanges are
+            still judged and listed (:mod:`ssescope.proxy.folder`).
     """
 
     def __init__(
@@ -81,6 +85,7 @@ class Recorder:
         provider: str = "auto",
         redact_content: bool = False,
         limit: int = 16 * 1024 * 1024,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.registry = registry
         self.directory = directory
@@ -91,11 +96,14 @@ class Recorder:
         self._lock = threading.Lock()
         self._backlog = 0
         self._tapes: dict[int, _Tape] = {}
-        self._index: IO[bytes] | None = None
         self.errors: list[str] = []
-        if directory is not None:
-            directory.mkdir(parents=True, exist_ok=True)
-            self._index = open(directory / "index.jsonl", "ab")  # noqa: SIM115 (closed by stop())
+
+        def stopped(line: str) -> None:
+            self.errors.append(line)
+            if say is not None:
+                say(line)
+
+        self.folder = RecordFolder(directory, stopped)
         self._thread = threading.Thread(target=self._run, name="ssescope-recorder", daemon=True)
         self._thread.start()
 
@@ -137,8 +145,7 @@ class Recorder:
         """Record what is queued, then stop the thread and close the index."""
         self._queue.put(_STOP)
         self._thread.join(timeout)
-        if self._index is not None:
-            self._index.close()
+        self.folder.close()
 
     # -- the recorder thread --------------------------------------------------------------
 
@@ -200,12 +207,11 @@ class Recorder:
         writer = None
         if self.directory is not None:
             ex.name = capture_name(ex)
-            path = self.directory / f"{ex.name}.ssecap"
             body = ex.request_body
             if self.redact_content and body is not None:
                 body = _redacted_body(body)
-            writer = CaptureWriter(
-                path,
+            writer = self.folder.capture(
+                ex.name,
                 request={
                     "method": ex.method,
                     "url": ex.upstream,
@@ -215,31 +221,48 @@ class Recorder:
                 response_status=ex.status,
                 response_headers=redact_pairs(ex.response_headers),
             )
-            ex.capture = str(path)
+            if writer is not None:
+                ex.capture = str(self.directory / f"{ex.name}.ssecap")
+            else:
+                ex.unrecorded = self.folder.stopped
         redactor = LineRedactor() if self.redact_content else None
-        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor)
+        scrubber = EchoScrubber(ex.secrets) if ex.secrets else None
+        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor, scrubber)
 
     def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
         if tape.last_byte is not None:
             ex.byte_idle_max_s = _longest(ex.byte_idle_max_s, t - tape.last_byte)
         tape.last_byte = t
         ex.last_byte_s = t
-        body = tape.decoder.feed(data)
-        if not body:
-            return
-        ex.body_bytes += len(body)
-        self._write(tape, body, t)
-        events = tape.pipeline.feed(body, t)
-        self._note(ex, tape, events, t)
+        # a bounded step at a time: a small chunk of a bomb may inflate to gigabytes, and
+        # each step is recorded and judged before the next is made
+        for body in tape.decoder.pieces(data):
+            ex.body_bytes += len(body)
+            self._body(ex, tape, body, t)
 
-    def _write(self, tape: _Tape, body: bytes, t: float) -> None:
+    def _body(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
+        """Record and judge a piece of the decoded body (a credential it repeats scrubbed)."""
+        if tape.scrubber is not None:
+            body = tape.scrubber.feed(body)
+        if body:
+            self._write(ex, tape, body, t)
+            self._note(ex, tape, tape.pipeline.feed(body, t), t)
+
+    def _write(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
         if tape.writer is None:
             return
         if tape.redactor is not None:
             body = tape.redactor.feed(body)
             if not body:
                 return
-        tape.writer.write_chunk(body, t)
+        if not self.folder.write(tape.writer, body, t):
+            self._unrecorded(ex, tape)
+
+    def _unrecorded(self, ex: Exchange, tape: _Tape) -> None:
+        """The recording stopped: this exchange is judged on, its capture is not whole."""
+        tape.writer = None
+        ex.capture = None
+        ex.unrecorded = self.folder.stopped
 
     def _note(self, ex: Exchange, tape: _Tape, events: list[Any], t: float) -> None:
         for ev in events:
@@ -270,8 +293,14 @@ class Recorder:
         tail = tape.decoder.close()
         if tail:
             ex.body_bytes += len(tail)
-            self._write(tape, tail, t)
-            self._note(ex, tape, tape.pipeline.feed(tail, t), t)
+            self._body(ex, tape, tail, t)
+        if tape.scrubber is not None:
+            scrubber, tape.scrubber = tape.scrubber, None
+            self._body(ex, tape, scrubber.close(), t)  # (what it held back)
+            if scrubber.found:
+                tape.pipeline.add_diagnostic(
+                    diagnostic("http.secret-echoed", 0, replacement=REDACTED)
+                )
         if tape.decoder.problem:
             tape.pipeline.add_diagnostic(
                 diagnostic(
@@ -280,8 +309,8 @@ class Recorder:
             )
         if tape.redactor is not None and tape.writer is not None:
             rest = tape.redactor.close()
-            if rest:
-                tape.writer.write_chunk(rest, t)
+            if rest and not self.folder.write(tape.writer, rest, t):
+                self._unrecorded(ex, tape)
         if end == "cancelled":
             tape.pipeline.cancel("the client hung up before the stream ended")
         tape.pipeline.close(t)
@@ -296,27 +325,26 @@ class Recorder:
             ex.first_content_s = report.timing.first_content_s
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
         if tape.writer is not None:
-            tape.writer.close(
-                end,
-                t,
-                extra={
-                    "content_idle_max_s": ex.content_idle_max_s,
-                    "byte_idle_max_s": ex.byte_idle_max_s,
-                    "wire_bytes": ex.wire_bytes,
-                    **({"undecoded": tape.decoder.problem} if tape.decoder.problem else {}),
-                },
-            )
+            extra = {
+                "content_idle_max_s": ex.content_idle_max_s,
+                "byte_idle_max_s": ex.byte_idle_max_s,
+                "wire_bytes": ex.wire_bytes,
+                **({"undecoded": tape.decoder.problem} if tape.decoder.problem else {}),
+            }
+            if not self.folder.finish(tape.writer, end, t, extra):
+                self._unrecorded(ex, tape)
         ex.finished = True
         self._index_line(ex)
         self.registry.finish(ex)
 
     def _index_line(self, ex: Exchange) -> None:
-        if self._index is None:
+        if not self.folder.recording:
+            if self.folder.stopped is not None and ex.capture is None:
+                ex.unrecorded = ex.unrecorded or self.folder.stopped
             return
         if not ex.name:
             ex.name = capture_name(ex)
-        self._index.write(orjson.dumps(ex.to_dict()) + b"\n")
-        self._index.flush()
+        self.folder.index(ex.to_dict())
 
 
 def _redacted_body(body: Any) -> Any:

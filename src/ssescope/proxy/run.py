@@ -9,23 +9,29 @@ from __future__ import annotations
 import asyncio
 import socket
 import ssl
+import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from ..serve.app import bind
+from ..serve.guard import LOOPBACK_HOSTS
+from .connections import ServerLimits, guarded_protocol, quiet_descriptor_errors
 from .exchange import Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
+from .guard import ProxyGuard, guarded
 from .recorder import Recorder
 
 __all__ = ["ProxyThread", "serve", "server_config"]
 
 
-def server_config(app: Any) -> Any:
-    """The uvicorn config of a proxy or web server: quiet, adds no header of its own."""
+def server_config(app: Any, limits: ServerLimits | None = None) -> Any:
+    """The uvicorn config of a proxy or web server: quiet, adds no header of its own, and
+    holds its connections to ``limits`` (:mod:`ssescope.proxy.connections`)."""
     import uvicorn
 
+    limits = limits if limits is not None else ServerLimits()
     return uvicorn.Config(
         app,
         log_level="warning",
@@ -33,6 +39,9 @@ def server_config(app: Any) -> Any:
         timeout_graceful_shutdown=1,
         server_header=False,
         date_header=False,
+        http=guarded_protocol(limits),
+        timeout_keep_alive=limits.keep_alive,
+        backlog=limits.backlog,
     )
 
 
@@ -44,6 +53,8 @@ async def serve(
     web_sock: socket.socket | None = None,
     started: threading.Event | None = None,
     servers: list[Any] | None = None,
+    guard: ProxyGuard | None = None,
+    limits: ServerLimits | None = None,
 ) -> None:
     """Serve the proxy (and the web page) until one server stops; then stop both.
 
@@ -53,14 +64,18 @@ async def serve(
         web_app: the web page's app, served on ``web_sock`` from the same loop.
         started: set once every server listens.
         servers: filled with the uvicorn servers (so that a caller can stop them).
+        guard: who may send requests (default: loopback names, no other web page).
+        limits: the request-head deadline and the connection limit of both servers.
     """
     import uvicorn
 
     quiet_upstream_breaks()
-    running = [uvicorn.Server(server_config(app))]
+    quiet_descriptor_errors(asyncio.get_running_loop(), lambda line: print(line, file=sys.stderr))
+    front = guarded(app, guard if guard is not None else ProxyGuard())
+    running = [uvicorn.Server(server_config(front, limits))]
     socks = [sock]
     if web_app is not None and web_sock is not None:
-        running.append(uvicorn.Server(server_config(web_app)))
+        running.append(uvicorn.Server(server_config(web_app, limits)))
         socks.append(web_sock)
     if servers is not None:
         servers.extend(running)
@@ -104,6 +119,13 @@ class ProxyThread:
         finish_grace: see :class:`ProxyOptions`.
         web: also serve the web page with a Live view of ``record``.
         verify: how upstream certificates are checked (see :func:`make_client`).
+        allow_hosts: more names the ``Host`` header may carry (besides the loopback ones).
+        allow_origins: origins whose web pages may send requests through the proxy.
+        limits: the request-head deadline and the connection limit.
+        idle_timeout: see :class:`ProxyOptions`.
+
+    Attributes:
+        refused: ``(method, path, status, why)`` of each request the guard refused.
     """
 
     def __init__(
@@ -116,11 +138,22 @@ class ProxyThread:
         finish_grace: float = 5.0,
         web: bool = False,
         verify: ssl.SSLContext | str | bool = True,
+        allow_hosts: tuple[str, ...] = (),
+        allow_origins: tuple[str, ...] = (),
+        limits: ServerLimits | None = None,
+        idle_timeout: float | None = 60.0,
     ) -> None:
+        self._limits = limits
+        self.refused: list[tuple[str, str, int, str]] = []
+        self._guard = ProxyGuard(
+            (*LOOPBACK_HOSTS, *allow_hosts),
+            allow_origins,
+            lambda *refusal: self.refused.append(refusal),
+        )
         self.registry = Registry()
         self._verify = verify
         self.recorder = Recorder(self.registry, record, redact_content=redact_content)
-        self.options = ProxyOptions(upstream, list(routes or []), finish_grace)
+        self.options = ProxyOptions(upstream, list(routes or []), finish_grace, idle_timeout)
         self._sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
         self._web_sock: socket.socket | None = None
@@ -149,6 +182,8 @@ class ProxyThread:
                 web_sock=self._web_sock,
                 started=self._started,
                 servers=self._servers,
+                guard=self._guard,
+                limits=self._limits,
             )
 
         try:

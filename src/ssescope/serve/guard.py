@@ -1,12 +1,13 @@
-"""The ASGI guard both local servers (``serve`` and ``web``) run behind.
+"""The ASGI guard the local servers (``serve``, ``web`` and ``proxy``) run behind.
 
 * Every answer carries security headers, a Content-Security-Policy first: refusals and
-  errors included.
+  errors included (the proxy, which adds nothing to what it forwards, puts them on its
+  own refusals and errors only).
 * The ``Host`` header must name an address the server answers to (421 otherwise): a page
   on another site that rebinds its DNS name to 127.0.0.1 sends its own name, and is
   refused (DNS rebinding).
-* An optional ``refuse`` hook turns other requests away (the web page refuses requests
-  sent by other pages).
+* An optional ``refuse`` hook turns other requests away: the web page and the proxy refuse
+  requests sent by other pages (:func:`foreign_request`).
 * An exception the app did not answer becomes a 500 with the same headers (Starlette's
   own error page would carry none).
 """
@@ -18,7 +19,14 @@ from collections.abc import Callable
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["LOOPBACK_HOSTS", "HostGuard", "header", "host_name", "security_headers"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "HostGuard",
+    "foreign_request",
+    "header",
+    "host_name",
+    "security_headers",
+]
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The names a server bound to loopback answers to."""
@@ -50,6 +58,41 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def foreign_request(
+    scope: Scope, *, origins: frozenset[str] = frozenset(), navigation: bool = False
+) -> str | None:
+    """Why a request was sent by another web page, or ``None`` if it was not.
+
+    A browser marks who sent a request: an ``Origin`` that is not the server's own
+    (``http://`` and the ``Host`` header) nor one of ``origins``, or a ``Sec-Fetch-Site``
+    of ``cross-site`` or ``same-site`` (a page on another port of localhost is
+    same-site), is another page's. Requests without these headers (curl, scripts, SDKs)
+    are not a browser acting for some page.
+
+    Args:
+        scope: the request.
+        origins: other origins allowed to send requests (``http://localhost:3000``).
+        navigation: let a top-level ``GET /`` navigation (following a link to the page)
+            come from elsewhere.
+    """
+    host = header(scope, b"host") or ""
+    origin = header(scope, b"origin")
+    if origin is not None and origin != f"http://{host}" and origin not in origins:
+        return "its Origin is another site"
+    site = header(scope, b"sec-fetch-site")
+    if site is None or site in ("same-origin", "none") or origin in origins:
+        return None
+    if (
+        navigation
+        and scope.get("method") == "GET"
+        and scope.get("path") == "/"
+        and header(scope, b"sec-fetch-mode") == "navigate"
+        and header(scope, b"sec-fetch-dest") == "document"
+    ):
+        return None
+    return f"it was sent by a {site} page"
+
+
 class HostGuard:
     """ASGI middleware: security headers, the Host check, a refusal hook, a safe 500.
 
@@ -59,6 +102,8 @@ class HostGuard:
         csp: the Content-Security-Policy of every answer.
         refuse: called with the scope of each request; an answer it returns is sent
             instead of the app's.
+        decorate: add the security headers to the app's answers too (``False`` for the
+            proxy: its answers are the upstream's, untouched).
     """
 
     def __init__(
@@ -67,11 +112,14 @@ class HostGuard:
         allowed_hosts: frozenset[str] | None,
         csp: str,
         refuse: Callable[[Scope], Response | None] | None = None,
+        *,
+        decorate: bool = True,
     ) -> None:
         self.app = app
         self.allowed_hosts = allowed_hosts
         self.csp = csp
         self.refuse = refuse
+        self.decorate = decorate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -93,8 +141,17 @@ class HostGuard:
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
+        if self.decorate:
+            app_send = send_with_headers
+        else:
+
+            async def app_send(message: Message) -> None:
+                nonlocal started
+                started = started or message["type"] == "http.response.start"
+                await send(message)
+
         try:
-            await self.app(scope, receive, send_with_headers)
+            await self.app(scope, receive, app_send)
         except Exception as exc:
             if started:
                 raise

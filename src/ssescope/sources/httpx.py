@@ -8,28 +8,41 @@
             ...
         print(live.report.status)
 
-The body is read with ``iter_raw`` (``iter_bytes`` only when the server compressed it):
-never decoded with the server's charset. Arrival times are ``time.monotonic()`` seconds
+The body is read with ``iter_raw``, never decoded with the server's charset; a compressed
+one (gzip, deflate, br, zstd) is decoded by :class:`~ssescope.sources.decode.ContentDecoder`
+a bounded step at a time (``iter_bytes`` only for an encoding it does not know, such as a
+list of two). Arrival times are ``time.monotonic()`` seconds
 since ``start`` (default: when the adapter was created).
 
 Stalls: the async adapter times each read itself (``stall`` seconds); the sync adapter
 relies on httpx's read timeout, so give the client ``read=stall``. A stall before the
 terminal marker ends the stream ``truncated`` with ``timing.stall``; after it, the
 connection is closed and ``stream.open-after-finish`` is reported. A compressed body
-that stops decoding (corrupt gzip) keeps what decoded and reports ``stream.decode-error``.
+that stops decoding (corrupt gzip) keeps every byte that decoded before the fault (in the
+Report and the capture) and reports ``stream.decode-error``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 
 from ..containers.redact import secret_values
 from ._live import AsyncStream, SyncStream
+from .decode import ContentDecoder
 
-__all__ = ["AsyncLiveStream", "LiveStream", "aiter_events", "iter_events"]
+__all__ = [
+    "AsyncLiveStream",
+    "LiveStream",
+    "aiter_body",
+    "aiter_events",
+    "iter_body",
+    "iter_events",
+]
+
+_DECODED = ("gzip", "x-gzip", "deflate", "br", "zstd")
 
 _IDENTITY = ("", "identity")
 
@@ -55,6 +68,76 @@ async def _once(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
+def _decoder(response: httpx.Response) -> ContentDecoder | None:
+    encoding = _encoding(response).lower()
+    if encoding not in _DECODED:
+        return None
+    # no cap: the whole body is the caller's; what decoded before a fault is kept
+    return ContentDecoder(encoding, limit=None, recover=True)
+
+
+def _pieces(decoder: ContentDecoder, chunk: bytes) -> list[bytes]:
+    """The decoded steps of one raw chunk; on corrupt data, the last of what decoded, then
+    ``httpx.DecodingError``."""
+    pieces = list(decoder.pieces(chunk))
+    if decoder.failed:
+        raise _Fault(pieces, decoder)
+    return pieces
+
+
+class _Fault(Exception):
+    def __init__(self, pieces: list[bytes], decoder: ContentDecoder) -> None:
+        self.pieces = pieces
+        self.error = httpx.DecodingError(decoder.error or decoder.problem or "decoding failed")
+
+
+def _tail(decoder: ContentDecoder) -> list[bytes]:
+    tail = decoder.close()
+    if decoder.failed:
+        raise _Fault([tail] if tail else [], decoder)
+    return [tail] if tail else []
+
+
+def iter_body(response: httpx.Response) -> Iterator[bytes]:
+    """The body of a sync httpx streaming response as it arrives, decoded.
+
+    Raw bytes for an uncompressed body; a compressed one is decoded a bounded step at a
+    time, and on corrupt data every byte that decoded before the fault comes out before
+    ``httpx.DecodingError`` is raised.
+    """
+    decoder = _decoder(response)
+    if decoder is None:
+        yield from (response.iter_bytes() if _compressed(response) else response.iter_raw())
+        return
+    try:
+        for chunk in response.iter_raw():
+            yield from _pieces(decoder, chunk)
+        yield from _tail(decoder)
+    except _Fault as fault:
+        yield from fault.pieces
+        raise fault.error from None
+
+
+async def aiter_body(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The async form of :func:`iter_body`."""
+    decoder = _decoder(response)
+    if decoder is None:
+        source = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+        async for chunk in source:
+            yield chunk
+        return
+    try:
+        async for chunk in response.aiter_raw():
+            for piece in _pieces(decoder, chunk):
+                yield piece
+        for piece in _tail(decoder):
+            yield piece
+    except _Fault as fault:
+        for piece in fault.pieces:
+            yield piece
+        raise fault.error from None
+
+
 def _status_and_secrets(response: httpx.Response) -> tuple[int, list[str]]:
     return response.status_code, _secrets(response)
 
@@ -73,7 +156,7 @@ class LiveStream(SyncStream):
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = iter([response.content])
         else:
-            self._raw = response.iter_bytes() if _compressed(response) else response.iter_raw()
+            self._raw = iter_body(response)
         return _status_and_secrets(response)
 
     def _encoding(self) -> str:
@@ -104,7 +187,7 @@ class AsyncLiveStream(AsyncStream):
         if response.is_stream_consumed:  # already read (not a streaming request)
             self._raw = _once(response.content)
         else:
-            self._raw = response.aiter_bytes() if _compressed(response) else response.aiter_raw()
+            self._raw = aiter_body(response)
         return _status_and_secrets(response)
 
     def _encoding(self) -> str:

@@ -49,7 +49,7 @@ from starlette.types import Scope
 from .. import strictjson
 from ..errors import UsageError
 from ..redaction import redact_report
-from ..serve.guard import LOOPBACK_HOSTS, HostGuard, header
+from ..serve.guard import LOOPBACK_HOSTS, HostGuard, foreign_request
 from .analysis import analyse, build_capture
 from .examples import find_examples
 from .live import live_routes
@@ -91,21 +91,7 @@ def _static(name: str) -> bytes:
 
 def _foreign(scope: Scope) -> Response | None:
     """A 403 for a request sent by another web page (``None`` if it is not)."""
-    host = header(scope, b"host") or ""
-    origin = header(scope, b"origin")
-    why = None
-    if origin is not None and origin != f"http://{host}":
-        why = "its Origin is another site"
-    site = header(scope, b"sec-fetch-site")
-    if why is None and site is not None and site not in ("same-origin", "none"):
-        navigation = (
-            scope.get("method") == "GET"
-            and scope.get("path") == "/"
-            and header(scope, b"sec-fetch-mode") == "navigate"
-            and header(scope, b"sec-fetch-dest") == "document"
-        )
-        if not navigation:
-            why = f"it was sent by a {site} page"
+    why = foreign_request(scope, navigation=True)
     if why is None:
         return None
     return JSONResponse(

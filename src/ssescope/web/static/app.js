@@ -14,6 +14,7 @@ const state = {
   scrub: -1,         // scrubber position (record index)
   starts: null,      // Float64Array of frame start times (for Δt)
   entry: null,       // which stream of a capture holding several (its position), or null
+  source: null,      // for an answer not made from state.bytes (the Live view): { bytes(), reinspect() }
 };
 
 // ---- helpers -----------------------------------------------------------------------
@@ -112,6 +113,7 @@ function closeJson(s) {
 
 async function inspectBytes(bytes, label, entry = null) {
   state.bytes = bytes;
+  state.source = null;
   state.entry = entry;
   document.body.dataset.state = "busy";  // not "ready" for the previous stream any more
   $("error").textContent = "";
@@ -134,6 +136,25 @@ async function inspectBytes(bytes, label, entry = null) {
   $("busy").textContent = "";
   render();
   document.body.dataset.state = "ready";
+}
+
+// Show an answer the server made from something else than bytes the page holds (the Live
+// view's exchanges): `source.bytes()` fetches those bytes when an export needs them, and
+// `source.reinspect()` asks again (another provider or framing).
+export function showAnswer(answer, source) {
+  state.bytes = null;
+  state.source = source;
+  state.entry = answer.entry ?? null;
+  state.result = answer;
+  state.body = answer.body_b64 ? b64ToBytes(answer.body_b64) : new Uint8Array(0);
+  $("error").textContent = "";
+  $("busy").textContent = "";
+  render();
+  document.body.dataset.state = "ready";
+}
+
+async function currentBytes() {
+  return state.source ? await state.source.bytes() : state.bytes;
 }
 
 async function loadExample(name) {
@@ -700,7 +721,12 @@ function wire() {
   });
   $("example").addEventListener("change", (e) => loadExample(e.target.value));
   $("file").addEventListener("change", (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); });
-  for (const id of ["provider", "framing"]) $(id).addEventListener("change", () => { if (state.bytes) inspectBytes(state.bytes, "again", state.entry); });
+  for (const id of ["provider", "framing"]) {
+    $(id).addEventListener("change", () => {
+      if (state.source) state.source.reinspect();
+      else if (state.bytes) inspectBytes(state.bytes, "again", state.entry);
+    });
+  }
   $("filter").addEventListener("input", () => applyFilter());
   $("event-filter").addEventListener("change", () => applyFilter());
   $("only-bad").addEventListener("change", () => applyFilter());
@@ -741,13 +767,13 @@ function wire() {
   });
   $("export-redacted").addEventListener("click", async () => {
     const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value, redact: "1" });
-    const res = await fetch("/api/report?" + params, { method: "POST", body: state.bytes });
+    const res = await fetch("/api/report?" + params, { method: "POST", body: await currentBytes() });
     if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
     download("report.redacted.json", await res.blob());
   });
   $("export-ssecap").addEventListener("click", async () => {
     const query = state.entry === null ? "" : "?entry=" + state.entry;
-    const res = await fetch("/api/ssecap" + query, { method: "POST", body: state.bytes });
+    const res = await fetch("/api/ssecap" + query, { method: "POST", body: await currentBytes() });
     if (!res.ok) { $("error").textContent = "export failed: " + res.statusText; return; }
     download("stream.ssecap", await res.blob());
   });

@@ -1,6 +1,10 @@
 // ssescope web page, Live view: the exchanges of `ssescope proxy`, listed as they arrive.
-// A separate module from app.js: it opens an exchange through the page's own Inspect
-// button, so the debugger view is the normal one. Stream values go in with textContent.
+// A separate module from app.js: an exchange is analysed by the server from its capture
+// (GET /api/live/NAME/inspect, at most its first 4 MiB, and only sent again when it
+// changed) and shown in the page's normal debugger view. Stream values go in with
+// textContent.
+
+import { showAnswer } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
@@ -8,9 +12,34 @@ const POLL_MS = 1000;
 const live = {
   dir: null,
   opened: null,      // name of the exchange shown in the debugger view
-  openedLive: false, // it was still streaming when last loaded
-  seen: new Map(),   // name -> the last listing entry
+  openedLive: false, // it may still change (streaming, or its last analysis is to come)
+  version: null,     // the version of its analysis the page shows
 };
+
+function fmtSize(n) {
+  if (n < 1024) return n + " B";
+  if (n < 1024 * 1024) return (n / 1024).toFixed(1) + " KiB";
+  if (n < 1024 * 1024 * 1024) return (n / 1024 / 1024).toFixed(1) + " MiB";
+  return (n / 1024 / 1024 / 1024).toFixed(2) + " GiB";
+}
+
+// What the view covers of an exchange too large to be analysed whole in the page.
+function detailNote(meta, records) {
+  const box = $("live-detail");
+  if (meta.analysed_bytes >= meta.capture_bytes) { box.hidden = true; box.textContent = ""; return; }
+  let text = "This capture is " + fmtSize(meta.capture_bytes) + (meta.ended ? "" : " so far") +
+    ": the view below shows its first " + fmtSize(meta.analysed_bytes) + " (" + records.toLocaleString("en") + " records).";
+  const whole = meta.whole;
+  if (whole) {
+    text += " The proxy's verdict for the whole exchange: " + (whole.verdict || "-") + " (" +
+      (whole.records ?? 0).toLocaleString("en") + " records, " + (whole.provider || "unknown provider") + ").";
+  } else if (!meta.ended) {
+    text += " It is still streaming; the proxy's verdict comes when it ends.";
+  }
+  text += " `ssescope inspect` of the capture reads it whole.";
+  box.textContent = text;
+  box.hidden = false;
+}
 
 function timeOf(name) {
   // names start with 20261201T041512.123456Z: show the local time
@@ -42,22 +71,38 @@ function renderList(entries) {
     text.className = "live-verdict";
     text.textContent = entryText(e);
     li.appendChild(text);
-    li.addEventListener("click", () => openExchange(e.name, e.live));
+    li.addEventListener("click", () => { live.version = null; openExchange(e.name); });
     list.appendChild(li);
   }
   $("live-count").textContent = entries.length ? "(" + entries.length + ")" : "";
 }
 
-async function openExchange(name, streaming) {
-  const res = await fetch("/api/live/" + encodeURIComponent(name));
-  if (!res.ok) { $("error").textContent = "cannot load exchange " + name; return; }
-  const text = await res.text();
+async function openExchange(name) {
+  const params = new URLSearchParams({ provider: $("provider").value, framing: $("framing").value });
+  if (live.opened === name && live.version !== null) params.set("have", String(live.version));
+  let answer;
+  try {
+    const res = await fetch("/api/live/" + encodeURIComponent(name) + "/inspect?" + params);
+    answer = await res.json();
+    if (!res.ok) throw new Error(answer.error || res.statusText);
+  } catch (err) {
+    $("error").textContent = "cannot load exchange " + name + ": " + String(err.message || err);
+    return;
+  }
+  const meta = answer.live;
+  const again = live.opened !== name;
   live.opened = name;
-  live.openedLive = !!streaming;
+  live.version = meta.version;
+  live.openedLive = !meta.final;
   document.body.dataset.liveOpened = name;
-  document.body.dataset.liveOpenedState = streaming ? "streaming" : "finished";
-  $("paste").value = text;
-  $("inspect").click();
+  document.body.dataset.liveOpenedState = meta.final ? "finished" : "streaming";
+  if (!answer.unchanged || again) {
+    showAnswer(answer, {
+      bytes: async () => new Uint8Array(await (await fetch("/api/live/" + encodeURIComponent(name))).arrayBuffer()),
+      reinspect: () => { live.version = null; openExchange(name); },
+    });
+    detailNote(meta, (answer.report && answer.report.records && answer.report.records.total) || 0);
+  }
   for (const li of $("live-list").children) li.setAttribute("aria-current", li.dataset.name === name ? "true" : "false");
 }
 
@@ -80,10 +125,9 @@ async function poll() {
   $("live-panel").open = true;
   $("live-note").textContent = "Exchanges recorded in " + answer.dir + " (click one to open it; a stream in flight refreshes until it ends).";
   renderList(answer.exchanges);
-  const current = answer.exchanges.find((e) => e.name === live.opened);
-  if (current && live.openedLive) {
-    // the opened exchange was streaming: show what arrived since, and its end
-    openExchange(current.name, current.live);
+  if (live.opened && live.openedLive) {
+    // the opened exchange may have changed: the server answers "unchanged" if it did not
+    await openExchange(live.opened);
   }
   setTimeout(poll, POLL_MS);
 }
