@@ -93,14 +93,17 @@ def serve_command(
     import uvicorn
 
     from ..serve.app import ReplayOptions, load_captures, make_app
-    from ..serve.faults import FaultPlan, parse_fault, schedule
+    from ..serve.faults import FaultPlan, apply_faults, parse_fault, schedule
 
     try:
         captures = load_captures(path)
         parsed = [parse_fault(f) for f in faults]
         presets = [parse_quirk(q) for q in quirks]
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
-        _check_quirks(captures, presets, apply_quirks)
+        _check_fits(captures, presets, apply_quirks)
+        _check_fits(  # faults apply to the quirked body, as they are served
+            captures, parsed, lambda body, f: apply_faults(apply_quirks(body, presets).body, f)
+        )
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     address, warning = check_host(host, "the captures it serves")
@@ -126,14 +129,14 @@ def serve_command(
         sock.close()
 
 
-def _check_quirks(captures: dict[str, Any], quirks: list[Any], apply: Any) -> None:
-    """Refuse quirks that apply to none of the captures (with the first one's reason)."""
-    if not quirks:
+def _check_fits(captures: dict[str, Any], specs: list[Any], apply: Any) -> None:
+    """Refuse quirks or faults that fit none of the captures (with the first one's reason)."""
+    if not specs:
         return
     first: UsageError | None = None
     for cap in captures.values():
         try:
-            apply(cap.body, quirks)
+            apply(cap.body, specs)
         except UsageError as exc:  # noqa: PERF203 - one try per capture, at startup
             first = first or exc
         else:
