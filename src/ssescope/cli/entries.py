@@ -23,7 +23,9 @@ from .render import _STATUS_STYLE
 __all__ = [
     "entry_index",
     "entry_name",
+    "entry_option",
     "entry_title",
+    "one_entry",
     "render_entries",
     "select_entry",
     "worst_exit",
@@ -61,6 +63,33 @@ def select_entry(inputs: list[Input], wanted: int) -> Input:
         f"there is no entry {wanted}; the input holds the {plural} {there}",
         param_hint="--entry",
     )
+
+
+entry_option = click.option(
+    "--entry",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
+)
+"""``--entry N``, for the commands that read one stream."""
+
+
+def one_entry(inputs: list[Input], wanted: int | None) -> Input:
+    """The one stream a command reads: entry ``wanted``, or the input's only stream.
+
+    Raises:
+        click.BadParameter: no entry has the index ``wanted``.
+        click.UsageError: no ``--entry`` was given and the input holds several streams
+            (reading the first one silently would hide the others).
+    """
+    if wanted is not None:
+        return select_entry(inputs, wanted)
+    if len(inputs) > 1:
+        there = ", ".join(str(entry_index(s, i)) for i, s in enumerate(inputs))
+        raise click.UsageError(
+            f"the input holds {len(inputs)} streams (entries {there}): pick one with --entry N"
+        )
+    return inputs[0]
 
 
 def worst_exit(codes: Iterable[int]) -> int:
