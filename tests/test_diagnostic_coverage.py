@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from ssescope.codes import CODES
+from ssescope import codes
 from ssescope.diagnostics import Diagnostic, diagnostic
+from ssescope.output.catalog import CODES
 from tests import diagnostic_coverage as coverage
 
 
 def test_an_unregistered_code_is_reported_in_any_run() -> None:
     found = coverage.problems(["sse.invalid-retry", "sse.no-such-code"], {}, whole_suite=False)
-    assert found == ["sse.no-such-code: emitted but not registered in ssescope.codes"]
+    assert found == ["sse.no-such-code: emitted but in no layer's codes (ssescope.output.catalog)"]
 
 
 def test_a_code_no_test_made_is_reported_only_for_the_whole_suite() -> None:
@@ -20,25 +21,20 @@ def test_a_code_no_test_made_is_reported_only_for_the_whole_suite() -> None:
     assert coverage.problems(list(CODES), {}, whole_suite=True) == []
 
 
-def test_a_diagnostic_built_by_hand_or_with_another_severity_is_reported() -> None:
+def test_a_diagnostic_built_by_hand_is_reported() -> None:
     wrong: dict[str, str] = {}
     saved = dict(coverage.misbuilt)
     try:
         coverage.misbuilt.clear()
-        coverage._record(Diagnostic("sse.invalid-retry", "warning", "by hand"), "x.py", 3)
-        coverage._record(Diagnostic("sse.nul-in-id", "error", "m", args={}), "x.py", 4)
-        coverage._record(diagnostic("sse.unknown-field", line="a", field="b"), "x.py", 5)
+        coverage._record(Diagnostic(codes.SSE_INVALID_RETRY, "by hand"), "x.py", 3)
+        coverage._record(diagnostic(codes.SSE_UNKNOWN_FIELD, line="a", field="b"), "x.py", 5)
         wrong = dict(coverage.misbuilt)
     finally:
         coverage.misbuilt.clear()
         coverage.misbuilt.update(saved)
-    assert wrong == {
-        "sse.invalid-retry": "built by hand with a message at x.py:3",
-        "sse.nul-in-id": "severity error, registered as warning",
-    }
+    assert wrong == {"sse.invalid-retry": "built by hand with a message at x.py:3"}
     assert coverage.problems([], wrong, whole_suite=False) == [
-        "sse.invalid-retry: built by hand with a message at x.py:3",
-        "sse.nul-in-id: severity error, registered as warning",
+        "sse.invalid-retry: built by hand with a message at x.py:3"
     ]
 
 

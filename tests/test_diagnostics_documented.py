@@ -1,40 +1,58 @@
-"""Every diagnostic code is registered once, and its docs are generated from the registry."""
+"""Every diagnostic code is owned by one layer, indexed once, and documented from its object."""
 
 from __future__ import annotations
 
-import re
+import ast
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
-from ssescope.codes import CODES, PAGES, lookup
+from ssescope import codes
+from ssescope.codes import aggregate, containers_files, containers_http, framing, live
+from ssescope.codes.spec import Code
 from ssescope.diagnostics import diagnostic
+from ssescope.output.catalog import CODES, PAGES, lookup
+from ssescope.providers.registry import PROVIDERS, codes_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ssescope"
-PREFIXES = (
-    "anthropic|bedrock|cohere|container|content|curl-trace|eventstream|gemini|har|http|json|"
-    "json-array|jsonl|ndjson|ollama|openai-chat|openai-responses|provider|snapshot|sse|ssecap|"
-    "stream|timing|tool|usage|utf8|vercel-ui"
-)
-CODE = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9]+(?:-[a-z0-9]+)*)"')
-
-# file names that look like codes (an example's name and extension)
-_EXTENSIONS = {"sse", "ssecap", "jsonl", "json", "ndjson", "har", "txt", "bin"}
 
 
-def named_codes() -> set[str]:
-    """Code-like strings in the source outside the registry (what emitters name)."""
-    codes: set[str] = set()
-    for path in SRC.rglob("*.py"):
-        if path.parent.name != "codes":
-            codes.update(CODE.findall(path.read_text(encoding="utf-8")))
-    return {c for c in codes if c.split(".", 1)[1] not in _EXTENSIONS}
+def owners() -> list[ModuleType]:
+    """The modules that own codes: the shared layers' and each provider's."""
+    found = [containers_http, containers_files, framing, aggregate, live]
+    found += [m for m in map(codes_module, PROVIDERS) if m is not None]
+    return found
 
 
-def test_every_code_named_in_the_source_is_registered() -> None:
-    missing = named_codes() - set(CODES)
-    assert not missing, f"codes named in the source but not in ssescope.codes: {sorted(missing)}"
+def test_every_code_object_of_an_owner_is_listed_in_its_codes_and_indexed() -> None:
+    modules = owners()
+    for module in modules:
+        others = {c for m in modules if m is not module for c in m.CODES}
+        defined = {v for v in vars(module).values() if isinstance(v, Code)} - others
+        assert defined == set(module.CODES), module.__name__
+        for code in module.CODES:
+            assert lookup(code.name) == code
+
+
+def test_codes_are_made_only_in_the_modules_that_own_them() -> None:
+    allowed = {Path(m.__file__ or "").resolve() for m in owners()} | {SRC / "codes" / "spec.py"}
+    strays = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in SRC.rglob("*.py")
+        if path.resolve() not in allowed
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Code", "Form")
+    ]
+    assert strays == []
+
+
+def test_the_shared_package_exports_every_shared_code() -> None:
+    for module in (containers_http, containers_files, framing, aggregate, live):
+        for code in module.CODES:
+            name = next(k for k, v in vars(module).items() if v is code)
+            assert getattr(codes, name) is code
 
 
 def test_every_page_is_generated_from_the_registry() -> None:
@@ -49,17 +67,25 @@ def test_every_page_is_generated_from_the_registry() -> None:
     assert on_disk == {p.name for p in PAGES}
 
 
-def _render_with_placeholders(name: str, form: str | None, args: set[str]) -> str:
+def _render_with_placeholders(code: Code, form: str | None, args: set[str]) -> str:
     try:
-        return diagnostic(name, record=1, form=form, **dict.fromkeys(args, "x")).message
+        return diagnostic(code, record=1, form=form, **dict.fromkeys(args, "x")).message
     except ValueError:  # a numeric format spec: the argument is a number
-        return diagnostic(name, record=1, form=form, **dict.fromkeys(args, 1.5)).message
+        return diagnostic(code, record=1, form=form, **dict.fromkeys(args, 1.5)).message
 
 
 def test_every_template_renders_with_its_arguments() -> None:
     for code in CODES.values():
         for form in code.forms or (None,):
-            assert _render_with_placeholders(code.name, form, set(code.arguments()))
+            assert _render_with_placeholders(code, form, set(code.arguments()))
+
+
+def test_every_form_a_layer_adds_renders_as_its_shared_code() -> None:
+    forms = [f for m in owners() for f in getattr(m, "FORMS", ())]
+    assert {f.name for f in forms} == set(lookup("provider.error").forms)
+    for form in forms:
+        d = diagnostic(form, record=1, **dict.fromkeys(lookup(form.code.name).arguments(), "x"))
+        assert (d.code, d.form, d.severity) == ("provider.error", form.name, "error")
 
 
 def test_content_arguments_are_arguments_of_the_template() -> None:
@@ -67,9 +93,11 @@ def test_content_arguments_are_arguments_of_the_template() -> None:
         assert set(code.content) <= code.arguments(), code.name
 
 
-def test_a_diagnostic_takes_its_severity_and_message_from_the_registry() -> None:
-    d = diagnostic("sse.invalid-retry", 7, 2, value="1_000")
-    assert d.severity == lookup("sse.invalid-retry").severity == "warning"
+def test_a_diagnostic_takes_its_severity_and_message_from_its_code() -> None:
+    d = diagnostic(codes.SSE_INVALID_RETRY, 7, 2, value="1_000")
+    assert d.spec is codes.SSE_INVALID_RETRY
+    assert d.code == "sse.invalid-retry"
+    assert d.severity == codes.SSE_INVALID_RETRY.severity == "warning"
     assert d.message.startswith("The retry field '1_000' is not")
     assert d.args == {"value": "1_000"}
     assert d.to_dict()["args"] == {"value": "1_000"}

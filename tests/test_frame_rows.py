@@ -83,7 +83,7 @@ def test_every_framer_keeps_its_unterminated_tail(
     assert framer.tail is None
     framer.close()
     assert framer.tail is not None
-    assert (framer.tail.start, framer.tail.end, framer.tail.code) == (start, len(body), code)
+    assert (framer.tail.start, framer.tail.end, framer.tail.code.name) == (start, len(body), code)
 
 
 def test_an_ndjson_body_never_leaves_a_tail() -> None:

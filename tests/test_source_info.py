@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import ssescope
-from ssescope import Pipeline, SourceInfo, UsageError
+from ssescope import Pipeline, SourceInfo, UsageError, codes
 from ssescope.api import feed_chunks, feed_raw, open_streams
 from ssescope.containers import Chunk, read_container
 from ssescope.diagnostics import Diagnostic
@@ -38,7 +38,7 @@ def test_bytes_a_path_and_stdin_like_chunks_lose_the_same_except_the_chunk_bound
 
 
 def test_the_pipeline_takes_the_source_when_it_is_built() -> None:
-    note = Diagnostic("http.note", "info", "A note from the container.")
+    note = Diagnostic(codes.HTTP_CONTENT_DECODED, "A note from the container.")
     info = SourceInfo(container="http", status=503, lost=("timing",), diagnostics=(note,))
     pipeline = Pipeline(source=info)
     pipeline.feed(b'{"error": {"message": "busy"}}')

@@ -1,13 +1,13 @@
 """Diagnostics: everything that was wrong with a stream, as data.
 
-Every diagnostic has a stable dotted ``code`` registered in :mod:`ssescope.codes` (which
-documents it, in ``docs/diagnostics.md``, and fixes its severity and message template), a
-``severity``, structured ``args`` (the offending value, the field, the expected form…), a
-full-sentence ``message`` rendered from the template and the args, and where it happened:
-the index of the record it belongs to and a byte offset in the body.
+Every diagnostic carries its code, a :class:`~ssescope.codes.spec.Code` object owned by
+the layer that raised it (which documents it, in ``docs/diagnostics.md``, and fixes its
+severity, layer and message template), structured ``args`` (the offending value, the
+field, the expected form…), a full-sentence ``message`` rendered from the template and the
+args, and where it happened: the index of the record it belongs to and a byte offset in
+the body.
 
-Emitters build them with :func:`diagnostic`; ``Diagnostic(code, severity, message, ...)``
-still constructs one by hand (without args).
+Emitters build them with :func:`diagnostic`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codes import lookup
-from .codes._spec import Piece, Severity
+from .codes.spec import Code, Form, Piece, Severity
 
 __all__ = ["Diagnostic", "Severity", "build", "diagnostic", "jsonable", "quote", "render"]
 
@@ -30,8 +29,8 @@ class Diagnostic:
     """One finding about a stream.
 
     Attributes:
-        code: stable dotted identifier, e.g. ``"sse.invalid-retry"``.
-        severity: ``"info"``, ``"warning"`` or ``"error"``.
+        spec: its code: name, severity, layer, whether it invalidates its record, and
+            which arguments carry content.
         message: a full sentence quoting the offending value (truncated).
         offset: byte offset in the body where it happened, or ``None``.
         record: index of the record it belongs to, or ``None``.
@@ -41,8 +40,7 @@ class Diagnostic:
         form: which of the code's message forms was used, for a code that has several.
     """
 
-    code: str
-    severity: Severity
+    spec: Code
     message: str
     offset: int | None = None
     record: int | None = None
@@ -50,15 +48,25 @@ class Diagnostic:
     args: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     form: str | None = field(default=None, compare=False)
 
+    @property
+    def code(self) -> str:
+        """The stable dotted name of its code, e.g. ``"sse.invalid-retry"``."""
+        return self.spec.name
+
+    @property
+    def severity(self) -> Severity:
+        """``"info"``, ``"warning"`` or ``"error"``: its code's one severity."""
+        return self.spec.severity
+
     def at_least(self, severity: Severity) -> bool:
         """Return whether this diagnostic is at least as severe as ``severity``."""
-        return _SEVERITY_RANK[self.severity] >= _SEVERITY_RANK[severity]
+        return _SEVERITY_RANK[self.spec.severity] >= _SEVERITY_RANK[severity]
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON form used in the Report."""
         out: dict[str, object] = {
-            "code": self.code,
-            "severity": self.severity,
+            "code": self.spec.name,
+            "severity": self.spec.severity,
             "message": self.message,
             "record": self.record,
             "offset": self.offset,
@@ -72,7 +80,7 @@ class Diagnostic:
 
 
 def diagnostic(
-    code: str,
+    code: Code | Form,
     offset: int | None = None,
     record: int | None = None,
     raw: str | None = None,
@@ -80,10 +88,10 @@ def diagnostic(
     form: str | None = None,
     **args: object,
 ) -> Diagnostic:
-    """Build the diagnostic ``code`` from its registry entry and its arguments.
+    """Build a diagnostic of ``code`` from its arguments.
 
     Args:
-        code: a registered code (:mod:`ssescope.codes`).
+        code: the code, or the raising layer's form of a shared code.
         offset: byte offset where it happened.
         record: index of the record it belongs to.
         raw: the raw text concerned.
@@ -91,14 +99,14 @@ def diagnostic(
         **args: the values its message template names.
 
     Raises:
-        KeyError: for an unregistered code, an unknown form or a missing argument (bugs in
-            the emitter, which the test suite catches).
+        KeyError: for an unknown form or a missing argument (bugs in the emitter, which
+            the test suite catches).
     """
     return build(code, args, offset, record, raw, form)
 
 
 def build(
-    code: str,
+    code: Code | Form,
     args: Mapping[str, object],
     offset: int | None = None,
     record: int | None = None,
@@ -106,17 +114,14 @@ def build(
     form: str | None = None,
 ) -> Diagnostic:
     """:func:`diagnostic` with the arguments as a mapping (for helpers that pass them on)."""
-    spec = lookup(code)
-    return Diagnostic(
-        code,
-        spec.severity,
-        render(spec.template(form), args, record),
-        offset,
-        record,
-        raw,
-        args,
-        form,
-    )
+    if isinstance(code, Form):
+        spec = code.code
+        pieces = code.template()
+        form = code.name
+    else:
+        spec = code
+        pieces = code.template(form)
+    return Diagnostic(spec, render(pieces, args, record), offset, record, raw, args, form)
 
 
 def render(pieces: tuple[Piece, ...], args: Mapping[str, Any], record: int | None) -> str:

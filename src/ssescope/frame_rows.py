@@ -45,7 +45,7 @@ from .events import (
     Usage,
 )
 from .framing.records import Record, SSEComment, SSEEvent, Tail
-from .pipeline import INVALID_CODES, Pipeline
+from .pipeline import Pipeline
 from .providers._base import AdapterOutput
 
 __all__ = ["FrameRow", "FrameRows", "json_type", "preview_of"]
@@ -93,7 +93,7 @@ class FrameRow:
         if self.flagged:
             return True
         diagnostics = self.diagnostics
-        return bool(diagnostics) and any(d.code in INVALID_CODES for d in diagnostics)
+        return bool(diagnostics) and any(d.spec.invalidates for d in diagnostics)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``frames --jsonl``); ``diagnostics`` holds the codes."""

@@ -11,10 +11,10 @@ import json
 from array import array
 from typing import Any
 
+from . import codes
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
 from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
-from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
@@ -27,16 +27,11 @@ from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
-__all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
+__all__ = ["Pipeline", "error_from_body"]
 
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
-INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
-"""The registered codes that make the record they name count as invalid."""
-INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
-"""The same codes as a tuple, for code written as ``code.startswith(INVALID_PREFIXES)``;
-prefer ``code in INVALID_CODES`` (or the registry's ``invalidates``)."""
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -232,7 +227,7 @@ class Pipeline:
         """
         report = self.report()
         listed = {
-            d.record for d in report.diagnostics if d.record is not None and d.code in INVALID_CODES
+            d.record for d in report.diagnostics if d.record is not None and d.spec.invalidates
         }
         return listed.union(self.aggregator.cap.invalid_indexes)
 
@@ -436,10 +431,10 @@ class Pipeline:
         """An HTTP error answer is a failed response, whatever its body looks like."""
         status = self.source.status
         body = b"".join(self._head)
-        if not any(d.code == "http.error-status" for d in report.diagnostics):
+        if not any(d.spec == codes.HTTP_ERROR_STATUS for d in report.diagnostics):
             report.diagnostics.append(
                 diagnostic(
-                    "http.error-status",
+                    codes.HTTP_ERROR_STATUS,
                     0,
                     form="body",
                     status=status,
@@ -478,13 +473,16 @@ class Pipeline:
         if cut:
             found.append(
                 diagnostic(
-                    "stream.memory-capped", form="content", chars=cut, limit=BOUNDED_CONTENT_CHARS
+                    codes.STREAM_MEMORY_CAPPED,
+                    form="content",
+                    chars=cut,
+                    limit=BOUNDED_CONTENT_CHARS,
                 )
             )
         if self._past_offsets:
             found.append(
                 diagnostic(
-                    "stream.memory-capped",
+                    codes.STREAM_MEMORY_CAPPED,
                     form="offsets",
                     records=self._past_offsets,
                     limit=BOUNDED_RECORD_OFFSETS,
@@ -511,7 +509,7 @@ class Pipeline:
         cap.extend(self._extra)
         diagnostics = cap.kept
         self._counts.invalid = cap.dropped_invalid_records + len(
-            {d.record for d in diagnostics if d.record is not None and d.code in INVALID_CODES}
+            {d.record for d in diagnostics if d.record is not None and d.spec.invalidates}
         )
         self._counts.unknown = agg.unknown_records
         counts = self._counts
@@ -520,7 +518,7 @@ class Pipeline:
         counts.data = counts.total - self._comments
         # the live client reports the silence it closed the connection on itself
         trailing_stall = not any(
-            d.code in ("timing.stall", "stream.open-after-finish") for d in self._extra
+            d.spec in (codes.TIMING_STALL, codes.STREAM_OPEN_AFTER_FINISH) for d in self._extra
         )
         if self._summary is None:
             timing, timing_diags = compute_timing(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import EXAMPLES, run
 
+from ssescope import codes
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
 from ssescope.cli.exitcodes import exit_code
 from ssescope.cli.redact import redact_report
@@ -130,16 +131,16 @@ def test_http_status_400_or_more_exits_4() -> None:
 
 
 def test_strict_exits_5_only_on_error_severity_framing_findings() -> None:
-    bad = Diagnostic("json.invalid", "error", "Record 1 is not valid JSON.", 10, 1)
-    other = Diagnostic("tool.incomplete", "error", "The call never ended.", 10, 1)
+    bad = Diagnostic(codes.JSON_INVALID, "Record 1 is not valid JSON.", 10, 1)
+    other = Diagnostic(codes.TOOL_INCOMPLETE, "The call never ended.", 10, 1)
     assert exit_code(_report(diagnostics=[bad]), strict=True) == 5
     assert exit_code(_report(diagnostics=[bad])) == 0
     assert exit_code(_report(diagnostics=[other]), strict=True) == 0
 
 
 def test_fail_on_warning_includes_errors_and_fail_on_error_ignores_warnings() -> None:
-    warning = Diagnostic("sse.unknown-field", "warning", "Unknown field 'x'.", 0, 0)
-    error = Diagnostic("tool.incomplete", "error", "The call never ended.", 0, 0)
+    warning = Diagnostic(codes.SSE_INVALID_RETRY, "The retry field 'x' is not a number.", 0, 0)
+    error = Diagnostic(codes.TOOL_INCOMPLETE, "The call never ended.", 0, 0)
     assert exit_code(_report(diagnostics=[warning]), fail_on=["warning"]) == 5
     assert exit_code(_report(diagnostics=[warning]), fail_on=["error"]) == 0
     assert exit_code(_report(diagnostics=[error]), fail_on=["warning"]) == 5
@@ -148,7 +149,7 @@ def test_fail_on_warning_includes_errors_and_fail_on_error_ignores_warnings() ->
 def test_redact_replaces_content_with_length_and_hash_everywhere() -> None:
     data = _report(
         diagnostics=[
-            Diagnostic("json.invalid", "error", "Record 1 is 'secret stuff'.", 0, 1, raw="secret")
+            Diagnostic(codes.JSON_INVALID, "Record 1 is 'secret stuff'.", 0, 1, raw="secret")
         ]
     ).to_dict()
     redact_report(data)

@@ -23,6 +23,7 @@ from tests.providers.oracle import (
     real_expected,
 )
 
+from ssescope.codes import PROVIDER_ERROR
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
     Citation,
@@ -328,8 +329,7 @@ def test_an_error_event_is_a_provider_error_and_a_failed_terminal() -> None:
     assert items[2:] == [
         ProviderError(1, "overloaded_error", "Overloaded", None, err),
         Diagnostic(
-            "provider.error",
-            "error",
+            PROVIDER_ERROR,
             "The provider reported an error in record 1: overloaded_error: 'Overloaded'.",
             items[3].offset,
             1,

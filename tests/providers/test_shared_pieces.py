@@ -9,6 +9,7 @@ from ssescope.diagnostics import Diagnostic
 from ssescope.events import ProviderError
 from ssescope.framing.records import SSEEvent
 from ssescope.providers._base import AdapterOutput, error_fields, provider_error, token_count
+from ssescope.providers.ollama import codes as ollama_codes
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,9 @@ def test_a_float_token_count_is_null_in_every_provider(provider: str) -> None:
 def test_provider_error_appends_the_event_and_its_diagnostic() -> None:
     record = SSEEvent(3, "message", '{"error":"x"}', "", None, 10, 20)
     out: list[AdapterOutput] = []
-    provider_error(record, out, "boom", "overloaded", "529", {"e": 1}, form="ollama", text="boom")
+    provider_error(
+        record, out, "boom", "overloaded", "529", {"e": 1}, form=ollama_codes.ERROR, text="boom"
+    )
     event, diag = out
     assert event == ProviderError(3, "overloaded", "boom", "529", {"e": 1})
     assert isinstance(diag, Diagnostic)

@@ -27,6 +27,8 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import codes
+from ..codes.spec import Code
 from ..diagnostics import Diagnostic, build
 from ..errors import UsageError
 from ..events import (
@@ -211,7 +213,7 @@ class Aggregator:
 
     def _diag(
         self,
-        code: str,
+        code: Code,
         record: int | None,
         *,
         form: str | None = None,
@@ -228,7 +230,7 @@ class Aggregator:
         if not resp.after_terminal_reported:
             resp.after_terminal_reported = True
             self._diag(
-                "stream.events-after-terminal",
+                codes.STREAM_EVENTS_AFTER_TERMINAL,
                 record,
                 status=resp.status,
                 status_reason=resp.status_reason,
@@ -374,7 +376,7 @@ class Aggregator:
         if name is not None and name != "":
             if not isinstance(name, str):
                 self._diag(
-                    "tool.conflicting-name",
+                    codes.TOOL_CONFLICTING_NAME,
                     record,
                     form="not-a-string",
                     call=call.id or call.index,
@@ -386,7 +388,7 @@ class Aggregator:
                     self.timeline.call_change(record, call, "name", "set", name)
             elif name != call.name:
                 self._diag(
-                    "tool.conflicting-name",
+                    codes.TOOL_CONFLICTING_NAME,
                     record,
                     form="renamed",
                     call=call.id or call.index,
@@ -469,7 +471,7 @@ class Aggregator:
             return
         keep = "snapshot" if len(ev.value) >= len(built) else "deltas"
         self._diag(
-            "snapshot.mismatch",
+            codes.SNAPSHOT_MISMATCH,
             ev.record,
             form="text",
             field=ev.field,
@@ -493,7 +495,7 @@ class Aggregator:
                 usage[key] = value
         if isinstance(ev.raw, dict):
             for name, bad in _bad_token_counts(ev.raw):
-                self._diag("usage.invalid-value", ev.record, name=name, value=bad)
+                self._diag(codes.USAGE_INVALID_VALUE, ev.record, name=name, value=bad)
         resp.usage_raw = ev.raw
         resp.usage_source = ev.source
         if self.timeline is not None:
@@ -613,10 +615,13 @@ class Aggregator:
                 self.timeline.parsed(number, resp, report)
         if len(reports) > 1:
             self._diag(
-                "stream.multiple-responses", responses[1].first_record, n_reports=len(reports)
+                codes.STREAM_MULTIPLE_RESPONSES, responses[1].first_record, n_reports=len(reports)
             )
         for event_type, records in self._unknown.items():
             self._diag(
-                "provider.unknown-event", records[0], n_records=len(records), event_type=event_type
+                codes.PROVIDER_UNKNOWN_EVENT,
+                records[0],
+                n_records=len(records),
+                event_type=event_type,
             )
         return reports

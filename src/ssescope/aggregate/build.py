@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import orjson
 
+from .. import codes
 from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
 from .report import OutputReport, ResponseReport, ToolCallReport
 from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
@@ -40,7 +41,7 @@ class ReportBuilder:
         outputs = [self.output(resp.outputs[k]) for k in sorted(resp.outputs)]
         usage = _usage_report(resp)
         if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
-            self._diag("usage.missing", resp.last_record)
+            self._diag(codes.USAGE_MISSING, resp.last_record)
         return ResponseReport(
             status=resp.status,
             status_reason=resp.status_reason,
@@ -57,7 +58,7 @@ class ReportBuilder:
         """The report of one output: its parts joined, its tool calls built."""
         text = _join(out.text)
         if "<think>" in text or "</think>" in text:
-            self._diag("content.think-tag-in-text", None, index=out.index)
+            self._diag(codes.CONTENT_THINK_TAG_IN_TEXT, None, index=out.index)
         return OutputReport(
             index=out.index,
             text=text,
@@ -95,7 +96,7 @@ class ReportBuilder:
         report.arguments = arguments
         if mismatch:
             self._diag(
-                "snapshot.mismatch",
+                codes.SNAPSHOT_MISMATCH,
                 call.last_record,
                 form="tool-arguments",
                 label=label,
@@ -105,7 +106,7 @@ class ReportBuilder:
             )
         if not call.ended:
             self._diag(
-                "tool.incomplete",
+                codes.TOOL_INCOMPLETE,
                 call.last_record,
                 offset=self.end_offset,
                 label=label,
@@ -129,7 +130,7 @@ class ReportBuilder:
                 msg = getattr(exc, "msg", str(exc))
                 report.error = f"{msg} at character {pos}" if pos is not None else msg
                 self._diag(
-                    "tool.invalid-arguments",
+                    codes.TOOL_INVALID_ARGUMENTS,
                     call.last_record,
                     label=label,
                     name=call.name,
@@ -140,7 +141,7 @@ class ReportBuilder:
         if decoded_may_be_too_deep(arguments) and too_deep(value):
             report.error = f"nested more than {MAX_DEPTH} levels deep"
             self._diag(
-                "tool.arguments-too-deep",
+                codes.TOOL_ARGUMENTS_TOO_DEEP,
                 call.last_record,
                 label=label,
                 name=call.name,

@@ -12,17 +12,14 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 
-from ..codes import CODES
+from .. import codes
 from ..diagnostics import Diagnostic, Severity, diagnostic
 from ..limits import DIAGNOSTICS_PER_CODE
 
-__all__ = ["INVALID_CODES", "PER_CODE", "DiagnosticCap"]
+__all__ = ["PER_CODE", "DiagnosticCap"]
 
 PER_CODE = DIAGNOSTICS_PER_CODE
 """How many diagnostics of one code a Report lists; the rest are counted."""
-
-INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
-"""The registered codes that make the record they name count as invalid."""
 
 _RANK = {"info": 0, "warning": 1, "error": 2}
 
@@ -32,19 +29,16 @@ class DiagnosticCap:
 
     Args:
         per_code: how many of each code are kept.
-        invalid_prefixes: code prefixes that mark their record invalid; records named by
-            a dropped diagnostic of such a code are still counted (see
-            :attr:`dropped_invalid_records`).
+
+    Records named by a dropped diagnostic whose code makes its record invalid are still
+    counted (see :attr:`dropped_invalid_records`).
     """
 
-    def __init__(
-        self, per_code: int = PER_CODE, invalid_codes: frozenset[str] = INVALID_CODES
-    ) -> None:
+    def __init__(self, per_code: int = PER_CODE) -> None:
         self.per_code = per_code
         self.kept: list[Diagnostic] = []
         self._counts: dict[str, int] = {}
         self._dropped: dict[str, tuple[int, Severity, int | None]] = {}
-        self._invalid_codes = invalid_codes
         self._kept_invalid: set[int] = set()
         self._last_dropped_invalid: int | None = None
         self.dropped_invalid_records = 0
@@ -61,7 +55,7 @@ class DiagnosticCap:
         seen = self._counts.get(code, 0)
         self._counts[code] = seen + 1
         record = diagnostic.record
-        invalid = record is not None and code in self._invalid_codes
+        invalid = record is not None and diagnostic.spec.invalidates
         if invalid and self.track_invalid:
             indexes = self.invalid_indexes
             if not indexes or indexes[-1] != record:
@@ -90,7 +84,7 @@ class DiagnosticCap:
         for code, (count, severity, first) in self._dropped.items():
             out.append(
                 diagnostic(
-                    "stream.diagnostics-capped",
+                    codes.STREAM_DIAGNOSTICS_CAPPED,
                     None,
                     first,
                     count=count,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from .report import Timing
 
@@ -142,7 +143,7 @@ def compute_timing(
             stall_reported += 1
             diags.append(
                 diagnostic(
-                    "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
+                    codes.TIMING_STALL, offset, index, form="gap", gap=gap, stall_s=options.stall_s
                 )
             )
         wait = t - wait_from
@@ -159,7 +160,7 @@ def compute_timing(
                 burst_start = index
                 diags.append(
                     diagnostic(
-                        "timing.burst",
+                        codes.TIMING_BURST,
                         offset,
                         index,
                         count=count,
@@ -176,7 +177,12 @@ def compute_timing(
             index, _, offset = times[-1]
             diags.append(
                 diagnostic(
-                    "timing.stall", offset, index, form="tail", tail=tail, stall_s=options.stall_s
+                    codes.TIMING_STALL,
+                    offset,
+                    index,
+                    form="tail",
+                    tail=tail,
+                    stall_s=options.stall_s,
                 )
             )
     timing.max_gap_s = round(max_gap, 6)
@@ -240,7 +246,7 @@ class TimingSummary:
         if gap >= options.stall_s and self.stall_reported < 20:
             self.stall_reported += 1
             found = diagnostic(
-                "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
+                codes.TIMING_STALL, offset, index, form="gap", gap=gap, stall_s=options.stall_s
             )
             self.found.append((pos, 0, found))
         if self.candidates:
@@ -292,7 +298,7 @@ class TimingSummary:
         options = self.options
         self.burst_found = True
         found = diagnostic(
-            "timing.burst",
+            codes.TIMING_BURST,
             cand.offset,
             cand.index,
             count=cand.count,
@@ -336,7 +342,7 @@ class TimingSummary:
             ):
                 diags.append(
                     diagnostic(
-                        "timing.stall",
+                        codes.TIMING_STALL,
                         self.last_offset,
                         self.last_index,
                         form="tail",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..aggregate.report import Report
-from ..codes import codes_of
 
 __all__ = [
     "COMPLETED",
@@ -44,8 +43,6 @@ INTERRUPTED = 130
 
 FAIL_ON_CHOICES = ("incomplete", "warning", "error")
 
-_FRAMING_CODES = codes_of("framing")
-
 
 def exit_code(report: Report, *, strict: bool = False, fail_on: Iterable[str] = ()) -> int:
     """Map a Report to the exit code.
@@ -62,7 +59,7 @@ def exit_code(report: Report, *, strict: bool = False, fail_on: Iterable[str] = 
     if status == "cancelled":
         return INTERRUPTED
     diags = report.diagnostics
-    if strict and any(d.severity == "error" and d.code in _FRAMING_CODES for d in diags):
+    if strict and any(d.severity == "error" and d.spec.layer == "framing" for d in diags):
         return MISMATCH
     level = "warning" if "warning" in fail else "error" if "error" in fail else None
     if level is not None and any(d.at_least(level) for d in diags):  # type: ignore[arg-type]

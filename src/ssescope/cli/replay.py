@@ -11,20 +11,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..aggregate.report import Report
-from ..codes import codes_of
 from ..pipeline import Pipeline
 
 __all__ = ["ReplayRun", "chunkings", "digest", "run_chunking"]
 
 FIXED_SIZES = (1, 2, 3, 7, 64, 1024)
-_TIMING_CODES = codes_of("timing")
 
 
 def digest(report: Report) -> str:
     """sha256 of the Report's canonical JSON, without timing (keys sorted, compact)."""
     data: dict[str, Any] = report.to_dict()
     data.pop("timing", None)
-    data["diagnostics"] = [d for d in data["diagnostics"] if d["code"] not in _TIMING_CODES]
+    data["diagnostics"] = [
+        j
+        for d, j in zip(report.diagnostics, data["diagnostics"], strict=True)
+        if d.spec.layer != "timing"
+    ]
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -13,7 +13,7 @@ from typing import IO, Any
 import click
 from rich.console import Console
 
-from .. import strictjson
+from .. import codes, strictjson
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
 from ..diagnostics import Diagnostic, diagnostic
@@ -224,7 +224,7 @@ def _not_a_stream(
     pipeline = live.pipeline
     if cleaned != text:
         raw = cleaned.encode("utf-8")
-        pipeline.add_diagnostic(diagnostic("http.secret-echoed", 0, replacement=REDACTED))
+        pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
     if raw:
         elapsed = time.monotonic() - start
         if capture is not None:
@@ -232,7 +232,7 @@ def _not_a_stream(
         pipeline.feed(raw, elapsed)
     if capped:
         pipeline.add_diagnostic(
-            diagnostic("http.body-capped", ERROR_BODY_CAP, status=status, cap=ERROR_BODY_CAP)
+            diagnostic(codes.HTTP_BODY_CAPPED, ERROR_BODY_CAP, status=status, cap=ERROR_BODY_CAP)
         )
     if error is not None:
         live.fail(error)
@@ -241,7 +241,7 @@ def _not_a_stream(
         location = redact_url(scrub(response.headers.get("location", ""), secrets))
         pipeline.add_diagnostic(
             diagnostic(
-                "http.redirect",
+                codes.HTTP_REDIRECT,
                 0,
                 form="location" if location else "no-location",
                 status=status,

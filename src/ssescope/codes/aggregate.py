@@ -2,7 +2,36 @@
 
 from __future__ import annotations
 
-from ._spec import Code, Page
+from .spec import Code, Page
+
+__all__ = [
+    "CONTENT_THINK_TAG_IN_TEXT",
+    "JSON_INVALID",
+    "JSON_NON_FINITE_NUMBER",
+    "JSON_TOO_DEEP",
+    "PROVIDER_ERROR",
+    "PROVIDER_UNKNOWN_EVENT",
+    "SNAPSHOT_MISMATCH",
+    "STREAM_DIAGNOSTICS_CAPPED",
+    "STREAM_DONE_WITHOUT_FINISH",
+    "STREAM_EMPTY",
+    "STREAM_EVENTS_AFTER_TERMINAL",
+    "STREAM_HTML_PAGE",
+    "STREAM_MEMORY_CAPPED",
+    "STREAM_MISSING_DONE",
+    "STREAM_MULTIPLE_RESPONSES",
+    "STREAM_NOT_STREAMED",
+    "STREAM_PLAIN_TEXT",
+    "TIMING_BURST",
+    "TIMING_STALL",
+    "TOOL_ARGUMENTS_TOO_DEEP",
+    "TOOL_CONFLICTING_NAME",
+    "TOOL_INCOMPLETE",
+    "TOOL_INVALID_ARGUMENTS",
+    "TOOL_MISSING_INDEX",
+    "USAGE_INVALID_VALUE",
+    "USAGE_MISSING",
+]
 
 PAGE = Page(
     "aggregate",
@@ -15,479 +44,522 @@ PAGE = Page(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    Code(
-        "json.invalid",
-        "error",
-        "framing",
-        PAGE,
-        "Record {record} is not valid JSON ({reason}{where}): {data!q}; it is kept with its raw text{length} and the stream goes on.",
-        (
-            "- **Meaning:** a record's data is not valid JSON. The record is kept with its raw text\n"
-            "  and byte offset, counted under `records.invalid`, and the records after it are still\n"
-            "  processed.\n"
-            '- **Example:** `data: {"choices": [{"delta": {"content": "Hi"}]\\n\\n` (a bracket missing).\n'
-            "- **What to do:** look at the raw text in the diagnostic. A proxy that re-chunks or\n"
-            "  rewrites the stream, a server that writes two JSON objects into one `data:` line, or\n"
-            "  a capture whose line endings were changed by copy-paste are the usual causes.\n"
-        ),
-        content=("data",),
-        invalidates=True,
+JSON_INVALID = Code(
+    "json.invalid",
+    "error",
+    "framing",
+    PAGE,
+    "Record {record} is not valid JSON ({reason}{where}): {data!q}; it is kept with its raw text{length} and the stream goes on.",
+    (
+        "- **Meaning:** a record's data is not valid JSON. The record is kept with its raw text\n"
+        "  and byte offset, counted under `records.invalid`, and the records after it are still\n"
+        "  processed.\n"
+        '- **Example:** `data: {"choices": [{"delta": {"content": "Hi"}]\\n\\n` (a bracket missing).\n'
+        "- **What to do:** look at the raw text in the diagnostic. A proxy that re-chunks or\n"
+        "  rewrites the stream, a server that writes two JSON objects into one `data:` line, or\n"
+        "  a capture whose line endings were changed by copy-paste are the usual causes.\n"
     ),
-    Code(
-        "tool.incomplete",
-        "error",
-        "aggregate",
-        PAGE,
-        "Tool call {label} ({name!r}) never ended: the stream stopped after {n_arguments} characters of arguments {arguments!q:40}; its input is left unparsed.",
-        (
-            "- **Meaning:** a tool call was started but the protocol never said it ended (no\n"
-            "  `content_block_stop`, no finish reason for the choice, no `.done` event). Its arguments\n"
-            "  are reported exactly as far as they arrived, and `input` is `null`: they are never\n"
-            '  "repaired" into valid JSON.\n'
-            "- **Where:** the call's last record and the byte where the body ended (not the record\n"
-            "  where the call began, which is usually valid).\n"
-            "- **Example:** an Anthropic stream that stops with `max_tokens` in the middle of an\n"
-            "  `input_json_delta`.\n"
-            "- **What to do:** do not execute the call. Raise the output token limit, or retry.\n"
-        ),
-        content=("arguments",),
+    content=("data",),
+    invalidates=True,
+)
+
+TOOL_INCOMPLETE = Code(
+    "tool.incomplete",
+    "error",
+    "aggregate",
+    PAGE,
+    "Tool call {label} ({name!r}) never ended: the stream stopped after {n_arguments} characters of arguments {arguments!q:40}; its input is left unparsed.",
+    (
+        "- **Meaning:** a tool call was started but the protocol never said it ended (no\n"
+        "  `content_block_stop`, no finish reason for the choice, no `.done` event). Its arguments\n"
+        "  are reported exactly as far as they arrived, and `input` is `null`: they are never\n"
+        '  "repaired" into valid JSON.\n'
+        "- **Where:** the call's last record and the byte where the body ended (not the record\n"
+        "  where the call began, which is usually valid).\n"
+        "- **Example:** an Anthropic stream that stops with `max_tokens` in the middle of an\n"
+        "  `input_json_delta`.\n"
+        "- **What to do:** do not execute the call. Raise the output token limit, or retry.\n"
     ),
-    Code(
-        "tool.invalid-arguments",
-        "error",
-        "aggregate",
-        PAGE,
-        "The arguments of tool call {label} ({name!r}) are not valid JSON ({error}): {arguments!q}. They are kept as sent, not repaired.",
-        (
-            "- **Meaning:** a call ended, but its concatenated arguments do not parse as JSON. The\n"
-            "  message names the parse error and its position; `arguments` keeps the raw string and\n"
-            "  `error` holds the parse error.\n"
-            "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
-            '- **Example:** fragments `{"city": ` and `"Paris"` followed by the finish reason: the\n'
-            "  closing `}` never came.\n"
-            "- **What to do:** the model (or a tool-call parser on the server) produced malformed\n"
-            "  arguments; do not execute the call. If fragments look duplicated or out of order, check\n"
-            "  whether a client library keyed the fragments wrongly.\n"
-        ),
-        content=("arguments",),
+    content=("arguments",),
+)
+
+TOOL_INVALID_ARGUMENTS = Code(
+    "tool.invalid-arguments",
+    "error",
+    "aggregate",
+    PAGE,
+    "The arguments of tool call {label} ({name!r}) are not valid JSON ({error}): {arguments!q}. They are kept as sent, not repaired.",
+    (
+        "- **Meaning:** a call ended, but its concatenated arguments do not parse as JSON. The\n"
+        "  message names the parse error and its position; `arguments` keeps the raw string and\n"
+        "  `error` holds the parse error.\n"
+        "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
+        '- **Example:** fragments `{"city": ` and `"Paris"` followed by the finish reason: the\n'
+        "  closing `}` never came.\n"
+        "- **What to do:** the model (or a tool-call parser on the server) produced malformed\n"
+        "  arguments; do not execute the call. If fragments look duplicated or out of order, check\n"
+        "  whether a client library keyed the fragments wrongly.\n"
     ),
-    Code(
-        "tool.conflicting-name",
-        "warning",
-        "aggregate",
-        PAGE,
-        {
-            "not-a-string": "A fragment of tool call {call!r} gives a name that is not a string: {name!q}; it is ignored.",
-            "renamed": "Tool call {call!r} was named {name!r}, and a later fragment names it {name2!r}; the first name is kept (names are never concatenated).",
-        },
-        (
-            "- **Meaning:** a later fragment of a tool call gave a different name (or a name that is\n"
-            "  not a string) than the first one. The first non-empty name is kept; names are never\n"
-            "  concatenated (naive accumulators produce `get_weatherget_weather`).\n"
-            '- **Example:** `{"index":0,"function":{"name":"a"}}` then `{"index":0,"function":{"name":"b"}}`.\n'
-            "- **What to do:** the server reuses an index for different calls or repeats names\n"
-            "  inconsistently; key calls by id.\n"
-        ),
-        content=("name",),
+    content=("arguments",),
+)
+
+TOOL_CONFLICTING_NAME = Code(
+    "tool.conflicting-name",
+    "warning",
+    "aggregate",
+    PAGE,
+    {
+        "not-a-string": "A fragment of tool call {call!r} gives a name that is not a string: {name!q}; it is ignored.",
+        "renamed": "Tool call {call!r} was named {name!r}, and a later fragment names it {name2!r}; the first name is kept (names are never concatenated).",
+    },
+    (
+        "- **Meaning:** a later fragment of a tool call gave a different name (or a name that is\n"
+        "  not a string) than the first one. The first non-empty name is kept; names are never\n"
+        "  concatenated (naive accumulators produce `get_weatherget_weather`).\n"
+        '- **Example:** `{"index":0,"function":{"name":"a"}}` then `{"index":0,"function":{"name":"b"}}`.\n'
+        "- **What to do:** the server reuses an index for different calls or repeats names\n"
+        "  inconsistently; key calls by id.\n"
     ),
-    Code(
-        "snapshot.mismatch",
-        "warning",
-        "aggregate",
-        PAGE,
-        {
-            "text": "The {field} snapshot in record {record} is {snapshot!q:40} ({n_snapshot} chars) but the deltas built {built!q:40} ({n_built} chars); the {keep} {verb} kept.",
-            "tool-arguments": "The arguments snapshot of tool call {label} is {snapshot!q:40} but the fragments built {arguments!q:40}; the {kept} are kept.",
-        },
-        (
-            "- **Meaning:** a complete value the protocol restated (a Responses `*.done` event,\n"
-            "  `output_item.done`, a `.done` arguments snapshot) differs from what the deltas built.\n"
-            "  The snapshot wins only if it is not shorter than the deltas (a proxy that sends an\n"
-            "  early or empty snapshot does not erase the reply).\n"
-            "- **Example:** deltas build `Hello world`, then `response.output_text.done` says `Hello`.\n"
-            "- **What to do:** something between the model and you dropped or duplicated deltas, or\n"
-            "  sent the snapshot early. Compare the two values in the message.\n"
-        ),
-        content=("arguments", "built", "snapshot"),
+    content=("name",),
+)
+
+SNAPSHOT_MISMATCH = Code(
+    "snapshot.mismatch",
+    "warning",
+    "aggregate",
+    PAGE,
+    {
+        "text": "The {field} snapshot in record {record} is {snapshot!q:40} ({n_snapshot} chars) but the deltas built {built!q:40} ({n_built} chars); the {keep} {verb} kept.",
+        "tool-arguments": "The arguments snapshot of tool call {label} is {snapshot!q:40} but the fragments built {arguments!q:40}; the {kept} are kept.",
+    },
+    (
+        "- **Meaning:** a complete value the protocol restated (a Responses `*.done` event,\n"
+        "  `output_item.done`, a `.done` arguments snapshot) differs from what the deltas built.\n"
+        "  The snapshot wins only if it is not shorter than the deltas (a proxy that sends an\n"
+        "  early or empty snapshot does not erase the reply).\n"
+        "- **Example:** deltas build `Hello world`, then `response.output_text.done` says `Hello`.\n"
+        "- **What to do:** something between the model and you dropped or duplicated deltas, or\n"
+        "  sent the snapshot early. Compare the two values in the message.\n"
     ),
-    Code(
-        "usage.missing",
-        "info",
-        "aggregate",
-        PAGE,
-        "The response reported no token usage (for OpenAI-compatible servers, ask for stream_options.include_usage); none is estimated.",
-        (
-            "- **Meaning:** the response ended cleanly but reported no token usage. ssescope never\n"
-            "  estimates usage.\n"
-            "- **Example:** an OpenAI Chat stream requested without `stream_options.include_usage`.\n"
-            '- **What to do:** ask for usage in the request (`stream_options: {"include_usage": true}`).\n'
-        ),
-    ),
-    Code(
-        "stream.events-after-terminal",
-        "warning",
-        "aggregate",
-        PAGE,
-        "Content arrived in record {record} after the terminal marker ({status}: {status_reason}); it is kept, but a client that stops at the marker never sees it.",
-        (
-            "- **Meaning:** content arrived after the protocol's terminal marker (`[DONE]`,\n"
-            "  `message_stop`, `response.completed`) without a new response starting. It is kept in\n"
-            "  the Report, but a client that stops reading at the marker never sees it.\n"
-            '- **Example:** `data: [DONE]\\n\\ndata: {"choices":[{"delta":{"content":"late"}}]}\\n\\n`.\n'
-            "- **What to do:** the server or a proxy appended data after the end; report it upstream.\n"
-        ),
-    ),
-    Code(
-        "stream.multiple-responses",
-        "info",
-        "aggregate",
-        PAGE,
-        "The capture holds {n_reports} responses back to back; each is reported under 'responses' and the top-level fields describe the last one.",
-        (
-            "- **Meaning:** the capture holds several responses back to back (a new\n"
-            "  `response.created`, `message_start` or chunk id after a terminal marker). Each is\n"
-            "  reported under `responses`; the top-level fields describe the last one.\n"
-            "- **Example:** a multi-step agent run saved into one file.\n"
-            "- **What to do:** nothing, if it was intended; otherwise split the capture.\n"
-        ),
-    ),
-    Code(
-        "provider.unknown-event",
-        "info",
-        "aggregate",
-        PAGE,
-        "{n_records} record(s) of the unknown type {event_type!q} were passed over (first in record {record}).",
-        (
-            "- **Meaning:** records of a type the adapter does not know were passed over; one\n"
-            "  diagnostic per type, with the count and the first record.\n"
-            "- **Example:** `event: thread.run.step.delta` in a Chat Completions stream.\n"
-            "- **What to do:** usually nothing (new event types appear over time). If the type\n"
-            "  carries content you expected in the reply, the provider may have changed its format.\n"
-        ),
-        content=("event_type",),
-    ),
-    Code(
-        "content.think-tag-in-text",
-        "warning",
-        "aggregate",
-        PAGE,
-        "The text of output {index} contains a <think> tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
-        (
-            "- **Meaning:** the reply text contains `<think>` / `</think>`: reasoning leaked into the\n"
-            "  answer because the server did not split it into a reasoning field.\n"
-            "- **Example:** a DeepSeek-R1 model served without a reasoning parser.\n"
-            "- **What to do:** enable the server's reasoning parser (e.g. vLLM `--reasoning-parser`),\n"
-            "  or strip the block client-side.\n"
-        ),
-    ),
-    Code(
-        "timing.stall",
-        "warning",
-        "timing",
-        PAGE,
-        {
-            "gap": "Nothing arrived for {gap:.3f} s before record {record} (threshold {stall_s:g} s).",
-            "tail": "Nothing arrived for {tail:.3f} s after record {record} until the end of the body (threshold {stall_s:g} s).",
-            "aborted": "Nothing arrived for {wait} after byte {byte_offset} ({time:.3f} s into the response); the client aborted the stream.",
-        },
-        (
-            "- **Meaning:** no record arrived for longer than the stall threshold (10 s by default,\n"
-            "  `--stall` in the CLI), between two records or after the last one until the body ended.\n"
-            "  Only reported when the source has arrival times; a silence after the terminal marker\n"
-            "  that the live client closed is `stream.open-after-finish` instead. When the live client\n"
-            "  (`ssescope request --stall`, or the adapters' `stall=`) aborted the stream because of\n"
-            "  it, the form is `aborted` and the response is `truncated`.\n"
-            "- **Example:** a capture with a 15 s pause before the first token.\n"
-            "- **What to do:** the model or a proxy stalled; compare with the first-byte time to see\n"
-            "  where the wait happened.\n"
-        ),
-    ),
-    Code(
-        "timing.burst",
-        "warning",
-        "timing",
-        PAGE,
-        "{count} records arrived within {window_ms:g} ms after a {wait:.3f} s wait (from record {record}): something between the server and here buffered the stream and flushed it at once.",
-        (
-            "- **Meaning:** many records (8 or more) arrived within a millisecond right after a long\n"
-            "  wait: something between the server and the client buffered the stream and flushed it\n"
-            "  at once. Time to first token measured through it is meaningless.\n"
-            "- **Example:** a reverse proxy with response buffering on (`proxy_buffering on` in nginx).\n"
-            "- **What to do:** turn off buffering for streaming routes (`X-Accel-Buffering: no`,\n"
-            "  `proxy_buffering off`, no gzip on `text/event-stream`).\n"
-        ),
-    ),
-    Code(
-        "stream.missing-done",
-        "warning",
-        "aggregate",
-        PAGE,
-        {
-            "next-response": "Response {id!q} finished but no `data: [DONE]` came before the next response {cid!q}; it is reported as truncated.",
-            "vercel-ui": "The stream sent its 'finish' chunk (record {record}) but ended without 'data: [DONE]'; the connection may have been cut before the end marker.",
-            "empty": "The stream ended without any chunk and without `data: [DONE]`.",
-            "all-finished": "Every choice got a finish_reason but the stream ended without `data: [DONE]`; the response is reported as truncated.",
-            "open-choices": "The stream ended without `data: [DONE]` and before {outputs} got a finish_reason; the response is truncated.",
-        },
-        (
-            "- **Meaning:** an SSE stream ended without `data: [DONE]`. The response is reported as\n"
-            "  `truncated` even when every choice already had a finish reason, because only `[DONE]`\n"
-            "  says the server finished writing (the usage chunk, for one, comes after the finish\n"
-            "  chunk). Also reported when a chunk of a new response (a new `id`) arrives after every\n"
-            "  choice finished but before any `[DONE]`.\n"
-            '- **Example:** `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` and\n'
-            "  then the connection closes.\n"
-            "- **What to do:** the connection was cut by the server, a proxy or a client timeout. If\n"
-            "  the finish reason is there, the text is probably whole but usage is likely missing;\n"
-            "  otherwise retry.\n"
-        ),
-        content=("cid", "id"),
-    ),
-    Code(
-        "stream.done-without-finish",
-        "warning",
-        "aggregate",
-        PAGE,
-        {
-            "no-finish": "{marker} arrived before any finish_reason; the stream says it is done but no choice said why it stopped.",
-            "some-outputs": "{marker} arrived before {outputs_phrase} got a finish_reason.",
-            "vercel-ui": "Record {record} is 'data: [DONE]' but no 'finish' chunk came before it; the message did not finish normally.",
-        },
-        (
-            "- **Meaning:** `data: [DONE]` (or Perplexity's `chat.completion.done` chunk) arrived\n"
-            "  before any choice — or before one of the choices — got a `finish_reason`. The server\n"
-            "  says the stream is done but not why the reply stopped. The status is still decided by\n"
-            "  the marker (`completed` when nothing else went wrong).\n"
-            '- **Example:** `data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}` followed by\n'
-            "  `data: [DONE]`.\n"
-            "- **What to do:** some servers and proxies drop the finish chunk; treat the reply as\n"
-            "  possibly cut short (several clients treat this as a truncation). Check the server or\n"
-            "  gateway version.\n"
-        ),
-    ),
-    Code(
-        "provider.error",
-        "error",
-        "aggregate",
-        PAGE,
-        {
-            "anthropic": "The provider reported an error in record {record}: {what}{message!q:120}.",
-            "bedrock": "The provider reported an error in record {record}: {error_type}: {message!q:120}.",
-            "cohere": "Cohere reported an error inside the stream: {text!q:200}.",
-            "cohere-message-end": "Cohere reported an error at message-end: {error!q:200}.",
-            "gemini": "Gemini reported an error{label}: {text!q:200}.",
-            "ollama": "Ollama reported an error inside the stream: {text!q:200}.",
-            "openai-responses": "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
-            "vercel-ui": "The stream reported an error: {message!q:120}; the response is marked failed.",
-            "openai-chat": "The provider reported an error inside the stream: {message!q:160}{detail}.",
-        },
-        (
-            "- **Meaning:** the provider reported an error inside the stream, in its own shape: an\n"
-            "  OpenAI-compatible chunk with a top-level `error` (OpenRouter adds\n"
-            '  `finish_reason: "error"`), a vLLM chunk with `"object": "error"`, Anthropic\'s\n'
-            "  `event: error`, a Responses `error` event or `response.failed`, a Gemini error object,\n"
-            '  an Ollama `{"error": ...}` line, a Cohere `ERROR` finish, a Bedrock exception message,\n'
-            "  a Vercel `error` part. The response's `error` holds its type, message and code, and the\n"
-            "  status is `failed`.\n"
-            '- **Example:** `data: {"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`\n'
-            "- **What to do:** read the message. Server errors and overload (`overloaded_error`, 529)\n"
-            "  are worth a retry; invalid-request errors (context length, a bad tool schema) need a\n"
-            "  changed request.\n"
-        ),
-        content=("code_text", "error", "message", "text"),
-    ),
-    Code(
-        "tool.missing-index",
-        "info",
-        "aggregate",
-        PAGE,
-        {
-            "block": "The tool input fragment of record {record} names no block index; it is added to the open tool call.",
-            "choice": "Record {record}: a tool call fragment of choice {choice} has no `index`; fragments are matched by id, else to the open call.",
-        },
-        (
-            "- **Meaning:** a `delta.tool_calls` entry has no `index` (Mistral, Gemini's\n"
-            "  OpenAI-compatible endpoint). Fragments are then matched to calls by their `id`, else\n"
-            "  to the open call. Reported once per choice.\n"
-            '- **Example:** `{"tool_calls":[{"id":"gSIMJiOkT","function":{"name":"weather","arguments":"{}"}}]}`\n'
-            "- **What to do:** nothing for ssescope; a client that keys calls only by `index`\n"
-            "  (openai-python's accumulator, for one) breaks on these streams.\n"
-        ),
-    ),
-    Code(
-        "stream.not-streamed",
-        "warning",
-        "provider",
-        PAGE,
-        "The body is one whole {what}, not a stream: the request did not ask for streaming (stream: true), or the server ignored it. Its reply is shown as it is; nothing about streaming (timing, chunking, end markers) can be judged.",
-        (
-            "- **Meaning:** the body is one whole response, not a stream: an OpenAI `chat.completion`\n"
-            "  object, a Responses API `Response` object or an Anthropic Messages `message` object (on\n"
-            "  one line or pretty-printed over several). Its reply (text, reasoning, tool calls,\n"
-            "  usage, finish reason) is read from it and shown as it is, and the status reason says\n"
-            '  "a whole …, not streamed"; nothing about streaming (timing, chunking, end markers) can\n'
-            "  be judged.\n"
-            '- **Example:** `{"object": "chat.completion", "choices": [{"message": {...}, "finish_reason": "stop"}]}`.\n'
-            "- **What to do:** the request did not ask for streaming (`stream: true`), or the server\n"
-            "  ignored it; send it with streaming on to capture a stream.\n"
-        ),
-    ),
-    Code(
-        "stream.empty",
-        "error",
-        "framing",
-        PAGE,
-        "The body is empty (0 bytes): nothing of a stream arrived. Check that the capture holds the response body, and whether the request succeeded.",
-        (
-            "- **Meaning:** the body is empty (0 bytes): nothing of a stream arrived. The status is\n"
-            '  `truncated`, with the reason "the body is empty".\n'
-            "- **Example:** an empty file, or a capture of a request that got no answer body.\n"
-            "- **What to do:** check that the capture holds the response body, and whether the\n"
-            "  request succeeded.\n"
-        ),
-    ),
-    Code(
-        "stream.html-page",
-        "error",
-        "framing",
-        PAGE,
-        {
-            "titled": "The body is an HTML page ({title!q:80}), not a stream: a proxy, a login wall or an error page answered instead of the model's server.",
-            "untitled": "The body is an HTML page, not a stream: a proxy, a login wall or an error page answered instead of the model's server.",
-        },
-        (
-            "- **Meaning:** no record could be framed and the body is an HTML page (its title is\n"
-            "  quoted): a proxy, a login wall or a gateway's error page answered instead of the\n"
-            "  model's server. The status is `failed`, with the title as the error message. (With an\n"
-            "  HTTP status of 400 or more, `http.error-status` says it instead.)\n"
-            "- **Example:** `<html><head><title>502 Bad Gateway</title></head>…`.\n"
-            "- **What to do:** look at what answered: the URL, the proxy, the credentials.\n"
-        ),
-        content=("title",),
-    ),
-    Code(
-        "stream.plain-text",
-        "error",
-        "framing",
-        PAGE,
-        "The body is plain text, not a stream (no SSE field, no JSON): {first!q}. It is often the error a proxy or gateway wrote instead of the stream.",
-        (
-            "- **Meaning:** no record could be framed and the body is plain text (no SSE field, no\n"
-            "  JSON); its first line is quoted. It is usually an error a proxy or gateway wrote\n"
-            "  instead of the stream. The status is `failed`, with the text as the error message.\n"
-            "- **Example:** `upstream connect error or disconnect/reset before headers`.\n"
-            "- **What to do:** read the text: it says what went wrong on the way.\n"
-        ),
-        content=("first",),
-    ),
-    Code(
-        "usage.invalid-value",
-        "warning",
-        "aggregate",
-        PAGE,
-        "The usage field {name!r} is {value!q}, not a count of tokens (a whole number, 0 or more); it is reported as not given.",
-        (
-            "- **Meaning:** a token-count field of the provider's usage object (a field whose name\n"
-            '  holds "token") is not a whole number of 0 or more: negative, fractional, a string, a\n'
-            "  boolean. The normalised field is reported as not given (`null`); the raw usage object\n"
-            "  keeps the value as sent.\n"
-            '- **Example:** `"usage": {"prompt_tokens": -3, "completion_tokens": 2.5}`\n'
-            "- **What to do:** the server computes or encodes usage wrongly; do not bill on it.\n"
-        ),
-    ),
-    Code(
-        "tool.arguments-too-deep",
-        "error",
-        "aggregate",
-        PAGE,
-        "The arguments of tool call {label} ({name!r}) nest arrays and objects more than {depth} levels deep: {arguments!q}. They are kept as sent, not parsed.",
-        (
-            "- **Meaning:** a tool call's arguments are JSON nested more than 128 levels deep\n"
-            "  (`ssescope.limits.MAX_DEPTH`). They are kept as sent in `arguments`, its `input` is\n"
-            "  `null` and its `error` says why: they are not parsed.\n"
-            "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
-            '- **Example:** arguments `{"a":{"a":{"a":…}}}` 1,000 levels deep.\n'
-            "- **What to do:** do not execute the call; the model (or whoever wrote the stream) produced\n"
-            "  a pathological value.\n"
-        ),
-        content=("arguments",),
-    ),
-    Code(
-        "stream.diagnostics-capped",
-        "info",
-        "aggregate",
-        PAGE,
-        "{count:,} more {of_code!r} diagnostic(s) were counted but not listed (the first {per_code} of each code are kept; the first one left out is at record {first}; the most severe was {severity}).",
-        (
-            "- **Meaning:** a Report lists at most 100 diagnostics of each code\n"
-            "  (`ssescope.limits.DIAGNOSTICS_PER_CODE`); the others are counted, and one such\n"
-            "  diagnostic per code says how many more there were and where the first one left out\n"
-            "  is. `records.invalid` still counts every invalid record, and the frame views\n"
-            "  (`frames`, the web page) still mark each one. This keeps memory and the\n"
-            "  Report proportional to the reply, not to the number of problems (a 100 MB file of bad\n"
-            "  records is one reply with millions of `json.invalid`).\n"
-            "- **Example:** 10,000 lines of `data: {bad json` give 100 `json.invalid` diagnostics and\n"
-            '  one `stream.diagnostics-capped` saying "9,900 more".\n'
-            "- **What to do:** fix the first ones listed; the rest are most likely the same problem.\n"
-        ),
-    ),
-    Code(
-        "stream.memory-capped",
-        "info",
-        "aggregate",
-        PAGE,
-        {
-            "content": "{chars:,} characters of assembled content were left out of the Report: a bounded reader keeps the first {limit:,} of each text part and of each tool call's arguments.",
-            "offsets": "{records:,} records past the first {limit:,} were counted without their byte offsets: diagnostics about them give no offset.",
-        },
-        (
-            "- **Meaning:** the stream was read in bounded memory (`ssescope proxy` reads every\n"
-            "  exchange so, `Pipeline(bounded=True)` in the library), and it was long enough to\n"
-            "  reach one of its caps (`ssescope.limits.BOUNDED_CONTENT_CHARS`,\n"
-            "  `BOUNDED_RECORD_OFFSETS`). The verdict, record counts and timing are still\n"
-            "  those of the whole stream; only the assembled text (or tool-call arguments) past\n"
-            "  the cap, or the byte offsets of late records, were not kept. A tool call whose\n"
-            "  arguments were cut is not parsed.\n"
-            "- **Example:** a 300 MB stream through the proxy keeps the first 1,048,576\n"
-            "  characters of its text.\n"
-            "- **What to do:** nothing was lost on disk: `ssescope inspect` of the capture reads\n"
-            "  it whole.\n"
-        ),
-    ),
-    Code(
-        "json.non-finite-number",
-        "error",
-        "framing",
-        PAGE,
-        "Record {record} holds the number {number!q}, which JSON does not allow (NaN, Infinity, or beyond a double): {data!q}; it is kept with its raw text{length} and the stream goes on.",
-        (
-            "- **Meaning:** a record's data would be JSON but for a number JSON does not allow: `NaN`,\n"
-            "  `Infinity`, `-Infinity`, or a number beyond the range of a double (`1e999`). The\n"
-            "  record is treated as invalid JSON (kept with its raw text, counted under\n"
-            "  `records.invalid`), so that no such value reaches the Report, which stays strict JSON.\n"
-            '- **Example:** `data: {"usage": {"prompt_tokens": 1e999}}`\n'
-            "- **What to do:** the server's JSON encoder is not standard (Python's `json.dumps` writes\n"
-            "  `NaN` by default); fix it there.\n"
-        ),
-        content=("data",),
-        invalidates=True,
-    ),
-    Code(
-        "json.too-deep",
-        "error",
-        "framing",
-        PAGE,
-        "Record {record} nests arrays and objects more than {depth} levels deep: {data!q}; it is not read, and kept with its raw text{length}.",
-        (
-            "- **Meaning:** a record's data nests arrays and objects more than 128 levels deep\n"
-            "  (`ssescope.limits.MAX_DEPTH`). It is not read (no adapter, serialiser or view ever\n"
-            "  walks it), and it is kept with its raw text (an excerpt for a long one) and counted\n"
-            "  under `records.invalid`. See `docs/security.md`.\n"
-            '- **Example:** `data: {"a":[[[[…]]]]}` with 500 nested lists.\n'
-            "- **What to do:** no real provider sends such records: the stream is hostile or broken.\n"
-        ),
-        content=("data",),
-        invalidates=True,
+    content=("arguments", "built", "snapshot"),
+)
+
+USAGE_MISSING = Code(
+    "usage.missing",
+    "info",
+    "aggregate",
+    PAGE,
+    "The response reported no token usage (for OpenAI-compatible servers, ask for stream_options.include_usage); none is estimated.",
+    (
+        "- **Meaning:** the response ended cleanly but reported no token usage. ssescope never\n"
+        "  estimates usage.\n"
+        "- **Example:** an OpenAI Chat stream requested without `stream_options.include_usage`.\n"
+        '- **What to do:** ask for usage in the request (`stream_options: {"include_usage": true}`).\n'
     ),
 )
+
+STREAM_EVENTS_AFTER_TERMINAL = Code(
+    "stream.events-after-terminal",
+    "warning",
+    "aggregate",
+    PAGE,
+    "Content arrived in record {record} after the terminal marker ({status}: {status_reason}); it is kept, but a client that stops at the marker never sees it.",
+    (
+        "- **Meaning:** content arrived after the protocol's terminal marker (`[DONE]`,\n"
+        "  `message_stop`, `response.completed`) without a new response starting. It is kept in\n"
+        "  the Report, but a client that stops reading at the marker never sees it.\n"
+        '- **Example:** `data: [DONE]\\n\\ndata: {"choices":[{"delta":{"content":"late"}}]}\\n\\n`.\n'
+        "- **What to do:** the server or a proxy appended data after the end; report it upstream.\n"
+    ),
+)
+
+STREAM_MULTIPLE_RESPONSES = Code(
+    "stream.multiple-responses",
+    "info",
+    "aggregate",
+    PAGE,
+    "The capture holds {n_reports} responses back to back; each is reported under 'responses' and the top-level fields describe the last one.",
+    (
+        "- **Meaning:** the capture holds several responses back to back (a new\n"
+        "  `response.created`, `message_start` or chunk id after a terminal marker). Each is\n"
+        "  reported under `responses`; the top-level fields describe the last one.\n"
+        "- **Example:** a multi-step agent run saved into one file.\n"
+        "- **What to do:** nothing, if it was intended; otherwise split the capture.\n"
+    ),
+)
+
+PROVIDER_UNKNOWN_EVENT = Code(
+    "provider.unknown-event",
+    "info",
+    "aggregate",
+    PAGE,
+    "{n_records} record(s) of the unknown type {event_type!q} were passed over (first in record {record}).",
+    (
+        "- **Meaning:** records of a type the adapter does not know were passed over; one\n"
+        "  diagnostic per type, with the count and the first record.\n"
+        "- **Example:** `event: thread.run.step.delta` in a Chat Completions stream.\n"
+        "- **What to do:** usually nothing (new event types appear over time). If the type\n"
+        "  carries content you expected in the reply, the provider may have changed its format.\n"
+    ),
+    content=("event_type",),
+)
+
+CONTENT_THINK_TAG_IN_TEXT = Code(
+    "content.think-tag-in-text",
+    "warning",
+    "aggregate",
+    PAGE,
+    "The text of output {index} contains a <think> tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+    (
+        "- **Meaning:** the reply text contains `<think>` / `</think>`: reasoning leaked into the\n"
+        "  answer because the server did not split it into a reasoning field.\n"
+        "- **Example:** a DeepSeek-R1 model served without a reasoning parser.\n"
+        "- **What to do:** enable the server's reasoning parser (e.g. vLLM `--reasoning-parser`),\n"
+        "  or strip the block client-side.\n"
+    ),
+)
+
+TIMING_STALL = Code(
+    "timing.stall",
+    "warning",
+    "timing",
+    PAGE,
+    {
+        "gap": "Nothing arrived for {gap:.3f} s before record {record} (threshold {stall_s:g} s).",
+        "tail": "Nothing arrived for {tail:.3f} s after record {record} until the end of the body (threshold {stall_s:g} s).",
+        "aborted": "Nothing arrived for {wait} after byte {byte_offset} ({time:.3f} s into the response); the client aborted the stream.",
+    },
+    (
+        "- **Meaning:** no record arrived for longer than the stall threshold (10 s by default,\n"
+        "  `--stall` in the CLI), between two records or after the last one until the body ended.\n"
+        "  Only reported when the source has arrival times; a silence after the terminal marker\n"
+        "  that the live client closed is `stream.open-after-finish` instead. When the live client\n"
+        "  (`ssescope request --stall`, or the adapters' `stall=`) aborted the stream because of\n"
+        "  it, the form is `aborted` and the response is `truncated`.\n"
+        "- **Example:** a capture with a 15 s pause before the first token.\n"
+        "- **What to do:** the model or a proxy stalled; compare with the first-byte time to see\n"
+        "  where the wait happened.\n"
+    ),
+)
+
+TIMING_BURST = Code(
+    "timing.burst",
+    "warning",
+    "timing",
+    PAGE,
+    "{count} records arrived within {window_ms:g} ms after a {wait:.3f} s wait (from record {record}): something between the server and here buffered the stream and flushed it at once.",
+    (
+        "- **Meaning:** many records (8 or more) arrived within a millisecond right after a long\n"
+        "  wait: something between the server and the client buffered the stream and flushed it\n"
+        "  at once. Time to first token measured through it is meaningless.\n"
+        "- **Example:** a reverse proxy with response buffering on (`proxy_buffering on` in nginx).\n"
+        "- **What to do:** turn off buffering for streaming routes (`X-Accel-Buffering: no`,\n"
+        "  `proxy_buffering off`, no gzip on `text/event-stream`).\n"
+    ),
+)
+
+STREAM_MISSING_DONE = Code(
+    "stream.missing-done",
+    "warning",
+    "aggregate",
+    PAGE,
+    {
+        "next-response": "Response {id!q} finished but no `data: [DONE]` came before the next response {cid!q}; it is reported as truncated.",
+        "vercel-ui": "The stream sent its 'finish' chunk (record {record}) but ended without 'data: [DONE]'; the connection may have been cut before the end marker.",
+        "empty": "The stream ended without any chunk and without `data: [DONE]`.",
+        "all-finished": "Every choice got a finish_reason but the stream ended without `data: [DONE]`; the response is reported as truncated.",
+        "open-choices": "The stream ended without `data: [DONE]` and before {outputs} got a finish_reason; the response is truncated.",
+    },
+    (
+        "- **Meaning:** an SSE stream ended without `data: [DONE]`. The response is reported as\n"
+        "  `truncated` even when every choice already had a finish reason, because only `[DONE]`\n"
+        "  says the server finished writing (the usage chunk, for one, comes after the finish\n"
+        "  chunk). Also reported when a chunk of a new response (a new `id`) arrives after every\n"
+        "  choice finished but before any `[DONE]`.\n"
+        '- **Example:** `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` and\n'
+        "  then the connection closes.\n"
+        "- **What to do:** the connection was cut by the server, a proxy or a client timeout. If\n"
+        "  the finish reason is there, the text is probably whole but usage is likely missing;\n"
+        "  otherwise retry.\n"
+    ),
+    content=("cid", "id"),
+)
+
+STREAM_DONE_WITHOUT_FINISH = Code(
+    "stream.done-without-finish",
+    "warning",
+    "aggregate",
+    PAGE,
+    {
+        "no-finish": "{marker} arrived before any finish_reason; the stream says it is done but no choice said why it stopped.",
+        "some-outputs": "{marker} arrived before {outputs_phrase} got a finish_reason.",
+        "vercel-ui": "Record {record} is 'data: [DONE]' but no 'finish' chunk came before it; the message did not finish normally.",
+    },
+    (
+        "- **Meaning:** `data: [DONE]` (or Perplexity's `chat.completion.done` chunk) arrived\n"
+        "  before any choice — or before one of the choices — got a `finish_reason`. The server\n"
+        "  says the stream is done but not why the reply stopped. The status is still decided by\n"
+        "  the marker (`completed` when nothing else went wrong).\n"
+        '- **Example:** `data: {"choices":[{"index":0,"delta":{"content":"Hal"}}]}` followed by\n'
+        "  `data: [DONE]`.\n"
+        "- **What to do:** some servers and proxies drop the finish chunk; treat the reply as\n"
+        "  possibly cut short (several clients treat this as a truncation). Check the server or\n"
+        "  gateway version.\n"
+    ),
+)
+
+PROVIDER_ERROR = Code(
+    "provider.error",
+    "error",
+    "aggregate",
+    PAGE,
+    {},
+    (
+        "- **Meaning:** the provider reported an error inside the stream, in its own shape: an\n"
+        "  OpenAI-compatible chunk with a top-level `error` (OpenRouter adds\n"
+        '  `finish_reason: "error"`), a vLLM chunk with `"object": "error"`, Anthropic\'s\n'
+        "  `event: error`, a Responses `error` event or `response.failed`, a Gemini error object,\n"
+        '  an Ollama `{"error": ...}` line, a Cohere `ERROR` finish, a Bedrock exception message,\n'
+        "  a Vercel `error` part. The response's `error` holds its type, message and code, and the\n"
+        "  status is `failed`.\n"
+        '- **Example:** `data: {"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`\n'
+        "- **What to do:** read the message. Server errors and overload (`overloaded_error`, 529)\n"
+        "  are worth a retry; invalid-request errors (context length, a bad tool schema) need a\n"
+        "  changed request.\n"
+    ),
+    content=("code_text", "error", "message", "text"),
+)
+
+TOOL_MISSING_INDEX = Code(
+    "tool.missing-index",
+    "info",
+    "aggregate",
+    PAGE,
+    {
+        "block": "The tool input fragment of record {record} names no block index; it is added to the open tool call.",
+        "choice": "Record {record}: a tool call fragment of choice {choice} has no `index`; fragments are matched by id, else to the open call.",
+    },
+    (
+        "- **Meaning:** a `delta.tool_calls` entry has no `index` (Mistral, Gemini's\n"
+        "  OpenAI-compatible endpoint). Fragments are then matched to calls by their `id`, else\n"
+        "  to the open call. Reported once per choice.\n"
+        '- **Example:** `{"tool_calls":[{"id":"gSIMJiOkT","function":{"name":"weather","arguments":"{}"}}]}`\n'
+        "- **What to do:** nothing for ssescope; a client that keys calls only by `index`\n"
+        "  (openai-python's accumulator, for one) breaks on these streams.\n"
+    ),
+)
+
+STREAM_NOT_STREAMED = Code(
+    "stream.not-streamed",
+    "warning",
+    "provider",
+    PAGE,
+    "The body is one whole {what}, not a stream: the request did not ask for streaming (stream: true), or the server ignored it. Its reply is shown as it is; nothing about streaming (timing, chunking, end markers) can be judged.",
+    (
+        "- **Meaning:** the body is one whole response, not a stream: an OpenAI `chat.completion`\n"
+        "  object, a Responses API `Response` object or an Anthropic Messages `message` object (on\n"
+        "  one line or pretty-printed over several). Its reply (text, reasoning, tool calls,\n"
+        "  usage, finish reason) is read from it and shown as it is, and the status reason says\n"
+        '  "a whole …, not streamed"; nothing about streaming (timing, chunking, end markers) can\n'
+        "  be judged.\n"
+        '- **Example:** `{"object": "chat.completion", "choices": [{"message": {...}, "finish_reason": "stop"}]}`.\n'
+        "- **What to do:** the request did not ask for streaming (`stream: true`), or the server\n"
+        "  ignored it; send it with streaming on to capture a stream.\n"
+    ),
+)
+
+STREAM_EMPTY = Code(
+    "stream.empty",
+    "error",
+    "framing",
+    PAGE,
+    "The body is empty (0 bytes): nothing of a stream arrived. Check that the capture holds the response body, and whether the request succeeded.",
+    (
+        "- **Meaning:** the body is empty (0 bytes): nothing of a stream arrived. The status is\n"
+        '  `truncated`, with the reason "the body is empty".\n'
+        "- **Example:** an empty file, or a capture of a request that got no answer body.\n"
+        "- **What to do:** check that the capture holds the response body, and whether the\n"
+        "  request succeeded.\n"
+    ),
+)
+
+STREAM_HTML_PAGE = Code(
+    "stream.html-page",
+    "error",
+    "framing",
+    PAGE,
+    {
+        "titled": "The body is an HTML page ({title!q:80}), not a stream: a proxy, a login wall or an error page answered instead of the model's server.",
+        "untitled": "The body is an HTML page, not a stream: a proxy, a login wall or an error page answered instead of the model's server.",
+    },
+    (
+        "- **Meaning:** no record could be framed and the body is an HTML page (its title is\n"
+        "  quoted): a proxy, a login wall or a gateway's error page answered instead of the\n"
+        "  model's server. The status is `failed`, with the title as the error message. (With an\n"
+        "  HTTP status of 400 or more, `http.error-status` says it instead.)\n"
+        "- **Example:** `<html><head><title>502 Bad Gateway</title></head>…`.\n"
+        "- **What to do:** look at what answered: the URL, the proxy, the credentials.\n"
+    ),
+    content=("title",),
+)
+
+STREAM_PLAIN_TEXT = Code(
+    "stream.plain-text",
+    "error",
+    "framing",
+    PAGE,
+    "The body is plain text, not a stream (no SSE field, no JSON): {first!q}. It is often the error a proxy or gateway wrote instead of the stream.",
+    (
+        "- **Meaning:** no record could be framed and the body is plain text (no SSE field, no\n"
+        "  JSON); its first line is quoted. It is usually an error a proxy or gateway wrote\n"
+        "  instead of the stream. The status is `failed`, with the text as the error message.\n"
+        "- **Example:** `upstream connect error or disconnect/reset before headers`.\n"
+        "- **What to do:** read the text: it says what went wrong on the way.\n"
+    ),
+    content=("first",),
+)
+
+USAGE_INVALID_VALUE = Code(
+    "usage.invalid-value",
+    "warning",
+    "aggregate",
+    PAGE,
+    "The usage field {name!r} is {value!q}, not a count of tokens (a whole number, 0 or more); it is reported as not given.",
+    (
+        "- **Meaning:** a token-count field of the provider's usage object (a field whose name\n"
+        '  holds "token") is not a whole number of 0 or more: negative, fractional, a string, a\n'
+        "  boolean. The normalised field is reported as not given (`null`); the raw usage object\n"
+        "  keeps the value as sent.\n"
+        '- **Example:** `"usage": {"prompt_tokens": -3, "completion_tokens": 2.5}`\n'
+        "- **What to do:** the server computes or encodes usage wrongly; do not bill on it.\n"
+    ),
+)
+
+TOOL_ARGUMENTS_TOO_DEEP = Code(
+    "tool.arguments-too-deep",
+    "error",
+    "aggregate",
+    PAGE,
+    "The arguments of tool call {label} ({name!r}) nest arrays and objects more than {depth} levels deep: {arguments!q}. They are kept as sent, not parsed.",
+    (
+        "- **Meaning:** a tool call's arguments are JSON nested more than 128 levels deep\n"
+        "  (`ssescope.limits.MAX_DEPTH`). They are kept as sent in `arguments`, its `input` is\n"
+        "  `null` and its `error` says why: they are not parsed.\n"
+        "- **Where:** the call's last record (its last fragment, or the end event that closed it).\n"
+        '- **Example:** arguments `{"a":{"a":{"a":…}}}` 1,000 levels deep.\n'
+        "- **What to do:** do not execute the call; the model (or whoever wrote the stream) produced\n"
+        "  a pathological value.\n"
+    ),
+    content=("arguments",),
+)
+
+STREAM_DIAGNOSTICS_CAPPED = Code(
+    "stream.diagnostics-capped",
+    "info",
+    "aggregate",
+    PAGE,
+    "{count:,} more {of_code!r} diagnostic(s) were counted but not listed (the first {per_code} of each code are kept; the first one left out is at record {first}; the most severe was {severity}).",
+    (
+        "- **Meaning:** a Report lists at most 100 diagnostics of each code\n"
+        "  (`ssescope.limits.DIAGNOSTICS_PER_CODE`); the others are counted, and one such\n"
+        "  diagnostic per code says how many more there were and where the first one left out\n"
+        "  is. `records.invalid` still counts every invalid record, and the frame views\n"
+        "  (`frames`, the web page) still mark each one. This keeps memory and the\n"
+        "  Report proportional to the reply, not to the number of problems (a 100 MB file of bad\n"
+        "  records is one reply with millions of `json.invalid`).\n"
+        "- **Example:** 10,000 lines of `data: {bad json` give 100 `json.invalid` diagnostics and\n"
+        '  one `stream.diagnostics-capped` saying "9,900 more".\n'
+        "- **What to do:** fix the first ones listed; the rest are most likely the same problem.\n"
+    ),
+)
+
+STREAM_MEMORY_CAPPED = Code(
+    "stream.memory-capped",
+    "info",
+    "aggregate",
+    PAGE,
+    {
+        "content": "{chars:,} characters of assembled content were left out of the Report: a bounded reader keeps the first {limit:,} of each text part and of each tool call's arguments.",
+        "offsets": "{records:,} records past the first {limit:,} were counted without their byte offsets: diagnostics about them give no offset.",
+    },
+    (
+        "- **Meaning:** the stream was read in bounded memory (`ssescope proxy` reads every\n"
+        "  exchange so, `Pipeline(bounded=True)` in the library), and it was long enough to\n"
+        "  reach one of its caps (`ssescope.limits.BOUNDED_CONTENT_CHARS`,\n"
+        "  `BOUNDED_RECORD_OFFSETS`). The verdict, record counts and timing are still\n"
+        "  those of the whole stream; only the assembled text (or tool-call arguments) past\n"
+        "  the cap, or the byte offsets of late records, were not kept. A tool call whose\n"
+        "  arguments were cut is not parsed.\n"
+        "- **Example:** a 300 MB stream through the proxy keeps the first 1,048,576\n"
+        "  characters of its text.\n"
+        "- **What to do:** nothing was lost on disk: `ssescope inspect` of the capture reads\n"
+        "  it whole.\n"
+    ),
+)
+
+JSON_NON_FINITE_NUMBER = Code(
+    "json.non-finite-number",
+    "error",
+    "framing",
+    PAGE,
+    "Record {record} holds the number {number!q}, which JSON does not allow (NaN, Infinity, or beyond a double): {data!q}; it is kept with its raw text{length} and the stream goes on.",
+    (
+        "- **Meaning:** a record's data would be JSON but for a number JSON does not allow: `NaN`,\n"
+        "  `Infinity`, `-Infinity`, or a number beyond the range of a double (`1e999`). The\n"
+        "  record is treated as invalid JSON (kept with its raw text, counted under\n"
+        "  `records.invalid`), so that no such value reaches the Report, which stays strict JSON.\n"
+        '- **Example:** `data: {"usage": {"prompt_tokens": 1e999}}`\n'
+        "- **What to do:** the server's JSON encoder is not standard (Python's `json.dumps` writes\n"
+        "  `NaN` by default); fix it there.\n"
+    ),
+    content=("data",),
+    invalidates=True,
+)
+
+JSON_TOO_DEEP = Code(
+    "json.too-deep",
+    "error",
+    "framing",
+    PAGE,
+    "Record {record} nests arrays and objects more than {depth} levels deep: {data!q}; it is not read, and kept with its raw text{length}.",
+    (
+        "- **Meaning:** a record's data nests arrays and objects more than 128 levels deep\n"
+        "  (`ssescope.limits.MAX_DEPTH`). It is not read (no adapter, serialiser or view ever\n"
+        "  walks it), and it is kept with its raw text (an excerpt for a long one) and counted\n"
+        "  under `records.invalid`. See `docs/security.md`.\n"
+        '- **Example:** `data: {"a":[[[[…]]]]}` with 500 nested lists.\n'
+        "- **What to do:** no real provider sends such records: the stream is hostile or broken.\n"
+    ),
+    content=("data",),
+    invalidates=True,
+)
+
+CODES: tuple[Code, ...] = (
+    JSON_INVALID,
+    TOOL_INCOMPLETE,
+    TOOL_INVALID_ARGUMENTS,
+    TOOL_CONFLICTING_NAME,
+    SNAPSHOT_MISMATCH,
+    USAGE_MISSING,
+    STREAM_EVENTS_AFTER_TERMINAL,
+    STREAM_MULTIPLE_RESPONSES,
+    PROVIDER_UNKNOWN_EVENT,
+    CONTENT_THINK_TAG_IN_TEXT,
+    TIMING_STALL,
+    TIMING_BURST,
+    STREAM_MISSING_DONE,
+    STREAM_DONE_WITHOUT_FINISH,
+    PROVIDER_ERROR,
+    TOOL_MISSING_INDEX,
+    STREAM_NOT_STREAMED,
+    STREAM_EMPTY,
+    STREAM_HTML_PAGE,
+    STREAM_PLAIN_TEXT,
+    USAGE_INVALID_VALUE,
+    TOOL_ARGUMENTS_TOO_DEEP,
+    STREAM_DIAGNOSTICS_CAPPED,
+    STREAM_MEMORY_CAPPED,
+    JSON_NON_FINITE_NUMBER,
+    JSON_TOO_DEEP,
+)
+"""This module's codes, in the order their page documents them."""

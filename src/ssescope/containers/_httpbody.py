@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import zlib
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..limits import DECODED_BODY_BYTES
 from ._body import Chunk
@@ -63,7 +64,7 @@ def check_status(status: int | None, reason: str, offset: int | None) -> list[Di
     """Return ``http.error-status`` when the final response is an HTTP error."""
     if status is None or status < 400:
         return []
-    return [diagnostic("http.error-status", offset, form="head", status=status, reason=reason)]
+    return [diagnostic(codes.HTTP_ERROR_STATUS, offset, form="head", status=status, reason=reason)]
 
 
 def looks_like_text(data: bytes) -> bool:
@@ -119,7 +120,7 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
     if not head:
         return chunks, []
     if not _LOOKS_CHUNKED.match(head):
-        return chunks, [diagnostic("http.chunked-already-decoded", base, head=head[:20])]
+        return chunks, [diagnostic(codes.HTTP_CHUNKED_ALREADY_DECODED, base, head=head[:20])]
     diags: list[Diagnostic] = []
     out: list[Chunk] = []
     state = _SIZE
@@ -152,7 +153,7 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
                     extra_reported = True
                     diags.append(
                         diagnostic(
-                            "http.data-after-last-chunk",
+                            codes.HTTP_DATA_AFTER_LAST_CHUNK,
                             _at(base, pos + i),
                             extra=total - pos - i,
                             data=data[i : i + 30],
@@ -197,7 +198,7 @@ def dechunk(chunks: list[Chunk], base: int | None) -> tuple[list[Chunk], list[Di
     if not broken and state in (_SIZE, _DATA, _DATA_END):
         diags.append(
             diagnostic(
-                "http.chunked-truncated",
+                codes.HTTP_CHUNKED_TRUNCATED,
                 _at(base, pos),
                 form="in-chunk" if state == _DATA else "between-chunks",
                 remaining=remaining,
@@ -211,7 +212,7 @@ def _at(base: int | None, pos: int) -> int | None:
 
 
 def _bad_chunk(what: str, raw: bytes, base: int | None, pos: int) -> Diagnostic:
-    return diagnostic("http.chunked-invalid", _at(base, pos), what=what, raw_text=raw[:40])
+    return diagnostic(codes.HTTP_CHUNKED_INVALID, _at(base, pos), what=what, raw_text=raw[:40])
 
 
 def decode_content(
@@ -237,7 +238,7 @@ def decode_content(
         )
         return chunks, [
             diagnostic(
-                "http.content-encoding-unsupported",
+                codes.HTTP_CONTENT_ENCODING_UNSUPPORTED,
                 base,
                 form="container",
                 encoding=encoding,
@@ -260,7 +261,7 @@ def decode_content(
             failed = True
             diags.append(
                 diagnostic(
-                    "http.content-decoding-failed",
+                    codes.HTTP_CONTENT_DECODING_FAILED,
                     _at(base, pos),
                     encoding=encoding,
                     error=str(exc),
@@ -280,24 +281,26 @@ def decode_content(
             last = chunks[-1].time if chunks else None
             out.append(Chunk(tail, last))
         if not inflater.eof:
-            diags.append(diagnostic("http.content-truncated", _at(base, pos), encoding=encoding))
+            diags.append(
+                diagnostic(codes.HTTP_CONTENT_TRUNCATED, _at(base, pos), encoding=encoding)
+            )
         if inflater.trailing:
             diags.append(
                 diagnostic(
-                    "http.content-trailing-data",
+                    codes.HTTP_CONTENT_TRAILING_DATA,
                     _at(base, pos),
                     n=inflater.trailing,
                     encoding=encoding,
                 )
             )
-    diags.append(diagnostic("http.content-decoded", base, encoding=encoding))
+    diags.append(diagnostic(codes.HTTP_CONTENT_DECODED, base, encoding=encoding))
     return out, diags
 
 
 def decode_limit_diagnostic(encoding: str, entry: int | None, offset: int | None) -> Diagnostic:
     """The ``container.decode-limit`` warning: a decoded body was cut at the cap."""
     return diagnostic(
-        "container.decode-limit",
+        codes.CONTAINER_DECODE_LIMIT,
         offset,
         form="body" if entry is None else "entry",
         entry=entry,

@@ -36,6 +36,7 @@ from typing import IO, Any, TypeAlias
 
 import orjson
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..framing import BOM
@@ -225,7 +226,7 @@ def read_capture(data: bytes) -> Body:
                 continue
             diags.append(
                 diagnostic(
-                    "ssecap.invalid-header",
+                    codes.SSECAP_INVALID_HEADER,
                     at,
                     reason=reason if obj is None else "no ssescope key",
                     raw_text=redact_header_bytes(raw),  # (the request's headers)
@@ -238,14 +239,14 @@ def read_capture(data: bytes) -> Body:
             continue
         if after_end:
             after_end = False  # reported once
-            diags.append(diagnostic("ssecap.data-after-end", at, lineno=lineno))
+            diags.append(diagnostic(codes.SSECAP_DATA_AFTER_END, at, lineno=lineno))
         if "end" in obj:
             body.end = str(obj["end"])
             if isinstance(obj.get("undecoded"), str):
                 # the proxy's recorder could not decode the body: its chunks are as received
                 diags.append(
                     diagnostic(
-                        "http.content-encoding-unsupported",
+                        codes.HTTP_CONTENT_ENCODING_UNSUPPORTED,
                         at,
                         form="recorder",
                         why=obj["undecoded"],
@@ -274,7 +275,7 @@ def read_capture(data: bytes) -> Body:
             if LOST_TIMING not in body.lost:
                 body.lost.append(LOST_TIMING)
         elif time is None:
-            diags.append(diagnostic("ssecap.missing-time", at, lineno=lineno, time=t))
+            diags.append(diagnostic(codes.SSECAP_MISSING_TIME, at, lineno=lineno, time=t))
         chunks.append(Chunk(piece, time))
     body.diagnostics.extend(check_status(body.status, "", None))
     if chunks and chunks[0].time is not None:
@@ -288,7 +289,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
     version = obj.get("version")
     if version != VERSION:
         body.diagnostics.append(
-            diagnostic("ssecap.unknown-version", at, version=version, version2=VERSION)
+            diagnostic(codes.SSECAP_UNKNOWN_VERSION, at, version=version, version2=VERSION)
         )
     req = obj.get("request")
     if isinstance(req, dict):
@@ -306,5 +307,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
 
 def _bad_line(lineno: int, raw: bytes, at: int, reason: str, complete: bool) -> Diagnostic:
     if not complete:
-        return diagnostic("ssecap.truncated-line", at, lineno=lineno, reason=reason, raw_text=raw)
-    return diagnostic("ssecap.invalid-line", at, lineno=lineno, reason=reason, raw_text=raw)
+        return diagnostic(
+            codes.SSECAP_TRUNCATED_LINE, at, lineno=lineno, reason=reason, raw_text=raw
+        )
+    return diagnostic(codes.SSECAP_INVALID_LINE, at, lineno=lineno, reason=reason, raw_text=raw)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 
 __all__ = ["TimeCheck", "checked_status", "checked_time"]
@@ -28,7 +29,7 @@ def checked_status(status: object) -> tuple[int | None, Diagnostic | None]:
         return None, None
     if isinstance(status, int) and not isinstance(status, bool) and 100 <= status <= 999:
         return status, None
-    return None, diagnostic("http.invalid-status", 0, status=status)
+    return None, diagnostic(codes.HTTP_INVALID_STATUS, 0, status=status)
 
 
 def checked_time(value: object) -> float | None:
@@ -74,10 +75,12 @@ class TimeCheck:
         if self._bad:
             value, offset = self._first_bad
             self._pipeline.add_diagnostic(
-                diagnostic("container.invalid-time", offset, n=self._bad, value=value)
+                diagnostic(codes.CONTAINER_INVALID_TIME, offset, n=self._bad, value=value)
             )
         if self._back:
             was, now, offset = self._first_back
             self._pipeline.add_diagnostic(
-                diagnostic("container.time-out-of-order", offset, n=self._back, was=was, now=now)
+                diagnostic(
+                    codes.CONTAINER_TIME_OUT_OF_ORDER, offset, n=self._back, was=was, now=now
+                )
             )

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ._body import (
     LOST_EXACT_BYTES,
@@ -228,7 +229,7 @@ class _TraceReader:
                 if self.status is not None:
                     self.diags.append(
                         diagnostic(
-                            "http.interim-response-skipped",
+                            codes.HTTP_INTERIM_RESPONSE_SKIPPED,
                             self.status_at,
                             head=f"{self.status} {self.reason}",
                         )
@@ -278,7 +279,7 @@ class _TraceReader:
     def _mismatch(self, block: _Block, at: int | None) -> None:
         self.diags.append(
             diagnostic(
-                "curl-trace.size-mismatch",
+                codes.CURL_TRACE_SIZE_MISMATCH,
                 at,
                 decode=block.kind.decode(),
                 at=block.at,
@@ -290,18 +291,22 @@ class _TraceReader:
         self.bad_lines += 1
         if self.bad_lines <= 3:
             shown = redact_header_bytes(line)[:60]  # (a header line of a mangled dump)
-            self.diags.append(diagnostic("curl-trace.bad-line", at, form="line", line=shown))
+            self.diags.append(diagnostic(codes.CURL_TRACE_BAD_LINE, at, form="line", line=shown))
 
     # -- result ----------------------------------------------------------------------
 
     def _body(self) -> Body:
         diags = self.diags
         if self.bad_lines > 3:
-            diags.append(diagnostic("curl-trace.bad-line", form="more", more=self.bad_lines - 3))
+            diags.append(
+                diagnostic(codes.CURL_TRACE_BAD_LINE, form="more", more=self.bad_lines - 3)
+            )
         if self.exchanges:
-            diags.append(diagnostic("curl-trace.multiple-exchanges", exchanges=self.exchanges + 1))
+            diags.append(
+                diagnostic(codes.CURL_TRACE_MULTIPLE_EXCHANGES, exchanges=self.exchanges + 1)
+            )
         if self.status is None and not self.chunks:
-            diags.append(diagnostic("curl-trace.no-response", len(self.data)))
+            diags.append(diagnostic(codes.CURL_TRACE_NO_RESPONSE, len(self.data)))
         lossy = not self.hex
         chunks, more = decode_transfer(self.chunks, self.headers, self.body_at, lossy=lossy)
         diags.extend(more)
@@ -346,11 +351,13 @@ class _TraceReader:
             out.append(Chunk(data, chunk.time) if count else chunk)
         if guessed:
             self.diags.append(
-                diagnostic("curl-trace.line-feeds-guessed", self.body_at, guessed=guessed)
+                diagnostic(codes.CURL_TRACE_LINE_FEEDS_GUESSED, self.body_at, guessed=guessed)
             )
         if unprintable:
             self.diags.append(
-                diagnostic("curl-trace.unprintable-bytes", self.body_at, unprintable=unprintable)
+                diagnostic(
+                    codes.CURL_TRACE_UNPRINTABLE_BYTES, self.body_at, unprintable=unprintable
+                )
             )
         return out
 

@@ -36,6 +36,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic, quote
 from ..framing import BOM
 from ..limits import DECODED_BODY_BYTES
@@ -82,7 +83,7 @@ def read_har(data: bytes) -> Body:
             quote(b.request["url"] if b.request else "?", 80) for b in bodies[1:4]
         ) + (", …" if len(bodies) > 4 else "")
         first.diagnostics.append(
-            diagnostic("har.multiple-entries", n_bodies=len(bodies), others=others)
+            diagnostic(codes.HAR_MULTIPLE_ENTRIES, n_bodies=len(bodies), others=others)
         )
     return first
 
@@ -100,11 +101,13 @@ def read_har_all(data: bytes) -> list[Body]:
         # at about 13 times the file's size, the standard library at 2
         doc = json.loads(data)
     except (ValueError, RecursionError) as exc:
-        return [_empty(diagnostic("har.invalid-json", getattr(exc, "pos", None), error=str(exc)))]
+        return [
+            _empty(diagnostic(codes.HAR_INVALID_JSON, getattr(exc, "pos", None), error=str(exc)))
+        ]
     log = doc.get("log") if isinstance(doc, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        return [_empty(diagnostic("har.no-entries"))]
+        return [_empty(diagnostic(codes.HAR_NO_ENTRIES))]
     bodies: list[Body] = []
     seen: list[str] = []
     for i, entry in enumerate(entries):
@@ -129,7 +132,7 @@ def read_har_all(data: bytes) -> list[Body]:
             bodies.append(_entry(i, entry, response, content, messages))
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
-        return [_empty(diagnostic("har.no-stream-entry", n_entries=len(entries), kinds=kinds))]
+        return [_empty(diagnostic(codes.HAR_NO_STREAM_ENTRY, n_entries=len(entries), kinds=kinds))]
     return bodies
 
 
@@ -202,7 +205,7 @@ def _entry(
                 chunks = [Chunk(base64.b64decode(text, validate=True), None)]
             except (binascii.Error, ValueError) as exc:
                 diags.append(
-                    diagnostic("har.invalid-base64", index=index, error=str(exc), text=text)
+                    diagnostic(codes.HAR_INVALID_BASE64, index=index, error=str(exc), text=text)
                 )
         else:
             chunks = [Chunk(text.encode("utf-8", "surrogatepass"), None)]
@@ -212,7 +215,7 @@ def _entry(
         if any(c.time is None for c in chunks):
             lost.append(LOST_CHUNK_TIMING)
     else:
-        diags.append(diagnostic("har.empty-body", index=index, url=request["url"]))
+        diags.append(diagnostic(codes.HAR_EMPTY_BODY, index=index, url=request["url"]))
     return Body(
         chunks,
         "har",
@@ -299,9 +302,9 @@ def _rebuild(
         parts.append("\n")
         rel = None if t is None or origin is None else round(t - origin, 6)
         chunks.append(Chunk("".join(parts).encode("utf-8", "surrogatepass"), rel))
-    diags.append(diagnostic("har.rebuilt-from-messages", index=index, n_chunks=len(chunks)))
+    diags.append(diagnostic(codes.HAR_REBUILT_FROM_MESSAGES, index=index, n_chunks=len(chunks)))
     if broken:
-        diags.append(diagnostic("har.line-break-in-field", n=broken, index=index))
+        diags.append(diagnostic(codes.HAR_LINE_BREAK_IN_FIELD, n=broken, index=index))
     if bad:
-        diags.append(diagnostic("har.invalid-message", bad=bad, index=index))
+        diags.append(diagnostic(codes.HAR_INVALID_MESSAGE, bad=bad, index=index))
     return chunks

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..framing import BOM
 from ._body import LOST_CHUNKS, LOST_REQUEST, LOST_TIMING, Body, Chunk
@@ -49,14 +50,14 @@ def read_http(data: bytes) -> Body:
         if m is None:
             head_end = body_start = len(data)
             if pos < len(data):
-                diags.append(diagnostic("http.headers-unterminated", len(data)))
+                diags.append(diagnostic(codes.HTTP_HEADERS_UNTERMINATED, len(data)))
         else:
             head_end, body_start = m.start(), m.end()
         lines = data[pos:head_end].split(b"\n")
         status_at = pos
         parsed = parse_status_line(lines[0].rstrip(b"\r"))
         if parsed is None:
-            diags.append(diagnostic("http.no-status-line", pos, lines=lines[0][:60]))
+            diags.append(diagnostic(codes.HTTP_NO_STATUS_LINE, pos, lines=lines[0][:60]))
             return _finish(data[pos:], pos, None, [], diags)
         status, reason = parsed
         headers = []
@@ -71,13 +72,13 @@ def read_http(data: bytes) -> Body:
                 header = parse_header_line(line)
                 if header is None:
                     shown = redact_header_bytes(line)[:60]  # (a Set-Cookie without its colon)
-                    diags.append(diagnostic("http.bad-header-line", offset, line=shown))
+                    diags.append(diagnostic(codes.HTTP_BAD_HEADER_LINE, offset, line=shown))
                 else:
                     headers.append(header)
             offset += len(raw) + 1
         if body_start < len(data) and STATUS_LINE.match(data, body_start):
             first = lines[0].rstrip(b"\r").decode("utf-8", "replace")
-            diags.append(diagnostic("http.interim-response-skipped", pos, head=first))
+            diags.append(diagnostic(codes.HTTP_INTERIM_RESPONSE_SKIPPED, pos, head=first))
             pos = body_start
             continue
         break
@@ -113,5 +114,7 @@ def _check_length(
             except ValueError:
                 return
             if got < expected:
-                diags.append(diagnostic("http.body-short", base + got, got=got, expected=expected))
+                diags.append(
+                    diagnostic(codes.HTTP_BODY_SHORT, base + got, got=got, expected=expected)
+                )
             return

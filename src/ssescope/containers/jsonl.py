@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..framing import BOM
 from ..sourceinfo import EntryInfo
@@ -126,11 +127,13 @@ def _read_lines(data: bytes) -> tuple[list[_Stream], list[Diagnostic]]:
             obj = _loads(raw)
         except (ValueError, RecursionError) as exc:
             diags.append(
-                diagnostic("jsonl.invalid-line", at, lineno=lineno, error=str(exc), raw_text=raw)
+                diagnostic(
+                    codes.JSONL_INVALID_LINE, at, lineno=lineno, error=str(exc), raw_text=raw
+                )
             )
             continue
         if not isinstance(obj, dict) or "chunk" not in obj:
-            diags.append(diagnostic("jsonl.missing-chunk", at, lineno=lineno, raw_text=raw))
+            diags.append(diagnostic(codes.JSONL_MISSING_CHUNK, at, lineno=lineno, raw_text=raw))
             continue
         key = _stream_key(obj)
         stream = streams.get(key)
@@ -153,7 +156,7 @@ def _read_lines(data: bytes) -> tuple[list[_Stream], list[Diagnostic]]:
             if stamp is None:
                 stream.diagnostics.append(
                     diagnostic(
-                        "jsonl.invalid-time", at, lineno=lineno, key=time_key, obj=obj[time_key]
+                        codes.JSONL_INVALID_TIME, at, lineno=lineno, key=time_key, obj=obj[time_key]
                     )
                 )
             else:
@@ -215,6 +218,6 @@ def read_jsonl(data: bytes) -> Body:
     first = bodies[0]
     if len(bodies) > 1:
         first.diagnostics.append(
-            diagnostic("jsonl.multiple-streams", n=len(bodies), keys="/".join(STREAM_KEYS))
+            diagnostic(codes.JSONL_MULTIPLE_STREAMS, n=len(bodies), keys="/".join(STREAM_KEYS))
         )
     return first

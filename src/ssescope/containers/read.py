@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from .. import codes
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._body import CONTAINERS, RAW_LOST, Body, Chunk, ContainerName
@@ -57,7 +58,10 @@ def _guarded(reader: Callable[[bytes], list[Body]], data: bytes, name: Container
         body = read_raw(data)
         body.diagnostics.append(
             diagnostic(
-                "container.read-failed", name=name, error_type=type(exc).__name__, error=str(exc)
+                codes.CONTAINER_READ_FAILED,
+                name=name,
+                error_type=type(exc).__name__,
+                error=str(exc),
             )
         )
         return [body]

@@ -3,6 +3,7 @@ option, and decoding one finished piece of the body."""
 
 from __future__ import annotations
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 
@@ -38,7 +39,7 @@ def decode_utf8(raw: bytes, offset: int, record: int | None) -> tuple[str, Diagn
     except UnicodeDecodeError as exc:
         text = raw.decode("utf-8", "replace")
         return text, diagnostic(
-            "utf8.invalid-bytes",
+            codes.UTF8_INVALID_BYTES,
             offset + exc.start,
             record,
             form="text",

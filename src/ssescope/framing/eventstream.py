@@ -23,6 +23,7 @@ import binascii
 import json
 from typing import ClassVar
 
+from .. import codes
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..incremental import mark_closed
@@ -145,7 +146,7 @@ class EventStreamParser:
             if total < 16 or total > _MAX_MESSAGE or hlen > total - 16:
                 out.append(
                     diagnostic(
-                        "eventstream.bad-prelude", start, start=start, total=total, hlen=hlen
+                        codes.EVENTSTREAM_BAD_PRELUDE, start, start=start, total=total, hlen=hlen
                     )
                 )
                 self._broken = True
@@ -160,7 +161,7 @@ class EventStreamParser:
                     break  # decided once the next prelude (or the end) has arrived
                 out.append(
                     diagnostic(
-                        "eventstream.crc-mismatch",
+                        codes.EVENTSTREAM_CRC_MISMATCH,
                         start,
                         self._index if trusted else None,
                         form="prelude-trusted" if trusted else "prelude-untrusted",
@@ -212,10 +213,12 @@ class EventStreamParser:
                 self._buf_start,
                 self._buf_start + len(rest),
                 rest.decode("utf-8", "replace"),
-                "eventstream.truncated-message",
+                codes.EVENTSTREAM_TRUNCATED_MESSAGE,
             )
             out.append(
-                diagnostic("eventstream.truncated-message", self._buf_start, n_buf=len(self._buf))
+                diagnostic(
+                    codes.EVENTSTREAM_TRUNCATED_MESSAGE, self._buf_start, n_buf=len(self._buf)
+                )
             )
         return out
 
@@ -228,7 +231,9 @@ class EventStreamParser:
         prelude_ok = binascii.crc32(msg[:8]) == int.from_bytes(msg[8:12], "big")
         if prelude_ok and binascii.crc32(msg[:-4]) != int.from_bytes(msg[-4:], "big"):
             out.append(
-                diagnostic("eventstream.crc-mismatch", start, index, form="message", start=start)
+                diagnostic(
+                    codes.EVENTSTREAM_CRC_MISMATCH, start, index, form="message", start=start
+                )
             )
         hlen = int.from_bytes(msg[4:8], "big")
         try:
@@ -236,7 +241,7 @@ class EventStreamParser:
         except (IndexError, ValueError) as exc:
             headers = {}
             out.append(
-                diagnostic("eventstream.bad-headers", start, index, start=start, error=str(exc))
+                diagnostic(codes.EVENTSTREAM_BAD_HEADERS, start, index, start=start, error=str(exc))
             )
         mtype = str(headers.get(":message-type", "event"))
         etype = (

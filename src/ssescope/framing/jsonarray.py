@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from .. import codes
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..incremental import mark_closed
@@ -100,7 +101,7 @@ class JSONArrayParser:
                 return out
             self._head = None
             if data.startswith(BOM):
-                out.append(diagnostic("json-array.bom-stripped", 0))
+                out.append(diagnostic(codes.JSON_ARRAY_BOM_STRIPPED, 0))
                 data = data[3:]
                 self._pos = 3
         self._parse(data, time, out)
@@ -195,7 +196,7 @@ class JSONArrayParser:
             else:
                 if not self._expect_element:
                     out.append(
-                        diagnostic("json-array.missing-comma", base + start, at=base + start)
+                        diagnostic(codes.JSON_ARRAY_MISSING_COMMA, base + start, at=base + start)
                     )
                 self._phase = _ELEMENT
                 self._elem_start = base + start
@@ -249,11 +250,11 @@ class JSONArrayParser:
                     text = excerpt(text)
                     kept = f" ({len(raw):,} bytes; the first {EXCERPT_CHARS:,} are kept)"
                 self.tail = Tail(
-                    self._elem_start, self._pos, text, "json-array.unterminated-element"
+                    self._elem_start, self._pos, text, codes.JSON_ARRAY_UNTERMINATED_ELEMENT
                 )
                 out.append(
                     diagnostic(
-                        "json-array.unterminated-element",
+                        codes.JSON_ARRAY_UNTERMINATED_ELEMENT,
                         self._elem_start,
                         None,
                         text,
@@ -265,9 +266,9 @@ class JSONArrayParser:
         if self._document:
             pass  # no brackets to check; a cut document is reported above
         elif self._phase == _BEFORE and self._pos:
-            out.append(diagnostic("json-array.missing-open", 0))
+            out.append(diagnostic(codes.JSON_ARRAY_MISSING_OPEN, 0))
         elif self._phase in (_BETWEEN, _ELEMENT):
-            out.append(diagnostic("json-array.unclosed", self._pos))
+            out.append(diagnostic(codes.JSON_ARRAY_UNCLOSED, self._pos))
         return out
 
     def _emit(
@@ -333,6 +334,6 @@ class JSONArrayParser:
         text = tok.decode("utf-8", "replace")
         out.append(
             diagnostic(
-                "json-array.unexpected-text", offset, text=text, byte_offset=offset, where=where
+                codes.JSON_ARRAY_UNEXPECTED_TEXT, offset, text=text, byte_offset=offset, where=where
             )
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .. import codes
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ..incremental import mark_closed
@@ -87,7 +88,7 @@ class NDJSONParser:
         if ls == 0 and line.startswith(BOM):
             line = line[3:]
             ls = 3
-            out.append(diagnostic("ndjson.bom-stripped", 0))
+            out.append(diagnostic(codes.NDJSON_BOM_STRIPPED, 0))
         stripped = line.strip()
         if not stripped:
             return
@@ -96,6 +97,6 @@ class NDJSONParser:
         if diag is not None:
             out.append(diag)
         if stripped[:1] not in (b"{", b"["):
-            out.append(diagnostic("ndjson.not-json-line", ls + lead, self._index, text=text))
+            out.append(diagnostic(codes.NDJSON_NOT_JSON_LINE, ls + lead, self._index, text=text))
         out.append(JSONRecord(self._index, text, ls + lead, end, time))
         self._index += 1

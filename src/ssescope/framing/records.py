@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from ..codes.spec import Code
 from ..diagnostics import Diagnostic
 
 __all__ = [
@@ -169,9 +170,9 @@ class Tail:
     start: int
     end: int
     raw: str
-    code: str
+    code: Code
 
-    def __init__(self, start: int, end: int, raw: str, code: str) -> None:
+    def __init__(self, start: int, end: int, raw: str, code: Code) -> None:
         self.start = start
         self.end = end
         self.raw = raw

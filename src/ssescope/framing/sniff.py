@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic, quote
 from ._text import BOM
 
@@ -62,7 +63,7 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
             "truncated",
             "the body is empty: no byte of a stream arrived",
             None,
-            diagnostic("stream.empty"),
+            diagnostic(codes.STREAM_EMPTY),
         )
     body = head[:_LOOK]
     if body.startswith(BOM):
@@ -82,7 +83,9 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
             "failed",
             f"the body is an HTML page{named}, not a stream",
             title or None,
-            diagnostic("stream.html-page", 0, form="titled" if title else "untitled", title=title),
+            diagnostic(
+                codes.STREAM_HTML_PAGE, 0, form="titled" if title else "untitled", title=title
+            ),
         )
     text = body.decode("utf-8", "replace")
     if sum(not (c.isprintable() or c in "\r\n\t") for c in text) > len(text) // 20:
@@ -92,5 +95,5 @@ def describe_non_stream(head: bytes, size: int) -> NotAStream | None:
         "failed",
         f"the body is plain text, not a stream: {quote(first, 80)}",
         _one_line(text)[:500],
-        diagnostic("stream.plain-text", 0, first=first),
+        diagnostic(codes.STREAM_PLAIN_TEXT, 0, first=first),
     )

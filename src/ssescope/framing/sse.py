@@ -71,6 +71,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
+from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..limits import EXCERPT_CHARS, excerpt
@@ -124,7 +125,7 @@ def _value(line: bytes, k: int) -> str:
 def _invalid_utf8(line: bytes, ls: int, at: int, record: int | None = None) -> Diagnostic:
     """The ``utf8.invalid-bytes`` finding for ``line`` (at ``ls``), first bad byte at ``at``."""
     text = line.decode("utf-8", "replace")
-    return diagnostic("utf8.invalid-bytes", ls + at, record, form="line", at=ls + at, text=text)
+    return diagnostic(codes.UTF8_INVALID_BYTES, ls + at, record, form="line", at=ls + at, text=text)
 
 
 class SSEParser:
@@ -294,7 +295,7 @@ class SSEParser:
             self._head = None
             self._fast = self._shortcuts and self._max is None
             if data.startswith(BOM):
-                out.append(diagnostic("sse.bom-stripped", 0))
+                out.append(diagnostic(codes.SSE_BOM_STRIPPED, 0))
                 data = data[3:]
                 self._pos = 3
         n = len(data)
@@ -474,10 +475,10 @@ class SSEParser:
                 raw = excerpt(raw)
                 kept = f" ({size:,} bytes from byte {start}; the first {EXCERPT_CHARS:,} are kept)"
             end = self._partial_start + tail_size if in_line else self._pos
-            self.tail = Tail(start, end, raw, "sse.unterminated-event")
+            self.tail = Tail(start, end, raw, codes.SSE_UNTERMINATED_EVENT)
             out.append(
                 diagnostic(
-                    "sse.unterminated-event",
+                    codes.SSE_UNTERMINATED_EVENT,
                     start,
                     None,
                     raw,
@@ -577,7 +578,7 @@ class SSEParser:
         self._partial.append(data[i:] if i else data)
 
     def _overflow(self, start: int, out: list[FramingOutput]) -> None:
-        out.append(diagnostic("sse.event-too-large", start, start=start, max=self._max))
+        out.append(diagnostic(codes.SSE_EVENT_TOO_LARGE, start, start=start, max=self._max))
         self._discarding = True
         self._partial = []
         self._reset_block()
@@ -660,7 +661,7 @@ class SSEParser:
         elif name == "id":
             self._only_strays = False
             if "\x00" in value:
-                self._block_diags.append(diagnostic("sse.nul-in-id", ls, value=value))
+                self._block_diags.append(diagnostic(codes.SSE_NUL_IN_ID, ls, value=value))
             else:
                 self._id = value
         elif name == "retry":
@@ -668,9 +669,9 @@ class SSEParser:
             if value and value.isascii() and value.isdigit():
                 self._retry = int(value)
             else:
-                self._block_diags.append(diagnostic("sse.invalid-retry", ls, value=value))
+                self._block_diags.append(diagnostic(codes.SSE_INVALID_RETRY, ls, value=value))
         else:
-            self._block_diags.append(diagnostic("sse.unknown-field", ls, line=text, field=name))
+            self._block_diags.append(diagnostic(codes.SSE_UNKNOWN_FIELD, ls, line=text, field=name))
 
     def _flush_block_diags(self, out: list[FramingOutput], record: int | None) -> None:
         if self._block_diags:
@@ -709,14 +710,18 @@ class SSEParser:
                 self._index += 1
                 out.append(
                     diagnostic(
-                        "sse.unprefixed-json", self._block_start, record.index, raw, raw_text=raw
+                        codes.SSE_UNPREFIXED_JSON,
+                        self._block_start,
+                        record.index,
+                        raw,
+                        raw_text=raw,
                     )
                 )
                 out.append(record)
             else:
                 self._flush_block_diags(out, None)
                 out.append(
-                    diagnostic("sse.dataless-block", self._block_start, None, raw, raw_text=raw)
+                    diagnostic(codes.SSE_DATALESS_BLOCK, self._block_start, None, raw, raw_text=raw)
                 )
         else:
             self._flush_block_diags(out, None)

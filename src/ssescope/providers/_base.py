@@ -14,6 +14,8 @@ from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
 import orjson
 from orjson import loads as _loads
 
+from .. import codes
+from ..codes.spec import Code, Form
 from ..diagnostics import Diagnostic, build, diagnostic, quote
 from ..errors import UsageError
 from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
@@ -102,14 +104,14 @@ class AdapterBase:
         self._last_end = 0
 
     def _object(
-        self, record: DataRecord, out: list[AdapterOutput], unexpected: str
+        self, record: DataRecord, out: list[AdapterOutput], unexpected: Code
     ) -> dict[str, JSON] | None:
         """Note ``record`` as the last one and decode its object (:func:`decode_object`)."""
         self._last_index = record.index
         self._last_end = record.end
         return decode_object(record, out, unexpected)
 
-    def _close_unended(self, ended: bool, code: str) -> list[AdapterOutput]:
+    def _close_unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
         """Close a protocol whose response ends with a marker: ``code`` (at the last
         record) when the response started and ``ended`` is false."""
         close_once(self)
@@ -163,7 +165,7 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         return INVALID, too_deep_diagnostic(record)
     except NonFiniteNumber as refused:  # (its own name: the compiled core types each one)
         return INVALID, diagnostic(
-            "json.non-finite-number",
+            codes.JSON_NON_FINITE_NUMBER,
             record.start,
             record.index,
             excerpt(data),
@@ -176,7 +178,7 @@ def decode_json(record: DataRecord) -> tuple[JSON | _Invalid, Diagnostic | None]
         where = f" at character {pos}" if pos is not None else ""
         reason = getattr(exc, "msg", str(exc))
         return INVALID, diagnostic(
-            "json.invalid",
+            codes.JSON_INVALID,
             record.start,
             record.index,
             excerpt(data),
@@ -197,7 +199,7 @@ def _length(data: str) -> str:
 
 
 def decode_record(
-    record: DataRecord, out: list[AdapterOutput], *, done: str | None = None
+    record: DataRecord, out: list[AdapterOutput], *, done: Code | None = None
 ) -> JSON | _Invalid:
     """Decode a record with :func:`decode_json`, its problem appended to ``out``.
 
@@ -217,7 +219,7 @@ def decode_record(
 
 
 def decode_object(
-    record: DataRecord, out: list[AdapterOutput], unexpected: str
+    record: DataRecord, out: list[AdapterOutput], unexpected: Code
 ) -> dict[str, JSON] | None:
     """Decode a record that must hold one JSON object (see :func:`decode_record`).
 
@@ -237,7 +239,7 @@ def decode_object(
 def too_deep_diagnostic(record: DataRecord) -> Diagnostic:
     """The ``json.too-deep`` error for a record nested beyond the depth limit."""
     return diagnostic(
-        "json.too-deep",
+        codes.JSON_TOO_DEEP,
         record.start,
         record.index,
         excerpt(record.data),
@@ -247,8 +249,10 @@ def too_deep_diagnostic(record: DataRecord) -> Diagnostic:
     )
 
 
-def diag(code: str, record: DataRecord, *, form: str | None = None, **args: object) -> Diagnostic:
-    """Build the registered diagnostic ``code`` located at ``record`` (see :func:`diagnostic`)."""
+def diag(
+    code: Code | Form, record: DataRecord, *, form: str | None = None, **args: object
+) -> Diagnostic:
+    """Build a diagnostic of ``code`` located at ``record`` (see :func:`diagnostic`)."""
     return build(code, args, record.start, record.index, None, form)
 
 
@@ -276,7 +280,7 @@ def not_streamed(what: str, record: DataRecord) -> Diagnostic:
         what: the object the body is (``"chat.completion object"``, ``"Response object"``).
         record: the record holding it.
     """
-    return diag("stream.not-streamed", record, what=what)
+    return diag(codes.STREAM_NOT_STREAMED, record, what=what)
 
 
 def whole_terminal(out: list[AdapterOutput], what: str) -> None:
@@ -325,7 +329,7 @@ def provider_error(
     error_raw: JSON = None,
     /,
     *,
-    form: str,
+    form: Form,
     **args: object,
 ) -> None:
     """Append a :class:`~ssescope.events.ProviderError` and its ``provider.error`` error.
@@ -337,13 +341,13 @@ def provider_error(
         error_kind: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
         error_code: the provider's error code, as text.
         error_raw: the error value as the wire sent it.
-        form: the provider's message form of ``provider.error`` (see the registry).
+        form: the provider's message form of ``provider.error`` (its ``codes.ERROR``).
         **args: the arguments of that message form (``message``, ``error_type``… as it names
             them). (The positional parameters take names no message form uses: the compiled
             core does not let a keyword argument share the name of a positional-only one.)
     """
     out.append(ProviderError(record.index, error_kind, error_message, error_code, error_raw))
-    out.append(diag("provider.error", record, form=form, **args))
+    out.append(build(form, args, record.start, record.index))
 
 
 def error_fields(
@@ -372,7 +376,7 @@ def usage_event(
     usage: object,
     keys: tuple[tuple[str, str], ...],
     source: str,
-    code: str,
+    code: Code,
     record: DataRecord,
     out: list[AdapterOutput],
 ) -> None:

@@ -10,6 +10,7 @@ provider means adding its package and one line to :data:`_PACKAGES` (see
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 from functools import cache
 from types import ModuleType
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROVIDERS",
     "ProviderName",
+    "codes_module",
     "detect_rules",
     "error_body",
     "error_frame",
@@ -96,6 +98,20 @@ def make_adapter(provider: str, framing: str) -> Adapter:
     """
     module_name, cls_name = knowledge(provider).adapter.split(":")
     return cast(Adapter, getattr(_module(provider, module_name), cls_name)(framing))
+
+
+def codes_module(provider: str) -> ModuleType | None:
+    """The module of the codes ``provider`` owns (``codes.py`` in its package: ``CODES``, its
+    codes, and ``FORMS``, its message forms of shared codes), or ``None`` when it raises only
+    shared codes.
+
+    Raises:
+        UsageError: for an unknown provider name.
+    """
+    name = f"{_package(provider)}.codes"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
 
 
 @cache

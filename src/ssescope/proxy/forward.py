@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import orjson
 
+from .. import codes
 from ..containers.capture import EndReason
 from ..containers.redact import redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
@@ -316,7 +317,7 @@ class ProxyApp:
     def _open_after_finish(self, ex: Exchange, grace: float) -> None:
         self.recorder.diagnostic(
             ex,
-            diagnostic("stream.open-after-finish", form="proxy", wait=f"{grace:g} s"),
+            diagnostic(codes.STREAM_OPEN_AFTER_FINISH, form="proxy", wait=f"{grace:g} s"),
         )
 
     def _connection_error(self, ex: Exchange, exc: Exception) -> None:
@@ -325,7 +326,7 @@ class ProxyApp:
         self.recorder.diagnostic(
             ex,
             diagnostic(
-                "stream.connection-error",
+                codes.STREAM_CONNECTION_ERROR,
                 form="proxy",
                 bytes_seen=ex.wire_bytes,
                 name=type(exc).__name__,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import codes
 from ..containers.capture import CaptureWriter, EndReason
 from ..containers.redact import REDACTED, EchoScrubber
 from ..diagnostics import Diagnostic, diagnostic
@@ -299,12 +300,14 @@ class Recorder:
             self._body(ex, tape, scrubber.close(), t)  # (what it held back)
             if scrubber.found:
                 tape.pipeline.add_diagnostic(
-                    diagnostic("http.secret-echoed", 0, replacement=REDACTED)
+                    diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED)
                 )
         if tape.decoder.problem:
             tape.pipeline.add_diagnostic(
                 diagnostic(
-                    "http.content-encoding-unsupported", form="recorder", why=tape.decoder.problem
+                    codes.HTTP_CONTENT_ENCODING_UNSUPPORTED,
+                    form="recorder",
+                    why=tape.decoder.problem,
                 )
             )
         if tape.redactor is not None and tape.writer is not None:

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Protocol
 
+from .. import codes
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import scrub
@@ -102,13 +103,13 @@ class LiveCore:
         wait = "the read timeout" if self.stall is None else f"{self.stall:g} s"
         if self.terminal_seen:
             self.pipeline.add_diagnostic(
-                diagnostic("stream.open-after-finish", offset, form="client", wait=wait)
+                diagnostic(codes.STREAM_OPEN_AFTER_FINISH, offset, form="client", wait=wait)
             )
             return
         self.stalled = True
         self.pipeline.add_diagnostic(
             diagnostic(
-                "timing.stall",
+                codes.TIMING_STALL,
                 offset,
                 self.pipeline.record_count or None,
                 form="aborted",
@@ -123,7 +124,7 @@ class LiveCore:
         self.failed = True
         self.pipeline.add_diagnostic(
             diagnostic(
-                "stream.connection-error",
+                codes.STREAM_CONNECTION_ERROR,
                 self.pipeline.bytes_seen,
                 form="client",
                 bytes_seen=self.pipeline.bytes_seen,
@@ -137,7 +138,7 @@ class LiveCore:
         self.failed = True
         self.pipeline.add_diagnostic(
             diagnostic(
-                "stream.decode-error",
+                codes.STREAM_DECODE_ERROR,
                 self.pipeline.bytes_seen,
                 form="named" if encoding else "unnamed",
                 encoding=encoding,

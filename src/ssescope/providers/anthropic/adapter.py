@@ -17,6 +17,7 @@ from .._base import (
     refuse_feed_after_close,
     whole_terminal,
 )
+from . import codes
 from .blocks import _AnthropicBlocks
 
 
@@ -63,21 +64,21 @@ class AnthropicAdapter(_AnthropicBlocks):
         out: list[AdapterOutput] = []
         self._last_end = record.end
         if not isinstance(obj, dict):
-            out.append(diag("anthropic.unexpected-json", record, obj=obj))
+            out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
             if name == "error":
                 self._fail(None, str(obj), obj, record, out)
             return out
         etype = obj.get("type")
         if not isinstance(etype, str):
             if name is None:
-                out.append(diag("anthropic.missing-type", record, etype=etype))
+                out.append(diag(codes.MISSING_TYPE, record, etype=etype))
                 out.append(Unknown(record.index, "(no type)", obj))
                 return out
             etype = name
         elif name is not None and name != etype:
             out.append(
                 diag(
-                    "anthropic.event-name-mismatch",
+                    codes.EVENT_NAME_MISMATCH,
                     record,
                     form="error" if name == "error" else "type-used",
                     name=name,
@@ -99,7 +100,7 @@ class AnthropicAdapter(_AnthropicBlocks):
                     return out
                 handler(obj, record, out)
         except Malformed as exc:
-            out.append(diag("anthropic.malformed-event", record, etype=etype, error=str(exc)))
+            out.append(diag(codes.MALFORMED_EVENT, record, etype=etype, error=str(exc)))
         return out
 
     def close(self) -> list[AdapterOutput]:
@@ -111,7 +112,7 @@ class AnthropicAdapter(_AnthropicBlocks):
                 if self._stop_reason is not None
                 else "no stop_reason had arrived"
             )
-            return [diagnostic("anthropic.missing-message-stop", self._last_end, reason=reason)]
+            return [diagnostic(codes.MISSING_MESSAGE_STOP, self._last_end, reason=reason)]
         return []
 
     def _whole_message(
@@ -132,7 +133,7 @@ class AnthropicAdapter(_AnthropicBlocks):
             except Malformed as exc:
                 out.append(
                     diag(
-                        "anthropic.malformed-event",
+                        codes.MALFORMED_EVENT,
                         record,
                         etype="message",
                         error=f"content[{n}] is malformed: {exc}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ... import codes as shared
 from ...diagnostics import quote
 from ...events import (
     JSON,
@@ -16,6 +17,7 @@ from ...events import (
 )
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, Malformed, compact_json, diag, object_field
+from . import codes
 from .state import _DELTA_BLOCKS, _TOOL_KINDS, _AnthropicState, _Block
 
 
@@ -36,7 +38,7 @@ class _AnthropicBlocks(_AnthropicState):
         if old is not None and key is not None:
             out.append(
                 diag(
-                    "anthropic.block-restarted",
+                    codes.BLOCK_RESTARTED,
                     record,
                     index=obj.get("index"),
                     block_type=old.block_type,
@@ -118,7 +120,7 @@ class _AnthropicBlocks(_AnthropicState):
         if block is None:
             block = self._blocks[key] = _Block(None)
             if key is not None:
-                out.append(diag("anthropic.delta-without-start", record, index=obj.get("index")))
+                out.append(diag(codes.DELTA_WITHOUT_START, record, index=obj.get("index")))
         elif dtype != block.checked and block.block_type is not None and not block.mismatch:
             allowed = _DELTA_BLOCKS.get(dtype) if isinstance(dtype, str) else None
             if allowed is None or block.block_type in allowed:
@@ -127,7 +129,7 @@ class _AnthropicBlocks(_AnthropicState):
                 block.mismatch = True
                 out.append(
                     diag(
-                        "anthropic.delta-type-mismatch",
+                        codes.DELTA_TYPE_MISMATCH,
                         record,
                         dtype=dtype,
                         index=obj.get("index"),
@@ -140,7 +142,7 @@ class _AnthropicBlocks(_AnthropicState):
         elif dtype == "input_json_delta":
             frag = _string(delta, dtype, "partial_json")
             if key is None:
-                out.append(diag("tool.missing-index", record, form="block"))
+                out.append(diag(shared.TOOL_MISSING_INDEX, record, form="block"))
             if frag:  # the first fragment is often "": it adds nothing
                 block.fragments = True
                 out.append(
@@ -165,10 +167,10 @@ class _AnthropicBlocks(_AnthropicState):
         block = self._blocks.get(key)
         if block is None:
             if key is not None:
-                out.append(diag("anthropic.stop-without-start", record, index=obj.get("index")))
+                out.append(diag(codes.STOP_WITHOUT_START, record, index=obj.get("index")))
             return
         if block.stopped:
-            out.append(diag("anthropic.block-stopped-twice", record, index=obj.get("index")))
+            out.append(diag(codes.BLOCK_STOPPED_TWICE, record, index=obj.get("index")))
             return
         block.stopped = True
         if block.kind is not None:

@@ -16,6 +16,7 @@ from .._base import (
     provider_error,
     usage_event,
 )
+from . import codes
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
 _TOOL_KINDS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "mcp"}
@@ -85,18 +86,18 @@ class _AnthropicState:
             if key >= self._next_key:
                 self._next_key = key + 1
             return key
-        out.append(diag("anthropic.missing-index", record, type=obj.get("type"), idx=idx))
+        out.append(diag(codes.MISSING_INDEX, record, type=obj.get("type"), idx=idx))
         return None
 
     def _check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not self._warned_no_start:
             self._warned_no_start = True
-            out.append(diag("anthropic.missing-message-start", record))
+            out.append(diag(codes.MISSING_MESSAGE_START, record))
 
     def _usage(
         self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        usage_event(usage, _USAGE_KEYS, source, "anthropic.invalid-usage", record, out)
+        usage_event(usage, _USAGE_KEYS, source, codes.INVALID_USAGE, record, out)
 
     def _fail(
         self,
@@ -114,7 +115,7 @@ class _AnthropicState:
             error_type,
             None,
             raw,
-            form="anthropic",
+            form=codes.ERROR,
             what=what,
             message=message,
         )
@@ -131,11 +132,9 @@ class _AnthropicState:
         if self._started and not self._stopped:
             if mid == self._message_id and (mid is not None or msg == self._message):
                 same = "an identical" if msg == self._message else "a repeated"
-                out.append(diag("anthropic.duplicate-message-start", record, same=same, mid=mid))
+                out.append(diag(codes.DUPLICATE_MESSAGE_START, record, same=same, mid=mid))
                 return
-            out.append(
-                diag("anthropic.spliced-message", record, mid=mid, message_id=self._message_id)
-            )
+            out.append(diag(codes.SPLICED_MESSAGE, record, mid=mid, message_id=self._message_id))
             self._base = self._next_key
             self._blocks = {}
             self._message_id = mid
@@ -169,7 +168,7 @@ class _AnthropicState:
                 self._stop_reason = reason
                 out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
             elif reason is not None:
-                out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
+                out.append(diag(codes.INVALID_STOP_REASON, record, reason=reason))
         self._usage(obj.get("usage"), "message_delta", record, out)
 
     def _message_stop(
@@ -180,7 +179,7 @@ class _AnthropicState:
         reason = self._stop_reason
         status: Status = "completed"
         if reason is None:
-            out.append(diag("anthropic.stop-without-reason", record))
+            out.append(diag(codes.STOP_WITHOUT_REASON, record))
         elif reason in _INCOMPLETE:
             status = "incomplete"
         out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))

@@ -37,6 +37,7 @@ from .._base import (
     usage_event,
 )
 from ..anthropic.adapter import AnthropicAdapter
+from . import codes
 from .knowledge import EVENT_KEYS
 from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
 
@@ -113,7 +114,7 @@ class BedrockAdapter:
                 self._event(name, obj, record, out)
             return out
         if not isinstance(obj, dict) or not obj:
-            out.append(diag("bedrock.unexpected-json", record, obj=obj))
+            out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
             return out
         for key, payload in obj.items():
             if key == "p":
@@ -131,7 +132,7 @@ class BedrockAdapter:
         if self._inner is not None:
             out.extend(self._inner.close())
         if self._started and not self._stopped:
-            out.append(diagnostic("bedrock.missing-message-stop", self._last_end))
+            out.append(diagnostic(codes.MISSING_MESSAGE_STOP, self._last_end))
         return out
 
     def _fail(
@@ -150,7 +151,7 @@ class BedrockAdapter:
             error_type,
             code,
             raw,
-            form="bedrock",
+            form=codes.ERROR,
             error_type=error_type,
             message=message,
         )
@@ -185,7 +186,7 @@ class BedrockAdapter:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
-        usage_event(usage, keys, source, "bedrock.invalid-usage", record, out)
+        usage_event(usage, keys, source, codes.INVALID_USAGE, record, out)
 
     @staticmethod
     def _index(payload: dict[str, JSON]) -> int | None:
@@ -201,7 +202,7 @@ class BedrockAdapter:
         if not isinstance(payload, dict):
             out.append(
                 diag(
-                    "bedrock.malformed-event",
+                    codes.MALFORMED_EVENT,
                     record,
                     form="not-an-object",
                     etype=etype,
@@ -228,12 +229,12 @@ class BedrockAdapter:
                 self._chunk(payload, record, out)
         except Malformed as exc:
             out.append(
-                diag("bedrock.malformed-event", record, form="invalid", etype=etype, error=str(exc))
+                diag(codes.MALFORMED_EVENT, record, form="invalid", etype=etype, error=str(exc))
             )
 
     def _message_start(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         if self._started and not self._stopped:
-            out.append(diag("bedrock.duplicate-message-start", record))
+            out.append(diag(codes.DUPLICATE_MESSAGE_START, record))
             return
         self._started = True
         self._stopped = False
@@ -304,7 +305,7 @@ class BedrockAdapter:
             if raw in _INCOMPLETE:
                 status = "incomplete"
         else:
-            out.append(diag("bedrock.stop-without-reason", record, raw_text=raw))
+            out.append(diag(codes.STOP_WITHOUT_REASON, record, raw_text=raw))
         out.append(
             Terminal(
                 record.index,
@@ -326,7 +327,7 @@ class BedrockAdapter:
             if decoded_may_be_too_deep(text) and too_deep(inner):
                 raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
         except (binascii.Error, ValueError) as exc:
-            out.append(diag("bedrock.invalid-chunk", record, error=str(exc), blob=blob))
+            out.append(diag(codes.INVALID_CHUNK, record, error=str(exc), blob=blob))
             return
         if not isinstance(inner, dict) or not isinstance(inner.get("type"), str):
             out.append(Unknown(record.index, "chunk", inner))

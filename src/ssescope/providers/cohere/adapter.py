@@ -29,6 +29,7 @@ from .._base import (
     str_or_none,
     token_count,
 )
+from . import codes
 from .maps import finish_status, map_finish_reason
 
 __all__ = ["CohereAdapter"]
@@ -56,7 +57,7 @@ class CohereAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        obj = self._object(record, out, "cohere.unexpected-json")
+        obj = self._object(record, out, codes.UNEXPECTED_JSON)
         if obj is None:
             return out
         etype = obj.get("type")
@@ -72,15 +73,13 @@ class CohereAdapter(AdapterBase):
                 return out
             etype = event_name
         elif event_name is not None and event_name != etype:
-            out.append(
-                diag("cohere.event-name-mismatch", record, event_name=event_name, etype=etype)
-            )
+            out.append(diag(codes.EVENT_NAME_MISMATCH, record, event_name=event_name, etype=etype))
         self._event(etype, obj, record, out)
         return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        return self._close_unended(self._ended, "cohere.missing-message-end")
+        return self._close_unended(self._ended, codes.MISSING_MESSAGE_END)
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -184,12 +183,19 @@ class CohereAdapter(AdapterBase):
             reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
         else:
-            out.append(diag("cohere.missing-finish-reason", record, raw_text=raw))
+            out.append(diag(codes.MISSING_FINISH_REASON, record, raw_text=raw))
         error = delta.get("error")
         if isinstance(error, str) and error:
             error_type = raw if isinstance(raw, str) else None
             provider_error(
-                record, out, error, error_type, None, error, form="cohere-message-end", error=error
+                record,
+                out,
+                error,
+                error_type,
+                None,
+                error,
+                form=codes.ERROR_AT_MESSAGE_END,
+                error=error,
             )
             status = "failed"
         usage = delta.get("usage")
@@ -219,6 +225,6 @@ class CohereAdapter(AdapterBase):
     ) -> None:
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
-        provider_error(record, out, text, None, None, obj, form="cohere", text=text)
+        provider_error(record, out, text, None, None, obj, form=codes.ERROR, text=text)
         out.append(Terminal(record.index, "failed", "error"))
         self._ended = True

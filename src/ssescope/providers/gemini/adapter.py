@@ -16,6 +16,7 @@ from .._base import (
     refuse_feed_after_close,
     token_count,
 )
+from . import codes
 from .maps import _USAGE_KEYS
 from .parts import _GeminiParts
 from .state import _STATUS_RANK
@@ -31,7 +32,7 @@ class GeminiAdapter(_GeminiParts):
         out: list[AdapterOutput] = []
         self._last_index = record.index
         self._last_end = record.end
-        value = decode_record(record, out, done="gemini.unexpected-done")
+        value = decode_record(record, out, done=codes.UNEXPECTED_DONE)
         if value is INVALID:
             return out
         value = cast("JSON", value)
@@ -52,12 +53,12 @@ class GeminiAdapter(_GeminiParts):
         if self._started and not self._terminated:
             waiting = sorted(c for c, status in self._finished.items() if status is None)
             which = ", ".join(str(c) for c in waiting) if waiting else "0"
-            out.append(self._end_diag("gemini.no-finish-reason", which=which))
+            out.append(self._end_diag(codes.NO_FINISH_REASON, which=which))
         return out
 
     def _value(self, value: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(value, dict):
-            out.append(diag("gemini.unexpected-json", record, form="record", value=value))
+            out.append(diag(codes.UNEXPECTED_JSON, record, form="record", value=value))
             return
         if "error" in value:
             self._error(value, record, out)
@@ -89,7 +90,7 @@ class GeminiAdapter(_GeminiParts):
                         finishing.append(output)
         elif candidates is not None:
             out.append(
-                diag("gemini.unexpected-json", record, form="candidates", candidates=candidates)
+                diag(codes.UNEXPECTED_JSON, record, form="candidates", candidates=candidates)
             )
 
         feedback = chunk.get("promptFeedback")
@@ -101,7 +102,7 @@ class GeminiAdapter(_GeminiParts):
                 out.append(Finish(rec, 0, "content_filter", reason))
                 message = feedback.get("blockReasonMessage")
                 extra = f" ({quote(message, 200)})" if isinstance(message, str) else ""
-                out.append(diag("gemini.prompt-blocked", record, reason=reason, extra=extra))
+                out.append(diag(codes.PROMPT_BLOCKED, record, reason=reason, extra=extra))
 
         usage = chunk.get("usageMetadata")
         if isinstance(usage, dict):

@@ -16,6 +16,7 @@ from ...events import (
 )
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag, str_or_none
+from . import codes
 from .maps import finish_status, map_finish_reason
 from .state import _PART_META_KEYS
 from .tools import _GeminiTools
@@ -65,7 +66,7 @@ class _GeminiParts(_GeminiTools):
             message = cand.get("finishMessage")
             extra = f": {quote(message, 200)}" if isinstance(message, str) else ""
             out.append(
-                diag("gemini.tool-call-failed", record, output=output, raw_text=raw, extra=extra)
+                diag(codes.TOOL_CALL_FAILED, record, output=output, raw_text=raw, extra=extra)
             )
         if self._finished.get(output) is None:
             self._finished[output] = status
@@ -88,7 +89,7 @@ class _GeminiParts(_GeminiTools):
             if isinstance(call, dict):
                 self._function_call(call, output, record, out)
             else:
-                out.append(diag("gemini.invalid-function-call", record, call=call))
+                out.append(diag(codes.INVALID_FUNCTION_CALL, record, call=call))
         elif "executableCode" in part:
             code = part["executableCode"]
             out.append(
@@ -134,7 +135,7 @@ class _GeminiParts(_GeminiTools):
             size = len(data) * 3 // 4 - data[-2:].count("=")
             out.append(
                 diag(
-                    "gemini.inline-data",
+                    codes.INLINE_DATA,
                     record,
                     form="inline",
                     output=output,
@@ -148,5 +149,5 @@ class _GeminiParts(_GeminiTools):
             mime = file_data.get("mimeType")
             uri = file_data.get("fileUri")
             out.append(
-                diag("gemini.inline-data", record, form="file", output=output, mime=mime, uri=uri)
+                diag(codes.INLINE_DATA, record, form="file", output=output, mime=mime, uri=uri)
             )

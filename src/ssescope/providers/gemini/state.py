@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from ...codes.spec import Code
 from ...diagnostics import Diagnostic, build
 from ...events import JSON, Citation, Status, Terminal, ToolCall
 from ...framing.records import DataRecord
 from .._base import AdapterBase, AdapterOutput, compact_json, diag, error_fields, provider_error
+from . import codes
 
 _STATUS_RANK: dict[str, int] = {"completed": 0, "incomplete": 1, "failed": 2}
 
@@ -129,7 +131,7 @@ class _GeminiState(AdapterBase):
             error_type,
             code_text,
             err,
-            form="gemini",
+            form=codes.ERROR,
             label=" (" + label + ")" if label else "",
             text=text,
         )
@@ -155,7 +157,7 @@ class _GeminiState(AdapterBase):
             seen.add(key)
             out.append(Citation(rec, output, item))
 
-    def _end_diag(self, code: str, *, form: str | None = None, **args: object) -> Diagnostic:
+    def _end_diag(self, code: Code, *, form: str | None = None, **args: object) -> Diagnostic:
         return build(code, args, self._last_end, self._last_index, None, form)
 
     def _take_index(self, output: int) -> int:
@@ -181,7 +183,7 @@ class _GeminiState(AdapterBase):
         self, output: int, record: DataRecord | None, why: str, out: list[AdapterOutput]
     ) -> None:
         call = self._open[output]
-        code = "gemini.unterminated-function-call"
+        code = codes.UNTERMINATED_FUNCTION_CALL
         if record is None:
             out.append(self._end_diag(code, name=call.name, output=output, why=why))
             self._finish_call(output, self._last_index, False, out)

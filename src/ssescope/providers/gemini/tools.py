@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...events import JSON, ToolCall
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag
+from . import codes
 from .state import _VALUE_KEYS, _GeminiState, _parse_path, _StreamedCall
 
 
@@ -29,7 +30,7 @@ class _GeminiTools(_GeminiState):
                 if current is not None:
                     self._finish_call(output, rec, True, out)
                 else:
-                    out.append(diag("gemini.stray-function-call-end", record))
+                    out.append(diag(codes.STRAY_FUNCTION_CALL_END, record))
                 return
             # A whole call.
             if current is not None:
@@ -45,7 +46,7 @@ class _GeminiTools(_GeminiState):
             current = None
         if current is None:
             if name is None:
-                out.append(diag("gemini.orphan-partial-args", record))
+                out.append(diag(codes.ORPHAN_PARTIAL_ARGS, record))
             current = _StreamedCall(name, call_id, self._take_index(output))
             self._open[output] = current
             args = fc.get("args")
@@ -59,10 +60,10 @@ class _GeminiTools(_GeminiState):
                     self._fragment(current, fragment, record, out)
             else:
                 out.append(
-                    diag("gemini.invalid-partial-args", record, form="not-a-list", partial=partial)
+                    diag(codes.INVALID_PARTIAL_ARGS, record, form="not-a-list", partial=partial)
                 )
             if not cont:
-                out.append(diag("gemini.function-call-end-inferred", record, name=current.name))
+                out.append(diag(codes.FUNCTION_CALL_END_INFERRED, record, name=current.name))
                 self._finish_call(output, rec, True, out)
 
     def _fragment(
@@ -101,5 +102,5 @@ class _GeminiTools(_GeminiState):
         fragment: JSON, why: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         out.append(
-            diag("gemini.invalid-partial-args", record, form="fragment", why=why, fragment=fragment)
+            diag(codes.INVALID_PARTIAL_ARGS, record, form="fragment", why=why, fragment=fragment)
         )

@@ -26,6 +26,7 @@ from .._base import (
     refuse_feed_after_close,
     token_count,
 )
+from . import codes
 from .maps import finish_status, map_finish_reason
 
 __all__ = ["OllamaAdapter"]
@@ -67,7 +68,7 @@ class OllamaAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        obj = self._object(record, out, "ollama.unexpected-json")
+        obj = self._object(record, out, codes.UNEXPECTED_JSON)
         if obj is None:
             return out
         rec = record.index
@@ -101,11 +102,11 @@ class OllamaAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        return self._close_unended(self._done, "ollama.missing-done")
+        return self._close_unended(self._done, codes.MISSING_DONE)
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
-            out.append(diag("ollama.invalid-tool-call", record, call=call))
+            out.append(diag(codes.INVALID_TOOL_CALL, record, call=call))
             return
         function = call.get("function")
         function = function if isinstance(function, dict) else {}
@@ -148,12 +149,12 @@ class OllamaAdapter(AdapterBase):
             reason, status = map_finish_reason(raw), finish_status(raw)
             out.append(Finish(rec, 0, reason, raw))
             if raw == "":
-                out.append(diag("ollama.connection-closed", record))
+                out.append(diag(codes.CONNECTION_CLOSED, record))
             elif raw in ("load", "unload"):
-                out.append(diag("ollama.model-management", record, raw_text=raw))
+                out.append(diag(codes.MODEL_MANAGEMENT, record, raw_text=raw))
             out.append(Terminal(rec, status, f"done ({raw or 'connection closed'})"))
         else:
-            out.append(diag("ollama.missing-done-reason", record))
+            out.append(diag(codes.MISSING_DONE_REASON, record))
             out.append(Terminal(rec, "completed", "done"))
         self._done = True
 
@@ -161,7 +162,7 @@ class OllamaAdapter(AdapterBase):
         err = obj["error"]
         error_type, text, _code = error_fields(err, compact_json)
         rec = record.index
-        provider_error(record, out, text, error_type, None, err, form="ollama", text=text)
+        provider_error(record, out, text, error_type, None, err, form=codes.ERROR, text=text)
         out.append(Terminal(rec, "failed", "error line"))
         self._started = True
         self._done = True

@@ -7,6 +7,7 @@ from typing import Any, cast
 from orjson import JSONDecodeError
 from orjson import loads as _loads
 
+from ... import codes as shared
 from ...diagnostics import diagnostic, quote
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
@@ -19,6 +20,7 @@ from .._base import (
     not_streamed,
     refuse_feed_after_close,
 )
+from . import codes
 from .choices import _ChatChoices
 from .maps import _usage_values
 from .state import (
@@ -69,7 +71,7 @@ class OpenAIChatAdapter(_ChatChoices):
         if data.startswith(_DONE) or (data[:1].isspace() and data.strip().startswith(_DONE)):
             return self._done(record)
         if not data or data.isspace():
-            return [diag("openai-chat.empty-data", record, data=data)]
+            return [diag(codes.EMPTY_DATA, record, data=data)]
         obj, bad = decode_json(record)
         if bad is not None:
             return [bad]
@@ -100,7 +102,7 @@ class OpenAIChatAdapter(_ChatChoices):
                 form = "open-choices"
             return [
                 diagnostic(
-                    "stream.missing-done",
+                    shared.STREAM_MISSING_DONE,
                     offset,
                     rec,
                     form=form,
@@ -112,7 +114,7 @@ class OpenAIChatAdapter(_ChatChoices):
         if missing:
             return [
                 diagnostic(
-                    "openai-chat.missing-finish",
+                    codes.MISSING_FINISH,
                     offset,
                     rec,
                     outputs_phrase=self._outputs_phrase(missing),
@@ -132,10 +134,10 @@ class OpenAIChatAdapter(_ChatChoices):
         out: list[AdapterOutput] = []
         data = record.data.strip()
         if data != _DONE:
-            out.append(diag("openai-chat.malformed-done", record, data=data))
+            out.append(diag(codes.MALFORMED_DONE, record, data=data))
         if self._terminated:
             if self._done_seen:
-                out.append(diag("openai-chat.duplicate-done", record))
+                out.append(diag(codes.DUPLICATE_DONE, record))
             self._done_seen = True
             return out
         self._done_seen = True
@@ -327,9 +329,9 @@ class OpenAIChatAdapter(_ChatChoices):
             obj_type is not None
             and (not isinstance(obj_type, str) or obj_type not in _KNOWN_OBJECTS)
             and obj_type != "error"
-            and self._once("openai-chat.unexpected-object", quote(obj_type))
+            and self._once(codes.UNEXPECTED_OBJECT, quote(obj_type))
         ):
-            out.append(diag("openai-chat.unexpected-object", record, obj_type=obj_type))
+            out.append(diag(codes.UNEXPECTED_OBJECT, record, obj_type=obj_type))
 
     def _new_id(
         self, cid: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -339,10 +341,10 @@ class OpenAIChatAdapter(_ChatChoices):
         all_finished = bool(choices) and all(st.finish is not None for st in choices.values())
         # A new response needs content: a usage-only chunk with another id stays here.
         if not self._terminated and not (all_finished and obj.get("choices")):
-            if self._once("openai-chat.id-changed"):
+            if self._once(codes.ID_CHANGED):
                 out.append(
                     diag(
-                        "openai-chat.id-changed",
+                        codes.ID_CHANGED,
                         record,
                         form="finished" if all_finished else "open",
                         cid=cid,
@@ -354,7 +356,13 @@ class OpenAIChatAdapter(_ChatChoices):
             # Every choice finished but no end marker came before the next response.
             if self._sse:
                 out.append(
-                    diag("stream.missing-done", record, form="next-response", id=self._id, cid=cid)
+                    diag(
+                        shared.STREAM_MISSING_DONE,
+                        record,
+                        form="next-response",
+                        id=self._id,
+                        cid=cid,
+                    )
                 )
             else:
                 out.append(

@@ -8,6 +8,7 @@ from ...diagnostics import quote
 from ...events import Audio, Citation, Finish, RefusalDelta, TextDelta, ToolCallDelta, ToolCallsEnd
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, str_or_none
+from . import codes
 from .maps import map_finish_reason
 from .parts import _ChatParts
 from .state import _CHOICE_RARE, _DELTA_RARE, _NO_TOOL_END, _PARALLEL_WRAPPER, _Choice, _invalid
@@ -24,8 +25,8 @@ class _ChatChoices(_ChatParts):
         o = ch.get("index")
         if type(o) is not int:
             if o is None:
-                if self._once("openai-chat.missing-choice-index"):
-                    out.append(diag("openai-chat.missing-choice-index", record, pos=pos))
+                if self._once(codes.MISSING_CHOICE_INDEX):
+                    out.append(diag(codes.MISSING_CHOICE_INDEX, record, pos=pos))
             else:
                 _invalid(
                     out,
@@ -69,8 +70,8 @@ class _ChatChoices(_ChatParts):
             )
             return False
         reason = map_finish_reason(fr)
-        if reason == "other" and self._once("openai-chat.unknown-finish-reason", fr):
-            out.append(diag("openai-chat.unknown-finish-reason", record, fr=fr, choice=o))
+        if reason == "other" and self._once(codes.UNKNOWN_FINISH_REASON, fr):
+            out.append(diag(codes.UNKNOWN_FINISH_REASON, record, fr=fr, choice=o))
         st.finish = reason
         st.raw_finish = fr
         out.append(Finish(ri, o, reason, fr))

@@ -8,6 +8,7 @@ from ...diagnostics import quote
 from ...events import Citation, ReasoningDelta, ReasoningMeta, Snapshot, TextDelta, ToolCall
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag
+from . import codes
 from .state import _Choice, _invalid
 from .tools import _ChatTools
 
@@ -39,10 +40,10 @@ class _ChatParts(_ChatTools):
             if not plain:
                 plain = rs
             elif rs != plain:
-                if self._once("openai-chat.reasoning-fields-differ", o):
+                if self._once(codes.REASONING_FIELDS_DIFFER, o):
                     out.append(
                         diag(
-                            "openai-chat.reasoning-fields-differ",
+                            codes.REASONING_FIELDS_DIFFER,
                             record,
                             form="content",
                             plain=plain,
@@ -85,20 +86,18 @@ class _ChatParts(_ChatTools):
                 data = item.get("data")
                 if isinstance(data, str) and data:
                     metas.append(ReasoningMeta(ri, o, None, None, None, data))
-            elif self._once(
-                "openai-chat.unknown-reasoning-detail", t if isinstance(t, str) else None
-            ):
-                out.append(diag("openai-chat.unknown-reasoning-detail", record, detail_type=t))
+            elif self._once(codes.UNKNOWN_REASONING_DETAIL, t if isinstance(t, str) else None):
+                out.append(diag(codes.UNKNOWN_REASONING_DETAIL, record, detail_type=t))
         if plain:
             joined = "".join(p[0] for p in pieces)
             kind = "text"
             if joined == plain:
                 if all(p[1] == "summary" for p in pieces):
                     kind = "summary"
-            elif joined and self._once("openai-chat.reasoning-fields-differ", o):
+            elif joined and self._once(codes.REASONING_FIELDS_DIFFER, o):
                 out.append(
                     diag(
-                        "openai-chat.reasoning-fields-differ",
+                        codes.REASONING_FIELDS_DIFFER,
                         record,
                         form="details",
                         plain=plain,
@@ -146,8 +145,8 @@ class _ChatParts(_ChatTools):
                             out.append(ReasoningDelta(ri, o, text))
             elif t == "reference":
                 out.append(Citation(ri, o, part))
-            elif self._once("openai-chat.unknown-content-part", t if isinstance(t, str) else None):
-                out.append(diag("openai-chat.unknown-content-part", record, part_type=t, choice=o))
+            elif self._once(codes.UNKNOWN_CONTENT_PART, t if isinstance(t, str) else None):
+                out.append(diag(codes.UNKNOWN_CONTENT_PART, record, part_type=t, choice=o))
 
     def _message(
         self,
@@ -214,11 +213,11 @@ class _ChatParts(_ChatTools):
             if (
                 isinstance(res, dict)
                 and res.get("filtered") is True
-                and self._once("openai-chat.content-filtered", (what, category))
+                and self._once(codes.CONTENT_FILTERED, (what, category))
             ):
                 out.append(
                     diag(
-                        "openai-chat.content-filtered",
+                        codes.CONTENT_FILTERED,
                         record,
                         what=what,
                         category=category,

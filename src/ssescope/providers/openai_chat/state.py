@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ... import codes as shared
+from ...codes.spec import Code
 from ...diagnostics import quote
 from ...events import FinishReason, Status, Terminal
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, error_fields, provider_error
+from . import codes
 
 _SHORT: frozenset[str] = frozenset(("length", "content_filter", "refusal"))
 """Unified finish reasons that make a response ``incomplete``."""
@@ -75,7 +78,7 @@ def _is_whole(choices: Any) -> bool:
 
 def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
     """Report a field whose JSON type is not the one the protocol defines."""
-    out.append(diag("openai-chat.invalid-shape", record, message=message))
+    out.append(diag(codes.INVALID_SHAPE, record, message=message))
 
 
 class _Choice:
@@ -112,7 +115,7 @@ class _ChatState:
         self._done_seen = False
         self._error_seen = False
         self._citations: set[str] = set()
-        self._said: set[tuple[str, object]] = set()
+        self._said: set[tuple[Code, object]] = set()
 
     def _status(self) -> Status:
         if self._error_seen:
@@ -143,11 +146,13 @@ class _ChatState:
         choices = self._choices
         missing = [o for o, st in choices.items() if st.finish is None]
         if not choices or len(missing) == len(choices):
-            out.append(diag("stream.done-without-finish", record, form="no-finish", marker=marker))
+            out.append(
+                diag(shared.STREAM_DONE_WITHOUT_FINISH, record, form="no-finish", marker=marker)
+            )
         elif missing:
             out.append(
                 diag(
-                    "stream.done-without-finish",
+                    shared.STREAM_DONE_WITHOUT_FINISH,
                     record,
                     form="some-outputs",
                     marker=marker,
@@ -175,12 +180,12 @@ class _ChatState:
             etype,
             code,
             err,
-            form="openai-chat",
+            form=codes.ERROR,
             message=message,
             detail=f" ({detail})" if detail else "",
         )
 
-    def _once(self, key: str, scope: object = None) -> bool:
+    def _once(self, key: Code, scope: object = None) -> bool:
         """True the first time ``(key, scope)`` is seen in this response."""
         k = (key, scope)
         if k in self._said:

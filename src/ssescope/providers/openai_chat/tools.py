@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import codes as shared
 from ...diagnostics import quote
 from ...events import ToolCallDelta
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag
+from . import codes
 from .state import _PARALLEL_WRAPPER, _ChatState, _Choice, _invalid
 
 
@@ -17,7 +19,7 @@ class _ChatTools(_ChatState):
     def _name(self, name: Any, o: int, record: DataRecord, out: list[AdapterOutput]) -> str | None:
         if name is None or isinstance(name, str):
             return name
-        out.append(diag("openai-chat.tool-name-not-string", record, choice=o, name=name))
+        out.append(diag(codes.TOOL_NAME_NOT_STRING, record, choice=o, name=name))
         return None
 
     def _arguments(
@@ -28,7 +30,7 @@ class _ChatTools(_ChatState):
         text = compact_json(args)
         out.append(
             diag(
-                "openai-chat.tool-arguments-not-string",
+                codes.TOOL_ARGUMENTS_NOT_STRING,
                 record,
                 choice=o,
                 name=type(args).__name__,
@@ -41,12 +43,10 @@ class _ChatTools(_ChatState):
         self, o: int, call: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         """Report the ``multi_tool_use.parallel`` pseudo-tool once per call."""
-        if not self._once("openai-chat.parallel-wrapper", (o, call)):
+        if not self._once(codes.PARALLEL_WRAPPER, (o, call)):
             return
         out.append(
-            diag(
-                "openai-chat.parallel-wrapper", record, choice=o, parallel_wrapper=_PARALLEL_WRAPPER
-            )
+            diag(codes.PARALLEL_WRAPPER, record, choice=o, parallel_wrapper=_PARALLEL_WRAPPER)
         )
 
     def _tool_calls(
@@ -84,11 +84,11 @@ class _ChatTools(_ChatState):
                         "it is treated as absent.",
                     )
                     idx = None
-                if self._once("tool.missing-index", o):
-                    out.append(diag("tool.missing-index", record, form="choice", choice=o))
+                if self._once(shared.TOOL_MISSING_INDEX, o):
+                    out.append(diag(shared.TOOL_MISSING_INDEX, record, form="choice", choice=o))
             cid = get("id")
             if cid is not None and not isinstance(cid, str):
-                out.append(diag("openai-chat.tool-id-not-string", record, choice=o, cid=cid))
+                out.append(diag(codes.TOOL_ID_NOT_STRING, record, choice=o, cid=cid))
                 cid = None
             ctype = get("type")
             if not isinstance(ctype, str):
@@ -119,16 +119,16 @@ class _ChatTools(_ChatState):
                 if here is None:
                     here = {idx}
                 elif idx in here:
-                    out.append(diag("openai-chat.duplicate-tool-index", record, choice=o, idx=idx))
+                    out.append(diag(codes.DUPLICATE_TOOL_INDEX, record, choice=o, idx=idx))
                 else:
                     here.add(idx)
                 known = st.index_ids
                 prev = known.get(idx)
                 if prev is None:
-                    if idx != len(known) and self._once("openai-chat.tool-index-gap", o):
+                    if idx != len(known) and self._once(codes.TOOL_INDEX_GAP, o):
                         out.append(
                             diag(
-                                "openai-chat.tool-index-gap",
+                                codes.TOOL_INDEX_GAP,
                                 record,
                                 choice=o,
                                 idx=idx,
@@ -141,7 +141,7 @@ class _ChatTools(_ChatState):
                         if prev and cid != prev:
                             out.append(
                                 diag(
-                                    "openai-chat.tool-index-reused",
+                                    codes.TOOL_INDEX_REUSED,
                                     record,
                                     idx=idx,
                                     choice=o,
@@ -155,11 +155,11 @@ class _ChatTools(_ChatState):
                     if (
                         st.last_index is not None
                         and idx != st.last_index
-                        and self._once("openai-chat.tool-calls-interleaved", o)
+                        and self._once(codes.TOOL_CALLS_INTERLEAVED, o)
                     ):
                         out.append(
                             diag(
-                                "openai-chat.tool-calls-interleaved",
+                                codes.TOOL_CALLS_INTERLEAVED,
                                 record,
                                 idx=idx,
                                 choice=o,

@@ -19,6 +19,7 @@ from .._base import (
     str_or_none,
     whole_terminal,
 )
+from . import codes
 from .items import _ResponsesItems
 from .maps import map_finish_reason
 from .state import _ARG_DELTAS, _ARG_DONES, _QUIET, _TERMINALS, _WHOLE_STATUS
@@ -65,13 +66,13 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         obj, bad = decode_json(record)
         if obj is INVALID:
             if record.data.strip() == "[DONE]":
-                out.append(diag("openai-responses.done-marker", record))
+                out.append(diag(codes.DONE_MARKER, record))
                 return out
             if bad is not None:
                 out.append(bad)
             return out
         if not isinstance(obj, dict):
-            out.append(diag("openai-responses.not-an-object", record, data=record.data))
+            out.append(diag(codes.NOT_AN_OBJECT, record, data=record.data))
             return out
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
@@ -83,23 +84,17 @@ class OpenAIResponsesAdapter(_ResponsesItems):
                 etype = wire_name
                 out.append(
                     diag(
-                        "openai-responses.missing-type",
+                        codes.MISSING_TYPE,
                         record,
                         form="event-name",
                         wire_name=wire_name,
                     )
                 )
             else:
-                out.append(
-                    diag("openai-responses.missing-type", record, form="skipped", etype=etype)
-                )
+                out.append(diag(codes.MISSING_TYPE, record, form="skipped", etype=etype))
                 return out
         elif wire_name is not None and wire_name not in ("message", etype):
-            out.append(
-                diag(
-                    "openai-responses.event-name-mismatch", record, wire_name=wire_name, etype=etype
-                )
-            )
+            out.append(diag(codes.EVENT_NAME_MISMATCH, record, wire_name=wire_name, etype=etype))
         if etype == "response.created":
             self._new_response()
         seq = obj.get("sequence_number")
@@ -157,7 +152,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         output = resp.get("output")
         if isinstance(output, list):
             if not output and self._built and etype == "response.completed":
-                out.append(diag("openai-responses.empty-final-output", record, etype=etype))
+                out.append(diag(codes.EMPTY_FINAL_OUTPUT, record, etype=etype))
             for position, item in enumerate(output):
                 if isinstance(item, dict):
                     # An id met in the stream names its item; an unknown one (a gateway

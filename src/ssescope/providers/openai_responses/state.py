@@ -10,6 +10,7 @@ import orjson
 from ...events import JSON, ResponseStart, Snapshot, Usage
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, int_or_none, provider_error, str_or_none, token_count
+from . import codes
 
 _TOOL_STATES = ("in_progress", "searching", "interpreting", "generating", "completed", "failed")
 
@@ -165,23 +166,19 @@ class _ResponsesState:
 
     def _check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(seq, int) or isinstance(seq, bool):
-            out.append(
-                diag("openai-responses.sequence-gap", record, form="not-an-integer", seq=seq)
-            )
+            out.append(diag(codes.SEQUENCE_GAP, record, form="not-an-integer", seq=seq))
             return
         last = self._seq
         self._seq = seq
         if last is None or seq == last + 1:
             return
         what = "skips ahead" if seq > last else "goes back"
-        out.append(
-            diag("openai-responses.sequence-gap", record, form="gap", seq=seq, last=last, what=what)
-        )
+        out.append(diag(codes.SEQUENCE_GAP, record, form="gap", seq=seq, last=last, what=what))
 
     def _invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(diag("openai-responses.invalid-field", record, field=field, value=value))
+        out.append(diag(codes.INVALID_FIELD, record, field=field, value=value))
 
     def _owner(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -227,7 +224,7 @@ class _ResponsesState:
         self._relabelled.add(index)
         out.append(
             diag(
-                "openai-responses.item-id-changed",
+                codes.ITEM_ID_CHANGED,
                 record,
                 index=index,
                 item_id=item_id,
@@ -323,7 +320,7 @@ class _ResponsesState:
             etype,
             code_text,
             raw,
-            form="openai-responses",
+            form=codes.ERROR,
             where=where,
             text=text,
             code_text=code_text,

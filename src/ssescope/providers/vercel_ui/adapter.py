@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ... import codes as shared
 from ...events import Unknown
 from ...framing.records import DataRecord
 from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, refuse_feed_after_close
+from . import codes
 from .state import _LEGACY_LINE, _QUIET
 from .tools import _UITools
 
@@ -48,16 +50,16 @@ class VercelUIAdapter(_UITools):
         obj, bad = decode_json(record)
         if obj is INVALID:
             if _LEGACY_LINE.match(data):
-                out.append(diag("vercel-ui.legacy-data-stream", record, data=data))
+                out.append(diag(codes.LEGACY_DATA_STREAM, record, data=data))
             elif bad is not None:
                 out.append(bad)
             return out
         if not isinstance(obj, dict):
-            out.append(diag("vercel-ui.not-an-object", record, data=data))
+            out.append(diag(codes.NOT_AN_OBJECT, record, data=data))
             return out
         ctype = obj.get("type")
         if not isinstance(ctype, str):
-            out.append(diag("vercel-ui.missing-type", record, ctype=ctype))
+            out.append(diag(codes.MISSING_TYPE, record, ctype=ctype))
             return out
         handler = self._handlers.get(ctype)
         if handler is not None:
@@ -74,5 +76,5 @@ class VercelUIAdapter(_UITools):
         close_once(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
-            return [diag("stream.missing-done", finish, form="vercel-ui")]
+            return [diag(shared.STREAM_MISSING_DONE, finish, form="vercel-ui")]
         return []

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from ... import codes as shared
 from ...events import Citation, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, provider_error
+from . import codes
 from .maps import FINISH_REASONS, _usage_values, finish_status, map_finish_reason
 
 # Chunks of the protocol that carry nothing the reply is made of.
@@ -51,12 +53,12 @@ class _UIState:
     def _invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(diag("vercel-ui.invalid-field", record, field=field, value=value))
+        out.append(diag(codes.INVALID_FIELD, record, field=field, value=value))
 
     def _not_started(
         self, what: str, key: str, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(diag("vercel-ui.part-not-started", record, what=what, key=key))
+        out.append(diag(codes.PART_NOT_STARTED, record, what=what, key=key))
 
     def _usage(
         self, meta: object, source: str, record: DataRecord, out: list[AdapterOutput]
@@ -103,7 +105,7 @@ class _UIState:
         if isinstance(raw, str):
             self._finish_raw = raw
             if raw not in FINISH_REASONS:
-                out.append(diag("vercel-ui.unknown-finish-reason", record, raw_text=raw))
+                out.append(diag(codes.UNKNOWN_FINISH_REASON, record, raw_text=raw))
             out.append(Finish(record.index, 0, map_finish_reason(raw), raw))
         elif raw is not None:
             self._invalid("finishReason", raw, record, out)
@@ -128,12 +130,12 @@ class _UIState:
         if self._finished is not None:
             self._terminate(record, "[DONE]", out)
             return
-        out.append(diag("stream.done-without-finish", record, form="vercel-ui"))
+        out.append(diag(shared.STREAM_DONE_WITHOUT_FINISH, record, form="vercel-ui"))
 
     def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         text = obj.get("errorText")
         message = text if isinstance(text, str) else ("" if text is None else str(text))
-        provider_error(record, out, message, None, None, obj, form="vercel-ui", message=message)
+        provider_error(record, out, message, None, None, obj, form=codes.ERROR, message=message)
 
     def _abort(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         reason = obj.get("reason")
@@ -144,4 +146,4 @@ class _UIState:
     def _reset_step(
         self, _obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        out.append(diag("vercel-ui.reset-step", record))
+        out.append(diag(codes.RESET_STEP, record))

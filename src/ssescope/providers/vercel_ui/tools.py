@@ -9,6 +9,7 @@ import orjson
 from ...events import ServerToolResult, ToolCall, ToolCallDelta, ToolCallEnd
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag
+from . import codes
 from .parts import _UIParts
 
 
@@ -89,7 +90,7 @@ class _UITools(_UIParts):
         arguments = raw if isinstance(raw, str) else orjson.dumps(raw).decode()
         out.append(
             diag(
-                "vercel-ui.tool-input-error",
+                codes.TOOL_INPUT_ERROR,
                 record,
                 toolcallid=obj.get("toolCallId"),
                 errortext=obj.get("errorText"),
@@ -109,9 +110,7 @@ class _UITools(_UIParts):
                 ctype = "tool-output-preliminary"
         elif ctype == "tool-output-error":
             content = obj.get("errorText")
-            out.append(
-                diag("vercel-ui.tool-output-error", record, call_id=call_id, content=content)
-            )
+            out.append(diag(codes.TOOL_OUTPUT_ERROR, record, call_id=call_id, content=content))
         else:
             content = None
         out.append(ServerToolResult(record.index, 0, call_id, ctype, content))

@@ -1,4 +1,7 @@
-"""The shape of a registry entry: one :class:`Code` per diagnostic code."""
+"""What a diagnostic code is: one :class:`Code` object per code, owned by the layer that
+raises it (``ssescope.codes.<layer>`` for the shared layers, ``providers/<p>/codes.py`` for
+a provider), and the :class:`Form` objects by which a layer adds its message to a shared
+code."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Literal, TypeAlias
 __all__ = [
     "LAYERS",
     "Code",
+    "Form",
     "Layer",
     "Page",
     "Piece",
@@ -61,13 +65,14 @@ class Page:
     """The page's Markdown before its first code (title and introduction)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Code:
     """Everything known about one diagnostic code, in one place.
 
-    Emitters name the code and pass its arguments; the severity and the message come from
+    Emitters pass the object and its arguments; the severity and the message come from
     here, the docs pages are generated from here, and ``--redact`` knows from ``content``
-    which arguments carry stream content.
+    which arguments carry stream content. Two codes are equal when their names are (a
+    code that crossed a process boundary is still the same code).
     """
 
     name: str
@@ -91,6 +96,12 @@ class Code:
     _compiled: dict[str | None, tuple[Piece, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Code) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     @property
     def anchor(self) -> str:
@@ -135,3 +146,24 @@ class Code:
             for _, name, _, _ in compile_template(text)
             if name is not None and name != "record"
         )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Form:
+    """A message form that a layer adds to a shared code it raises (a provider's sentence
+    for ``provider.error``): the shared code keeps its severity, layer and docs, and the
+    form is documented with it."""
+
+    code: Code
+    """The shared code."""
+    name: str
+    """The form's name, the Report's ``form`` (``"anthropic"``)."""
+    message: str
+    """Its message template (see :func:`compile_template`)."""
+    _compiled: list[tuple[Piece, ...]] = field(default_factory=list, compare=False, repr=False)
+
+    def template(self) -> tuple[Piece, ...]:
+        """Its compiled template."""
+        if not self._compiled:
+            self._compiled.append(compile_template(self.message))
+        return self._compiled[0]
