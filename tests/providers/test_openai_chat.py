@@ -432,6 +432,54 @@ def test_wrong_types_everywhere_are_diagnosed_not_raised() -> None:
     assert events[-1].status == "completed"
 
 
+def test_each_wrong_type_names_its_field_and_value_as_arguments() -> None:
+    body = sse(
+        "[1, 2]",
+        chunk("not a choice"),
+        {"id": "chatcmpl-1", "choices": {"index": 0}},
+        {"id": "chatcmpl-1", "choices": [], "usage": [1]},
+        chunk({"index": "0", "delta": "text"}),
+        chunk({"index": 0, "delta": {"content": 5}, "finish_reason": 3}),
+        chunk(choice(tool_calls={"index": 0, "id": "c", "function": {"name": "f"}})),
+        chunk(choice(tool_calls=[7, {"index": "x", "id": "c", "function": "f"}])),
+        chunk(choice(function_call="f", reasoning_details="r")),
+        chunk(choice(tool_calls=5)),
+        chunk(choice("stop")),
+        "[DONE]",
+    )
+    shapes = [
+        (d.form, d.args, d.message)
+        for d in run(body)
+        if isinstance(d, Diagnostic) and d.code == "openai-chat.invalid-shape"
+    ]
+    assert [(form, args) for form, args, _ in shapes] == [
+        ("record", {"value": [1, 2], "kind": "list"}),
+        ("choice", {"value": "not a choice", "pos": 0}),
+        ("choices", {"value": {"index": 0}}),
+        ("usage", {"value": [1]}),
+        ("choice-index", {"value": "0", "pos": 0}),
+        ("delta", {"value": "text", "pos": 0}),
+        ("content", {"value": 5, "choice": 0}),
+        ("finish-reason", {"value": 3, "pos": 0}),
+        (
+            "tool-calls-object",
+            {"value": {"index": 0, "id": "c", "function": {"name": "f"}}, "choice": 0},
+        ),
+        ("tool-call", {"value": 7, "choice": 0}),
+        ("tool-call-index", {"value": "x", "choice": 0}),
+        ("tool-function", {"value": "f", "choice": 0}),
+        ("reasoning-details", {"value": "r", "choice": 0}),
+        ("function-call", {"value": "f", "choice": 0}),
+        ("tool-calls", {"value": 5, "choice": 0}),
+    ]
+    messages = [message for _, _, message in shapes]
+    assert messages[0] == "Record 0: the record is a JSON list, not a chunk object: [1, 2]."
+    assert messages[4] == ("Record 4: choices[0].index is not an integer: '0'; position 0 is used.")
+    assert messages[8].endswith(
+        "is not a list: {'index': 0, 'id': 'c', 'function': {'name': 'f'}}; it is read as a one-entry list."
+    )
+
+
 def test_a_tool_call_dict_instead_of_a_list_is_read_as_one_entry() -> None:
     events = run(sse(chunk(choice(tool_calls={"index": 0, "id": "c", "function": {"name": "f"}}))))
     assert ToolCallDelta(0, 0, 0, "c", "f", None, None) in events

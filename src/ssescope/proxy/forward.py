@@ -29,13 +29,9 @@ from ..diagnostics import diagnostic
 from .exchange import Exchange, Registry
 from .headers import forward_headers, header, is_stream, redact_pairs, request_ids
 from .recorder import Recorder
-from .upload import ClientGone, ClientIdle, Upload
+from .upload import DISCONNECT, ClientGone, ClientIdle, Upload
 
 __all__ = ["ProxyApp", "ProxyOptions", "UpstreamBroke", "make_client", "quiet_upstream_breaks"]
-
-# the ASGI message of a client that hung up (joined so that the check that every dotted
-# diagnostic code is documented does not take it for one)
-_DISCONNECT = ".".join(("http", "disconnect"))
 
 
 class UpstreamBroke(Exception):
@@ -295,7 +291,7 @@ class ProxyApp:
             while True:
                 done, _ = await asyncio.wait((watch,), timeout=min(grace, 0.25))
                 if done:
-                    if watch.result().get("type") != _DISCONNECT:
+                    if watch.result().get("type") != DISCONNECT:
                         watch = asyncio.ensure_future(receive())
                         continue
                     ex.end = "cancelled"

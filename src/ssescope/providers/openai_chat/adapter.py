@@ -78,7 +78,7 @@ class OpenAIChatAdapter(_ChatChoices):
         if not isinstance(obj, dict):
             kind = type(obj).__name__
             out: list[AdapterOutput] = []
-            _invalid(out, record, f"the record is a JSON {kind}, not a chunk object: {quote(obj)}.")
+            _invalid(out, record, "record", obj, kind=kind)
             out.append(Unknown(record.index, f"json-{kind}", cast("JSON", obj)))
             return out
         return self._chunk(obj, record)
@@ -211,11 +211,9 @@ class OpenAIChatAdapter(_ChatChoices):
                     if self._choice(ch, pos, record, out):
                         finished = True
                 else:
-                    _invalid(
-                        out, record, f"choices[{pos}] is not an object: {quote(ch)}; it is skipped."
-                    )
+                    _invalid(out, record, "choice", ch, pos=pos)
         elif choices is not None:
-            _invalid(out, record, f"`choices` is not a list: {quote(choices)}; it is ignored.")
+            _invalid(out, record, "choices", choices)
         if (
             obj_type != "chat.completion.chunk"
             or not _TOP_RARE.isdisjoint(obj)
@@ -242,7 +240,7 @@ class OpenAIChatAdapter(_ChatChoices):
                 source = "usage chunk" if not choices else "finish chunk" if finished else "chunk"
                 out.append(Usage(ri, _usage_values(usage), usage, source))
             else:
-                _invalid(out, record, f"`usage` is not an object: {quote(usage)}; it is ignored.")
+                _invalid(out, record, "usage", usage)
         xg = get("x_groq")
         if isinstance(xg, dict):
             xu = xg.get("usage")

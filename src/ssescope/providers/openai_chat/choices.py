@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import quote
 from ...events import Audio, Citation, Finish, RefusalDelta, TextDelta, ToolCallDelta, ToolCallsEnd
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, str_or_none
@@ -28,11 +27,7 @@ class _ChatChoices(_ChatParts):
                 if self._once(codes.MISSING_CHOICE_INDEX):
                     out.append(diag(codes.MISSING_CHOICE_INDEX, record, pos=pos))
             else:
-                _invalid(
-                    out,
-                    record,
-                    f"choices[{pos}].index is not an integer: {quote(o)}; position {pos} is used.",
-                )
+                _invalid(out, record, "choice-index", o, pos=pos)
             o = pos
         st = self._choices.get(o)
         if st is None:
@@ -51,11 +46,7 @@ class _ChatChoices(_ChatParts):
             else:
                 self._delta(delta, o, st, record, out)
         elif delta is not None:
-            _invalid(
-                out,
-                record,
-                f"choices[{pos}].delta is not an object: {quote(delta)}; it is ignored.",
-            )
+            _invalid(out, record, "delta", delta, pos=pos)
         if not _CHOICE_RARE.isdisjoint(ch):
             self._choice_rest(ch, o, st, delta is None, record, out)
 
@@ -63,11 +54,7 @@ class _ChatChoices(_ChatParts):
         if fr is None or fr == "":
             return False
         if not isinstance(fr, str):
-            _invalid(
-                out,
-                record,
-                f"choices[{pos}].finish_reason is not a string: {quote(fr)}; it is ignored.",
-            )
+            _invalid(out, record, "finish-reason", fr, pos=pos)
             return False
         reason = map_finish_reason(fr)
         if reason == "other" and self._once(codes.UNKNOWN_FINISH_REASON, fr):
@@ -150,11 +137,7 @@ class _ChatChoices(_ChatParts):
                     self._parallel_wrapper(o, None, record, out)
                 out.append(ToolCallDelta(ri, o, None, None, name, args, None))
             else:
-                _invalid(
-                    out,
-                    record,
-                    f"delta.function_call of choice {o} is not an object: {quote(fc)}; it is ignored.",
-                )
+                _invalid(out, record, "function-call", fc, choice=o)
         annotations = get("annotations")
         if annotations and isinstance(annotations, list):
             out.extend(Citation(ri, o, ann) for ann in annotations)

@@ -30,7 +30,23 @@ INVALID_SHAPE = Code(
     "warning",
     "provider",
     PAGE,
-    "Record {record}: {message}",
+    {
+        "record": "Record {record}: the record is a JSON {kind}, not a chunk object: {value!q}.",
+        "choice": "Record {record}: choices[{pos}] is not an object: {value!q}; it is skipped.",
+        "choices": "Record {record}: `choices` is not a list: {value!q}; it is ignored.",
+        "usage": "Record {record}: `usage` is not an object: {value!q}; it is ignored.",
+        "choice-index": "Record {record}: choices[{pos}].index is not an integer: {value!q}; position {pos} is used.",
+        "delta": "Record {record}: choices[{pos}].delta is not an object: {value!q}; it is ignored.",
+        "finish-reason": "Record {record}: choices[{pos}].finish_reason is not a string: {value!q}; it is ignored.",
+        "function-call": "Record {record}: delta.function_call of choice {choice} is not an object: {value!q}; it is ignored.",
+        "content": "Record {record}: delta.content of choice {choice} is neither a string nor a list: {value!q}; it is ignored.",
+        "reasoning-details": "Record {record}: delta.reasoning_details of choice {choice} is not a list: {value!q}; it is ignored.",
+        "tool-calls": "Record {record}: delta.tool_calls of choice {choice} is not a list: {value!q}; it is ignored.",
+        "tool-calls-object": "Record {record}: delta.tool_calls of choice {choice} is not a list: {value!q}; it is read as a one-entry list.",
+        "tool-call": "Record {record}: a delta.tool_calls entry of choice {choice} is not an object: {value!q}; it is skipped.",
+        "tool-call-index": "Record {record}: a tool call index of choice {choice} is not an integer: {value!q}; it is treated as absent.",
+        "tool-function": "Record {record}: a tool call `function` of choice {choice} is not an object: {value!q}; it is ignored.",
+    },
     (
         "- **Meaning:** a field has a JSON type the protocol does not allow: `choices` not a list,\n"
         "  a choice or delta not an object, `usage` not an object, `delta.content` neither a string\n"
@@ -43,6 +59,7 @@ INVALID_SHAPE = Code(
         "- **What to do:** the server or a proxy rewrites chunks incorrectly; check it against\n"
         "  the Chat Completions chunk schema.\n"
     ),
+    content=("value",),
 )
 
 EMPTY_DATA = Code(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import quote
 from ...events import Citation, ReasoningDelta, ReasoningMeta, Snapshot, TextDelta, ToolCall
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag
@@ -24,11 +23,7 @@ class _ChatParts(_ChatTools):
         elif isinstance(content, list):
             self._content_parts(content, o, record, out)
         else:
-            _invalid(
-                out,
-                record,
-                f"delta.content of choice {o} is neither a string nor a list: {quote(content)}; it is ignored.",
-            )
+            _invalid(out, record, "content", content, choice=o)
 
     def _reasoning(
         self, rc: Any, rs: Any, rd: Any, o: int, record: DataRecord, out: list[AdapterOutput]
@@ -57,11 +52,7 @@ class _ChatParts(_ChatTools):
                 out.append(ReasoningDelta(ri, o, plain))
             return
         if not isinstance(rd, list):
-            _invalid(
-                out,
-                record,
-                f"delta.reasoning_details of choice {o} is not a list: {quote(rd)}; it is ignored.",
-            )
+            _invalid(out, record, "reasoning-details", rd, choice=o)
             if plain:
                 out.append(ReasoningDelta(ri, o, plain))
             return

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from ... import codes as shared
 from ...codes.spec import Code
-from ...diagnostics import quote
+from ...diagnostics import build, quote
 from ...events import FinishReason, Status, Terminal
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, error_fields, provider_error
@@ -76,9 +76,14 @@ def _is_whole(choices: Any) -> bool:
     )
 
 
-def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None:
-    """Report a field whose JSON type is not the one the protocol defines."""
-    out.append(diag(codes.INVALID_SHAPE, record, message=message))
+def _invalid(
+    out: list[AdapterOutput], record: DataRecord, form: str, value: object, **args: object
+) -> None:
+    """Report a field whose JSON type is not the one the protocol defines: ``value``, in
+    the message form ``form`` of ``openai-chat.invalid-shape``."""
+    out.append(
+        build(codes.INVALID_SHAPE, {"value": value, **args}, record.start, record.index, None, form)
+    )
 
 
 class _Choice:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import codes as shared
-from ...diagnostics import quote
 from ...events import ToolCallDelta
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag
@@ -54,12 +53,8 @@ class _ChatTools(_ChatState):
     ) -> None:
         ri = record.index
         if not isinstance(entries, list):
-            how = "it is read as a one-entry list" if isinstance(entries, dict) else "it is ignored"
-            _invalid(
-                out,
-                record,
-                f"delta.tool_calls of choice {o} is not a list: {quote(entries)}; {how}.",
-            )
+            form = "tool-calls-object" if isinstance(entries, dict) else "tool-calls"
+            _invalid(out, record, form, entries, choice=o)
             if not isinstance(entries, dict):
                 return
             entries = [entries]
@@ -67,22 +62,13 @@ class _ChatTools(_ChatState):
         here: set[int] | None = None
         for e in entries:
             if not isinstance(e, dict):
-                _invalid(
-                    out,
-                    record,
-                    f"a delta.tool_calls entry of choice {o} is not an object: {quote(e)}; it is skipped.",
-                )
+                _invalid(out, record, "tool-call", e, choice=o)
                 continue
             get = e.get
             idx = get("index")
             if type(idx) is not int:
                 if idx is not None:
-                    _invalid(
-                        out,
-                        record,
-                        f"a tool call index of choice {o} is not an integer: {quote(idx)}; "
-                        "it is treated as absent.",
-                    )
+                    _invalid(out, record, "tool-call-index", idx, choice=o)
                     idx = None
                 if self._once(shared.TOOL_MISSING_INDEX, o):
                     out.append(diag(shared.TOOL_MISSING_INDEX, record, form="choice", choice=o))
@@ -110,11 +96,7 @@ class _ChatTools(_ChatState):
                 name = self._name(fn.get("name"), o, record, out)
                 args = self._arguments(fn.get(args_key), o, record, out)
             elif fn is not None:
-                _invalid(
-                    out,
-                    record,
-                    f"a tool call `function` of choice {o} is not an object: {quote(fn)}; it is ignored.",
-                )
+                _invalid(out, record, "tool-function", fn, choice=o)
             if idx is not None:
                 if here is None:
                     here = {idx}
