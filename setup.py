@@ -32,7 +32,15 @@ ROOT = Path(__file__).resolve().parent
 # Packages compiled whole (their package __init__ modules stay Python: they only re-export)
 # and single modules compiled too.
 CORE_PACKAGES = ("framing", "providers", "aggregate")
-CORE_MODULES = ("events.py", "pipeline.py", "diagnostics.py", "limits.py", "strictjson.py")
+CORE_MODULES = (
+    "events.py",
+    "pipeline.py",
+    "diagnostics.py",
+    "limits.py",
+    "output/strictjson.py",
+)
+# A provider's codes module is data: it stays Python, like the shared codes in codes/.
+DATA_MODULES = ("__init__.py", "codes.py")
 # Commands that produce an installed or packed build; metadata steps (egg_info, dist_info,
 # sdist) and editable wheels never compile.
 BUILDING = {"bdist_wheel", "build", "build_ext", "install"}
@@ -44,7 +52,7 @@ def core_modules() -> list[str]:
     files = [str(package / name) for name in CORE_MODULES]
     for sub in CORE_PACKAGES:
         paths = sorted((ROOT / package / sub).rglob("*.py"))
-        files.extend(str(p.relative_to(ROOT)) for p in paths if p.name != "__init__.py")
+        files.extend(str(p.relative_to(ROOT)) for p in paths if p.name not in DATA_MODULES)
     return files
 
 
@@ -84,7 +92,7 @@ class OptionalBuildExt(build_ext):
 
 def docstrings(files: list[str]) -> dict[str, dict[str, str]]:
     """The module and class docstrings of the compiled modules, which compiled modules lose:
-    ``{module: {"": module doc, class name: class doc}}`` (``ssescope._core`` puts them back)."""
+    ``{module: {"": module doc, class name: class doc}}`` (``ssescope.core_build`` puts them back)."""
     table: dict[str, dict[str, str]] = {}
     for file in files:
         tree = ast.parse((ROOT / file).read_text(encoding="utf-8"))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ssescope.frame_rows import FrameRow, FrameRows, json_type, preview_of
 from ssescope.framing import Framer
+from ssescope.output.frame_rows import FrameRow, FrameRows, json_type, preview_of
 from ssescope.pipeline import Pipeline
 
 from .splits import all_splits

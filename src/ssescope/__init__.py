@@ -7,7 +7,6 @@ never reads a socket, a file or a clock itself.
 
 from __future__ import annotations
 
-from ._core import CORE, core_label
 from .aggregate import (
     SCHEMA_VERSION,
     AudioReport,
@@ -23,6 +22,7 @@ from .aggregate import (
 )
 from .api import feed_body, feed_chunks, inspect, inspect_all
 from .containers import Body, CaptureWriter, read_container, read_path
+from .core_build import CORE, core_label
 from .diagnostics import Diagnostic
 from .errors import SSEScopeError, UsageError
 from .framing import (

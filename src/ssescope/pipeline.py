@@ -17,7 +17,7 @@ from .aggregate.report import RecordCounts, Report
 from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
-from .framing.detect import Framer
+from .framing.framer import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE

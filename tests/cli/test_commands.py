@@ -11,9 +11,9 @@ from cli_helpers import EXAMPLES, run
 from ssescope import codes
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
 from ssescope.cli.exitcodes import exit_code
-from ssescope.cli.redact import redact_report
 from ssescope.compare import compare_result, load_result
 from ssescope.diagnostics import Diagnostic
+from ssescope.output.redaction import redact_report
 
 BAD_JSON = str(EXAMPLES / "broken-bad-json-record.sse")
 

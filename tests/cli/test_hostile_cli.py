@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import ssescope
-from ssescope import strictjson
 from ssescope.cli import exitcodes, main
+from ssescope.output import strictjson
 
 CHAT = (
     b'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,'

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run
 
-from ssescope.visible import escape_json_text, visible
+from ssescope.output.visible import escape_json_text, visible
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"
 OSC0 = "\x1b]0;pwned\x07"

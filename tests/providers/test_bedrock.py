@@ -45,8 +45,8 @@ from ssescope.events import (
     Unknown,
     Usage,
 )
-from ssescope.framing.detect import Framer
 from ssescope.framing.eventstream import EventStreamParser, encode_message
+from ssescope.framing.framer import Framer
 from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEEvent
 from ssescope.framing.sse import SSEParser

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import click
 
 from ..errors import SSEScopeError
-from ..visible import visible
+from ..output.visible import visible
 from . import exitcodes
 from ._pipe import quiet_stdout
 from .app import COMMANDS, cli

@@ -10,11 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__, core_label, strictjson
+from .. import __version__, core_label
 from ..compare import compare_result, load_result, normalise_result
 from ..errors import UsageError
 from ..examples import list_examples
-from ..framing.detect import FRAMINGS
+from ..framing.framer import FRAMINGS
+from ..output import strictjson
+from ..output.redaction import redact_report
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, Input, load_all, run_pipeline
 from ._input import open_source, want_color
@@ -24,7 +26,6 @@ from .entries import entry_option, one_entry, render_entries, select_entry, wors
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
 from .proxy_cmd import proxy_command
-from .redact import redact_report
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
 from .request_cmd import request_command

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..compare import Difference, ExpectedReply, shape_name
-from ..visible import escape_json_text, visible
+from ..output.visible import escape_json_text, visible
 
 __all__ = ["print_differences"]
 

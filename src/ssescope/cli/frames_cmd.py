@@ -1,6 +1,6 @@
 """``ssescope records``: one row per record, printed while the stream is read.
 
-Rows are written as the engine finalises them (see :mod:`ssescope.frame_rows`), one line
+Rows are written as the engine finalises them (see :mod:`ssescope.output.frame_rows`), one line
 each, so ``ssescope records big.sse | head`` answers at once and a long stream is shown in
 bounded memory. The unterminated tail of a cut stream is a row of its own. ``frames`` is
 the same command under its former name.
@@ -16,17 +16,17 @@ import click
 import orjson
 from rich.cells import cell_len
 
-from .. import strictjson
 from ..diagnostics import Diagnostic
-from ..frame_rows import FrameRow, FrameRows
-from ..visible import escape_json_text, visible
+from ..output import strictjson
+from ..output.frame_rows import FrameRow, FrameRows
+from ..output.redaction import redact_diagnostic, redacted
+from ..output.visible import escape_json_text, visible
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, feed, load_all, start
 from ._input import open_source, want_color
 from ._pipe import quiet_stdout
 from .entries import entry_option, one_entry
 from .options import framing_option, provider_option
-from .redact import redact_diagnostic, redacted
 
 __all__ = ["frames_alias", "frames_command"]
 

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..framing.detect import FRAMINGS
+from ..framing.framer import FRAMINGS
 from ..providers.registry import PROVIDERS
 from . import exitcodes
 

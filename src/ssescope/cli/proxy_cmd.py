@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from ..visible import visible
+from ..output.visible import visible
 from ._listen import WEB_PORT, listen
 from .options import FOLDER, PROVIDER_CHOICE, allow_host_option, host_option
 from .web_cmd import allowed_hosts, check_host

@@ -14,7 +14,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from ..visible import visible
+from ..output.visible import visible
 from .textview import FOLD_CHARS, text_block
 
 __all__ = ["SECTIONS", "problem_counts", "render_report"]
@@ -227,7 +227,7 @@ def render_report(
     """Print the human view of a Report dict on ``console``.
 
     Everything that came from the stream is shown with its control characters made
-    visible (:func:`ssescope.visible.visible`); a text longer than
+    visible (:func:`ssescope.output.visible.visible`); a text longer than
     :data:`~ssescope.cli.textview.FOLD_CHARS` characters is cut with a note saying how
     much was left out, unless ``full``.
 

@@ -13,13 +13,14 @@ from typing import IO, Any
 import click
 from rich.console import Console
 
-from .. import codes, strictjson
+from .. import codes
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, redact_url, scrub, secret_values
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
-from ..visible import visible
+from ..output import strictjson
+from ..output.visible import visible
 from . import exitcodes
 from ._types import positive
 from .options import FAIL_ON_HELP, parse_fail_on, provider_option

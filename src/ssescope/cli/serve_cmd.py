@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import UsageError
-from ..visible import visible
+from ..output.visible import visible
 from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
 from .options import allow_host_option, host_option

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ..visible import visible
+from ..output.visible import visible
 
 __all__ = ["FOLD_CHARS", "PIECE_CHARS", "PIECE_LINES", "fold_note", "text_block"]
 

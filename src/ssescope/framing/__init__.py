@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ._text import BOM
-from .detect import FRAMINGS, Framer, FramingName, FramingParser, detect_framing, make_parser
 from .eventstream import EventStreamParser
+from .framer import FRAMINGS, Framer, FramingName, FramingParser, detect_framing, make_parser
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
 from .records import (

@@ -5,7 +5,7 @@ first-content time, records, bytes, capture); :func:`exchange_json` its ``--json
 :class:`LiveDisplay` shows the streams in flight on a terminal with ``rich.live``.
 
 Whatever came from a client or an upstream (a request path, an error message) is shown
-through :func:`ssescope.visible.visible` and as a rich ``Text``: never as markup, so a
+through :func:`ssescope.output.visible.visible` and as a rich ``Text``: never as markup, so a
 path holding ``[link=…]`` or ``[/x]`` is shown as it is.
 """
 
@@ -20,7 +20,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from ..visible import visible
+from ..output.visible import visible
 from .exchange import Exchange, Registry
 
 __all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line"]

@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from ..containers import read_path
 from ..errors import UsageError
-from ..visible import visible
+from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
 from .quirks import Quirk, apply_quirks, parse_quirk, shape

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from ..framing.detect import Framer
+from ..framing.framer import Framer
 from ..framing.records import JSONRecord, SSEComment, SSEEvent
 from ..providers.detect import detect_provider
 from ..providers.registry import error_body, error_frame, terminal_events

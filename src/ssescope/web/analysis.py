@@ -18,7 +18,7 @@ from ..aggregate.timeline import Timeline
 from ..api import feed_chunks
 from ..containers import Body, CaptureWriter, read_all
 from ..errors import UsageError
-from ..frame_rows import FrameRow, FrameRows
+from ..output.frame_rows import FrameRow, FrameRows
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 

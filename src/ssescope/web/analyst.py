@@ -25,8 +25,8 @@ from typing import IO
 
 import orjson
 
-from .. import strictjson
 from ..errors import UsageError
+from ..output import strictjson
 from .analysis import analyse
 
 __all__ = ["AnalysisFailed", "Analyst", "analysed", "main"]

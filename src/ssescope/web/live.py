@@ -41,8 +41,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from .. import strictjson
 from ..errors import UsageError
+from ..output import strictjson
 from .analyst import AnalysisFailed, Analyst
 
 __all__ = [

@@ -7,7 +7,7 @@ Routes:
 * ``POST /api/inspect?provider=auto&framing=auto``: the body is a raw stream or a
   container; the answer is :func:`ssescope.web.analysis.analyse`'s JSON.
 * ``POST /api/report?provider=auto&framing=auto&redact=1``: the same body; the answer is
-  the Report's JSON as a download, with content redacted (:mod:`ssescope.redaction`)
+  the Report's JSON as a download, with content redacted (:mod:`ssescope.output.redaction`)
   when ``redact`` is ``1``.
 * ``POST /api/ssecap``: the same body, returned as an ``.ssecap`` capture.
 * ``GET /api/examples`` and ``GET /api/examples/{name}``: the bundled examples.
@@ -46,9 +46,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Scope
 
-from .. import strictjson
 from ..errors import UsageError
-from ..redaction import redact_report
+from ..output import strictjson
+from ..output.redaction import redact_report
 from ..serve.guard import LOOPBACK_HOSTS, HostGuard, foreign_request
 from .analysis import analyse, build_capture
 from .examples import find_examples

@@ -13,8 +13,8 @@ import hashlib
 import json
 from typing import Any
 
-from .diagnostics import render
-from .output.catalog import CODES
+from ..diagnostics import render
+from .catalog import CODES
 
 __all__ = ["redact_diagnostic", "redact_report", "redacted"]
 

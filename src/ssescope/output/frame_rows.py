@@ -27,8 +27,8 @@ from typing import Any
 
 import orjson
 
-from .diagnostics import Diagnostic
-from .events import (
+from ..diagnostics import Diagnostic
+from ..events import (
     Citation,
     Finish,
     ProviderError,
@@ -44,9 +44,9 @@ from .events import (
     Unknown,
     Usage,
 )
-from .framing.records import Record, SSEComment, SSEEvent, Tail
-from .pipeline import Pipeline
-from .providers._base import AdapterOutput
+from ..framing.records import Record, SSEComment, SSEEvent, Tail
+from ..pipeline import Pipeline
+from ..providers._base import AdapterOutput
 
 __all__ = ["FrameRow", "FrameRows", "json_type", "preview_of"]
 
