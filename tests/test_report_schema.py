@@ -11,6 +11,7 @@ import pytest
 
 from ssescope import inspect
 from ssescope.cli import main
+from ssescope.providers.registry import PROVIDERS
 from ssescope.schema import report_schema, report_schema_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,11 @@ INPUTS = sorted(
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(report_schema())
+
+
+def test_the_provider_names_the_schema_allows_are_the_registrys() -> None:
+    assert report_schema()["properties"]["provider"] == {"enum": list(PROVIDERS)}
+    assert json.loads(report_schema_text())["properties"]["provider"]["enum"] == list(PROVIDERS)
 
 
 def test_ssescope_schema_prints_the_shipped_schema(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from ssescope.cli.web_cmd import check_host
+from ssescope.providers.registry import PROVIDERS
 from ssescope.web import CSP, create_app
 from ssescope.web.examples import find_examples
 
@@ -78,6 +80,13 @@ def test_the_page_references_only_its_own_static_files(client: TestClient) -> No
     for name in ("app.js", "app.css"):
         text = client.get(f"/static/{name}").text
         assert "https://" not in text and "http://" not in text
+
+
+def test_the_provider_list_of_the_page_is_the_registrys(client: TestClient) -> None:
+    for page in (client.get("/").text, client.get("/static/index.html").text):
+        select = page.split('id="provider"', 1)[1].split("</select>", 1)[0]
+        shown = re.findall(r"<option(?: value=\"([^\"]*)\")?>([^<]*)</option>", select)
+        assert [value or text for value, text in shown] == ["auto", *PROVIDERS]
 
 
 def test_unknown_static_names_are_404(client: TestClient) -> None:

@@ -32,6 +32,7 @@ one is refused with 503 and ``Retry-After``.
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable
 from importlib import resources
@@ -49,6 +50,7 @@ from starlette.types import Scope
 from ..errors import UsageError
 from ..output import strictjson
 from ..output.redaction import redact_report
+from ..providers.registry import PROVIDERS
 from ..serve.guard import LOOPBACK_HOSTS, HostGuard, foreign_request
 from .analysis import analyse, build_capture
 from .examples import find_examples
@@ -85,8 +87,17 @@ _STATIC = {
 }
 
 
+_PROVIDERS_SLOT = (
+    b"<!-- providers: the server writes one option per name of the provider registry -->"
+)
+
+
 def _static(name: str) -> bytes:
-    return resources.files("ssescope.web").joinpath("static").joinpath(name).read_bytes()
+    data = resources.files("ssescope.web").joinpath("static").joinpath(name).read_bytes()
+    if name == "index.html":  # the provider list is the registry's
+        options = "".join(f"<option>{html.escape(p)}</option>" for p in PROVIDERS)
+        data = data.replace(_PROVIDERS_SLOT, options.encode())
+    return data
 
 
 def _foreign(scope: Scope) -> Response | None:
