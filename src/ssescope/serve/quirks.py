@@ -11,7 +11,7 @@ sense for a stream is refused with a one-line :class:`UsageError`. Nothing here 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..framing.eventstream import encode_record
@@ -19,6 +19,7 @@ from ..providers._quirks import QuirkRefused, QuirkTransform, WireRecord
 from ..providers.registry import quirk_transforms
 from . import wire_quirks
 from .faults import record_spans
+from .plan import QuirkPlan
 
 __all__ = ["PRESETS", "Quirk", "QuirkPlan", "QuirkPreset", "apply_quirks", "parse_quirk", "shape"]
 
@@ -156,33 +157,6 @@ def parse_quirk(spec: str) -> Quirk:
     if not seconds >= 0 or seconds == float("inf"):
         raise UsageError(f"bad quirk {spec!r}: the duration must be a finite number >= 0")
     return Quirk(name, seconds)
-
-
-@dataclass(slots=True)
-class QuirkPlan:
-    """What the quirks make of a body, before faults, chunking and delays.
-
-    Attributes:
-        body: the bytes to serve (faults apply to these).
-        headers: extra response headers.
-        status: answer with this status and ``body`` instead of a stream, if set.
-        wait_before: seconds before the response starts.
-        hold_after: seconds the connection stays open after the last byte.
-        burst: send everything in one chunk, once all of it would have been sent.
-        tail: chunks sent after the body, each with the seconds to wait before it.
-        provider: the provider detected in the original body.
-        framing: the framing of the original body.
-    """
-
-    body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
-    status: int | None = None
-    wait_before: float = 0.0
-    hold_after: float = 0.0
-    burst: bool = False
-    tail: list[tuple[bytes, float]] = field(default_factory=list)
-    provider: str = "unknown"
-    framing: str = "sse"
 
 
 def _records(body: bytes) -> tuple[list[WireRecord], bytes, str, str]:

@@ -1,7 +1,7 @@
 """The wire-level quirks: the same for every provider (heartbeats, buffering, headers, a
 gateway timeout, a connection held open, data spread over several lines).
 
-:func:`apply` changes the records and the :class:`~ssescope.serve.quirks.QuirkPlan`;
+:func:`apply` changes the records and the :class:`~ssescope.serve.plan.QuirkPlan`;
 nothing here does I/O or sleeps.
 """
 
@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..providers._quirks import QuirkRefused, WireRecord, data_indices, load
-
-if TYPE_CHECKING:
-    from .quirks import QuirkPlan
+from .plan import QuirkPlan
 
 __all__ = ["CLOUDFLARE_524", "apply"]
 
