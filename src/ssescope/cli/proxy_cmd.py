@@ -146,7 +146,7 @@ def proxy_command(
     from rich.console import Console
 
     from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, ServerLimits, serve
-    from ..proxy.display import LineWriter, LiveDisplay
+    from ..proxy.display import LineWriter, LiveDisplay, exchange_summary
     from ..proxy.guard import ProxyGuard
 
     target = _url(upstream, "--upstream")
@@ -183,7 +183,9 @@ def proxy_command(
     )
     terminal = sys.stdout.isatty() and not as_json
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-    registry.on_finish(LineWriter(json=as_json, console=console))
+    shown_folder = None if record is None or temporary else str(record)
+    lines = LineWriter(json=as_json, console=console, folder=shown_folder)
+    registry.on_finish(lines)
 
     note(f"ssescope proxy: {url} -> {target}")
     for prefix, routed in table:
@@ -212,7 +214,8 @@ def proxy_command(
         else:
             asyncio.run(runner)
     except KeyboardInterrupt:
-        pass
+        in_flight = len(registry.active())
+        note(exchange_summary(lines.verdicts, in_flight, shown_folder))
     finally:
         recorder.stop()
         sock.close()
