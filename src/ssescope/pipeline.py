@@ -18,12 +18,13 @@ from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
+from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
@@ -304,10 +305,28 @@ class Pipeline:
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
+        pending = self._framer.pending
+        if pending is not None and not self.aggregator.terminal_seen:
+            out.extend(self._read_pending(pending))
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
         return out
+
+    def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
+        """Read an unterminated last event that is the provider's terminal event, whole
+        but for its blank line (``docs/verdicts.md``); anything else stays discarded."""
+        name = terminal_name(self._provider, pending)
+        if name is None:
+            return []
+        warning = diagnostic(
+            "sse.terminal-event-unterminated",
+            pending.start,
+            pending.index,
+            pending.data,
+            marker=name,
+        )
+        return self._records([warning, pending])
 
     def cancel(self, reason: str = "the client aborted the stream") -> None:
         """Mark the response as cancelled by the client (call before :meth:`close`)."""

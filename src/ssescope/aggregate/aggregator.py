@@ -141,6 +141,11 @@ class Aggregator:
             Unknown: self._unknown_event,
         }
 
+    @property
+    def terminal_seen(self) -> bool:
+        """Whether the current response got its protocol's terminal marker."""
+        return self._current.terminal_seen
+
     def set_offset_lookup(self, lookup: Callable[[int], int | None]) -> None:
         """Give the aggregator a way to turn record indexes into byte offsets."""
         self._offsets = lookup

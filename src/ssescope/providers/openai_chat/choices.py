@@ -123,6 +123,7 @@ class _ChatChoices(_ChatParts):
             self._content(content, o, record, out)
         refusal = get("refusal")
         if refusal and isinstance(refusal, str):
+            st.refused = True
             out.append(RefusalDelta(ri, o, refusal))
         audio = get("audio")
         if audio and isinstance(audio, dict):
