@@ -32,9 +32,29 @@ _REFUSAL = Departure(
     "Refusals): EXPECTED reads this finish 'stop' refusal as completed",
 )
 
+_WEB_SEARCH_IDS = (
+    "ws_0cc96ac817fdc57e006933370e71cc81989ece73cbdfe67d25",
+    "ws_0cc96ac817fdc57e0069333715b11c81988f3c9b9af6a95481",
+    "ws_0cc96ac817fdc57e006933371c82e48198aba79879e266ea8c",
+    "ws_0cc96ac817fdc57e0069333721f6a081989f8e6a18dbc1e47a",
+    "ws_0cc96ac817fdc57e00693337281754819898dbc2297d80e2df",
+    "ws_0cc96ac817fdc57e00693337335db881989d7938ef5e5dcd6b",
+)
+
 DEPARTURES: dict[str, Departure] = {
     "openai-chat/refusal.sse": _REFUSAL,
     "openai-chat/refusal-logprobs.sse": _REFUSAL,
+    "openai-responses/web-search-url-citations.jsonl": Departure(
+        {
+            "outputs[0].tool_calls": [
+                {"id": call_id, "name": "web_search", "complete": True}
+                for call_id in _WEB_SEARCH_IDS
+            ]
+        },
+        "provider-run tool calls are listed among the tool calls on every provider, tagged "
+        "kind 'server' (docs/verdicts.md, Provider-run tools): EXPECTED leaves the six "
+        "web_search_call items out of tool_calls",
+    ),
 }
 
 

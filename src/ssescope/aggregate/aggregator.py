@@ -33,6 +33,7 @@ from ..events import (
     JSON,
     Audio,
     Citation,
+    Compaction,
     Finish,
     ProviderError,
     ReasoningDelta,
@@ -61,6 +62,7 @@ from .state import (
     _add,
     _b64_len,
     _bad_token_counts,
+    _compactions,
     _Output,
     _Pieces,
     _Response,
@@ -76,6 +78,7 @@ _OUTPUT_EVENTS = (
     RefusalDelta,
     ReasoningMeta,
     Citation,
+    Compaction,
     ServerToolResult,
     Audio,
     ToolCallDelta,
@@ -130,6 +133,7 @@ class Aggregator:
             ToolCallsEnd: self._tools_end,
             ReasoningMeta: self._reasoning_meta,
             Citation: self._citation,
+            Compaction: self._compaction,
             Snapshot: self._snapshot,
             Usage: self._usage,
             Finish: self._finish,
@@ -300,6 +304,20 @@ class Aggregator:
         self._output(ev.output).citations.append(ev.citation)
         if self.timeline is not None:
             self.timeline.add(ev.record, ev.output, "citations", None, None, "add", ev.citation)
+
+    def _compaction(self, ev: Compaction) -> None:
+        out = self._output(ev.output)
+        block = out.compactions.get(ev.part)
+        if block is None:
+            block = out.compactions[ev.part] = ([], [])
+        if ev.summary:
+            self._content(ev.record)
+            block[0].append(ev.summary)
+        if ev.encrypted is not None:
+            block[1][:] = [ev.encrypted]  # the latest replaces: it is what is sent back
+        if self.timeline is not None:
+            compactions: JSON = _compactions(out)  # type: ignore[assignment]
+            self.timeline.add(ev.record, ev.output, "compactions", None, None, "set", compactions)
 
     def _server_result(self, ev: ServerToolResult) -> None:
         result: JSON = {

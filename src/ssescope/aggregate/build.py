@@ -15,8 +15,18 @@ from collections.abc import Callable
 import orjson
 
 from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
+from .leaks import find_leak
 from .report import OutputReport, ResponseReport, ToolCallReport
-from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
+from .state import (
+    ToolCallState,
+    _compactions,
+    _deduplicated,
+    _join,
+    _Output,
+    _resolve,
+    _Response,
+    _usage_report,
+)
 
 __all__ = ["ReportBuilder"]
 
@@ -56,8 +66,11 @@ class ReportBuilder:
     def output(self, out: _Output) -> OutputReport:
         """The report of one output: its parts joined, its tool calls built."""
         text = _join(out.text)
-        if "<think>" in text or "</think>" in text:
-            self._diag("content.think-tag-in-text", None, index=out.index)
+        leak = find_leak(text)
+        if leak is not None:
+            self._diag(
+                "content.think-tag-in-text", None, form=leak[1], index=out.index, tag=leak[0]
+            )
         return OutputReport(
             index=out.index,
             text=text,
@@ -72,7 +85,25 @@ class ReportBuilder:
             encrypted_reasoning=out.encrypted,
             server_tool_results=out.server_results,
             audio=out.audio,
+            compactions=_compactions(out),
+            deduplicated_text=self._deduplicated(out, text),
         )
+
+    def _deduplicated(self, out: _Output, text: str) -> str | None:
+        """The text without repeats when the deltas were cumulative, with its warning."""
+        found = _deduplicated(out.text)
+        if found is None:
+            return None
+        deduplicated, steps = found
+        self._diag(
+            "content.cumulative-deltas",
+            None,
+            index=out.index,
+            n_pieces=steps + 1,
+            text=text,
+            deduplicated=deduplicated,
+        )
+        return deduplicated
 
     def call(self, call: ToolCallState) -> ToolCallReport:
         """The report of one tool call: its arguments resolved against a snapshot and, for

@@ -172,14 +172,42 @@ CODES: tuple[Code, ...] = (
         "warning",
         "aggregate",
         PAGE,
-        "The text of output {index} contains a <think> tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+        {
+            "tag": "The text of output {index} contains a {tag} tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+            "closing-only": "The text of output {index} contains a closing {tag} tag with no opening one: the reasoning before it leaked into the answer (the chat template put the opening tag in the prompt, and the server did not split the reasoning out).",
+        },
         (
-            "- **Meaning:** the reply text contains `<think>` / `</think>`: reasoning leaked into the\n"
-            "  answer because the server did not split it into a reasoning field.\n"
+            "- **Meaning:** the reply text contains a tag reasoning models wrap their reasoning in:\n"
+            "  `<think>` / `</think>`, `<thinking>`, `<reasoning>`, or Cohere's\n"
+            "  `<|START_THINKING|>` / `<|END_THINKING|>`. Reasoning leaked into the answer because\n"
+            "  the server did not split it into a reasoning field. The assembled text is searched, so\n"
+            "  a tag split across records is found too. A closing tag with no opening one (form\n"
+            "  `closing-only`) means the chat template wrote the opening tag into the prompt: the text\n"
+            "  before the closing tag is the reasoning.\n"
             "- **Example:** a DeepSeek-R1 model served without a reasoning parser.\n"
             "- **What to do:** enable the server's reasoning parser (e.g. vLLM `--reasoning-parser`),\n"
             "  or strip the block client-side.\n"
         ),
+    ),
+    Code(
+        "content.cumulative-deltas",
+        "warning",
+        "aggregate",
+        PAGE,
+        "The {n_pieces} text deltas of output {index} each repeat the text so far: a gateway sent the accumulated text as each delta. Concatenated they read {text!q:60}; without the repeats, {deduplicated!q:60} (the output's deduplicated_text).",
+        (
+            "- **Meaning:** every non-empty text delta of a part of the output starts with the one\n"
+            "  before it and adds to it (three deltas or more): the server, or a gateway in front\n"
+            "  of it, sends the text so far as each delta instead of the new piece. Appended, as the\n"
+            "  protocol says and as `text` keeps them, they repeat themselves; the output's\n"
+            "  `deduplicated_text` gives the reading without repeats (each such part's last delta).\n"
+            "- **Example:** deltas `Hello!`, `Hello! How`, `Hello! How can I help?` give the text\n"
+            "  `Hello!Hello! HowHello! How can I help?`; `deduplicated_text` is\n"
+            "  `Hello! How can I help?`.\n"
+            "- **What to do:** fix the gateway (it should send only the new text of each chunk), or\n"
+            "  read the last delta instead of appending them.\n"
+        ),
+        content=("deduplicated", "text"),
     ),
     Code(
         "timing.stall",
