@@ -134,6 +134,7 @@ class Pipeline:
         self._closed = False
         self._timing = timing or TimingOptions()
         self._source = source or SourceInfo()
+        self.aggregator.tool_schemas = dict(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
         self._report: Report | None = None
@@ -164,6 +165,7 @@ class Pipeline:
         if self._source != SourceInfo() or self._bytes or self._closed:
             raise UsageError("the pipeline already has a source or was fed; build it with one")
         self._source = info
+        self.aggregator.tool_schemas = dict(info.tools)
         self._extra[:0] = info.diagnostics
 
     @property

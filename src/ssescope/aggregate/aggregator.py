@@ -123,6 +123,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.tool_schemas: dict[str, tuple[str, ...]] = {}
+        """The request's tools, when known: each name and the properties its input
+        schema requires (a call to one of them with empty arguments is a warning)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -629,7 +632,7 @@ class Aggregator:
             raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset)
+        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):

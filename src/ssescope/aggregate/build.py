@@ -39,11 +39,19 @@ class ReportBuilder:
             ``form``, ``offset`` and the code's arguments by keyword).
         end_offset: where the body ended, if known (an unfinished tool call is located
             there).
+        tool_schemas: the request's tools, when known: each name and the properties its
+            input schema requires.
     """
 
-    def __init__(self, diag: Callable[..., None], end_offset: int | None) -> None:
+    def __init__(
+        self,
+        diag: Callable[..., None],
+        end_offset: int | None,
+        tool_schemas: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self._diag = diag
         self.end_offset = end_offset
+        self.tool_schemas = tool_schemas
 
     def response(self, resp: _Response) -> ResponseReport:
         """The report of one response (its outputs, usage, status), with its diagnostics."""
@@ -105,6 +113,29 @@ class ReportBuilder:
         )
         return deduplicated
 
+    def _empty_arguments(self, call: ToolCallState, label: str, arguments: str) -> None:
+        """Say that empty arguments are read as ``{}``; a warning when the request's schema
+        of the tool requires properties."""
+        schemas = self.tool_schemas
+        required = schemas.get(call.name) if schemas and call.name is not None else None
+        if required:
+            self._diag(
+                "tool.empty-arguments-required",
+                call.last_record,
+                label=label,
+                name=call.name,
+                required=", ".join(required),
+            )
+            return
+        self._diag(
+            "tool.empty-arguments",
+            call.last_record,
+            form="no-request" if not schemas else "not-required",
+            label=label,
+            name=call.name,
+            arguments=arguments,
+        )
+
     def call(self, call: ToolCallState) -> ToolCallReport:
         """The report of one tool call: its arguments resolved against a snapshot and, for
         a call the protocol ended, parsed once."""
@@ -148,7 +179,8 @@ class ReportBuilder:
         if call.format != "json":
             return report
         if not arguments.strip():
-            report.input = {}
+            report.input = {}  # (as most clients read it)
+            self._empty_arguments(call, label, arguments)
             return report
         try:
             value = orjson.loads(arguments)

@@ -344,6 +344,68 @@ CODES: tuple[Code, ...] = (
         ),
     ),
     Code(
+        "tool.empty-arguments",
+        "info",
+        "aggregate",
+        PAGE,
+        {
+            "no-request": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request is not known, so whether the tool needs arguments cannot be told).",
+            "not-required": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request's schema of the tool requires no property, or the tool is not among the request's).",
+        },
+        (
+            '- **Meaning:** a call ended with empty arguments (`arguments: ""`, no fragment,\n'
+            "  or only white space). Its `input` is `{}`, the reading most clients make, and `arguments`\n"
+            "  stays as sent. When the request is known (an `.ssecap`, a HAR or a proxy record that\n"
+            "  keeps its body) and the tool's schema requires properties, it is\n"
+            "  `tool.empty-arguments-required` instead.\n"
+            '- **Example:** `{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"now","arguments":""}}]}`\n'
+            '  then `finish_reason: "tool_calls"`.\n'
+            "- **What to do:** nothing for a tool that takes no arguments. A strict client that\n"
+            "  parses `arguments` as JSON fails on the empty string: read it as `{}`.\n"
+        ),
+        content=("arguments",),
+    ),
+    Code(
+        "tool.empty-arguments-required",
+        "warning",
+        "aggregate",
+        PAGE,
+        "Tool call {label} ({name!r}) ended with empty arguments, but the request's schema of {name!r} requires {required}: read as {{}}, the call cannot be run as it is.",
+        (
+            "- **Meaning:** a call ended with empty arguments, and the request (kept by the\n"
+            "  capture: an `.ssecap` request body, a HAR entry's `postData`, a proxy record)\n"
+            "  declares that tool with an input schema whose `required` list is not empty. The\n"
+            "  `input` is still `{}`, but it does not satisfy the schema.\n"
+            '- **Example:** a request declaring `get_weather` with `required: ["city"]`, and a\n'
+            '  streamed call `get_weather` whose `arguments` are `""`.\n'
+            "- **What to do:** do not run the call: the model (or a gateway that dropped the\n"
+            "  argument fragments) produced no arguments. Retry, or check the gateway.\n"
+        ),
+    ),
+    Code(
+        "tool.calls-under-stop",
+        "warning",
+        "provider",
+        PAGE,
+        {
+            "openai-chat": "Choice {choice} made tool calls but finished with finish_reason {fr!r}, not 'tool_calls': strict clients, which run tools only on finish_reason 'tool_calls' (the agent loops of LangChain, CrewAI and the like), end the turn there and drop the calls.",
+            "ollama": "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
+        },
+        (
+            "- **Meaning:** a reply made tool calls but ended with a finish reason that says it\n"
+            "  simply stopped: an OpenAI-compatible choice with tool calls and `finish_reason:\n"
+            '  "stop"` (or another spelling of stop), or an Ollama `done: true` line that itself\n'
+            '  carries `message.tool_calls` with `done_reason: "stop"`. The calls are kept (and\n'
+            "  ended) as they came; the finish reason stays as sent.\n"
+            '- **Example:** `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` after\n'
+            "  `delta.tool_calls` fragments.\n"
+            "- **What to do:** strict clients branch on the finish reason: with `stop` they show the\n"
+            "  (often empty) text and never run the tools. Fix the server (it should send\n"
+            '  `finish_reason: "tool_calls"`), or make the client look at the calls whatever the\n'
+            "  finish reason.\n"
+        ),
+    ),
+    Code(
         "stream.not-streamed",
         "warning",
         "provider",
