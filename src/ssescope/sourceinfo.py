@@ -81,6 +81,9 @@ class SourceInfo:
         request: the request (secrets redacted), or ``None``.
         diagnostics: what was wrong with the source itself (reported with the stream's).
         entry: which entry of a capture holding several streams this is, or ``None``.
+        tools: the tools the request declared, when the source keeps the request's body
+            (an ``.ssecap``, a HAR, a proxy record): each one's name and the properties
+            its input schema requires (see :mod:`ssescope.containers.request_tools`).
     """
 
     container: str = "raw"
@@ -92,3 +95,4 @@ class SourceInfo:
     request: RequestInfo | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     entry: EntryInfo | None = None
+    tools: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -110,10 +110,16 @@ class OutputReport:
     encrypted_reasoning: int = 0
     server_tool_results: list[JSON] = field(default_factory=list)
     audio: AudioReport | None = None
+    compactions: list[dict[str, str | None]] = field(default_factory=list)
+    """Context-compaction blocks (Anthropic): each one's ``summary`` and its opaque
+    ``encrypted_content`` as it came; in the JSON form only when there is one."""
+    deduplicated_text: str | None = None
+    """The text read without repeats, when a gateway sent cumulative text as deltas
+    (``content.cumulative-deltas``); in the JSON form only then."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {
+        """Return the JSON form (``compactions`` and ``deduplicated_text`` only when set)."""
+        out = {
             "index": self.index,
             "text": self.text,
             "reasoning": self.reasoning,
@@ -128,6 +134,11 @@ class OutputReport:
             "server_tool_results": self.server_tool_results,
             "audio": None if self.audio is None else self.audio.to_dict(),
         }
+        if self.compactions:
+            out["compactions"] = self.compactions
+        if self.deduplicated_text is not None:
+            out["deduplicated_text"] = self.deduplicated_text
+        return out
 
 
 @dataclass(slots=True)

@@ -51,6 +51,7 @@ from ._body import (
 )
 from ._httpbody import decode_limit_diagnostic
 from .redact import redact_headers, redact_url
+from .request_tools import request_tools
 
 __all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
 
@@ -223,6 +224,7 @@ def _entry(
         diagnostics=diags,
         timing=timing,
         entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
+        tools=request_tools(_dict(req.get("postData")).get("text")),
     )
 
 

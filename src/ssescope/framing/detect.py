@@ -47,7 +47,7 @@ from ..incremental import mark_closed
 from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
-from .records import FramingOutput, Tail
+from .records import FramingOutput, SSEEvent, Tail
 from .sse import SSEParser
 
 __all__ = ["FRAMINGS", "Framer", "FramingName", "FramingParser", "detect_framing", "make_parser"]
@@ -315,6 +315,13 @@ class Framer:
     def tail(self) -> Tail | None:
         """After :meth:`close`: the unterminated bytes at the end of the body, if any."""
         return None if self._parser is None else self._parser.tail
+
+    @property
+    def pending(self) -> SSEEvent | None:
+        """After :meth:`close`: the event an unterminated last SSE block would have been
+        (see :attr:`SSEParser.pending`); ``None`` for other framings."""
+        parser = self._parser
+        return parser.pending if isinstance(parser, SSEParser) else None
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body (see :meth:`SSEParser.close`).

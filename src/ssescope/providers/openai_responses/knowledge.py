@@ -49,7 +49,7 @@ KNOWLEDGE = Knowledge(
         DetectRule(36, _flat_error_event),
         DetectRule(70, _whole_response),
     ),
-    terminal_events=frozenset({"response.completed"}),
+    terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
     error_frame=ErrorFrame(
         "error",
         {
