@@ -152,6 +152,7 @@ class TestPipeline:
             "first_content_s": None,
             "total_s": None,
             "max_gap_s": None,
+            "max_content_idle_s": None,
             "gap_histogram": None,
         }
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ssescope import inspect
+from ssescope import inspect, inspect_all
 from ssescope.cli import main
 from ssescope.schema import report_schema, report_schema_text
 
@@ -39,8 +39,8 @@ def test_ssescope_schema_prints_the_shipped_schema(capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(p.parents[1])))
 def test_every_bundled_example_fixture_and_real_stream_follows_the_schema(path: Path) -> None:
-    data = inspect(path).to_dict()  # validated by the conftest hook as well
-    jsonschema.validate(data, report_schema(), cls=jsonschema.Draft202012Validator)
+    for report in inspect_all(path):  # validated by the conftest hook as well
+        jsonschema.validate(report.to_dict(), report_schema(), cls=jsonschema.Draft202012Validator)
 
 
 def test_a_report_that_breaks_the_contract_is_rejected() -> None:

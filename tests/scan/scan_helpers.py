@@ -47,6 +47,7 @@ COMPARED = (
     "first_content_s",
     "max_gap_s",
     "total_s",
+    "max_content_idle_s",
 )
 """The row fields that must equal what ``inspect`` gives."""
 

@@ -223,6 +223,11 @@ class Timing:
     first_content_s: float | None = None
     total_s: float | None = None
     max_gap_s: float | None = None
+    max_content_idle_s: float | None = None
+    """The longest time without a content record (text, reasoning, refusal, tool-call
+    arguments, the terminal event), from the first byte to the end, whatever else (SSE
+    comments, pings, lifecycle events) arrived meanwhile; ``max_gap_s`` is the longest
+    time without any record."""
     gap_histogram: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -233,6 +238,7 @@ class Timing:
             "first_content_s": self.first_content_s,
             "total_s": self.total_s,
             "max_gap_s": self.max_gap_s,
+            "max_content_idle_s": self.max_content_idle_s,
             "gap_histogram": self.gap_histogram,
         }
 

@@ -2,8 +2,11 @@
 
 Which entries: those whose response ``content.mimeType`` (or ``Content-Type`` header)
 is a streaming type (:data:`STREAM_TYPES`), or that carry Chrome's
-``_eventSourceMessages``, or whose body text starts like SSE. Each becomes one
-:class:`Body`; :func:`read_har` returns the first, :func:`read_har_all` every one.
+``_eventSourceMessages``, or whose body text starts like SSE, and the streaming requests
+answered with an HTTP error (``"stream": true`` in the request body, or ``Accept:
+text/event-stream``, and a status of 400 or more): the error body, usually the provider's
+JSON error, is the one the user is looking for. Each becomes one :class:`Body`;
+:func:`read_har` returns the first, :func:`read_har_all` every one.
 
 The body is ``content.text`` (base64-decoded when ``content.encoding`` is
 ``"base64"``): already de-chunked and decompressed by the browser, and in one piece.
@@ -126,12 +129,39 @@ def read_har_all(data: bytes) -> list[Body]:
                 and content.get("encoding") != "base64"
                 and text.lstrip().startswith(_SSE_START)
             )
+            or _failed_stream_request(entry, response)
         ):
             bodies.append(_entry(i, entry, response, content, messages))
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
         return [_empty(diagnostic("har.no-stream-entry", n_entries=len(entries), kinds=kinds))]
     return bodies
+
+
+def _failed_stream_request(entry: dict[str, Any], response: dict[str, Any]) -> bool:
+    """Whether the entry is a streaming request the server refused with an HTTP error."""
+    status = response.get("status")
+    if not isinstance(status, int) or isinstance(status, bool) or status < 400:
+        return False
+    request = _dict(entry.get("request"))
+    accept = _header(request.get("headers"), "accept").lower()
+    if "text/event-stream" in accept or "ndjson" in accept:
+        return True
+    if any(mark in _str(request.get("url")) for mark in _STREAM_URLS):
+        return True
+    posted = _str(_dict(request.get("postData")).get("text"))
+    if not posted or len(posted) > _POSTED_CHARS or '"stream"' not in posted:
+        return False
+    try:
+        body = json.loads(posted)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(body, dict) and body.get("stream") is True
+
+
+_STREAM_URLS = (":streamGenerateContent", "alt=sse", "/converse-stream", "-with-response-stream")
+"""URL marks of the streaming endpoints that take no ``"stream": true`` (Gemini, Bedrock)."""
+_POSTED_CHARS = 1 << 22  # a request body longer than this is not parsed to find "stream"
 
 
 def _empty(found: Diagnostic) -> Body:

@@ -206,12 +206,18 @@ class LiveDisplay:
         if not active:
             return _plain(self.header + "  waiting for requests…", "dim")
         table = Table(box=None, pad_edge=False, header_style="dim")
-        for column in ("age", "request", "status", "provider", "bytes", "records", "idle"):
+        columns = ("age", "request", "status", "provider", "bytes", "records", "idle", "no content")
+        for column in columns:
             table.add_column(column)
         for ex in active[-20:]:
-            idle = "-"
+            idle = quiet = "-"
+            now = ex.elapsed()
             if ex.last_byte_s is not None:
-                idle = f"{max(0.0, ex.elapsed() - ex.last_byte_s):.1f}s"
+                idle = f"{max(0.0, now - ex.last_byte_s):.1f}s"
+            # since the last content (or the first byte): keep-alives do not reset it
+            since = ex.last_content_s if ex.last_content_s is not None else ex.first_byte_s
+            if since is not None and not ex.finished and ex.terminal_s is None:
+                quiet = f"{max(0.0, now - since):.1f}s"
             # every cell is a Text: a str cell would be parsed as rich markup
             table.add_row(
                 Text(f"{ex.elapsed():.1f}s"),
@@ -221,6 +227,7 @@ class LiveDisplay:
                 Text(_size(ex.wire_bytes)),
                 Text(str(ex.records)),
                 Text(idle),
+                Text(quiet),
             )
         title = _plain(f"{self.header}  {len(active)} in flight", "dim")
         return Group(title, table)

@@ -56,6 +56,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("first_content_s", pa.float64()),
         pa.field("max_gap_s", pa.float64()),
         pa.field("total_s", pa.float64()),
+        pa.field("max_content_idle_s", pa.float64()),
         pa.field(ERROR, pa.string()),
     ]
 )
@@ -113,6 +114,7 @@ def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]
         timing.first_content_s,
         timing.max_gap_s,
         timing.total_s,
+        timing.max_content_idle_s,
         None,
     )
 

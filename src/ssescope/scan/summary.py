@@ -9,7 +9,7 @@ __all__ = ["STATUSES", "TIMINGS", "sql_string", "summarize"]
 
 STATUSES = ("completed", "incomplete", "failed", "truncated", "cancelled")
 """The verdicts, in the order the summary shows them."""
-TIMINGS = ("first_byte_s", "first_content_s", "max_gap_s", "total_s")
+TIMINGS = ("first_byte_s", "first_content_s", "max_gap_s", "total_s", "max_content_idle_s")
 """The timing columns the summary gives percentiles of."""
 
 _WORST_ORDER = (
