@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..visible import visible
 from . import exitcodes
 from ._input import want_color
 
@@ -58,13 +59,15 @@ def _groups(console: Console, title: str, key: str, groups: list[dict[str, Any]]
     from ..scan.summary import STATUSES
 
     table = Table(title=title, title_justify="left", header_style="bold", box=None)
-    longest = max((len(str(g[key])) for g in groups[:15]), default=0)
+    names = [visible(str(g[key])) for g in groups[:15]]
+    longest = max((len(name) for name in names), default=0)
     table.add_column(key, no_wrap=True, min_width=min(longest, 40))
     table.add_column("streams", justify="right")
     for status in STATUSES:
         table.add_column(status, justify="right", style=_STYLES[status])
-    for group in groups[:15]:
-        cells = [str(group[key]), f"{group['streams']:,}"]
+    for name, group in zip(names, groups[:15], strict=True):
+        # a model or provider name is the stream's text: a Text, never rich markup
+        cells = [Text(name), f"{group['streams']:,}"]
         cells += [f"{group[f'{s}_rate']:.1%}" if group[s] else "" for s in STATUSES]
         table.add_row(*cells)
     if len(groups) > 15:
@@ -104,7 +107,9 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for d in summary["diagnostics"]:
             share = d["streams"] / streams if streams else 0
-            table.add_row(d["code"], f"{d['streams']:,}", f"{share:.1%}", f"{d['count']:,}")
+            table.add_row(
+                Text(visible(d["code"])), f"{d['streams']:,}", f"{share:.1%}", f"{d['count']:,}"
+            )
         console.print(table)
         console.print()
     timed = {k: v for k, v in summary["timing"].items() if v["streams"]}
@@ -120,15 +125,20 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary["worst"]:
         console.print(Text("open next", style="bold"))
         for w in summary["worst"]:
-            where = w["source"] if w["entry"] is None else f"{w['source']} #{w['entry']}"
-            line = Text(f"  {w['status']:<10} ", style=_STYLES.get(w["status"], ""))
+            source = visible(str(w["source"]))
+            where = source if w["entry"] is None else f"{source} #{w['entry']}"
+            line = Text(f"  {visible(str(w['status'])):<10} ", style=_STYLES.get(w["status"], ""))
             line.append(where)
-            codes = ", ".join(w["diagnostics"][:3])
-            line.append(f"  {w['status_reason']}" + (f" [{codes}]" if codes else ""), style="dim")
+            codes = visible(", ".join(w["diagnostics"][:3]))
+            reason = visible(str(w["status_reason"]))
+            line.append(f"  {reason}" + (f" [{codes}]" if codes else ""), style="dim")
             console.print(line, soft_wrap=True)
     for e in summary["errors"]:
         console.print(
-            Text(f"  not read   {e['source']}: {e['error']}", style="red"), soft_wrap=True
+            Text(
+                f"  not read   {visible(str(e['source']))}: {visible(str(e['error']))}", style="red"
+            ),
+            soft_wrap=True,
         )
 
 
