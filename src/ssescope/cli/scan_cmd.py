@@ -67,7 +67,7 @@ def _groups(console: Console, title: str, key: str, groups: list[dict[str, Any]]
         table.add_column(status, justify="right", style=_STYLES[status])
     for name, group in zip(names, groups[:15], strict=True):
         # a model or provider name is the stream's text: a Text, never rich markup
-        cells = [Text(name), f"{group['streams']:,}"]
+        cells: list[Text | str] = [Text(name), f"{group['streams']:,}"]
         cells += [f"{group[f'{s}_rate']:.1%}" if group[s] else "" for s in STATUSES]
         table.add_row(*cells)
     if len(groups) > 15:
