@@ -85,6 +85,14 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
     head = Text(f"{streams:,} streams · {summary['bytes']:,} bytes", style="bold")
     if summary["input_errors"]:
         head.append(f" · {summary['input_errors']:,} inputs not read", style="bold red")
+    if summary.get("inputs_cut"):
+        head.append(f" · {summary['inputs_cut']:,} judged by their first 64 MiB", style="yellow")
+    partial = summary.get("partial")
+    if partial:
+        total = "" if partial["inputs"] is None else f" of {partial['inputs']:,}"
+        head.append(
+            f" · interrupted: {partial['inputs_read']:,}{total} inputs read", style="bold red"
+        )
     console.print(head)
     verdicts = Text()
     for status in STATUSES:
@@ -221,6 +229,11 @@ def _keys(values: tuple[str, ...]) -> list[str] | None:
     help="Comma-separated: failed (exit 4), truncated (3), cancelled (130), incomplete (6), "
     "error: an input not read (1).",
 )
+@click.option(
+    "--follow-links",
+    is_flag=True,
+    help="Follow links that lead out of a directory's tree (each real path is read once).",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 def scan_command(
     paths: tuple[str, ...],
@@ -232,6 +245,7 @@ def scan_command(
     html_path: str | None,
     as_json: bool,
     fail_on: str | None,
+    follow_links: bool,
     color: bool | None,
 ) -> int:
     """Judge every stream under PATH... and summarize the corpus.
@@ -254,17 +268,25 @@ def scan_command(
         import ray  # noqa: F401
 
     from ..scan import scan
+    from ..scan.run import ScanInterrupted, partial_path
 
-    with _progress(sys.stderr.isatty() and not as_json) as progress:
-        result = scan(
-            list(paths),
-            out=out,
-            engine=engine,
-            jobs=jobs,
-            body=body,
-            keys=_keys(keys),
-            on_progress=progress,
-        )
+    interrupted = None
+    try:
+        with _progress(sys.stderr.isatty() and not as_json) as progress:
+            result = scan(
+                list(paths),
+                out=out,
+                engine=engine,
+                jobs=jobs,
+                body=body,
+                keys=_keys(keys),
+                on_progress=progress,
+                follow_links=follow_links,
+            )
+    except ScanInterrupted as exc:
+        interrupted, result = exc, exc.result
+        written = "" if out is None else f"; the rows read so far are in {partial_path(out)}"
+        print(f"ssescope: interrupted: {exc}{written}", file=sys.stderr, flush=True)
     summary = result.summary
     if html_path is not None:
         from ..scan.html import write_html
@@ -283,4 +305,6 @@ def scan_command(
             width=None if sys.stdout.isatty() else 120,
         )
         render_summary(console, summary)
+    if interrupted is not None:
+        return exitcodes.INTERRUPTED
     return scan_exit_code(summary, levels)
