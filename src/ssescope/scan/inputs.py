@@ -5,7 +5,7 @@ from __future__ import annotations
 import glob
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,35 +148,36 @@ class _Walk:
         self.dirs: set[str] = set()  # real paths of the directories walked
 
     def directory(self, top: Path) -> None:
-        """Walk ``top`` (depth first, in name order, without recursion)."""
+        """Walk ``top``: depth first, in name order, without recursion."""
         root = os.path.realpath(top)
         if root in self.dirs:
             return
         self.dirs.add(root)
-        stack: list[list[Path]] = [[top]]
+        stack: list[Iterator[os.DirEntry[str]]] = []
+        self._open(top, stack)
         while stack:
-            if not stack[-1]:
+            entry = next(stack[-1], None)
+            if entry is None:
                 stack.pop()
-                continue
-            folder = stack[-1].pop()
-            if (folder / INDEX).is_file():
-                files, errors = index_files(folder, follow_links=self.follow)
-                for file in files:
-                    self.add(file)
-                self.out.errors.extend(errors)
-                continue
-            try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError as exc:
-                self.out.errors.append((str(folder), exc.strerror or str(exc)))
-                continue
-            below: list[Path] = []
-            for entry in entries:
-                if not entry.name.startswith("."):
-                    sub = self.entry(entry, root)
-                    if sub is not None:
-                        below.append(sub)
-            stack.append(below[::-1])
+            elif not entry.name.startswith("."):
+                below = self.entry(entry, root)
+                if below is not None:
+                    self._open(below, stack)
+
+    def _open(self, folder: Path, stack: list[Iterator[os.DirEntry[str]]]) -> None:
+        # a record directory is read through its index; any other, entry by entry
+        if (folder / INDEX).is_file():
+            files, errors = index_files(folder, follow_links=self.follow)
+            for file in files:
+                self.add(file)
+            self.out.errors.extend(errors)
+            return
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            self.out.errors.append((str(folder), exc.strerror or str(exc)))
+            return
+        stack.append(iter(entries))
 
     def entry(self, entry: os.DirEntry[str], root: str) -> Path | None:
         """Add a file of the walk; return a directory to walk into (or ``None``)."""

@@ -216,9 +216,10 @@ def judge(
     input order.
 
     A worker that dies (killed, out of memory) breaks the pool: a new pool is started,
-    and each shard that was in flight is judged again, alone, so that a shard that kills
-    its worker a second time is known: its inputs become error rows and the scan goes
-    on. ``work`` is what the pool's workers run on each shard.
+    and each shard that was in flight is judged again, alone, so that a death names its
+    shard; that shard is tried once more, and if its worker dies again its inputs become
+    error rows and the scan goes on. ``work`` is what the pool's workers run on each
+    shard.
     """
     if workers <= 1:
         for shard in shards:
@@ -273,12 +274,21 @@ class _Pool:
         self.pool = self._start()
 
     def alone(self, work: Work, shard: Shard) -> list[pa.RecordBatch]:
-        """Judge ``shard`` with nothing else in flight (its retry after a death)."""
+        """Judge ``shard`` with nothing else in flight: a death now is its own, and it is
+        tried once more before its inputs are reported."""
+        for _ in range(2):
+            found = self._try(work, shard)
+            if found is not None:
+                return found
+        return [_lost(shard, _DIED)]
+
+    def _try(self, work: Work, shard: Shard) -> list[pa.RecordBatch] | None:
+        # the judged batches, or None when the worker died (the pool is started again)
         try:
             return self.pool.submit(work, shard).result()
         except BrokenProcessPool:
             self.restart()
-            return [_lost(shard, _DIED)]
+            return None
         except Exception as exc:
             return [_lost(shard, f"internal error: {type(exc).__name__}: {exc}")]
 
