@@ -37,7 +37,7 @@ def _start(
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=limit,
+        preexec_fn=limit,  # noqa: PLW1509 (no threads in the child yet)
     )
     stream = proc.stderr if command[0] == "web" else proc.stdout
     assert stream is not None
