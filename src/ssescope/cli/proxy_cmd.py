@@ -12,7 +12,13 @@ import click
 
 from ..visible import visible
 from ._listen import WEB_PORT, listen
-from .options import FOLDER, PROVIDER_CHOICE, allow_host_option, host_option
+from .options import (
+    FOLDER,
+    PROVIDER_CHOICE,
+    allow_host_option,
+    connection_limit_options,
+    host_option,
+)
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["proxy_command"]
@@ -87,26 +93,13 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     show_default=True,
     help="Seconds to wait for the upstream to close after the terminal marker.",
 )
-@click.option(
-    "--header-timeout",
-    type=click.FloatRange(min=0.0, min_open=True),
-    default=10.0,
-    show_default=True,
-    help="Seconds a connection has to send a whole request head (then 408 and closed).",
-)
+@connection_limit_options
 @click.option(
     "--idle-timeout",
     type=click.FloatRange(min=0.0, min_open=True),
     default=60.0,
     show_default=True,
     help="Seconds to wait for the next piece of a request body (then 408).",
-)
-@click.option(
-    "--max-connections",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Connections open at once; more get 503 (default: what the open-file limit "
-    "allows, a third of it).",
 )
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(
