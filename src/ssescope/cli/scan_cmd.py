@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .. import strictjson
 from ..visible import visible
 from . import exitcodes
 from ._input import want_color
@@ -293,7 +293,7 @@ def scan_command(
 
         write_html(html_path, summary)
     if as_json:
-        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        strictjson.write(summary, sys.stdout, indent=2)
     else:
         use_color = want_color(color, sys.stdout)
         console = Console(

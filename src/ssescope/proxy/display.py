@@ -14,12 +14,12 @@ from __future__ import annotations
 import threading
 from typing import IO
 
-import orjson
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from .. import strictjson
 from ..visible import visible
 from .exchange import Exchange, Registry
 
@@ -134,7 +134,7 @@ def exchange_summary(finished: dict[str, int], in_flight: int, folder: str | Non
 
 def exchange_json(ex: Exchange) -> str:
     """The ``--json`` line of an exchange."""
-    return orjson.dumps(ex.to_dict()).decode()
+    return strictjson.dumps(ex.to_dict())
 
 
 class LineWriter:
