@@ -353,6 +353,12 @@ class EchoScrubber:
         self._held = buf[cut:]
         return buf[:cut]
 
+    @property
+    def held(self) -> int:
+        """How many bytes are held back (the end of the last chunk, which may start a
+        secret); they come first in the next :meth:`feed`."""
+        return len(self._held)
+
     def close(self) -> bytes:
         """What was held back at the end of the body: kept, unless it is most of a secret
         (a body cut in the middle of the key it repeats)."""

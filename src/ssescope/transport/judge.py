@@ -159,21 +159,52 @@ class StreamJudge:
     def _flush(self) -> None:
         chunks, times = self._chunks, self._times
         self._chunks, self._times, self._kept = [], [], 0
-        if self._stopped is not None:
+        if self._stopped is not None or not chunks:
             return
         try:
             core = self._core or self._open()
-            decoder, scrubber = self._decoder, self._scrubber
             start = self._start
-            for data, stamp in zip(chunks, times, strict=True):
-                t = stamp - start
-                if decoder is None and scrubber is None:
-                    core.feed(data, t)
-                    continue
-                for piece in decoder.pieces(data) if decoder is not None else (data,):
-                    core.feed(scrubber.feed(piece) if scrubber is not None else piece, t)
+            if self._decoder is not None:
+                self._decoded(core, chunks, times)
+            elif self._scrubber is not None:
+                self._scrubbed(core, chunks, times)
+            else:
+                # (no tape to write: straight into the pipeline, the one per-chunk call)
+                feed = core.feed if core.capture is not None else core.pipeline.feed
+                for data, stamp in zip(chunks, times, strict=True):
+                    feed(data, stamp - start)
         except Exception as exc:
             self._stop(exc)
+
+    def _decoded(self, core: LiveCore, chunks: list[bytes], times: list[float]) -> None:
+        """Feed a compressed batch: decoded a bounded step at a time, then scrubbed."""
+        decoder, scrubber, start = self._decoder, self._scrubber, self._start
+        assert decoder is not None
+        for data, stamp in zip(chunks, times, strict=True):
+            for piece in decoder.pieces(data):
+                core.feed(scrubber.feed(piece) if scrubber is not None else piece, stamp - start)
+
+    def _scrubbed(self, core: LiveCore, chunks: list[bytes], times: list[float]) -> None:
+        """Feed a batch with the request's credentials scrubbed, searched for once in the
+        whole batch: when none is found, each chunk goes in as it came, with its own time
+        (what the scrubber holds back, a possible start of a secret, comes first in the
+        next batch); when one is, the scrubbed batch goes in at its last chunk's time."""
+        scrubber, start = self._scrubber, self._start
+        assert scrubber is not None
+        feed = core.feed if core.capture is not None else core.pipeline.feed
+        held, found = scrubber.held, scrubber.found
+        joined = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        out = scrubber.feed(joined)
+        if scrubber.found != found:
+            feed(out, times[-1] - start)
+            return
+        end = len(out)
+        pos = 0
+        for data, stamp in zip(chunks, times, strict=True):
+            stop = min(pos + len(data) + held, end)
+            if stop > pos:
+                feed(out if pos == 0 and stop == end else out[pos:stop], stamp - start)
+            pos, held = stop, 0
 
     def _stop(self, exc: BaseException) -> None:
         """The engine failed: judge no more of this stream, and say so in its Report."""
