@@ -31,6 +31,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
+import orjson
+
 from ..aggregate.report import Report
 from ..containers.capture import CaptureWriter
 from ..sourceinfo import EndReason
@@ -39,12 +41,15 @@ from .transport import Recording
 if TYPE_CHECKING:
     from ..proxy.redact import LineRedactor
 
-__all__ = ["BROKEN", "CaptureSampler"]
+__all__ = ["BROKEN", "INDEX_NAME", "CaptureSampler"]
 
 log = logging.getLogger("ssescope.transport")
 
 BROKEN: frozenset[str] = frozenset({"failed", "truncated", "cancelled"})
 """The verdicts of a broken stream: always recorded by default."""
+
+INDEX_NAME = "index.jsonl"
+"""The record folder's index, as ``ssescope proxy --record`` names it (``scan`` reads it)."""
 
 _MEMORY = 4 * 1024 * 1024  # bytes of one capture kept in memory before it spills to disk
 
@@ -137,7 +142,7 @@ class _Tape:
     def _fail(self, exc: OSError) -> None:
         self._failed = True
         self._buffer.drop()
-        self._sampler.stopped(exc)
+        self._sampler.stop(exc)
 
     def keep(self, report: Report) -> None:
         """Keep the capture if the stream was broken or sampled, else drop it."""
@@ -183,14 +188,16 @@ class CaptureSampler(Recording):
         self._random = random.Random(seed)
         self._lock = threading.Lock()
         self._seq = itertools.count(1)
-        from ..proxy.folder import RecordFolder  # (the proxy package is imported when used)
-
-        self.folder = RecordFolder(self.directory, self._said)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.stopped: str | None = None
+        """Why the recording stopped (a write failed), or ``None`` while it runs."""
         self.saved: list[Path] = []
         """The captures written so far."""
 
-    def _said(self, line: str) -> None:
-        log.warning("%s", line.replace("ssescope proxy:", "ssescope transport:"))
+    @property
+    def recording(self) -> bool:
+        """Whether captures are still written."""
+        return self.stopped is None
 
     def broken(self, report: Report) -> bool:
         """Whether ``report`` is of a broken stream (always recorded)."""
@@ -200,7 +207,7 @@ class CaptureSampler(Recording):
 
     def open(self, request: dict[str, Any], status: int, headers: list[tuple[str, str]]) -> Any:
         """Open the tape of one stream (``None`` once the recording has stopped)."""
-        if not self.folder.recording:
+        if not self.recording:
             return None
         with self._lock:
             seq = next(self._seq)
@@ -222,18 +229,18 @@ class CaptureSampler(Recording):
         """Write a kept capture and its index line."""
         path = self.directory / f"{name}.ssecap"
         with self._lock:
-            if not self.folder.recording:
+            if not self.recording:
                 buffer.drop()
                 return
             try:
                 buffer.save(path)
             except OSError as exc:
                 buffer.drop()
-                self.stopped(exc, path)
+                self.stop(exc, path)
                 return
             self.saved.append(path)
             req = report.request
-            self.folder.index(
+            self._index(
                 {
                     "name": name,
                     "capture": path.name,
@@ -253,11 +260,24 @@ class CaptureSampler(Recording):
                 }
             )
 
-    def stopped(self, exc: OSError, path: Path | None = None) -> None:
-        """A write failed: stop recording for good (one log line)."""
-        if self.folder.stopped is None:
-            self.folder._stop(path, exc)
+    def _index(self, line: dict[str, Any]) -> None:
+        """Append one kept stream's line to ``index.jsonl`` (opened for each line: kept
+        streams are few, and no file stays open between them)."""
+        index = self.directory / INDEX_NAME
+        try:
+            with open(index, "ab") as fp:
+                fp.write(orjson.dumps(line) + b"\n")
+        except OSError as exc:
+            self.stop(exc, index)
 
-    def close(self) -> None:
-        """Close the index."""
-        self.folder.close()
+    def stop(self, exc: OSError, path: Path | None = None) -> None:
+        """A write failed: stop recording for good, with one log line."""
+        if self.stopped is not None:
+            return
+        self.stopped = f"cannot write {path or self.directory}: {exc.strerror or exc}"
+        log.warning(
+            "ssescope transport: recording stopped: %s. Streams are still judged and "
+            "reported; nothing more is written to %s.",
+            self.stopped,
+            self.directory,
+        )
