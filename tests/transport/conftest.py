@@ -13,7 +13,9 @@ from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "live"
 
 
-class _Null:
+class Null:
+    """A log that keeps nothing."""
+
     def write(self, text: str) -> int:
         return len(text)
 
@@ -24,7 +26,7 @@ class _Null:
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerThread]:
     """``ssescope serve`` over the live fixtures, one chunk per record, 5 ms apart."""
-    app = make_app(load_captures(FIXTURES), ReplayOptions(chunk="original", delay="5"), log=_Null())
+    app = make_app(load_captures(FIXTURES), ReplayOptions(chunk="original", delay="5"), log=Null())
     with ServerThread(app) as running:
         yield running
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -18,9 +19,13 @@ import openai
 import pytest
 
 import ssescope
-from ssescope.serve.app import ServerThread
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
+
+from .conftest import Null
 
 pytestmark = pytest.mark.network
+
+EXAMPLES = Path(ssescope.__file__).parent / "examples"
 
 FAULTS = [
     "",
@@ -253,3 +258,41 @@ def test_a_cancelled_task_gives_one_cancelled_report(
     gc.collect()
     assert [r.status for r in reports] == ["cancelled"]
     assert reports[0].records.total >= 1
+
+
+@pytest.fixture(scope="module")
+def examples() -> Iterator[ServerThread]:
+    """``ssescope serve`` over the bundled examples (a Gemini stream among them)."""
+    app = make_app(load_captures(EXAMPLES), ReplayOptions(), log=Null())
+    with ServerThread(app) as running:
+        yield running
+
+
+@pytest.mark.parametrize("leave", [False, True])
+def test_the_google_genai_sdk_is_judged_through_the_helper(
+    leave: bool, examples: ServerThread, reports: list[ssescope.Report]
+) -> None:
+    from google import genai
+    from google.genai import types
+
+    http = ssescope.http_client(on_report=reports.append)
+    options = types.HttpOptions(base_url=examples.url + "/gemini-crlf", httpx_client=http)
+    client = genai.Client(api_key="AIza-test-0123456789abcdef", http_options=options)
+    text = ""
+    for chunk in client.models.generate_content_stream(model="gemini-2.0-flash", contents="hi"):
+        text += chunk.text or ""
+        if leave:
+            break
+    gc.collect()
+    http.close()
+    assert len(reports) == 1
+    report = reports[0]
+    assert report.provider == "gemini"
+    assert report.request is not None
+    assert report.request.model == "gemini-2.0-flash"
+    if leave:
+        assert report.status == "cancelled"
+    else:
+        assert report.status == "completed"
+        assert report.text == text
+    assert "AIza-test" not in str(report.to_dict())
