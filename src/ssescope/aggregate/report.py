@@ -7,7 +7,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
-from ..sourceinfo import EntryInfo
+from ..sourceinfo import EntryInfo, RequestSummary
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -266,6 +266,9 @@ class Report:
     lost: list[str] = field(default_factory=list)
     entry: EntryInfo | None = None
     """Which entry of a capture holding several streams this Report is about, if any."""
+    request: RequestSummary | None = None
+    """The request a live response answered (method, redacted URL, model, start), when
+    the source knows it: the in-process transport (:class:`ssescope.Transport`)."""
 
     @property
     def status(self) -> Status:
@@ -317,4 +320,6 @@ class Report:
             out["responses"] = [r.to_dict() for r in self.responses]
         if self.entry is not None:
             out["entry"] = self.entry.to_dict()
+        if self.request is not None:
+            out["request"] = self.request.to_dict()
         return out
