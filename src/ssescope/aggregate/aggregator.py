@@ -624,11 +624,6 @@ class Aggregator:
         """Indexes of the records reported as :class:`Unknown`."""
         return {i for records in self._unknown.values() for i in records}
 
-    @property
-    def terminal_seen(self) -> bool:
-        """Whether the current response's terminal marker has arrived."""
-        return self._current.terminal_seen
-
     def cancel(self, reason: str) -> None:
         """Mark the current response cancelled by the client (Ctrl-C, an abort)."""
         resp = self._current
