@@ -18,12 +18,13 @@ from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.framer import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
+from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
@@ -128,8 +129,10 @@ class Pipeline:
         self._closed = False
         self._timing = timing or TimingOptions()
         self._source = source or SourceInfo()
+        self.aggregator.tool_schemas = dict(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
+        self._last_content: float | None = None
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -158,6 +161,7 @@ class Pipeline:
         if self._source != SourceInfo() or self._bytes or self._closed:
             raise UsageError("the pipeline already has a source or was fed; build it with one")
         self._source = info
+        self.aggregator.tool_schemas = dict(info.tools)
         self._extra[:0] = info.diagnostics
 
     @property
@@ -189,6 +193,13 @@ class Pipeline:
     def last_time(self) -> float | None:
         """The arrival time of the latest chunk fed."""
         return self._last_time
+
+    @property
+    def last_content_time(self) -> float | None:
+        """The arrival time of the latest chunk that completed a content record (text,
+        reasoning, refusal, tool-call arguments, the terminal event): what a live client
+        measures a content stall from. ``None`` before the first."""
+        return self._last_content
 
     @property
     def tail(self) -> Tail | None:
@@ -261,7 +272,10 @@ class Pipeline:
                 self._last_time = time
         if time is not None and (self._max_time is None or time > self._max_time):
             self._max_time = time
+        marks = self.aggregator.content_marks
         out = self._records(self._framer.feed(data, time))
+        if time is not None and self.aggregator.content_marks != marks:
+            self._last_content = time
         if self._summary is not None and self._bytes >= self._trim_at:
             self._trim_at = self._bytes + _TRIM_EVERY
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
@@ -299,10 +313,28 @@ class Pipeline:
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
+        pending = self._framer.pending
+        if pending is not None and not self.aggregator.terminal_seen:
+            out.extend(self._read_pending(pending))
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
         return out
+
+    def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
+        """Read an unterminated last event that is the provider's terminal event, whole
+        but for its blank line (``docs/verdicts.md``); anything else stays discarded."""
+        name = terminal_name(self._provider, pending)
+        if name is None:
+            return []
+        warning = diagnostic(
+            codes.SSE_TERMINAL_EVENT_UNTERMINATED,
+            pending.start,
+            pending.index,
+            pending.data,
+            marker=name,
+        )
+        return self._records([warning, pending])
 
     def cancel(self, reason: str = "the client aborted the stream") -> None:
         """Mark the response as cancelled by the client (call before :meth:`close`)."""
@@ -360,9 +392,19 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
-        if summary is not None and not summary.content_known:
-            self._first_content_time(summary, items, held)
+        if summary is not None:
+            if not summary.content_known:
+                self._first_content_time(summary, items, held)
+            if self._adapter is not None:
+                self._settle(summary)
         return out
+
+    def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
+        """Tell a bounded pipeline's running figures which records carried content."""
+        marks = self.aggregator.content_records
+        consumed = summary.classify(marks, end=end)
+        if consumed:
+            del marks[:consumed]
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
@@ -371,7 +413,13 @@ class Pipeline:
         else:
             self._past_offsets += 1
         if record.time is not None and self._first_byte is not None:
-            summary.append(record.index, record.time, record.start, self._first_byte)
+            summary.append(
+                record.index,
+                record.time,
+                record.start,
+                self._first_byte,
+                type(record) is not SSEComment,
+            )
 
     def _first_content_time(
         self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
@@ -529,8 +577,10 @@ class Pipeline:
                 agg.first_content_record,
                 self._timing,
                 trailing_stall=trailing_stall,
+                content_records=agg.content_records,
             )
         else:
+            self._settle(self._summary, end=True)
             timing, timing_diags = self._summary.result(
                 self._first_byte, self._last_time, trailing_stall=trailing_stall
             )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -217,7 +216,7 @@ def _inspect_entries(
             console = _stdout(want_color(color, sys.stdout))
             render_entries(console, datas, lambda data: render_report(console, data, sections))
         else:
-            sys.stdout.write(json.dumps(datas, ensure_ascii=False, indent=2) + "\n")
+            strictjson.write(datas, sys.stdout, indent=2)
     return worst_exit(exitcodes.exit_code(r, strict=strict, fail_on=levels) for r in reports)
 
 
@@ -285,7 +284,7 @@ def replay(
             ],
         }
         with reader_may_leave():
-            sys.stdout.write(json.dumps(out, indent=2) + "\n")
+            strictjson.write(out, sys.stdout, indent=2)
     else:
         console = _stdout(want_color(color, sys.stdout))
         table = Table(header_style="bold")
@@ -352,13 +351,8 @@ def examples(as_json: bool) -> int:
     """List the bundled examples (use them with `inspect --example NAME`)."""
     items = list_examples()
     if as_json:
-        sys.stdout.write(
-            json.dumps(
-                [{"name": e.name, "file": e.filename, "description": e.description} for e in items],
-                indent=2,
-            )
-            + "\n"
-        )
+        listed = [{"name": e.name, "file": e.filename, "description": e.description} for e in items]
+        strictjson.write(listed, sys.stdout, indent=2)
         return exitcodes.COMPLETED
     for e in items:
         click.echo(f"{e.name:38} {e.description}")

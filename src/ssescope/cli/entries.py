@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from ..output.visible import visible
 from . import exitcodes
 from ._feed import Input
 from .render import _STATUS_STYLE
@@ -105,19 +106,19 @@ def entry_name(position: int, data: dict[str, Any]) -> Text:
     line.append(f"#{entry.get('index', position)}", style="bold")
     for key in ("method", "url"):
         if entry.get(key):
-            line.append(f" {entry[key]}")
+            line.append(f" {visible(str(entry[key]))}")
     if entry.get("started"):
-        line.append(f" {entry['started']}", style="dim")
+        line.append(f" {visible(str(entry['started']))}", style="dim")
     return line
 
 
 def entry_title(position: int, data: dict[str, Any]) -> Text:
     """One line naming an entry and its verdict: ``#3 POST https://… · provider · status``."""
     line = entry_name(position, data)
-    line.append(f" · {data['provider']} · ")
-    line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
+    line.append(f" · {visible(data['provider'])} · ")
+    line.append(visible(data["status"]), style=_STATUS_STYLE.get(data["status"], "bold"))
     if data.get("status_reason"):
-        line.append(f" ({data['status_reason']})", style="dim")
+        line.append(f" ({visible(data['status_reason'])})", style="dim")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
     return line

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ..output.visible import visible
 from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
-from .options import allow_host_option, host_option
+from .options import allow_host_option, connection_limit_options, host_option
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -60,6 +60,7 @@ __all__ = ["serve_command"]
     "--list-quirks lists them).",
 )
 @click.option("--list-quirks", is_flag=True, help="Print the quirk presets and exit.")
+@connection_limit_options
 def serve_command(
     path: str | None,
     host: str | None,
@@ -71,6 +72,8 @@ def serve_command(
     faults: tuple[str, ...],
     quirks: tuple[str, ...],
     list_quirks: bool,
+    header_timeout: float,
+    max_connections: int | None,
 ) -> None:
     """Serve the captured stream(s) at PATH to any GET or POST.
 
@@ -119,7 +122,16 @@ def serve_command(
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
     print(f"serving {len(captures)} capture(s): {visible(names)}", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    from ..proxy.connections import ServerLimits, uvicorn_limits
+
+    limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+        **uvicorn_limits(limits),
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -10,8 +10,10 @@ __all__ = [
     "HTTP_SECRET_ECHOED",
     "STREAM_CONNECTION_ERROR",
     "STREAM_DECODE_ERROR",
+    "STREAM_JUDGING_STOPPED",
     "STREAM_OPEN_AFTER_FINISH",
 ]
+
 
 PAGE = Page(
     "live",
@@ -122,6 +124,22 @@ HTTP_SECRET_ECHOED = Code(
     ),
 )
 
+STREAM_JUDGING_STOPPED = Code(
+    "stream.judging-stopped",
+    "warning",
+    "live",
+    PAGE,
+    "Judging this stream stopped after {bytes_seen:,} bytes: {why}. The app read the stream as usual; the Report covers what was judged before.",
+    (
+        "The in-process transport (`ssescope.Transport`) could not go on judging a stream: the\n"
+        "engine failed on it. The app is not affected: it reads every byte as the server sent them,\n"
+        "and the transport never raises into it. The Report describes what was judged before the\n"
+        "failure. Example: a stream whose judging hit an unexpected error in ssescope itself. What\n"
+        "to do: record the stream (`CaptureSampler`, or `ssescope proxy --record`) and report the\n"
+        "capture; `ssescope inspect` on it shows where judging fails.\n"
+    ),
+)
+
 CODES: tuple[Code, ...] = (
     STREAM_OPEN_AFTER_FINISH,
     STREAM_CONNECTION_ERROR,
@@ -129,5 +147,6 @@ CODES: tuple[Code, ...] = (
     HTTP_REDIRECT,
     HTTP_BODY_CAPPED,
     HTTP_SECRET_ECHOED,
+    STREAM_JUDGING_STOPPED,
 )
 """This module's codes, in the order their page documents them."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -93,6 +93,46 @@ STOP_WITHOUT_REASON = Code(
         "- **What to do:** check whether a gateway dropped the `message_delta` event (its usage is\n"
         "  missing too).\n"
     ),
+)
+
+TURN_PAUSED = Code(
+    "anthropic.turn-paused",
+    "warning",
+    "provider",
+    PAGE,
+    {
+        "pause_turn": "The turn is paused (stop_reason 'pause_turn' in record {record}), not finished: a server tool loop reached its limit. Send the conversation back with this response as the assistant turn, unchanged, for the model to go on.",
+        "compaction": "The turn is paused after compacting the context (stop_reason 'compaction' in record {record}), not finished. Send the conversation back with this response, its compaction block included, for the model to go on.",
+    },
+    (
+        "- **Means:** the message ended with `stop_reason: pause_turn` (a long-running turn\n"
+        "  with server tools, such as web search, paused at the server's iteration limit) or\n"
+        "  `compaction` (the API compacted the context and paused, `pause_after_compaction`).\n"
+        "  The turn is not finished: the status is `incomplete`, the finish reason `other`,\n"
+        "  and the raw finish reason the stop reason as sent.\n"
+        '- **Example:** `data: {"type":"message_delta","delta":{"stop_reason":"pause_turn"}}`\n'
+        "- **What to do:** the client must send the request again with this response appended\n"
+        "  as the assistant turn, as it came (its server tool blocks, or its `compaction`\n"
+        "  block, included); the model then continues where it paused. A client that treats the\n"
+        "  response as a finished answer shows a half-done reply.\n"
+    ),
+)
+
+REFUSAL_EXPLAINED = Code(
+    "anthropic.refusal-explained",
+    "info",
+    "provider",
+    PAGE,
+    "The model refused (stop_details category {category!r}): {explanation!q:300}",
+    (
+        "- **Means:** a `message_delta` carried `stop_details` with an `explanation` (Anthropic\n"
+        "  sends it with `stop_reason: refusal`). The explanation is metadata about the refusal,\n"
+        "  not text the model wrote: it is shown here and in the status reason, and `refusal`\n"
+        "  stays as the model wrote it.\n"
+        '- **Example:** `"stop_details": {"type": "refusal", "category": "cyber", "explanation": "…"}`\n'
+        "- **What to do:** read the explanation; the request needs to change.\n"
+    ),
+    content=("explanation",),
 )
 
 EVENT_NAME_MISMATCH = Code(
@@ -312,6 +352,8 @@ CODES: tuple[Code, ...] = (
     DUPLICATE_MESSAGE_START,
     MISSING_MESSAGE_STOP,
     STOP_WITHOUT_REASON,
+    TURN_PAUSED,
+    REFUSAL_EXPLAINED,
     EVENT_NAME_MISMATCH,
     MISSING_TYPE,
     UNEXPECTED_JSON,
@@ -329,7 +371,7 @@ CODES: tuple[Code, ...] = (
 """This module's codes, in the order their page documents them."""
 
 ERROR = Form(
-    PROVIDER_ERROR,
+    shared.PROVIDER_ERROR,
     "anthropic",
     "The provider reported an error in record {record}: {what}{message!q:120}.",
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -155,7 +155,7 @@ CODES: tuple[Code, ...] = (
 """This module's codes, in the order their page documents them."""
 
 ERROR = Form(
-    PROVIDER_ERROR,
+    shared.PROVIDER_ERROR,
     "bedrock",
     "The provider reported an error in record {record}: {error_type}: {message!q:120}.",
 )

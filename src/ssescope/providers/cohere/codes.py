@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -83,11 +83,15 @@ CODES: tuple[Code, ...] = (
 )
 """This module's codes, in the order their page documents them."""
 
-ERROR = Form(PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}.")
+ERROR = Form(
+    shared.PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}."
+)
 """This provider's form of ``provider.error``."""
 
 ERROR_AT_MESSAGE_END = Form(
-    PROVIDER_ERROR, "cohere-message-end", "Cohere reported an error at message-end: {error!q:200}."
+    shared.PROVIDER_ERROR,
+    "cohere-message-end",
+    "Cohere reported an error at message-end: {error!q:200}.",
 )
 """This provider's form of ``provider.error``."""
 

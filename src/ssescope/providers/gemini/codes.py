@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -233,7 +233,7 @@ CODES: tuple[Code, ...] = (
 )
 """This module's codes, in the order their page documents them."""
 
-ERROR = Form(PROVIDER_ERROR, "gemini", "Gemini reported an error{label}: {text!q:200}.")
+ERROR = Form(shared.PROVIDER_ERROR, "gemini", "Gemini reported an error{label}: {text!q:200}.")
 """This provider's form of ``provider.error``."""
 
 FORMS: tuple[Form, ...] = (ERROR,)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -116,8 +116,20 @@ CODES: tuple[Code, ...] = (
 )
 """This module's codes, in the order their page documents them."""
 
-ERROR = Form(PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}.")
+ERROR = Form(
+    shared.PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}."
+)
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
+TOOL_CALLS_UNDER_STOP = Form(
+    shared.TOOL_CALLS_UNDER_STOP,
+    "ollama",
+    "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
+)
+"""This provider's form of ``tool.calls-under-stop``."""
+
+FORMS: tuple[Form, ...] = (
+    ERROR,
+    TOOL_CALLS_UNDER_STOP,
+)
 """Its message forms of shared codes."""

@@ -62,6 +62,8 @@ class _ChatChoices(_ChatParts):
         st.finish = reason
         st.raw_finish = fr
         out.append(Finish(ri, o, reason, fr))
+        if st.tools and reason == "stop":
+            out.append(diag(codes.TOOL_CALLS_UNDER_STOP, record, choice=o, fr=fr))
         if st.tools and reason not in _NO_TOOL_END:
             out.append(ToolCallsEnd(ri, o))
         return True
@@ -111,6 +113,7 @@ class _ChatChoices(_ChatParts):
             self._content(content, o, record, out)
         refusal = get("refusal")
         if refusal and isinstance(refusal, str):
+            st.refused = True
             out.append(RefusalDelta(ri, o, refusal))
         audio = get("audio")
         if audio and isinstance(audio, dict):

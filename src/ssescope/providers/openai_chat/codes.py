@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -420,11 +420,21 @@ CODES: tuple[Code, ...] = (
 """This module's codes, in the order their page documents them."""
 
 ERROR = Form(
-    PROVIDER_ERROR,
+    shared.PROVIDER_ERROR,
     "openai-chat",
     "The provider reported an error inside the stream: {message!q:160}{detail}.",
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
+TOOL_CALLS_UNDER_STOP = Form(
+    shared.TOOL_CALLS_UNDER_STOP,
+    "openai-chat",
+    "Choice {choice} made tool calls but finished with finish_reason {fr!r}, not 'tool_calls': strict clients, which run tools only on finish_reason 'tool_calls' (the agent loops of LangChain, CrewAI and the like), end the turn there and drop the calls.",
+)
+"""This provider's form of ``tool.calls-under-stop``."""
+
+FORMS: tuple[Form, ...] = (
+    ERROR,
+    TOOL_CALLS_UNDER_STOP,
+)
 """Its message forms of shared codes."""

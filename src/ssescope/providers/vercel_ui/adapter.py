@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
 from ...events import Unknown
 from ...framing.records import DataRecord
 from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, refuse_feed_after_close
@@ -76,5 +75,5 @@ class VercelUIAdapter(_UITools):
         close_once(self)
         finish = self._finished
         if self._sse and finish is not None and not self._done and not self._ended:
-            return [diag(shared.STREAM_MISSING_DONE, finish, form="vercel-ui")]
+            return [diag(codes.STREAM_MISSING_DONE, finish)]
         return []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...codes.aggregate import PROVIDER_ERROR
+from ... import codes as shared
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -167,12 +167,30 @@ CODES: tuple[Code, ...] = (
 )
 """This module's codes, in the order their page documents them."""
 
+STREAM_MISSING_DONE = Form(
+    shared.STREAM_MISSING_DONE,
+    "vercel-ui",
+    "The stream sent its 'finish' chunk (record {record}) but ended without 'data: [DONE]'; the connection may have been cut before the end marker.",
+)
+"""This provider's form of ``stream.missing-done``."""
+
+STREAM_DONE_WITHOUT_FINISH = Form(
+    shared.STREAM_DONE_WITHOUT_FINISH,
+    "vercel-ui",
+    "Record {record} is 'data: [DONE]' but no 'finish' chunk came before it; the message did not finish normally.",
+)
+"""This provider's form of ``stream.done-without-finish``."""
+
 ERROR = Form(
-    PROVIDER_ERROR,
+    shared.PROVIDER_ERROR,
     "vercel-ui",
     "The stream reported an error: {message!q:120}; the response is marked failed.",
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
+FORMS: tuple[Form, ...] = (
+    STREAM_MISSING_DONE,
+    STREAM_DONE_WITHOUT_FINISH,
+    ERROR,
+)
 """Its message forms of shared codes."""

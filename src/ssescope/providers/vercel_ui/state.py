@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from ... import codes as shared
 from ...events import Citation, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, provider_error
@@ -130,7 +129,7 @@ class _UIState:
         if self._finished is not None:
             self._terminate(record, "[DONE]", out)
             return
-        out.append(diag(shared.STREAM_DONE_WITHOUT_FINISH, record, form="vercel-ui"))
+        out.append(diag(codes.STREAM_DONE_WITHOUT_FINISH, record))
 
     def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         text = obj.get("errorText")
