@@ -137,6 +137,7 @@ class Pipeline:
         self.aggregator.tool_schemas = dict(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
+        self._last_content: float | None = None
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -197,6 +198,13 @@ class Pipeline:
     def last_time(self) -> float | None:
         """The arrival time of the latest chunk fed."""
         return self._last_time
+
+    @property
+    def last_content_time(self) -> float | None:
+        """The arrival time of the latest chunk that completed a content record (text,
+        reasoning, refusal, tool-call arguments, the terminal event): what a live client
+        measures a content stall from. ``None`` before the first."""
+        return self._last_content
 
     @property
     def tail(self) -> Tail | None:
@@ -269,7 +277,10 @@ class Pipeline:
                 self._last_time = time
         if time is not None and (self._max_time is None or time > self._max_time):
             self._max_time = time
+        marks = self.aggregator.content_marks
         out = self._records(self._framer.feed(data, time))
+        if time is not None and self.aggregator.content_marks != marks:
+            self._last_content = time
         if self._summary is not None and self._bytes >= self._trim_at:
             self._trim_at = self._bytes + _TRIM_EVERY
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
@@ -386,9 +397,19 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
-        if summary is not None and not summary.content_known:
-            self._first_content_time(summary, items, held)
+        if summary is not None:
+            if not summary.content_known:
+                self._first_content_time(summary, items, held)
+            if self._adapter is not None:
+                self._settle(summary)
         return out
+
+    def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
+        """Tell a bounded pipeline's running figures which records carried content."""
+        marks = self.aggregator.content_records
+        consumed = summary.classify(marks, end=end)
+        if consumed:
+            del marks[:consumed]
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
@@ -397,7 +418,13 @@ class Pipeline:
         else:
             self._past_offsets += 1
         if record.time is not None and self._first_byte is not None:
-            summary.append(record.index, record.time, record.start, self._first_byte)
+            summary.append(
+                record.index,
+                record.time,
+                record.start,
+                self._first_byte,
+                type(record) is not SSEComment,
+            )
 
     def _first_content_time(
         self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
@@ -552,8 +579,10 @@ class Pipeline:
                 agg.first_content_record,
                 self._timing,
                 trailing_stall=trailing_stall,
+                content_records=agg.content_records,
             )
         else:
+            self._settle(self._summary, end=True)
             timing, timing_diags = self._summary.result(
                 self._first_byte, self._last_time, trailing_stall=trailing_stall
             )

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeAlias, TypedDict
 
 from .diagnostics import Diagnostic
 
-__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "SourceInfo"]
+__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "RequestSummary", "SourceInfo"]
 
 EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 """How a capture says its stream ended."""
@@ -61,6 +61,34 @@ class EntryInfo:
             "index": self.index,
             "method": self.method,
             "url": self.url,
+            "started": self.started,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RequestSummary:
+    """The request a live response answered, as a client in the app saw it (the transport).
+
+    Attributes:
+        method: the request method.
+        url: the request URL, secrets redacted (a key in the query string is replaced).
+        model: the model the request asked for (the body's ``model``, or the model in a
+            Gemini or Bedrock URL), or ``None`` when it names none.
+        started: when the request started, as Unix time in seconds (the Report's times
+            count from here).
+    """
+
+    method: str
+    url: str
+    model: str | None = None
+    started: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``request`` object)."""
+        return {
+            "method": self.method,
+            "url": self.url,
+            "model": self.model,
             "started": self.started,
         }
 

@@ -1193,16 +1193,13 @@ _E2E_ONLY = {
     "truncated-mid-tool-call.sse": {"tool.incomplete", "sse.unterminated-event"},
     "two-responses.sse": {"usage.missing", "stream.multiple-responses"},
 }
-# an error object alone says nothing about its provider
-_NOT_DETECTED = {"vllm-error-object.sse"}
 
 
 @pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
 def test_fixture_assembles_to_its_stated_facts_in_every_chunking(name: str) -> None:
     want = _FIXTURE_FACTS[name]
     assert codes(run(fixture(name), framing_of(name))) == want["diagnostics"]
-    provider = "openai-chat" if name in _NOT_DETECTED else "auto"
-    fed = feed_fixture("openai_chat", name, provider, framing="auto")
+    fed = feed_fixture("openai_chat", name, "auto", framing="auto")
     stated_usage = want["usage"] if any(v is not None for v in want["usage"].values()) else None
     assert_facts(
         fed,

@@ -282,3 +282,33 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path: Path) -> None:
             f"ssescope: error: this command needs {module}, which is not installed: "
             f"pip install 'ssescope[{extra}]'"
         )
+
+
+def test_a_row_gives_the_content_idle_time_beside_the_byte_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ssescope.containers import CaptureWriter
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    writer = CaptureWriter(
+        folder / "keep-alives.ssecap",
+        request={"method": "POST", "url": "https://api.example.test/v1", "headers": []},
+        response_status=200,
+        response_headers=[("content-type", "text/event-stream")],
+    )
+    writer.write_chunk(OPENAI, 0.1)
+    for i in range(5):  # only keep-alive comments for 2.5 s, then the end
+        writer.write_chunk(b": keep-alive\n\n", 0.6 + 0.5 * i)
+    writer.write_chunk(DONE, 2.7)
+    writer.close("eof", 2.7)
+    out = tmp_path / "rows.jsonl"
+    code, _, _ = scan(capsys, str(folder), "--out", str(out), "--jobs", "1")
+    assert code == 0
+    [row] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert row["max_gap_s"] == pytest.approx(0.5)
+    assert row["max_content_idle_s"] == pytest.approx(2.6)
+    assert (
+        row["max_content_idle_s"]
+        == inspect(folder / "keep-alives.ssecap").timing.max_content_idle_s
+    )

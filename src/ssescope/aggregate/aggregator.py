@@ -90,6 +90,19 @@ _OUTPUT_EVENTS = (
 )
 """The events that name an output (recorded as it begins, with a timeline)."""
 _PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
+_IDLE_MARKS = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Terminal)
+"""The events whose record may be a content record (for the content-idle time)."""
+
+
+def _is_content_mark(ev: object) -> bool:
+    """Whether the event makes its record a content record: text, reasoning or refusal
+    that is not empty, tool-call arguments, a whole tool call, or the terminal event (what
+    keep-alives, pings and lifecycle events are not)."""
+    if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
+        return bool(ev.text)
+    if isinstance(ev, ToolCallDelta):
+        return bool(ev.arguments)
+    return isinstance(ev, ToolCall | Terminal)
 
 
 _UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
@@ -103,6 +116,10 @@ class Aggregator:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
         first_content_record: index of the record of the first content delta (text,
             reasoning, refusal or tool-call arguments), for timing.
+        content_records: the index of each content record, in order (text, reasoning or
+            refusal that is not empty, tool-call arguments, a whole tool call, the terminal
+            event), for the content-idle time; a bounded pipeline empties it as it goes.
+        content_marks: how many content records there have been (never emptied).
         timeline: where each change is recorded as data, if set before the first event
             (see :mod:`ssescope.aggregate.timeline`); ``None`` (the default) records nothing.
     """
@@ -116,6 +133,9 @@ class Aggregator:
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
+        self.content_records = array("q")
+        self.content_marks = 0
+        self._last_content: int | None = None
         self.content_cut = 0
         """Characters of content left out by :meth:`trim_content`."""
         self._finished = False
@@ -195,6 +215,10 @@ class Aggregator:
                     pieces.items.append(text)
                     if len(pieces.items) - pieces.blocks > _FOLD:
                         pieces.fold()
+                if text and record != self._last_content:
+                    self._last_content = record
+                    self.content_records.append(record)
+                    self.content_marks += 1
                 if self.first_content_record is None and text:
                     self.first_content_record = record
                 resp.last_record = record
@@ -218,6 +242,15 @@ class Aggregator:
                 handler(ev)
             else:
                 self._recorded(timeline, ev, handler)
+            if (
+                isinstance(ev, _IDLE_MARKS)
+                and record is not None
+                and record != self._last_content
+                and _is_content_mark(ev)
+            ):
+                self._last_content = record
+                self.content_records.append(record)
+                self.content_marks += 1
             resp = self._current  # a ResponseStart may have begun a new response
         return []
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
-from ..sourceinfo import EntryInfo
+from ..sourceinfo import EntryInfo, RequestSummary
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -223,6 +223,11 @@ class Timing:
     first_content_s: float | None = None
     total_s: float | None = None
     max_gap_s: float | None = None
+    max_content_idle_s: float | None = None
+    """The longest time without a content record (text, reasoning, refusal, tool-call
+    arguments, the terminal event), from the first byte to the end, whatever else (SSE
+    comments, pings, lifecycle events) arrived meanwhile; ``max_gap_s`` is the longest
+    time without any record."""
     gap_histogram: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -233,6 +238,7 @@ class Timing:
             "first_content_s": self.first_content_s,
             "total_s": self.total_s,
             "max_gap_s": self.max_gap_s,
+            "max_content_idle_s": self.max_content_idle_s,
             "gap_histogram": self.gap_histogram,
         }
 
@@ -260,6 +266,9 @@ class Report:
     lost: list[str] = field(default_factory=list)
     entry: EntryInfo | None = None
     """Which entry of a capture holding several streams this Report is about, if any."""
+    request: RequestSummary | None = None
+    """The request a live response answered (method, redacted URL, model, start), when
+    the source knows it: the in-process transport (:class:`ssescope.Transport`)."""
 
     @property
     def status(self) -> Status:
@@ -311,4 +320,6 @@ class Report:
             out["responses"] = [r.to_dict() for r in self.responses]
         if self.entry is not None:
             out["entry"] = self.entry.to_dict()
+        if self.request is not None:
+            out["request"] = self.request.to_dict()
         return out

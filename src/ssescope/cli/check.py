@@ -5,14 +5,14 @@ The comparison is the library's (:mod:`ssescope.compare`); this module prints it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from rich.console import Console
 from rich.text import Text
 
+from .. import strictjson
 from ..compare import Difference, ExpectedReply, shape_name
-from ..visible import escape_json_text, visible
+from ..visible import visible
 
 __all__ = ["print_differences"]
 
@@ -30,7 +30,7 @@ def print_differences(
             "same": not diffs,
             "differences": [d.to_dict() for d in diffs],
         }
-        console.file.write(escape_json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+        strictjson.write(data, console.file, indent=2)
         return
     if not diffs:
         stated = ", ".join(expected.stated()) or "nothing"

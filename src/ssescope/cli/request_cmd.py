@@ -417,7 +417,8 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
     type=float,
     callback=positive,
     default=None,
-    help="Abort after SECONDS without a chunk (exit 7).",
+    help="Abort after SECONDS without a chunk, or without content while only keep-alives "
+    "or pings arrive (exit 7).",
 )
 @click.option(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."

@@ -218,17 +218,29 @@ CODES: tuple[Code, ...] = (
             "gap": "Nothing arrived for {gap:.3f} s before record {record} (threshold {stall_s:g} s).",
             "tail": "Nothing arrived for {tail:.3f} s after record {record} until the end of the body (threshold {stall_s:g} s).",
             "aborted": "Nothing arrived for {wait} after byte {byte_offset} ({time:.3f} s into the response); the client aborted the stream.",
+            "content-gap": "No content arrived for {gap:.3f} s before record {record}, while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing (threshold {stall_s:g} s).",
+            "content-tail": "No content arrived for {gap:.3f} s after the last content until the end of the body, while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the last was record {record} (threshold {stall_s:g} s).",
+            "content-aborted": "No content arrived for {wait} ({time:.3f} s into the response, at byte {byte_offset}) while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the client aborted the stream.",
         },
         (
-            "- **Meaning:** no record arrived for longer than the stall threshold (10 s by default,\n"
-            "  `--stall` in the CLI), between two records or after the last one until the body ended.\n"
+            "- **Meaning:** the stream went silent for longer than the stall threshold (10 s by\n"
+            "  default, `--stall` in the CLI). Its `kind` argument says which silence:\n"
+            "  `bytes` when no record arrived at all (between two records, or after the last one\n"
+            "  until the body ended), `content` when records kept arriving but none carried\n"
+            "  content (text, reasoning, refusal, tool-call arguments, the terminal event): a\n"
+            "  proxy's `: keep-alive` comments and a provider's `ping` events keep the bytes\n"
+            "  flowing while the model is silent, the spinner that never stops. A silence already\n"
+            "  reported as `bytes` is not reported again as `content`. The Report's\n"
+            "  `timing.max_gap_s` and `timing.max_content_idle_s` give the longest of each.\n"
             "  Only reported when the source has arrival times; a silence after the terminal marker\n"
             "  that the live client closed is `stream.open-after-finish` instead. When the live client\n"
             "  (`ssescope request --stall`, or the adapters' `stall=`) aborted the stream because of\n"
-            "  it, the form is `aborted` and the response is `truncated`.\n"
-            "- **Example:** a capture with a 15 s pause before the first token.\n"
+            "  it, the form is `aborted` (or `content-aborted`) and the response is `truncated`.\n"
+            "- **Example:** a capture with a 15 s pause before the first token; or `: keep-alive`\n"
+            "  comments every second for 30 s after the last text delta.\n"
             "- **What to do:** the model or a proxy stalled; compare with the first-byte time to see\n"
-            "  where the wait happened.\n"
+            "  where the wait happened. A `content` stall is upstream of whatever sent the\n"
+            "  keep-alives (the model, or the provider's queue), not the network.\n"
         ),
     ),
     Code(
