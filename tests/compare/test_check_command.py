@@ -94,8 +94,13 @@ def test_check_json_prints_the_structured_differences(tmp_path: Path) -> None:
     checked = run(
         "check", str(STREAMS / "anthropic/text-then-tool-use.sse"), "--against", result, "--json"
     )
-    assert checked.code == 5
+    # the capture ends without its terminal marker: the stream's own code wins over 5
+    assert checked.code == 3
     data = json.loads(checked.out)
+    assert data["stream"] == {
+        "status": "truncated",
+        "status_reason": "the bytes ended without any terminal marker",
+    }
     assert data["shape"] == "anthropic-message"
     assert data["same"] is False
     assert data["compared"] == ["text", "reasoning", "tool_calls", "finish_reason", "usage"]
@@ -173,9 +178,19 @@ def test_a_wrongly_typed_result_is_a_one_line_usage_error(
 def test_a_plain_text_result_is_the_expected_text(tmp_path: Path) -> None:
     name = "anthropic/text-then-tool-use.sse"
     text = _save(tmp_path, "expected.txt", "I'll check the current weather in Paris for you.")
-    assert run("check", str(STREAMS / name), "--against", text).code == 0
+    same = run("check", str(STREAMS / name), "--against", text, "--no-color")
+    # the client and the capture agree, but the capture lacks its terminal marker
+    assert same.code == 3
+    assert same.out.splitlines() == [
+        "the stream itself is truncated: the bytes ended without any terminal marker; the "
+        "client's result cannot be a whole reply",
+        "same: text (read as an expected text)",
+    ]
     wrong = _save(tmp_path, "wrong.txt", "I'll check the weather in Paris.")
     checked = run("check", str(STREAMS / name), "--against", wrong, "--no-color")
-    assert checked.code == 5
+    assert checked.code == 3
     assert "text differs" in checked.out
+    complete = _save(tmp_path, "hello.txt", "2 + 2 = 4")
+    whole = "mistral/reasoning-thinking-content-array.jsonl"
+    assert run("check", _replayed(tmp_path, whole), "--against", complete).code == 0
     assert "+I'll check the current weather in Paris for you." in checked.out
