@@ -9,7 +9,8 @@ in ``outputTokens`` where the provider does not (Gemini's ``candidatesTokenCount
 in ``inputTokenDetails.noCacheTokens``), generate ids for tool calls that have none (Gemini),
 put a refusal into ``text`` (OpenAI Chat), and name finish reasons in its own words
 (``tool-calls`` also for a Gemini ``STOP`` with function calls, ``content-filter`` also for
-a refusal, ``other`` for a reason it does not know, ``unknown`` when none arrived). Its
+a refusal, ``other`` for a reason it does not know, and ``other`` or ``unknown`` while
+none has arrived). Its
 ``rawFinishReason``, when the result has it, is the provider's own word and is compared
 as such. The rules are those of ``docs/verdicts.md``.
 """
@@ -49,7 +50,7 @@ def finish_matches(finish: str, raw: str | None, got: OutputReport) -> bool:
         return got.finish_reason == "stop" and bool(got.tool_calls)
     if finish == "content-filter":  # the SDK has no refusal reason
         return got.finish_reason == "refusal" or (got.finish_reason == "stop" and bool(got.refusal))
-    if finish == "unknown":  # no finish reason arrived
+    if finish in ("other", "unknown"):  # what it says before a finish reason arrives
         return got.finish_reason is None
     return False
 
