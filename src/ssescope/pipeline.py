@@ -18,12 +18,13 @@ from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
+from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
@@ -133,6 +134,7 @@ class Pipeline:
         self._closed = False
         self._timing = timing or TimingOptions()
         self._source = source or SourceInfo()
+        self.aggregator.tool_schemas = dict(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
         self._last_content: float | None = None
@@ -164,6 +166,7 @@ class Pipeline:
         if self._source != SourceInfo() or self._bytes or self._closed:
             raise UsageError("the pipeline already has a source or was fed; build it with one")
         self._source = info
+        self.aggregator.tool_schemas = dict(info.tools)
         self._extra[:0] = info.diagnostics
 
     @property
@@ -315,10 +318,28 @@ class Pipeline:
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
+        pending = self._framer.pending
+        if pending is not None and not self.aggregator.terminal_seen:
+            out.extend(self._read_pending(pending))
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
         return out
+
+    def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
+        """Read an unterminated last event that is the provider's terminal event, whole
+        but for its blank line (``docs/verdicts.md``); anything else stays discarded."""
+        name = terminal_name(self._provider, pending)
+        if name is None:
+            return []
+        warning = diagnostic(
+            "sse.terminal-event-unterminated",
+            pending.start,
+            pending.index,
+            pending.data,
+            marker=name,
+        )
+        return self._records([warning, pending])
 
     def cancel(self, reason: str = "the client aborted the stream") -> None:
         """Mark the response as cancelled by the client (call before :meth:`close`)."""

@@ -55,7 +55,7 @@ DIFFER = {
         "outputs[0].tool_calls[2]",
         "outputs[0].finish_reason",
     },
-    # the last event has no blank line after it: the SDK never sees message_delta, so it
+    # the body ends without a blank line after message_stop: the SDK drops that event and
     # loses the cut tool call, the finish reason and the usage
     "anthropic/max-tokens-mid-tool-input.sse": {
         "outputs[0].tool_calls",

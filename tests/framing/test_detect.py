@@ -175,3 +175,51 @@ def test_feeding_after_close_and_closing_twice_are_usage_errors() -> None:
 def test_a_json_record_from_ndjson_detection_keeps_offsets() -> None:
     out = feed_all(Framer(), [b'\n\n{"a":1}\n'])
     assert out == [JSONRecord(0, '{"a":1}', 2, 10, None)]
+
+
+# -- a body that starts like JSON but whose first line is broken --------------------------
+
+BROKEN_FIRST = [
+    # the first NDJSON line is cut: the next line is a record
+    (b'{"a": 1, "b": [2\n{"c": 3}\n{"d": 4}\n', "ndjson"),
+    # the first line lost its opening brace
+    (b'"a": 1}\n{"c": 3}\n', "ndjson"),
+    # text before the first record's brace
+    (b'@@{"a": 1}\n{"c": 3}\n', "ndjson"),
+    # the next record is cut by the end of the body: it still starts a record
+    (b'{"a": 1, "b": [2\n{"c": ', "ndjson"),
+    # a pretty-printed document that a later line closes
+    (b'{\n  "a": {"b": 1},\n  "c": [1, 2]\n}\n', "json"),
+    # one cut short: nothing after the first line is a record
+    (b'{\n  "a": {"b": 1},\n  "c": [1,', "json"),
+    # a first line that is no framing and ends like an object, then an SSE field
+    (b'"a": 1}\ndata: {"c": 3}\n\n', "sse"),
+    # plain text with a JSON object in it stays text (SSE, then reported as plain text)
+    (b'Error: {"message": "x"}\n', "sse"),
+]
+
+
+@pytest.mark.parametrize(("body", "framing"), BROKEN_FIRST)
+def test_a_body_is_one_json_document_only_when_it_reads_as_one(body: bytes, framing: str) -> None:
+    assert detect_framing(body, final=True)[0] == framing
+    out = assert_split_invariant(Framer, body)  # type: ignore[arg-type]
+    assert out == feed_all(make_parser(framing), [body])  # type: ignore[arg-type]
+
+
+def test_a_broken_first_line_waits_for_the_line_that_tells() -> None:
+    assert detect_framing(b'{"a": 1, "b": [2\n{"c": ')[0] is None
+    assert detect_framing(b'{"a": 1, "b": [2\n{"c": 3}\n')[0] == "ndjson"
+    assert detect_framing(b'{\n  "a": 1\n}')[0] == "json"  # closed: nothing can follow
+    assert detect_framing(b'"a": 1}\n')[0] is None
+    assert detect_framing(b'"a": 1}\n{"c": 3}\n')[0] == "ndjson"
+
+
+def test_a_long_pretty_document_is_one_document() -> None:
+    body = (
+        b'{\n  "items": [\n' + b'    {"n": 1, "text": "abc"},\n' * 400 + b'    {"n": 2}\n  ]\n}\n'
+    )
+    assert detect_framing(body[:4096], final=True)[0] == "json"
+    framer = Framer()
+    out = framer.feed(body) + framer.close()
+    assert framer.framing == "json"
+    assert [type(r) for r in out] == [JSONRecord]

@@ -656,8 +656,6 @@ REPORTS: dict[str, tuple[str, list[str]]] = {
     "truncated.sse": ("truncated", ["gemini.no-finish-reason"]),
     "two-candidates.sse": ("incomplete", []),
 }
-# a body that is only an error object says nothing about its provider
-NOT_DETECTED = {"error-array.json"}
 
 
 def test_every_fixture_has_its_report_stated() -> None:
@@ -666,8 +664,7 @@ def test_every_fixture_has_its_report_stated() -> None:
 
 @pytest.mark.parametrize("name", sorted(REPORTS))
 def test_each_fixture_gives_its_report_in_every_chunking(name: str) -> None:
-    provider = "gemini" if name in NOT_DETECTED else "auto"
-    fed = feed_fixture("gemini", name, provider, framing="auto")
+    fed = feed_fixture("gemini", name, "auto", framing="auto")
     status, report_codes = REPORTS[name]
     assert_facts(fed, {"provider": "gemini", "framing": framing_of(name), "status": status})
     assert_facts(fed, {"codes": report_codes})

@@ -271,11 +271,32 @@ def test_an_empty_string_finish_reason_is_no_finish() -> None:
     assert "stream.done-without-finish" in codes(events)
 
 
-def test_done_without_any_finish_is_completed_with_a_warning() -> None:
+def test_done_without_any_finish_is_incomplete_with_a_warning() -> None:
     events = run(sse(chunk(choice(content="x")), "[DONE]"))
-    assert [e.status for e in events if isinstance(e, Terminal)] == ["completed"]
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert (terminal.status, terminal.reason) == ("incomplete", "[DONE] without any finish_reason")
     diag = next(e for e in events if isinstance(e, Diagnostic))
     assert (diag.code, diag.severity, diag.record) == ("stream.done-without-finish", "warning", 1)
+
+
+def test_done_before_one_choice_finished_is_incomplete() -> None:
+    events = run(sse(chunk(choice("stop", content="a"), choice(index=1, content="b")), "[DONE]"))
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert terminal.status == "incomplete"
+    assert terminal.reason == "[DONE] after finish_reason 0: stop, before choice 1 got one"
+
+
+def test_refusal_text_with_finish_stop_is_incomplete() -> None:
+    events = run(sse(chunk(choice(refusal="I can't help.")), chunk(choice("stop")), "[DONE]"))
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert terminal.status == "incomplete"
+    assert terminal.reason == "[DONE] after finish_reason 0: stop; choice 0 refused (refusal text)"
+    assert Finish(1, 0, "stop", "stop") in events
+
+
+def test_an_empty_refusal_in_the_role_chunk_is_no_refusal() -> None:
+    events = run(sse(chunk(choice(refusal="", content="Hi")), chunk(choice("stop")), "[DONE]"))
+    assert [e.status for e in events if isinstance(e, Terminal)] == ["completed"]
 
 
 def test_done_before_one_of_two_choices_finished_names_that_choice() -> None:
@@ -428,6 +449,7 @@ def test_wrong_types_everywhere_are_diagnosed_not_raised() -> None:
         "openai-chat.invalid-shape",
         "openai-chat.tool-id-not-string",
         "tool.missing-index",
+        "tool.calls-under-stop",  # (the calls end with finish_reason "stop")
     }
     assert events[-1].status == "completed"
 
@@ -578,7 +600,10 @@ def test_a_whole_completion_in_a_stream_gives_snapshots_and_whole_calls() -> Non
         Finish(0, 0, "tool_calls", "tool_calls"),
         ToolCallsEnd(0, 0),
         Terminal(
-            0, "completed", "a whole chat.completion, not streamed (finish_reason 0: tool_calls)"
+            0,
+            "incomplete",  # the message carries refusal text
+            "a whole chat.completion, not streamed (finish_reason 0: tool_calls);"
+            " choice 0 refused (refusal text)",
         ),
     ]
     assert [d.code for d in events if isinstance(d, Diagnostic)] == ["stream.not-streamed"]
@@ -1009,7 +1034,7 @@ _FIXTURE_FACTS: dict[str, dict[str, Any]] = {
         "diagnostics": ["provider.error"],
     },
     "done-without-finish.sse": {
-        "status": "completed",
+        "status": "incomplete",
         "outputs": [out_facts("Half done", None)],
         "usage": usage(),
         "diagnostics": ["stream.done-without-finish"],
@@ -1168,16 +1193,13 @@ _E2E_ONLY = {
     "truncated-mid-tool-call.sse": {"tool.incomplete", "sse.unterminated-event"},
     "two-responses.sse": {"usage.missing", "stream.multiple-responses"},
 }
-# an error object alone says nothing about its provider
-_NOT_DETECTED = {"vllm-error-object.sse"}
 
 
 @pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
 def test_fixture_assembles_to_its_stated_facts_in_every_chunking(name: str) -> None:
     want = _FIXTURE_FACTS[name]
     assert codes(run(fixture(name), framing_of(name))) == want["diagnostics"]
-    provider = "openai-chat" if name in _NOT_DETECTED else "auto"
-    fed = feed_fixture("openai_chat", name, provider, framing="auto")
+    fed = feed_fixture("openai_chat", name, "auto", framing="auto")
     stated_usage = want["usage"] if any(v is not None for v in want["usage"].values()) else None
     assert_facts(
         fed,

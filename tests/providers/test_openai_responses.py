@@ -464,7 +464,7 @@ def test_an_mcp_call_is_an_mcp_kind_call_whose_finished_item_is_a_server_result(
     ]
 
 
-def test_built_in_tool_items_are_server_results_not_client_calls() -> None:
+def test_built_in_tool_items_are_server_calls_and_results_not_client_calls() -> None:
     item = {
         "id": "ws_1",
         "type": "web_search_call",
@@ -487,7 +487,10 @@ def test_built_in_tool_items_are_server_results_not_client_calls() -> None:
     assert [e for e in out if isinstance(e, ServerToolResult)] == [
         ServerToolResult(3, 0, "ws_1", "web_search_call", item)
     ]
-    assert not [e for e in out if isinstance(e, (ToolCall, ToolCallDelta, ToolCallEnd))]
+    # listed among the tool calls as Anthropic's server_tool_use is, tagged "server"
+    assert [e for e in out if isinstance(e, (ToolCall, ToolCallDelta, ToolCallEnd))] == [
+        ToolCall(3, 0, 0, "ws_1", "web_search", '{"action":{"type":"search"}}', "server")
+    ]
     assert out[-2] == Finish(4, 0, "stop", "completed")
 
 
@@ -900,6 +903,13 @@ FIXTURE_FACTS: dict[str, list[dict[str, Any]]] = {
                     "kind": "mcp",
                 },
                 {
+                    "id": "ws_1",
+                    "name": "web_search",
+                    "arguments": '{"action":{"type":"search","query":"sse spec"}}',
+                    "complete": True,
+                    "kind": "server",
+                },
+                {
                     "id": "call_sql",
                     "name": "run_sql",
                     "arguments": "SELECT 1",
@@ -910,9 +920,34 @@ FIXTURE_FACTS: dict[str, list[dict[str, Any]]] = {
         }
     ],
     "builtin-tools-audio.sse": [
-        {"status": "completed", "finish_reason": "stop", "tool_calls": [], "results": 3}
+        {
+            "status": "completed",
+            "finish_reason": "stop",  # provider-run tools are not client calls
+            "tool_calls": [
+                {
+                    "id": "fs_1",
+                    "name": "file_search",
+                    "arguments": '{"queries":["q"]}',
+                    "kind": "server",
+                },
+                {
+                    "id": "ci_1",
+                    "name": "code_interpreter",
+                    "arguments": '{"code":"print(1)","container_id":"cntr_1"}',
+                    "kind": "server",
+                },
+                {"id": "ig_1", "name": "image_generation", "arguments": "{}", "kind": "server"},
+            ],
+            "results": 3,
+        }
     ],
-    "refusal.sse": [{"status": "completed", "refusal": "I can't help with that.", "text": ""}],
+    "refusal.sse": [
+        {
+            "status": "incomplete",  # refusal text: incomplete on every provider
+            "refusal": "I can't help with that.",
+            "text": "",
+        }
+    ],
     "incomplete-max-output-tokens.sse": [
         {
             "status": "incomplete",
@@ -1295,9 +1330,14 @@ def test_a_real_capture_relabelled_by_a_gateway_assembles_the_same_reply(name: s
         assert after["status"] == before["status"]
         for key in ("text", "reasoning", "refusal", "finish_reason"):
             assert after["outputs"][0][key] == before["outputs"][0][key], key
+        # (a provider-run tool's call has no id but its item id, which the gateway changed)
         assert [
-            (c["id"], c["name"], c["arguments"]) for c in after["outputs"][0]["tool_calls"]
-        ] == [(c["id"], c["name"], c["arguments"]) for c in before["outputs"][0]["tool_calls"]]
+            (c["id"] if c["kind"] != "server" else None, c["name"], c["arguments"])
+            for c in after["outputs"][0]["tool_calls"]
+        ] == [
+            (c["id"] if c["kind"] != "server" else None, c["name"], c["arguments"])
+            for c in before["outputs"][0]["tool_calls"]
+        ]
     before_codes = [d["code"] for d in original["diagnostics"]]
     after_codes = [
         d["code"] for d in gateway["diagnostics"] if d["code"] != "openai-responses.item-id-changed"

@@ -86,3 +86,21 @@ def expected_rows(path: Path) -> list[dict[str, Any]]:
 def compared(row: dict[str, Any]) -> dict[str, Any]:
     """The fields of a row that must equal ``inspect``'s."""
     return {name: row[name] for name in COMPARED}
+
+
+def dies_on_some_shards(shard: Any) -> Any:
+    """A worker's work (``judge(work=...)``) that kills its process on a shard naming a
+    file ``kill-*``, and on one naming ``once-*`` the first time (a marker file beside
+    it says it died already)."""
+    import signal
+
+    from ssescope.scan.engines.shards import FileShard, connect, judge_shard
+
+    files = shard.files if isinstance(shard, FileShard) else ()
+    for file in files:
+        name = Path(file).name
+        marker = Path(file).with_suffix(".died")
+        if name.startswith("kill-") or (name.startswith("once-") and not marker.exists()):
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return list(judge_shard(shard, connect(threads=1)))

@@ -147,6 +147,9 @@ def test_bad_arguments_are_refused_when_the_url_is_made(ssescope_server: SSEScop
         ssescope_server.url("ollama-chat", fault="explode")
     with pytest.raises(UsageError, match="does not apply to ollama streams"):
         ssescope_server.url("ollama-chat", quirk="no-assistant-role")
+    for fault in ("cut@record:99", "garble@record:50"):  # would serve the stream unharmed
+        with pytest.raises(UsageError, match=r"does not fit this stream: it has \d+ record"):
+            ssescope_server.url("ollama-chat", fault=fault)
     with pytest.raises(UsageError, match="bad chunking"):
         ssescope_server.url("ollama-chat", chunk="sideways")
     with pytest.raises(UsageError, match="no such file"):

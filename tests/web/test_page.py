@@ -177,3 +177,18 @@ def test_a_50k_record_stream_loads_and_the_table_renders_a_window_of_rows(page: 
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=frame-row]')].some(r => r.dataset.index === '49999')"
     )
+
+
+def test_a_finding_raised_at_the_end_is_badged_on_its_record_and_kept_by_problems_only(
+    page: Any,
+) -> None:
+    # the tool call opened at record 5 is never finished: the aggregator says so at the end
+    body = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "anthropic" / "max-tokens-mid-tool.sse"
+    )
+    _inspect_text(page, body.read_text())
+    row = page.locator("[data-testid=frame-row][data-index='5']")
+    assert row.get_by_test_id("row-diagnostic").text_content() == "tool.incomplete"
+    page.get_by_test_id("only-bad").check()
+    shown = page.locator("[data-testid=frame-row]:visible")
+    assert "5" in shown.evaluate_all("rows => rows.map(r => r.dataset.index)")

@@ -33,6 +33,7 @@ from ..events import (
     JSON,
     Audio,
     Citation,
+    Compaction,
     Finish,
     ProviderError,
     ReasoningDelta,
@@ -61,6 +62,7 @@ from .state import (
     _add,
     _b64_len,
     _bad_token_counts,
+    _compactions,
     _Output,
     _Pieces,
     _Response,
@@ -76,6 +78,7 @@ _OUTPUT_EVENTS = (
     RefusalDelta,
     ReasoningMeta,
     Citation,
+    Compaction,
     ServerToolResult,
     Audio,
     ToolCallDelta,
@@ -140,6 +143,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.tool_schemas: dict[str, tuple[str, ...]] = {}
+        """The request's tools, when known: each name and the properties its input
+        schema requires (a call to one of them with empty arguments is a warning)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -150,6 +156,7 @@ class Aggregator:
             ToolCallsEnd: self._tools_end,
             ReasoningMeta: self._reasoning_meta,
             Citation: self._citation,
+            Compaction: self._compaction,
             Snapshot: self._snapshot,
             Usage: self._usage,
             Finish: self._finish,
@@ -160,6 +167,11 @@ class Aggregator:
             Audio: self._audio,
             Unknown: self._unknown_event,
         }
+
+    @property
+    def terminal_seen(self) -> bool:
+        """Whether the current response got its protocol's terminal marker."""
+        return self._current.terminal_seen
 
     def set_offset_lookup(self, lookup: Callable[[int], int | None]) -> None:
         """Give the aggregator a way to turn record indexes into byte offsets."""
@@ -328,6 +340,20 @@ class Aggregator:
         self._output(ev.output).citations.append(ev.citation)
         if self.timeline is not None:
             self.timeline.add(ev.record, ev.output, "citations", None, None, "add", ev.citation)
+
+    def _compaction(self, ev: Compaction) -> None:
+        out = self._output(ev.output)
+        block = out.compactions.get(ev.part)
+        if block is None:
+            block = out.compactions[ev.part] = ([], [])
+        if ev.summary:
+            self._content(ev.record)
+            block[0].append(ev.summary)
+        if ev.encrypted is not None:
+            block[1][:] = [ev.encrypted]  # the latest replaces: it is what is sent back
+        if self.timeline is not None:
+            compactions: JSON = _compactions(out)  # type: ignore[assignment]
+            self.timeline.add(ev.record, ev.output, "compactions", None, None, "set", compactions)
 
     def _server_result(self, ev: ServerToolResult) -> None:
         result: JSON = {
@@ -639,7 +665,7 @@ class Aggregator:
             raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset)
+        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):

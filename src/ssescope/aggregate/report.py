@@ -7,7 +7,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
-from ..sourceinfo import EntryInfo
+from ..sourceinfo import EntryInfo, RequestSummary
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -110,10 +110,16 @@ class OutputReport:
     encrypted_reasoning: int = 0
     server_tool_results: list[JSON] = field(default_factory=list)
     audio: AudioReport | None = None
+    compactions: list[dict[str, str | None]] = field(default_factory=list)
+    """Context-compaction blocks (Anthropic): each one's ``summary`` and its opaque
+    ``encrypted_content`` as it came; in the JSON form only when there is one."""
+    deduplicated_text: str | None = None
+    """The text read without repeats, when a gateway sent cumulative text as deltas
+    (``content.cumulative-deltas``); in the JSON form only then."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {
+        """Return the JSON form (``compactions`` and ``deduplicated_text`` only when set)."""
+        out = {
             "index": self.index,
             "text": self.text,
             "reasoning": self.reasoning,
@@ -128,6 +134,11 @@ class OutputReport:
             "server_tool_results": self.server_tool_results,
             "audio": None if self.audio is None else self.audio.to_dict(),
         }
+        if self.compactions:
+            out["compactions"] = self.compactions
+        if self.deduplicated_text is not None:
+            out["deduplicated_text"] = self.deduplicated_text
+        return out
 
 
 @dataclass(slots=True)
@@ -255,6 +266,9 @@ class Report:
     lost: list[str] = field(default_factory=list)
     entry: EntryInfo | None = None
     """Which entry of a capture holding several streams this Report is about, if any."""
+    request: RequestSummary | None = None
+    """The request a live response answered (method, redacted URL, model, start), when
+    the source knows it: the in-process transport (:class:`ssescope.Transport`)."""
 
     @property
     def status(self) -> Status:
@@ -306,4 +320,6 @@ class Report:
             out["responses"] = [r.to_dict() for r in self.responses]
         if self.entry is not None:
             out["entry"] = self.entry.to_dict()
+        if self.request is not None:
+            out["request"] = self.request.to_dict()
         return out

@@ -5,15 +5,15 @@ The comparison is the library's (:mod:`ssescope.compare`); this module prints it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from rich.console import Console
 from rich.text import Text
 
+from .. import strictjson
 from ..aggregate.report import Report
 from ..compare import Difference, ExpectedReply, shape_name
-from ..visible import escape_json_text, visible
+from ..visible import visible
 from . import exitcodes
 
 __all__ = ["print_differences", "stream_exit"]
@@ -55,7 +55,7 @@ def print_differences(
                 "status": report.status,
                 "status_reason": report.response.status_reason,
             }
-        console.file.write(escape_json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+        strictjson.write(data, console.file, indent=2)
         return
     if broken and report is not None:
         reason = report.response.status_reason

@@ -172,14 +172,42 @@ CODES: tuple[Code, ...] = (
         "warning",
         "aggregate",
         PAGE,
-        "The text of output {index} contains a <think> tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+        {
+            "tag": "The text of output {index} contains a {tag} tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+            "closing-only": "The text of output {index} contains a closing {tag} tag with no opening one: the reasoning before it leaked into the answer (the chat template put the opening tag in the prompt, and the server did not split the reasoning out).",
+        },
         (
-            "- **Meaning:** the reply text contains `<think>` / `</think>`: reasoning leaked into the\n"
-            "  answer because the server did not split it into a reasoning field.\n"
+            "- **Meaning:** the reply text contains a tag reasoning models wrap their reasoning in:\n"
+            "  `<think>` / `</think>`, `<thinking>`, `<reasoning>`, or Cohere's\n"
+            "  `<|START_THINKING|>` / `<|END_THINKING|>`. Reasoning leaked into the answer because\n"
+            "  the server did not split it into a reasoning field. The assembled text is searched, so\n"
+            "  a tag split across records is found too. A closing tag with no opening one (form\n"
+            "  `closing-only`) means the chat template wrote the opening tag into the prompt: the text\n"
+            "  before the closing tag is the reasoning.\n"
             "- **Example:** a DeepSeek-R1 model served without a reasoning parser.\n"
             "- **What to do:** enable the server's reasoning parser (e.g. vLLM `--reasoning-parser`),\n"
             "  or strip the block client-side.\n"
         ),
+    ),
+    Code(
+        "content.cumulative-deltas",
+        "warning",
+        "aggregate",
+        PAGE,
+        "The {n_pieces} text deltas of output {index} each repeat the text so far: a gateway sent the accumulated text as each delta. Concatenated they read {text!q:60}; without the repeats, {deduplicated!q:60} (the output's deduplicated_text).",
+        (
+            "- **Meaning:** every non-empty text delta of a part of the output starts with the one\n"
+            "  before it and adds to it (three deltas or more): the server, or a gateway in front\n"
+            "  of it, sends the text so far as each delta instead of the new piece. Appended, as the\n"
+            "  protocol says and as `text` keeps them, they repeat themselves; the output's\n"
+            "  `deduplicated_text` gives the reading without repeats (each such part's last delta).\n"
+            "- **Example:** deltas `Hello!`, `Hello! How`, `Hello! How can I help?` give the text\n"
+            "  `Hello!Hello! HowHello! How can I help?`; `deduplicated_text` is\n"
+            "  `Hello! How can I help?`.\n"
+            "- **What to do:** fix the gateway (it should send only the new text of each chunk), or\n"
+            "  read the last delta instead of appending them.\n"
+        ),
+        content=("deduplicated", "text"),
     ),
     Code(
         "timing.stall",
@@ -325,6 +353,68 @@ CODES: tuple[Code, ...] = (
             '- **Example:** `{"tool_calls":[{"id":"gSIMJiOkT","function":{"name":"weather","arguments":"{}"}}]}`\n'
             "- **What to do:** nothing for ssescope; a client that keys calls only by `index`\n"
             "  (openai-python's accumulator, for one) breaks on these streams.\n"
+        ),
+    ),
+    Code(
+        "tool.empty-arguments",
+        "info",
+        "aggregate",
+        PAGE,
+        {
+            "no-request": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request is not known, so whether the tool needs arguments cannot be told).",
+            "not-required": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request's schema of the tool requires no property, or the tool is not among the request's).",
+        },
+        (
+            '- **Meaning:** a call ended with empty arguments (`arguments: ""`, no fragment,\n'
+            "  or only white space). Its `input` is `{}`, the reading most clients make, and `arguments`\n"
+            "  stays as sent. When the request is known (an `.ssecap`, a HAR or a proxy record that\n"
+            "  keeps its body) and the tool's schema requires properties, it is\n"
+            "  `tool.empty-arguments-required` instead.\n"
+            '- **Example:** `{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"now","arguments":""}}]}`\n'
+            '  then `finish_reason: "tool_calls"`.\n'
+            "- **What to do:** nothing for a tool that takes no arguments. A strict client that\n"
+            "  parses `arguments` as JSON fails on the empty string: read it as `{}`.\n"
+        ),
+        content=("arguments",),
+    ),
+    Code(
+        "tool.empty-arguments-required",
+        "warning",
+        "aggregate",
+        PAGE,
+        "Tool call {label} ({name!r}) ended with empty arguments, but the request's schema of {name!r} requires {required}: read as {{}}, the call cannot be run as it is.",
+        (
+            "- **Meaning:** a call ended with empty arguments, and the request (kept by the\n"
+            "  capture: an `.ssecap` request body, a HAR entry's `postData`, a proxy record)\n"
+            "  declares that tool with an input schema whose `required` list is not empty. The\n"
+            "  `input` is still `{}`, but it does not satisfy the schema.\n"
+            '- **Example:** a request declaring `get_weather` with `required: ["city"]`, and a\n'
+            '  streamed call `get_weather` whose `arguments` are `""`.\n'
+            "- **What to do:** do not run the call: the model (or a gateway that dropped the\n"
+            "  argument fragments) produced no arguments. Retry, or check the gateway.\n"
+        ),
+    ),
+    Code(
+        "tool.calls-under-stop",
+        "warning",
+        "provider",
+        PAGE,
+        {
+            "openai-chat": "Choice {choice} made tool calls but finished with finish_reason {fr!r}, not 'tool_calls': strict clients, which run tools only on finish_reason 'tool_calls' (the agent loops of LangChain, CrewAI and the like), end the turn there and drop the calls.",
+            "ollama": "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
+        },
+        (
+            "- **Meaning:** a reply made tool calls but ended with a finish reason that says it\n"
+            "  simply stopped: an OpenAI-compatible choice with tool calls and `finish_reason:\n"
+            '  "stop"` (or another spelling of stop), or an Ollama `done: true` line that itself\n'
+            '  carries `message.tool_calls` with `done_reason: "stop"`. The calls are kept (and\n'
+            "  ended) as they came; the finish reason stays as sent.\n"
+            '- **Example:** `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` after\n'
+            "  `delta.tool_calls` fragments.\n"
+            "- **What to do:** strict clients branch on the finish reason: with `stop` they show the\n"
+            "  (often empty) text and never run the tools. Fix the server (it should send\n"
+            '  `finish_reason: "tool_calls"`), or make the client look at the calls whatever the\n'
+            "  finish reason.\n"
         ),
     ),
     Code(

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..containers.capture import CaptureWriter, EndReason
 from ..containers.redact import REDACTED, EchoScrubber
+from ..containers.request_tools import request_tools
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
@@ -201,6 +202,7 @@ class Recorder:
                 container="http",
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
+                tools=request_tools(ex.request_body),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")

@@ -57,6 +57,12 @@ class LiveCore:
         start: the ``time.monotonic()`` value the request started at (default: now).
         http_status: the response's HTTP status.
         timing: thresholds for the timing diagnostics; ``stall`` sets ``stall_s`` if given.
+        source: what is known about the source (default: an HTTP answer with
+            ``http_status``).
+        bounded: run a bounded pipeline (:class:`~ssescope.pipeline.Pipeline`'s ``bounded``).
+        collect_events: have :meth:`feed` return the events (off: only the Report is
+            wanted; :attr:`terminal_seen` is then read from the aggregator).
+        max_event_bytes: the pipeline's cap on one SSE event block.
     """
 
     def __init__(
@@ -68,14 +74,22 @@ class LiveCore:
         start: float | None = None,
         http_status: int | None = None,
         timing: TimingOptions | None = None,
+        source: SourceInfo | None = None,
+        bounded: bool = False,
+        collect_events: bool = True,
+        max_event_bytes: int | None = None,
     ) -> None:
         if timing is None and stall is not None:
             timing = TimingOptions(stall_s=stall)
         self.pipeline = Pipeline(
             provider=provider,
             timing=timing,
-            source=SourceInfo(container="http", status=http_status),
+            source=source or SourceInfo(container="http", status=http_status),
+            bounded=bounded,
+            collect_events=collect_events,
+            max_event_bytes=max_event_bytes,
         )
+        self._collect = collect_events
         self.capture = capture
         self.stall = stall
         self.start = _time.monotonic() if start is None else start
@@ -119,18 +133,22 @@ class LiveCore:
         deadline = self.content_deadline()
         return deadline is not None and self.now() >= deadline
 
-    def feed(self, data: bytes) -> list[AdapterOutput]:
-        """Stamp, tee and feed one raw chunk; return the events it completed."""
+    def feed(self, data: bytes, t: float | None = None) -> list[AdapterOutput]:
+        """Stamp (now, unless ``t`` says when it arrived), tee and feed one raw chunk;
+        return the events it completed."""
         if not data:
             return []
-        t = self.now()
+        if t is None:
+            t = self.now()
         if self.capture is not None:
             self.capture.write_chunk(data, t)
         events = self.pipeline.feed(data, t)
         if self.pipeline.last_content_time != self._content_seen:
             self._content_seen = self.pipeline.last_content_time
             self._records_at_content = self.pipeline.record_count
-        if not self.terminal_seen:
+        if not self._collect:
+            self.terminal_seen = self.pipeline.aggregator.terminal_seen
+        elif not self.terminal_seen:
             for ev in events:
                 if isinstance(ev, Terminal):
                     self.terminal_seen = True

@@ -6,6 +6,7 @@ from ...diagnostics import quote
 from ...events import (
     JSON,
     Citation,
+    Compaction,
     ReasoningDelta,
     ReasoningMeta,
     ServerToolResult,
@@ -86,6 +87,19 @@ class _AnthropicBlocks(_AnthropicState):
                     kind,
                 )
             )
+        elif btype == "compaction":
+            # A summary of the earlier context, and its opaque form to send back.
+            summary = block.get("content")
+            encrypted = block.get("encrypted_content")
+            out.append(
+                Compaction(
+                    n,
+                    0,
+                    key,
+                    summary if isinstance(summary, str) else None,
+                    encrypted if isinstance(encrypted, str) else None,
+                )
+            )
         elif btype.endswith("_tool_result") or btype == "container_upload":
             tool_use_id = block.get("tool_use_id")
             content = block.get("content") if "content" in block else block
@@ -153,6 +167,18 @@ class _AnthropicBlocks(_AnthropicState):
             out.append(ReasoningMeta(n, 0, key, signature=sig))
         elif dtype == "citations_delta":
             out.append(Citation(n, 0, delta.get("citation"), key))
+        elif dtype == "compaction_delta":
+            summary = delta.get("content")
+            encrypted = delta.get("encrypted_content")
+            out.append(
+                Compaction(
+                    n,
+                    0,
+                    key,
+                    summary if isinstance(summary, str) else None,
+                    encrypted if isinstance(encrypted, str) else None,
+                )
+            )
         else:
             out.append(Unknown(n, f"content_block_delta:{dtype}", obj))
 

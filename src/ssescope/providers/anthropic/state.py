@@ -16,7 +16,7 @@ from .._base import (
     provider_error,
     usage_event,
 )
-from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
+from .maps import _INCOMPLETE, _PAUSED, _USAGE_KEYS, map_finish_reason
 
 _TOOL_KINDS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "mcp"}
 
@@ -28,6 +28,7 @@ _DELTA_BLOCKS: dict[str, tuple[str, ...]] = {
     "thinking_delta": ("thinking",),
     "signature_delta": ("thinking",),
     "input_json_delta": ("tool_use", "server_tool_use", "mcp_tool_use"),
+    "compaction_delta": ("compaction",),
 }
 
 
@@ -72,6 +73,7 @@ class _AnthropicState:
         self._base = 0  # shift of block indexes for a spliced message
         self._next_key = 0  # one past the highest part / tool index used in the response
         self._stop_reason: str | None = None
+        self._explanation: str | None = None  # stop_details.explanation of a refusal
         self._warned_no_start = False
         self._last_end: int | None = None
 
@@ -149,6 +151,7 @@ class _AnthropicState:
         self._base = 0
         self._next_key = 0
         self._stop_reason = None
+        self._explanation = None
         self._message_id = mid
         self._message = msg
         model = msg.get("model")
@@ -168,9 +171,30 @@ class _AnthropicState:
             if isinstance(reason, str):
                 self._stop_reason = reason
                 out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
+                if reason in _PAUSED:
+                    out.append(diag("anthropic.turn-paused", record, form=reason))
             elif reason is not None:
                 out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
+            self._stop_details(delta.get("stop_details"), record, out)
         self._usage(obj.get("usage"), "message_delta", record, out)
+
+    def _stop_details(self, details: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """A refusal's ``stop_details`` (``type``, ``category``, ``explanation``): metadata,
+        not refusal text; its explanation is shown in the status reason and a diagnostic."""
+        if not isinstance(details, dict):
+            return
+        explanation = details.get("explanation")
+        category = details.get("category")
+        if isinstance(explanation, str) and explanation:
+            self._explanation = explanation
+            out.append(
+                diag(
+                    "anthropic.refusal-explained",
+                    record,
+                    category=category if isinstance(category, str) and category else "none given",
+                    explanation=explanation,
+                )
+            )
 
     def _message_stop(
         self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -183,7 +207,10 @@ class _AnthropicState:
             out.append(diag("anthropic.stop-without-reason", record))
         elif reason in _INCOMPLETE:
             status = "incomplete"
-        out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
+        why = f"message_stop ({reason or 'no stop_reason'})"
+        if self._explanation is not None:
+            why = f"message_stop ({reason or 'no stop_reason'}: {quote(self._explanation, 200)})"
+        out.append(Terminal(record.index, status, why))
         self._stopped = True
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:

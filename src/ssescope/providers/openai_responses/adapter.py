@@ -180,7 +180,10 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         elif etype == "response.completed":
             reason: FinishReason = "tool_calls" if self._client_calls else "stop"
             out.append(Finish(record.index, 0, reason, status or "completed"))
-            out.append(Terminal(record.index, "completed", etype))
+            if self._refused:  # refusal text: incomplete on every provider
+                out.append(Terminal(record.index, "incomplete", f"{etype} (refusal text)"))
+            else:
+                out.append(Terminal(record.index, "completed", etype))
         elif etype == "response.incomplete":
             details = resp.get("incomplete_details")
             raw = str_or_none(details.get("reason")) if isinstance(details, dict) else None

@@ -8,16 +8,16 @@ from typing import Any
 import pyarrow as pa
 
 from ..inputs import Inputs, collect, is_remote
-from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from ..kernel import BODY, SOURCE, rename_own, scan_batch
 from ..output import output_schema
 from .base import Batches, error_batch
 
 __all__ = ["kernel_for_files", "kernel_for_table", "ray_inputs", "run_ray"]
 
 
-def ray_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
+def ray_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool = False) -> Inputs:
     """Expand PATH arguments (local globs; URLs are passed to Ray as they are)."""
-    return collect(paths, json_tables=json_tables)
+    return collect(paths, json_tables=json_tables, follow_links=follow_links)
 
 
 def _run(table: pa.Table, body: str) -> pa.Table:
@@ -38,8 +38,7 @@ def kernel_for_files(table: pa.Table) -> pa.Table:
 
 def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
     """``map_batches`` function over the blocks of a table of bodies read from ``path``."""
-    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in table.column_names]
-    table = table.rename_columns(names)
+    table = table.rename_columns(rename_own(table.column_names))
     table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
     return _run(table, body)
 
