@@ -190,3 +190,35 @@ def test_an_unfinished_call_without_argument_bytes_is_not_the_sdks_empty_object(
     assert diff["message"] == (
         "the result has {}, but the call never ended in the stream and carried no argument bytes"
     )
+
+
+def test_the_library_reads_the_sdks_conventions_and_still_sees_real_differences(
+    sdk: Path, tmp_path: Path
+) -> None:
+    import ssescope
+    from ssescope.compare import compare_result
+
+    # Gemini: no call ids (the SDK makes them up), STOP with a call (the SDK says
+    # tool-calls), outputTokens = candidates + thoughts, cachedInputTokens 0-filled
+    name = "gemini/function-call-thought-signature.jsonl"
+    wire = tmp_path / "stream.sse"
+    wire.write_bytes(stream_bytes(name))
+    result = stream_text(sdk, "google", wire)
+    report = ssescope.inspect(wire)
+    usage = report.usage
+    assert usage is not None and usage.reasoning_tokens
+    assert result["finishReason"] == "tool-calls" and result["rawFinishReason"] == "STOP"
+    assert result["toolCalls"][0]["toolCallId"]
+    assert result["usage"]["outputTokens"] == usage.output_tokens + usage.reasoning_tokens
+    assert compare_result(result, report) == []
+    result["rawFinishReason"] = "MAX_TOKENS"
+    result["usage"]["outputTokens"] += 1
+    result["toolCalls"][0]["input"] = {}
+    assert [d.path for d in compare_result(result, report)] == [
+        *[
+            f"outputs[0].tool_calls[0].arguments.{key}"
+            for key in sorted(report.outputs[0].tool_calls[0].input or {})
+        ],
+        "outputs[0].finish_reason",
+        "usage.output_tokens",
+    ]
