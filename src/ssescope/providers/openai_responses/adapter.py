@@ -189,9 +189,7 @@ class OpenAIResponsesAdapter(_ResponsesItems):
             raw = str_or_none(details.get("reason")) if isinstance(details, dict) else None
             unified = map_finish_reason(raw) if raw else "other"
             out.append(Finish(record.index, 0, unified, raw or status or "incomplete"))
-            out.append(
-                Terminal(record.index, "incomplete", f"{said} ({raw or 'no reason given'})")
-            )
+            out.append(Terminal(record.index, "incomplete", f"{said} ({raw or 'no reason given'})"))
         else:  # response.failed
             err = resp.get("error")
             if isinstance(err, dict):
@@ -201,7 +199,9 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         self._started = False
 
     @staticmethod
-    def _stated(etype: str, status: str | None, record: DataRecord, out: list[AdapterOutput]) -> str:
+    def _stated(
+        etype: str, status: str | None, record: DataRecord, out: list[AdapterOutput]
+    ) -> str:
         """The terminal event the response's own ``status`` stands for, when it names
         another one than ``etype`` (``stream.contradictory-terminal``): the payload wins."""
         stated = _WHOLE_STATUS.get("cancelled" if status == "canceled" else status or "")
