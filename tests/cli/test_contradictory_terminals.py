@@ -155,6 +155,37 @@ CASES: dict[str, tuple[bytes, str, str, str, str]] = {
         "stop",
         "end_turn",
     ),
+    "cohere-complete-with-an-error": (
+        _named(
+            (
+                "message-start",
+                {
+                    "id": "m1",
+                    "type": "message-start",
+                    "delta": {"message": {"role": "assistant", "content": []}},
+                },
+            ),
+            (
+                "content-delta",
+                {
+                    "type": "content-delta",
+                    "index": 0,
+                    "delta": {"message": {"content": {"text": "The first"}}},
+                },
+            ),
+            (
+                "message-end",
+                {
+                    "type": "message-end",
+                    "delta": {"finish_reason": "COMPLETE", "error": "internal server error"},
+                },
+            ),
+        ),
+        "cohere",
+        "failed",
+        "stop",
+        "COMPLETE",
+    ),
     "gemini-stop-with-the-call-in-progress": (
         _gemini(_candidate([_OPEN]), _candidate([_ARGS], "STOP")),
         "gemini",
