@@ -173,12 +173,12 @@ class _AnthropicState:
         self._usage(obj.get("usage"), "message_delta", record, out)
 
     def _message_stop(
-        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+        self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         if not self._started:
             self._check_started(record, out)
         reason = self._stop_reason
-        stated = _stated_stop_reason(obj)
+        stated = _stated_stop_reason(_obj)
         if stated is not None and reason is not None and stated != reason:
             # the terminal event's own stop_reason wins over the message_delta's
             status_of = "incomplete" if stated in _INCOMPLETE else "completed"
