@@ -8,12 +8,12 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
-from array import array
 from typing import Any
 
 from . import codes
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
+from .aggregate.starts import RecordStarts
 from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
@@ -110,8 +110,9 @@ class Pipeline:
         self.aggregator = Aggregator()
         self.aggregator.cap.track_invalid = keep_records
         self.aggregator.set_offset_lookup(self._offset)
-        # offsets as machine integers: a list of int objects costs 36 bytes a record
-        self._starts = array("q")
+        # offsets as machine integers (a list of int objects costs 36 bytes a record), and
+        # runs of comments as runs (RecordStarts)
+        self._starts = RecordStarts()
         self._times = RecordTimes(self._starts)
         self._comments = 0
         self._head: list[bytes] = []
@@ -243,7 +244,7 @@ class Pipeline:
         return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
-        return self._starts[record] if 0 <= record < len(self._starts) else None
+        return self._starts.get(record)
 
     # -- feeding ----------------------------------------------------------------------
 
@@ -352,6 +353,7 @@ class Pipeline:
             return out
         adapter = self._adapter
         starts = self._starts
+        offsets = starts.array
         keep = self._keep
         summary = self._summary
         held = self._held  # (for a bounded pipeline's first-content time)
@@ -365,7 +367,10 @@ class Pipeline:
                 continue
             record: Record = item  # type: ignore[assignment]
             if summary is None:
-                starts.append(record.start)
+                if kind is SSEComment:
+                    starts.comment(record.index, record.start)
+                else:
+                    offsets.append(record.start)
                 if record.time is not None:
                     self._times.append(record.index, record.time)
             else:
@@ -409,7 +414,10 @@ class Pipeline:
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
         if len(self._starts) < BOUNDED_RECORD_OFFSETS:
-            self._starts.append(record.start)
+            if type(record) is SSEComment:
+                self._starts.comment(record.index, record.start)
+            else:
+                self._starts.array.append(record.start)
         else:
             self._past_offsets += 1
         if record.time is not None and self._first_byte is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from cli_helpers import EXAMPLES, STREAMS, run
 
 import ssescope
 from ssescope.framing.eventstream import encode_message
@@ -372,3 +372,51 @@ def test_shared_error_shapes_are_told_apart_by_their_most_specific_member(
 ) -> None:
     report = ssescope.inspect(body)
     assert (report.provider, report.status) == (provider, "failed"), report.provider_rule
+
+
+def _error_records_of(body: bytes, framing: str) -> bytes:
+    """The records of a recording from its first error record on (as SSE for SSE, lines for
+    JSONL): what a server that failed at once would have sent."""
+    if framing == "sse":
+        blocks = body.decode().split("\n\n")
+        first = next(i for i, b in enumerate(blocks) if '"error"' in b)
+        return "\n\n".join(blocks[first:]).encode()
+    lines = body.decode().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if '"type":"error"' in line)
+    return "".join(lines[first:]).encode()
+
+
+RECORDINGS = [
+    # (file, where it lives, framing, provider, message)
+    (
+        "openai-responses/error-then-failed.jsonl",
+        "real",
+        "ndjson",
+        "openai-responses",
+        "You exceeded your current quota",
+    ),
+    ("broken-anthropic-overloaded.sse", "examples", "sse", "anthropic", "Overloaded"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "where", "framing", "provider", "message"),
+    RECORDINGS,
+    ids=[r[0] for r in RECORDINGS],
+)
+def test_a_recordings_error_records_alone_read_as_its_providers_failure(
+    name: str, where: str, framing: str, provider: str, message: str, tmp_path: Path
+) -> None:
+    path = (STREAMS if where == "real" else EXAMPLES) / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not here (set SSESCOPE_REAL_STREAMS)")
+    body = _error_records_of(path.read_bytes(), framing)
+    report = ssescope.inspect(body)
+    assert (report.framing, report.provider, report.status) == (framing, provider, "failed")
+    assert report.response.error is not None
+    assert report.response.error["message"].startswith(message)
+    alone = tmp_path / path.name
+    alone.write_bytes(body)
+    result = run("inspect", str(alone), "--json")
+    assert result.code == 4
+    assert json.loads(result.out)["provider"] == provider

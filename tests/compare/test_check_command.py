@@ -96,6 +96,7 @@ def test_check_json_prints_the_structured_differences(tmp_path: Path) -> None:
     )
     assert checked.code == 5
     data = json.loads(checked.out)
+    assert data["stream"]["status"] == "completed"
     assert data["shape"] == "anthropic-message"
     assert data["same"] is False
     assert data["compared"] == ["text", "reasoning", "tool_calls", "finish_reason", "usage"]
@@ -179,6 +180,25 @@ def test_a_plain_text_result_is_the_expected_text(tmp_path: Path) -> None:
     assert checked.code == 5
     assert "text differs" in checked.out
     assert "+I'll check the current weather in Paris for you." in checked.out
+
+
+def test_a_cut_stream_is_said_first_and_its_code_wins_over_the_comparison(
+    tmp_path: Path,
+) -> None:
+    # the two tool calls' stream, cut in its first call's arguments
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes((STREAMS / PARALLEL).read_bytes()[:3000])
+    text = _save(tmp_path, "expected.txt", "")
+    same = run("check", str(cut), "--against", text, "--no-color")
+    assert same.code == 3  # the text agrees, but the reply is cut
+    assert same.out.splitlines() == [
+        "the stream itself is truncated: the bytes ended without any terminal marker; the "
+        "client's result cannot be a whole reply",
+        "same: text (read as an expected text)",
+    ]
+    data = json.loads(run("check", str(cut), "--against", text, "--json").out)
+    assert data["stream"]["status"] == "truncated"
+    assert data["same"] is True
 
 
 @pytest.mark.parametrize(

@@ -266,7 +266,7 @@ def test_a_vercel_ai_sdk_result_is_read_and_compared() -> None:
     result["reasoningText"] = report.outputs[0].reasoning
     expected = normalise_result(result)
     assert expected.shape == "vercel-ai-sdk"
-    assert expected.outputs[0].finish_reason == "tool_calls"
+    assert expected.outputs[0].finish_reason == "tool-calls"  # the SDK's word, read as such
     assert compare_result(result, report) == []
     result["finishReason"] = "stop"
     result["toolCalls"][0]["input"] = {"location": "SF"}

@@ -99,7 +99,7 @@ def test_a_streaming_request_refused_with_http_529_is_a_failed_entry() -> None:
     assert ok.status == "completed"
     assert refused.status == "failed"
     assert refused.http_status == 529
-    assert refused.response.status_reason == "the server answered HTTP 529"
+    assert "overloaded_error" in (refused.response.status_reason or "")
     assert refused.error is not None
     assert (refused.error["type"], refused.error["message"]) == ("overloaded_error", "Overloaded")
     assert refused.entry is not None and refused.entry.index == 1

@@ -106,6 +106,21 @@ def test_the_async_httpx_adapter_stops_on_a_content_stall(server: ServerThread) 
     _assert_content_abort(asyncio.run(main()).to_dict())
 
 
+def test_the_aiohttp_adapter_stops_on_a_content_stall(server: ServerThread) -> None:
+    import aiohttp
+
+    from ssescope.sources.aiohttp import aiter_events as aiohttp_events
+
+    async def main() -> ssescope.Report:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(server.url + HEARTBEAT, data=b"{}") as r,
+        ):
+            return await aiohttp_events(r, stall=STALL).run()
+
+    _assert_content_abort(asyncio.run(main()).to_dict())
+
+
 def test_content_arriving_within_the_threshold_is_not_a_stall(server: ServerThread) -> None:
     code, report = _request(server, "/anthropic/", "--stall", "2")
     assert code == 0

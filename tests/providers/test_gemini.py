@@ -338,7 +338,7 @@ def test_a_new_response_id_after_the_terminal_starts_a_new_response() -> None:
 
 def test_a_streamed_call_cut_by_the_finish_is_reported_unfinished_before_the_finish() -> None:
     out = run_fixture("streamed-args-unterminated.jsonl")
-    assert codes(out) == ["gemini.unterminated-function-call"]
+    assert codes(out) == ["gemini.unterminated-function-call", "stream.contradictory-terminal"]
     assert [type(e) for e in events(out)] == [ResponseStart, ToolCall, Finish, Terminal]
     assert of_type(out, ToolCall) == [
         ToolCall(2, 0, 0, None, "search", '{"query":"tide times"}', complete=False)
@@ -646,9 +646,15 @@ REPORTS: dict[str, tuple[str, list[str]]] = {
     "max-tokens.jsonl": ("incomplete", []),
     "prompt-blocked.sse": ("incomplete", ["gemini.prompt-blocked"]),
     "safety-finish.sse": ("incomplete", ["usage.missing"]),
+    # STOP while the streamed call said more would come: the reply is cut short
     "streamed-args-unterminated.jsonl": (
-        "completed",
-        ["gemini.unterminated-function-call", "tool.incomplete", "usage.missing"],
+        "incomplete",
+        [
+            "gemini.unterminated-function-call",
+            "stream.contradictory-terminal",
+            "tool.incomplete",
+            "usage.missing",
+        ],
     ),
     "thought-text-stop.json": ("completed", []),
     "thought-text-stop.jsonl": ("completed", []),

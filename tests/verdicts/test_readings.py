@@ -349,3 +349,20 @@ def test_responses_web_search_sits_where_anthropic_server_tool_use_sits() -> Non
     assert call["input"] == {"action": {"type": "search", "query": "sse"}}
     assert [r["type"] for r in out["server_tool_results"]] == ["web_search_call"]
     assert out["finish_reason"] == "stop"  # not a client call
+
+
+def test_the_human_view_shows_the_deduplicated_text_and_the_compaction_summary() -> None:
+    from tests.cli.cli_helpers import run
+
+    cumulative = run(
+        "inspect", "--pretty", "--no-color", "-", stdin=_text_chat("Hel", "Hello", "Hello!")
+    )
+    assert "text without the repeated deltas\nHello!" in cumulative.out
+    block = {"type": "compaction", "content": "Earlier talk.", "encrypted_content": "E"}
+    body = _anthropic(
+        "end_turn",
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        {"type": "content_block_stop", "index": 0},
+    )
+    compacted = run("inspect", "--pretty", "--no-color", "-", stdin=body)
+    assert "compaction summary\nEarlier talk." in compacted.out

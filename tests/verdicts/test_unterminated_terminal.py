@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from ssescope.framing.sse import SSEParser
@@ -134,3 +137,13 @@ def test_the_real_anthropic_recordings_read_as_the_sdk_reads_them(name: str, sta
     report = library_report(path.read_bytes())
     assert report["status"] == status
     assert "sse.terminal-event-unterminated" in codes(report)
+
+
+def test_a_corpus_scan_counts_it_as_completed(tmp_path: Path) -> None:
+    from tests.cli.cli_helpers import run
+
+    (tmp_path / "a.sse").write_bytes(_ANTHROPIC + _STOP)
+    (tmp_path / "b.sse").write_bytes(_ANTHROPIC + b'event: message_stop\ndata: {"type":"mess')
+    result = run("scan", str(tmp_path), "--json")
+    verdicts = json.loads(result.out)["verdicts"]
+    assert (verdicts["completed"]["count"], verdicts["truncated"]["count"]) == (1, 1)

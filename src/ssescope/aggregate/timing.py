@@ -24,6 +24,7 @@ from typing import overload
 from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from .report import Timing
+from .starts import Offsets
 
 __all__ = ["GAP_BUCKETS", "RecordTimes", "TimingOptions", "TimingSummary", "compute_timing"]
 
@@ -67,7 +68,7 @@ class RecordTimes(Sequence[tuple[int, float, int]]):
     A list of tuples costs about 120 bytes a record; a 2 GiB capture has millions.
     """
 
-    def __init__(self, starts: array[int]) -> None:
+    def __init__(self, starts: Offsets) -> None:
         self._starts = starts
         self._index = array("q")
         self._time = array("d")

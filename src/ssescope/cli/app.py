@@ -20,7 +20,7 @@ from . import exitcodes
 from ._feed import CONTAINER_CHOICES, Input, load_all, run_pipeline
 from ._input import open_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
-from .check import print_differences
+from .check import print_differences, stream_exit
 from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
@@ -335,13 +335,19 @@ def check(
 ) -> int:
     """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
 
-    Only what RESULT states is compared; tool arguments are compared as parsed JSON.
+    Only what RESULT states is compared; tool arguments are compared as parsed JSON. A
+    STREAM that was itself cut or failed is said first, and its code is the exit code (3
+    truncated, 4 failed, 130 cancelled), whatever the comparison says: a client that
+    agrees with a broken stream holds a broken reply.
     """
     expected = normalise_result(load_result(open_source(result).read_all(), result))
     report = run_pipeline(one_entry(load_all(open_source(stream)), entry), provider, framing)
     diffs = compare_result(expected, report)
     with reader_may_leave():
-        print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json)
+        print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json, report)
+    broken = stream_exit(report)
+    if broken is not None:
+        return broken
     return exitcodes.MISMATCH if diffs else exitcodes.COMPLETED
 
 

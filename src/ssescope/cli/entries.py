@@ -66,13 +66,14 @@ def select_entry(inputs: list[Input], wanted: int) -> Input:
     )
 
 
-entry_option = click.option(
-    "--entry",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
-)
-"""``--entry N``, for the commands that read one stream."""
+def entry_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--entry N``, for the commands that read one stream (a decorator)."""
+    return click.option(
+        "--entry",
+        type=click.IntRange(min=0),
+        metavar="N",
+        help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
+    )(command)
 
 
 def one_entry(inputs: list[Input], wanted: int | None) -> Input:

@@ -13,6 +13,7 @@ __all__ = [
     "PROVIDER_ERROR",
     "PROVIDER_UNKNOWN_EVENT",
     "SNAPSHOT_MISMATCH",
+    "STREAM_CONTRADICTORY_TERMINAL",
     "STREAM_DIAGNOSTICS_CAPPED",
     "STREAM_DONE_WITHOUT_FINISH",
     "STREAM_EMPTY",
@@ -174,6 +175,40 @@ STREAM_EVENTS_AFTER_TERMINAL = Code(
         "  the Report, but a client that stops reading at the marker never sees it.\n"
         '- **Example:** `data: [DONE]\\n\\ndata: {"choices":[{"delta":{"content":"late"}}]}\\n\\n`.\n'
         "- **What to do:** the server or a proxy appended data after the end; report it upstream.\n"
+    ),
+)
+
+STREAM_CONTRADICTORY_TERMINAL = Code(
+    "stream.contradictory-terminal",
+    "warning",
+    "provider",
+    PAGE,
+    {
+        "status": "Record {record} is a {event!r} event but its response.status is {stated!r}; the status it states wins: the response is {status}.",
+        "stop-reason": "Record {record}, the message_stop, states the stop_reason {stated!r} but the message_delta said {said!r}; the message_stop's wins: the response is {status}.",
+        "open-call": "Record {record} ends the {what} with {reason!r}, a natural stop, while its function call {name!r} was still in progress (it said more would come); the response is {status}, the call unfinished.",
+        "error": "Record {record} ends the message with the finish reason {reason!r} but also carries an error; the error wins: the response is {status}.",
+    },
+    (
+        "- **Meaning:** a terminal event says one thing and its own fields another. What the\n"
+        "  payload states wins, and this warning names both:\n"
+        "  - form `status`: a Responses API `response.completed` whose `response.status` is\n"
+        '    `"incomplete"` or `"failed"` (or a `response.incomplete` / `response.failed` whose\n'
+        "    status says otherwise); the status decides the verdict, the finish reason and the\n"
+        "    error;\n"
+        "  - form `stop-reason`: an Anthropic `message_stop` that carries its own `stop_reason`,\n"
+        "    different from the one `message_delta` sent; the `message_stop`'s is taken;\n"
+        "  - form `open-call`: a Gemini `finishReason: STOP` while a streamed function call is\n"
+        "    in progress (its last fragment said `willContinue: true`, and no empty\n"
+        "    `functionCall: {}` ended it); the response is `incomplete` and the call unfinished;\n"
+        "  - form `error`: a Cohere `message-end` whose `finish_reason` is not `ERROR` (or\n"
+        "    `TIMEOUT`) but which carries an `error`; the response is `failed` with it.\n"
+        '- **Example:** `data: {"type":"response.completed","response":{"status":"incomplete",\n'
+        '  "incomplete_details":{"reason":"max_output_tokens"},…}}`: `incomplete`, finish\n'
+        "  `length`, not `completed` / `stop`.\n"
+        "- **What to do:** the server (often a third-party implementation of the protocol) sent\n"
+        "  the wrong event type or stopped a call it had not finished; report it upstream. A\n"
+        "  client that trusts the event type alone takes a cut or failed reply for a whole one.\n"
     ),
 )
 
@@ -647,6 +682,7 @@ CODES: tuple[Code, ...] = (
     SNAPSHOT_MISMATCH,
     USAGE_MISSING,
     STREAM_EVENTS_AFTER_TERMINAL,
+    STREAM_CONTRADICTORY_TERMINAL,
     STREAM_MULTIPLE_RESPONSES,
     PROVIDER_UNKNOWN_EVENT,
     CONTENT_THINK_TAG_IN_TEXT,

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..limits import DECODED_BODY_BYTES
-from .inputs import irregular_kind, not_regular
+import pyarrow as pa
 
-__all__ = ["INPUT_BYTES", "Read", "read_input"]
+from ..limits import DECODED_BODY_BYTES
+from .inputs import irregular_kind, is_remote, not_regular
+from .kernel import BODY, ERROR, SOURCE, UNREAD
+
+__all__ = ["BATCH_BYTES", "INPUT_BYTES", "Read", "file_batch", "read_batches", "read_input"]
 
 INPUT_BYTES = DECODED_BODY_BYTES
 """Most bytes of one input the scan judges (64 MiB, what ``inspect`` decodes of a
 compressed body at most); the rest is left unread and counted in the row's
 ``unread_bytes``."""
+
+BATCH_BYTES = 64 * 1024 * 1024
+"""Most body bytes of files read into one kernel batch (past its first file), so a
+worker holds one bounded batch of bodies at a time."""
 
 _FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
@@ -67,3 +75,41 @@ def read_input(path: str, limit: int = INPUT_BYTES) -> Read:
             return Read(body, unread=max(size - len(body), 1))
     except (OSError, ValueError) as exc:
         return Read(None, error=_message(exc))
+
+
+def file_batch(rows: list[tuple[str, Read]]) -> pa.RecordBatch:
+    """The kernel's input batch of files read: ``source``, ``body``, ``error`` and
+    ``unread_bytes``."""
+    return pa.RecordBatch.from_pydict(
+        {
+            SOURCE: pa.array([path for path, _ in rows], pa.string()),
+            BODY: pa.array([r.body for _, r in rows], pa.binary()),
+            ERROR: pa.array([r.error for _, r in rows], pa.string()),
+            UNREAD: pa.array([r.unread for _, r in rows], pa.int64()),
+        }
+    )
+
+
+def read_batches(
+    files: list[str],
+    limit: int = INPUT_BYTES,
+    remote: Callable[[str], Read] | None = None,
+    most: int = 256,
+) -> Iterator[pa.RecordBatch]:
+    """``files`` read one at a time (:func:`read_input`; a URL by ``remote``), as kernel
+    batches of at most ``most`` files and, past the first, :data:`BATCH_BYTES` of bodies."""
+    rows: list[tuple[str, Read]] = []
+    held = 0
+    for path in files:
+        if is_remote(path):
+            read = remote(path) if remote is not None else Read(None, error="a remote file")
+        else:
+            read = read_input(path, limit)
+        size = len(read.body or b"")
+        if rows and (held + size > BATCH_BYTES or len(rows) >= most):
+            yield file_batch(rows)
+            rows, held = [], 0
+        rows.append((path, read))
+        held += size
+    if rows:
+        yield file_batch(rows)

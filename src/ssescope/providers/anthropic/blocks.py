@@ -91,17 +91,7 @@ class _AnthropicBlocks(_AnthropicState):
             )
         elif btype == "compaction":
             # A summary of the earlier context, and its opaque form to send back.
-            summary = block.get("content")
-            encrypted = block.get("encrypted_content")
-            out.append(
-                Compaction(
-                    n,
-                    0,
-                    key,
-                    summary if isinstance(summary, str) else None,
-                    encrypted if isinstance(encrypted, str) else None,
-                )
-            )
+            out.append(_compaction(n, key, block))
         elif btype.endswith("_tool_result") or btype == "container_upload":
             tool_use_id = block.get("tool_use_id")
             content = block.get("content") if "content" in block else block
@@ -170,17 +160,7 @@ class _AnthropicBlocks(_AnthropicState):
         elif dtype == "citations_delta":
             out.append(Citation(n, 0, delta.get("citation"), key))
         elif dtype == "compaction_delta":
-            summary = delta.get("content")
-            encrypted = delta.get("encrypted_content")
-            out.append(
-                Compaction(
-                    n,
-                    0,
-                    key,
-                    summary if isinstance(summary, str) else None,
-                    encrypted if isinstance(encrypted, str) else None,
-                )
-            )
+            out.append(_compaction(n, key, delta))
         else:
             out.append(Unknown(n, f"content_block_delta:{dtype}", obj))
 
@@ -202,6 +182,20 @@ class _AnthropicBlocks(_AnthropicState):
         if block.kind is not None:
             args = block.pending if not block.fragments else None
             out.append(ToolCallEnd(record.index, 0, key, block.id, args))
+
+
+def _compaction(record: int, key: int | None, obj: dict[str, JSON]) -> Compaction:
+    """A compaction block's start or delta: its ``content`` (summary text) and
+    ``encrypted_content``, each when it is a string."""
+    summary = obj.get("content")
+    encrypted = obj.get("encrypted_content")
+    return Compaction(
+        record,
+        0,
+        key,
+        summary if isinstance(summary, str) else None,
+        encrypted if isinstance(encrypted, str) else None,
+    )
 
 
 def _string(delta: dict[str, JSON], dtype: str, field: str) -> str:

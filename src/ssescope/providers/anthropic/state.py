@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ... import codes as shared
 from ...diagnostics import quote
 from ...events import JSON, Finish, ResponseStart, Status, Terminal
 from ...framing.records import DataRecord
@@ -201,6 +202,22 @@ class _AnthropicState:
         if not self._started:
             self._check_started(record, out)
         reason = self._stop_reason
+        stated = _stated_stop_reason(_obj)
+        if stated is not None and reason is not None and stated != reason:
+            # the terminal event's own stop_reason wins over the message_delta's
+            status_of = "incomplete" if stated in _INCOMPLETE else "completed"
+            out.append(
+                diag(
+                    shared.STREAM_CONTRADICTORY_TERMINAL,
+                    record,
+                    form="stop-reason",
+                    stated=stated,
+                    said=reason,
+                    status=status_of,
+                )
+            )
+            reason = self._stop_reason = stated
+            out.append(Finish(record.index, 0, map_finish_reason(stated), stated))
         status: Status = "completed"
         if reason is None:
             out.append(diag(codes.STOP_WITHOUT_REASON, record))
@@ -232,3 +249,14 @@ class _AnthropicState:
                 record,
                 out,
             )
+
+
+def _stated_stop_reason(obj: dict[str, JSON]) -> str | None:
+    """A ``stop_reason`` a ``message_stop`` carries itself (beside its type, or in a
+    ``message`` or ``delta`` object), which the protocol does not send but servers may."""
+    for holder in (obj, obj.get("message"), obj.get("delta")):
+        if isinstance(holder, dict):
+            reason = holder.get("stop_reason")
+            if isinstance(reason, str) and reason:
+                return reason
+    return None

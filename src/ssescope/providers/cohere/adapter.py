@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ... import codes as shared
 from ...events import (
     JSON,
     Citation,
@@ -187,6 +188,17 @@ class CohereAdapter(AdapterBase):
         error = delta.get("error")
         if isinstance(error, str) and error:
             error_type = raw if isinstance(raw, str) else None
+            if status != "failed" and isinstance(raw, str) and raw:
+                # a finish reason that says the message ended well, and an error beside it
+                out.append(
+                    diag(
+                        shared.STREAM_CONTRADICTORY_TERMINAL,
+                        record,
+                        form="error",
+                        reason=raw,
+                        status="failed",
+                    )
+                )
             provider_error(
                 record,
                 out,

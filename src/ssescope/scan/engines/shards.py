@@ -17,9 +17,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..inputs import is_remote
-from ..kernel import BODY, ERROR, SOURCE, UNREAD, input_error_batch, rename_own, scan_batch
-from ..reading import INPUT_BYTES, Read, read_input
+from ..kernel import BODY, ERROR, SOURCE, input_error_batch, rename_own, scan_batch
+from ..reading import INPUT_BYTES, Read, read_batches
 from .base import error_batch
 
 __all__ = [
@@ -138,20 +137,6 @@ def message(exc: BaseException) -> str:
 
 _BLOB_SQL = f"SELECT filename AS {SOURCE}, content AS {BODY} FROM read_blob($files)"
 _SIZE_SQL = "SELECT filename, size FROM read_blob($files)"
-BATCH_BYTES = 64 * 1024 * 1024
-"""Most body bytes of files read into one kernel batch (with at most ``BATCH_ROWS``
-files), so a worker holds one bounded batch of bodies at a time."""
-
-
-def _file_batch(rows: list[tuple[str, Read]]) -> pa.RecordBatch:
-    return pa.RecordBatch.from_pydict(
-        {
-            SOURCE: [path for path, _ in rows],
-            BODY: pa.array([r.body for _, r in rows], pa.binary()),
-            ERROR: pa.array([r.error for _, r in rows], pa.string()),
-            UNREAD: pa.array([r.unread for _, r in rows], pa.int64()),
-        }
-    )
 
 
 def _remote(con: Any, path: str, limit: int) -> Read:
@@ -177,18 +162,7 @@ def read_files(con: Any, files: list[str], limit: int = INPUT_BYTES) -> Iterator
     """The files as ``source``/``body`` batches (with ``unread_bytes``, what was left past
     ``limit``); one that cannot be read is a row with ``error``. A batch holds at most
     ``BATCH_ROWS`` files and, past its first file, ``BATCH_BYTES`` of bodies."""
-    rows: list[tuple[str, Read]] = []
-    held = 0
-    for path in files:
-        read = _remote(con, path, limit) if is_remote(path) else read_input(path, limit)
-        size = len(read.body or b"")
-        if rows and (held + size > BATCH_BYTES or len(rows) >= BATCH_ROWS):
-            yield _file_batch(rows)
-            rows, held = [], 0
-        rows.append((path, read))
-        held += size
-    if rows:
-        yield _file_batch(rows)
+    return read_batches(files, limit, lambda path: _remote(con, path, limit), BATCH_ROWS)
 
 
 def with_source(batch: pa.RecordBatch, path: str) -> pa.RecordBatch:
