@@ -8,7 +8,7 @@ import pytest
 
 import ssescope
 from ssescope import Pipeline, SourceInfo, UsageError, codes
-from ssescope.api import feed_chunks, feed_raw, open_streams
+from ssescope.api import feed_chunks, open_streams
 from ssescope.containers import Chunk, read_container
 from ssescope.diagnostics import Diagnostic
 
@@ -77,20 +77,3 @@ def test_open_streams_gives_the_container_metadata_and_the_chunks() -> None:
 def test_chunks_that_are_not_bytes_are_a_usage_error() -> None:
     with pytest.raises(UsageError, match="chunks must be bytes"):
         ssescope.inspect(iter(["text"]))  # type: ignore[list-item]
-
-
-def test_feed_body_and_feed_raw_still_work_but_are_deprecated() -> None:
-    data = (FIXTURES / "containers" / "curl-i-100-continue.http").read_bytes()
-    body = read_container(data)
-    with pytest.deprecated_call():
-        legacy = ssescope.feed_body(Pipeline(), body).report()
-    assert legacy.to_dict() == ssescope.inspect(data).to_dict()
-    with pytest.deprecated_call():
-        raw = feed_raw(Pipeline(), [BODY]).report()
-    assert raw.to_dict() == ssescope.inspect(BODY).to_dict()
-
-
-def test_feed_body_refuses_a_pipeline_that_already_has_its_source() -> None:
-    body = read_container(BODY)
-    with pytest.deprecated_call(), pytest.raises(UsageError, match="already has a source"):
-        ssescope.feed_body(Pipeline(source=SourceInfo(container="http")), body)

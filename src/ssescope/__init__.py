@@ -20,7 +20,7 @@ from .aggregate import (
     UsageReport,
     parse_partial,
 )
-from .api import feed_body, feed_chunks, inspect, inspect_all
+from .api import feed_chunks, inspect, inspect_all
 from .containers import Body, CaptureWriter, read_container, read_path
 from .core_build import CORE, core_label
 from .diagnostics import Diagnostic
@@ -79,7 +79,6 @@ __all__ = [
     "async_http_client",
     "core_label",
     "detect_framing",
-    "feed_body",
     "feed_chunks",
     "http_client",
     "inspect",

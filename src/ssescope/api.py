@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,9 +43,7 @@ __all__ = [
     "RAW_FILE",
     "Source",
     "Stream",
-    "feed_body",
     "feed_chunks",
-    "feed_raw",
     "inspect",
     "inspect_all",
     "open_chunks",
@@ -343,48 +340,3 @@ def _report(
         collect_events=False,
     )
     return feed_chunks(pipeline, stream.chunks).report()
-
-
-def _adopt(pipeline: Pipeline, info: SourceInfo, name: str) -> None:
-    warnings.warn(
-        f"{name}() is deprecated: build the pipeline with Pipeline(source=...) and feed it "
-        "with feed_chunks()",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    pipeline._adopt_source(info)
-
-
-def feed_body(
-    pipeline: Pipeline,
-    body: Body,
-    on_events: Callable[[list[AdapterOutput]], None] | None = None,
-) -> Pipeline:
-    """Deprecated: ``feed_chunks(Pipeline(source=body.info(), ...), body.chunks)``.
-
-    Gives ``body.info()`` to a pipeline built without a source, then feeds and closes it.
-
-    Returns:
-        The same pipeline, closed.
-
-    Raises:
-        UsageError: if the pipeline already has a source or was fed.
-    """
-    _adopt(pipeline, body.info(), "feed_body")
-    return feed_chunks(pipeline, body.chunks, on_events)
-
-
-def feed_raw(pipeline: Pipeline, chunks: Iterable[bytes]) -> Pipeline:
-    """Deprecated: ``feed_chunks(Pipeline(source=RAW_FILE, ...), chunks)``.
-
-    Feeds a raw body (no container, no arrival times) into a pipeline built without a
-    source, and closes it.
-
-    Returns:
-        The same pipeline, closed.
-
-    Raises:
-        UsageError: if the pipeline already has a source or was fed.
-    """
-    _adopt(pipeline, RAW_FILE, "feed_raw")
-    return feed_chunks(pipeline, chunks)

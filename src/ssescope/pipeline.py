@@ -156,15 +156,6 @@ class Pipeline:
         """What is known about the body's source (given when the pipeline was built)."""
         return self._source
 
-    def _adopt_source(self, info: SourceInfo) -> None:
-        # Only for the deprecated feed_body()/feed_raw(), which were handed a pipeline
-        # built without its source.
-        if self._source != SourceInfo() or self._bytes or self._closed:
-            raise UsageError("the pipeline already has a source or was fed; build it with one")
-        self._source = info
-        self.aggregator.tool_schemas = dict(info.tools)
-        self._extra[:0] = info.diagnostics
-
     @property
     def container(self) -> str:
         """The container the body came in (``source.container``)."""
@@ -230,18 +221,6 @@ class Pipeline:
     def unknown_records(self) -> set[int]:
         """Indexes of the records the adapter did not know."""
         return self.aggregator.unknown_record_indexes()
-
-    def invalid_records(self) -> set[int]:
-        """Indexes of the records named by an invalid-record diagnostic (after :meth:`report`).
-
-        With ``keep_records``, every one, including those past the Report's limit of
-        diagnostics per code; otherwise those the Report lists.
-        """
-        report = self.report()
-        listed = {
-            d.record for d in report.diagnostics if d.record is not None and d.spec.invalidates
-        }
-        return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
         return self._starts.get(record)

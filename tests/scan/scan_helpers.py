@@ -65,9 +65,9 @@ def expected_rows(path: Path) -> list[dict[str, Any]]:
     data = path.read_bytes()
     bodies = read_all(data)
     if len(bodies) > 1:
-        from ssescope import Pipeline, feed_body
+        from ssescope import Pipeline, feed_chunks
 
-        reports = [feed_body(Pipeline(), b).report() for b in bodies]
+        reports = [feed_chunks(Pipeline(source=b.info()), b.chunks).report() for b in bodies]
     else:
         reports = [inspect(path)]
     rows = []

@@ -11,7 +11,6 @@ from rich.text import Text
 
 from .. import __version__, core_label
 from ..compare import compare_result, load_result, normalise_result
-from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.framer import FRAMINGS
 from ..output import strictjson
@@ -376,5 +375,3 @@ cli.add_command(proxy_command, "proxy")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""
-
-_ = UsageError  # re-exported for callers catching the library's usage errors
