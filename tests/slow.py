@@ -19,6 +19,8 @@ so that a renamed test does not silently join the everyday loop.
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -124,21 +126,25 @@ def is_slow(item: pytest.Item, prefixes: tuple[str, ...] = ()) -> bool:
 
 
 def deselects_slow(config: pytest.Config) -> bool:
-    """Whether ``-m`` deselects the tests marked ``slow`` (and only those marks are known)."""
+    """Whether ``-m`` deselects every test marked ``slow``, whatever its other marks: the
+    expression is false with ``slow`` true, for each truth of the other names it uses."""
     markexpr = config.getoption("markexpr", "")
     if not markexpr:
+        return False
+    others = sorted(set(re.findall(r"[A-Za-z_][\w.-]*", markexpr)) - {"and", "or", "not", "slow"})
+    if len(others) > 8:
         return False
     try:
         from _pytest.mark.expression import Expression
 
-        return not Expression.compile(markexpr).evaluate(_only_slow)
+        expression = Expression.compile(markexpr)
+        for marks in itertools.product((False, True), repeat=len(others)):
+            true = {"slow", *(name for name, on in zip(others, marks, strict=True) if on)}
+            if expression.evaluate(lambda name, /, **_: name in true):  # noqa: B023
+                return False
     except Exception:  # another pytest: collect everything, -m still deselects
         return False
-
-
-def _only_slow(name: str, /, **kwargs: str | int | bool | None) -> bool:
-    """The marks of a test marked ``slow`` and nothing else, for ``-m``'s expression."""
-    return name == "slow" and not kwargs
+    return True
 
 
 def relative_path(path: Path, root: Path) -> str | None:
