@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ssescope import codes
 from ssescope.codes import aggregate, containers_files, containers_http, framing, live
@@ -69,9 +70,11 @@ def test_every_page_is_generated_from_the_registry() -> None:
 
 def _render_with_placeholders(code: Code, form: str | None, args: set[str]) -> str:
     try:
-        return diagnostic(code, record=1, form=form, **dict.fromkeys(args, "x")).message
+        words: dict[str, Any] = dict.fromkeys(args, "x")
+        return diagnostic(code, record=1, form=form, **words).message
     except ValueError:  # a numeric format spec: the argument is a number
-        return diagnostic(code, record=1, form=form, **dict.fromkeys(args, 1.5)).message
+        numbers: dict[str, Any] = dict.fromkeys(args, 1.5)
+        return diagnostic(code, record=1, form=form, **numbers).message
 
 
 def test_every_template_renders_with_its_arguments() -> None:
@@ -88,7 +91,8 @@ def test_every_form_a_layer_adds_renders_as_its_shared_code() -> None:
     for form in forms:
         shared = lookup(form.code.name)
         assert form.name in shared.forms
-        d = diagnostic(form, record=1, **dict.fromkeys(shared.arguments(), "x"))
+        words: dict[str, Any] = dict.fromkeys(shared.arguments(), "x")
+        d = diagnostic(form, record=1, **words)
         assert (d.code, d.form, d.severity) == (shared.name, form.name, shared.severity)
 
 
