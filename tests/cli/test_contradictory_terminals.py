@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from tests.cli.cli_helpers import run
 
 import ssescope
 
@@ -16,7 +17,7 @@ def _named(*pairs: tuple[str, object]) -> bytes:
     return "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in pairs).encode()
 
 
-def _responses(terminal: str, response: dict[str, object]) -> bytes:
+def _responses(terminal: str, response: Mapping[str, object]) -> bytes:
     base = {"id": "resp_1", "object": "response", "output": []}
     return _named(
         (
@@ -207,7 +208,7 @@ CASES: dict[str, tuple[bytes, str, str, str, str]] = {
 def test_the_payloads_own_status_wins_with_a_warning(name: str) -> None:
     body, provider, status, finish, raw = CASES[name]
     report = ssescope.inspect(body)
-    assert (report.provider, report.status) == (provider, status), report.status_reason
+    assert (report.provider, report.status) == (provider, status), report.response.status_reason
     out = report.outputs[0]
     assert (out.finish_reason, out.raw_finish_reason) == (finish, raw)
     found = [d for d in report.diagnostics if d.code == "stream.contradictory-terminal"]

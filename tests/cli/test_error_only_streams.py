@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, STREAMS, run
+from tests.cli.cli_helpers import EXAMPLES, STREAMS, run
 
 import ssescope
 from ssescope.framing.eventstream import encode_message
@@ -279,7 +279,7 @@ def _body(case: ErrorCase, with_content: bool) -> bytes:
 
 def _check(report: ssescope.Report, case: ErrorCase, with_content: bool) -> None:
     assert report.provider == case.provider, report.provider_rule
-    assert report.status == "failed", report.status_reason
+    assert report.status == "failed", report.response.status_reason
     error = report.response.error
     assert error is not None
     assert (error["message"], error["type"], error["code"]) == (

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from cli_helpers import EXAMPLES
+from tests.cli.cli_helpers import EXAMPLES
 
 import ssescope
 
@@ -50,7 +50,7 @@ def _start(
         if not line and proc.poll() is not None:
             break
     proc.kill()
-    raise AssertionError(f"{command[0]} did not start: {proc.communicate(5)}")
+    raise AssertionError(f"{command[0]} did not start: {proc.communicate(timeout=5)}")
 
 
 @pytest.fixture(params=sorted(COMMANDS))

@@ -215,19 +215,18 @@ def test_the_library_reads_the_sdks_conventions_and_still_sees_real_differences(
     result = stream_text(sdk, "google", wire)
     report = ssescope.inspect(wire)
     usage = report.usage
-    assert usage is not None and usage.reasoning_tokens
+    assert usage is not None and usage.output_tokens is not None and usage.reasoning_tokens
     assert result["finishReason"] == "tool-calls" and result["rawFinishReason"] == "STOP"
     assert result["toolCalls"][0]["toolCallId"]
     assert result["usage"]["outputTokens"] == usage.output_tokens + usage.reasoning_tokens
     assert compare_result(result, report) == []
+    arguments = report.outputs[0].tool_calls[0].input
+    assert isinstance(arguments, dict)
     result["rawFinishReason"] = "MAX_TOKENS"
     result["usage"]["outputTokens"] += 1
     result["toolCalls"][0]["input"] = {}
     assert [d.path for d in compare_result(result, report)] == [
-        *[
-            f"outputs[0].tool_calls[0].arguments.{key}"
-            for key in sorted(report.outputs[0].tool_calls[0].input or {})
-        ],
+        *[f"outputs[0].tool_calls[0].arguments.{key}" for key in sorted(arguments)],
         "outputs[0].finish_reason",
         "usage.output_tokens",
     ]

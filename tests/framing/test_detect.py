@@ -202,8 +202,8 @@ BROKEN_FIRST = [
 @pytest.mark.parametrize(("body", "framing"), BROKEN_FIRST)
 def test_a_body_is_one_json_document_only_when_it_reads_as_one(body: bytes, framing: str) -> None:
     assert detect_framing(body, final=True)[0] == framing
-    out = assert_split_invariant(Framer, body)  # type: ignore[arg-type]
-    assert out == feed_all(make_parser(framing), [body])  # type: ignore[arg-type]
+    out = assert_split_invariant(Framer, body)
+    assert out == feed_all(make_parser(framing), [body])
 
 
 def test_a_broken_first_line_waits_for_the_line_that_tells() -> None:

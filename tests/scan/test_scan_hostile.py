@@ -117,7 +117,7 @@ def test_bad_tables_and_index_lines_are_error_rows_and_the_scan_goes_on(tmp_path
 def test_a_killed_worker_is_restarted_and_its_shard_tried_once_more(tmp_path: Path) -> None:
     import multiprocessing
 
-    from scan_helpers import dies_on_some_shards
+    from tests.scan.scan_helpers import dies_on_some_shards
 
     from ssescope.scan.engines.local import judge
     from ssescope.scan.engines.shards import FileShard

@@ -12,6 +12,8 @@ import pytest
 import ssescope
 from ssescope.serve.app import ServerThread
 
+from .clients import judged_client
+
 pytestmark = pytest.mark.network
 
 LIBRARIES = ["httpx2", "httpx"]
@@ -200,7 +202,7 @@ def test_a_response_that_is_not_a_stream_passes_through_untouched(
             calls.append(response.stream)
             return response
 
-    with httpx2.Client(transport=ssescope.Transport(Inner(), on_report=reports.append)) as c:
+    with judged_client(ssescope.Transport(Inner(), on_report=reports.append)) as c:
         response = c.get("http://127.0.0.1:9/v1/models")
     assert response.json() == {"ok": True}
     assert not reports
@@ -210,9 +212,8 @@ def test_a_response_that_is_not_a_stream_passes_through_untouched(
 def test_an_http_error_answering_a_stream_request_is_failed(
     server: ServerThread, reports: list[ssescope.Report]
 ) -> None:
-    import httpx2
 
-    with httpx2.Client(transport=ssescope.Transport(on_report=reports.append)) as client:
+    with judged_client(ssescope.Transport(on_report=reports.append)) as client:
         response = client.post(
             server.url + PATH + "?fault=http-error:529", json={"stream": True, "model": "m"}
         )

@@ -17,6 +17,8 @@ import anthropic
 import httpx2
 import openai
 import pytest
+from anthropic.types import MessageParam
+from openai.types.chat import ChatCompletionMessageParam
 
 import ssescope
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
@@ -40,7 +42,8 @@ FAULTS = [
 ]
 OPENAI_PATH = "/openai_chat/v1/chat/completions"
 ANTHROPIC_PATH = "/anthropic/v1/messages"
-MESSAGES = [{"role": "user", "content": "hi"}]
+OPENAI_MESSAGES: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hi"}]
+ANTHROPIC_MESSAGES: list[MessageParam] = [{"role": "user", "content": "hi"}]
 
 
 def _served(server: ServerThread, path: str, fault: str) -> ssescope.Report:
@@ -78,8 +81,8 @@ def _anthropic(
 def _read_openai(client: openai.OpenAI, fault: str) -> None:
     query = {"fault": fault} if fault else {}
     stream = client.chat.completions.create(
-        model="gpt-4o-mini", messages=MESSAGES, stream=True, extra_query=query
-    )  # type: ignore[call-overload]
+        model="gpt-4o-mini", messages=OPENAI_MESSAGES, stream=True, extra_query=query
+    )
     for _ in stream:
         pass
 
@@ -87,8 +90,8 @@ def _read_openai(client: openai.OpenAI, fault: str) -> None:
 def _read_anthropic(client: anthropic.Anthropic, fault: str) -> None:
     query = {"fault": fault} if fault else {}
     with client.messages.stream(
-        model="claude-haiku", max_tokens=64, messages=MESSAGES, extra_query=query
-    ) as stream:  # type: ignore[arg-type]
+        model="claude-haiku", max_tokens=64, messages=ANTHROPIC_MESSAGES, extra_query=query
+    ) as stream:
         for _ in stream.text_stream:
             pass
 
@@ -135,18 +138,25 @@ def test_each_fault_gives_the_verdict_the_engine_gives_the_same_bytes(
 def _openai_stream(client: openai.OpenAI, fault: str = "") -> Any:
     query = {"fault": fault} if fault else {}
     return client.chat.completions.create(
-        model="gpt-4o-mini", messages=MESSAGES, stream=True, extra_query=query
-    )  # type: ignore[call-overload]
+        model="gpt-4o-mini", messages=OPENAI_MESSAGES, stream=True, extra_query=query
+    )
 
 
 def _anthropic_stream(client: anthropic.Anthropic, fault: str = "") -> Any:
     query = {"fault": fault} if fault else {}
     return client.messages.create(
-        model="claude-haiku", max_tokens=64, messages=MESSAGES, stream=True, extra_query=query
-    )  # type: ignore[call-overload]
+        model="claude-haiku",
+        max_tokens=64,
+        messages=ANTHROPIC_MESSAGES,
+        stream=True,
+        extra_query=query,
+    )
 
 
-STREAMS = {"openai": (_openai, _openai_stream), "anthropic": (_anthropic, _anthropic_stream)}
+STREAMS: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
+    "openai": (_openai, _openai_stream),
+    "anthropic": (_anthropic, _anthropic_stream),
+}
 STALL = "stall@record:4:3"
 
 
@@ -231,14 +241,14 @@ def test_a_cancelled_task_gives_one_cancelled_report(
                 base_url=server.url + "/openai_chat/v1", api_key="sk-x", http_client=http
             )
             make = client.chat.completions.create(
-                model="m", messages=MESSAGES, stream=True, extra_query=query
+                model="m", messages=OPENAI_MESSAGES, stream=True, extra_query=query
             )
         else:
             client = anthropic.AsyncAnthropic(
                 base_url=server.url + "/anthropic", api_key="sk-x", http_client=http
             )
             make = client.messages.create(
-                model="m", max_tokens=8, messages=MESSAGES, stream=True, extra_query=query
+                model="m", max_tokens=8, messages=ANTHROPIC_MESSAGES, stream=True, extra_query=query
             )
         arrived = asyncio.Event()
 

@@ -14,6 +14,8 @@ from ssescope.scan.inputs import index_files
 from ssescope.serve.app import ServerThread
 from ssescope.transport import CaptureSampler, LogReports, describe
 
+from .clients import judged_client
+
 pytestmark = pytest.mark.network
 
 PATH = "/openai_chat/v1/chat/completions"
@@ -39,7 +41,7 @@ def test_several_sinks_each_get_the_same_report_and_a_failing_one_is_only_logged
     transport = ssescope.Transport(on_report=[first.append, broken, second.append])
     with (
         caplog.at_level(logging.ERROR, "ssescope.transport"),
-        httpx2.Client(transport=transport) as client,
+        judged_client(transport) as client,
     ):
         body = _stream(client, server)
     assert body  # the app got its bytes
@@ -54,7 +56,7 @@ def test_the_log_sink_logs_only_verdicts_worse_than_its_threshold(
     sink = LogReports("app.streams", worse_than="completed")
     with (
         caplog.at_level(logging.WARNING, "app.streams"),
-        httpx2.Client(transport=ssescope.Transport(on_report=sink)) as client,
+        judged_client(ssescope.Transport(on_report=sink)) as client,
     ):
         _stream(client, server)
         assert not caplog.records
@@ -79,7 +81,7 @@ def test_every_broken_stream_and_a_sample_of_the_rest_is_recorded_where_scan_rea
     sampler = CaptureSampler(tmp_path, sample=0.0)
     reports: list[ssescope.Report] = []
     transport = ssescope.Transport(on_report=reports.append, record=sampler)
-    with httpx2.Client(transport=transport) as client:
+    with judged_client(transport) as client:
         _stream(client, server)
         _stream(client, server, "&fault=cut@record:4")
         _stream(client, server)
@@ -94,7 +96,7 @@ def test_every_broken_stream_and_a_sample_of_the_rest_is_recorded_where_scan_rea
     assert not list(tmp_path.glob(".*.part"))
 
     everything = CaptureSampler(tmp_path / "all", sample=1.0)
-    with httpx2.Client(transport=ssescope.Transport(record=everything)) as client:
+    with judged_client(ssescope.Transport(record=everything)) as client:
         _stream(client, server)
         _stream(client, server)
     files, _ = index_files(tmp_path / "all")
@@ -107,9 +109,7 @@ def test_a_recorded_capture_replays_to_the_report_the_transport_gave(
 ) -> None:
     reports: list[ssescope.Report] = []
     sampler = CaptureSampler(tmp_path, sample=1.0, memory=256)  # (spills to a part file)
-    with httpx2.Client(
-        transport=ssescope.Transport(on_report=reports.append, record=sampler)
-    ) as client:
+    with judged_client(ssescope.Transport(on_report=reports.append, record=sampler)) as client:
         _stream(client, server, "&fault=cut@record:6")
     (capture,) = sampler.saved
     replayed = ssescope.inspect(capture)
@@ -123,9 +123,7 @@ def test_content_redaction_hashes_the_text_of_captures(
 ) -> None:
     sampler = CaptureSampler(tmp_path, sample=1.0, redact_content=True)
     reports: list[ssescope.Report] = []
-    with httpx2.Client(
-        transport=ssescope.Transport(on_report=reports.append, record=sampler)
-    ) as client:
+    with judged_client(ssescope.Transport(on_report=reports.append, record=sampler)) as client:
         _stream(client, server)
     text = sampler.saved[0].read_text()
     assert reports[0].text
@@ -153,7 +151,7 @@ def test_a_credential_the_server_echoes_is_scrubbed_from_the_report(
     transport = ssescope.Transport(
         httpx2.MockTransport(handler), on_report=reports.append, record=sampler
     )
-    with httpx2.Client(transport=transport) as client:
+    with judged_client(transport) as client:
         got = client.post("http://127.0.0.1:9/v1/chat/completions", headers={"x-api-key": KEY})
     assert got.content == body  # the app gets the bytes as sent
     (report,) = reports
@@ -179,7 +177,7 @@ def test_a_failing_engine_stops_judging_and_never_the_app(
 
     monkeypatch.setattr(ssescope.Pipeline, "feed", boom)
     reports: list[ssescope.Report] = []
-    with httpx2.Client(transport=ssescope.Transport(on_report=reports.append)) as client:
+    with judged_client(ssescope.Transport(on_report=reports.append)) as client:
         body = _stream(client, server)
     monkeypatch.undo()
     assert ssescope.inspect(body).status == "completed"  # the app read the whole stream

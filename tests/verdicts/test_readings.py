@@ -325,7 +325,7 @@ def test_responses_web_search_sits_where_anthropic_server_tool_use_sits() -> Non
         "status": "completed",
         "action": {"type": "search", "query": "sse"},
     }
-    events = [
+    events: list[dict[str, object]] = [
         {
             "type": "response.created",
             "response": {"id": "r", "status": "in_progress", "output": []},

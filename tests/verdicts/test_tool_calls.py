@@ -55,7 +55,11 @@ def test_the_cli_reports_tool_calls_under_stop() -> None:
 
 def _ollama(done_calls: bool, done_reason: str = "stop") -> bytes:
     call = {"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}
-    first = {"model": "qwen3", "message": {"role": "assistant", "content": ""}, "done": False}
+    first: dict[str, Any] = {
+        "model": "qwen3",
+        "message": {"role": "assistant", "content": ""},
+        "done": False,
+    }
     last: dict[str, Any] = {
         "model": "qwen3",
         "message": {"role": "assistant", "content": ""},
@@ -128,7 +132,10 @@ def _tools_body(required: list[str]) -> dict[str, Any]:
 
 
 def _ssecap(path: Path, stream: bytes, request_body: object) -> Path:
-    request = {"method": "POST", "url": "https://api.example/v1/chat/completions"}
+    request: dict[str, object] = {
+        "method": "POST",
+        "url": "https://api.example/v1/chat/completions",
+    }
     request["headers"] = [("content-type", "application/json")]
     request["body"] = request_body
     with CaptureWriter(path, request=request, response_status=200) as capture:

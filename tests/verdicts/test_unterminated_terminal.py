@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ssescope.framing.records import SSEEvent
 from ssescope.framing.sse import SSEParser
 from tests.providers.oracle import REAL, feed
 from tests.verdicts.helpers import anthropic_sse, chat_sse, cli_report, codes, library_report
@@ -34,7 +35,7 @@ def test_the_sse_parser_keeps_the_unterminated_event_as_pending_not_dispatched()
     out = parser.feed(b"data: a\n\n" + _STOP)
     out += parser.close()
     assert [getattr(o, "code", None) for o in out][-1] == "sse.unterminated-event"
-    assert [o.data for o in out if getattr(o, "kind", None) == "event"] == ["a"]
+    assert [o.data for o in out if isinstance(o, SSEEvent)] == ["a"]
     assert parser.pending is not None
     assert (parser.pending.event, parser.pending.data) == (
         "message_stop",

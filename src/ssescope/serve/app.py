@@ -20,7 +20,7 @@ import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -34,7 +34,15 @@ from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 
-__all__ = ["SERVE_CSP", "Capture", "ReplayOptions", "ServerThread", "load_captures", "make_app"]
+__all__ = [
+    "SERVE_CSP",
+    "Capture",
+    "LogStream",
+    "ReplayOptions",
+    "ServerThread",
+    "load_captures",
+    "make_app",
+]
 
 SERVE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
 """The Content-Security-Policy of every answer of the replay server: it serves data only."""
@@ -127,11 +135,23 @@ def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | Non
     return None, first
 
 
+class LogStream(Protocol):
+    """Where :func:`make_app` logs: any text stream that can be written and flushed."""
+
+    def write(self, text: str, /) -> object:
+        """Write one line's text."""
+        ...
+
+    def flush(self) -> None:
+        """Flush what was written."""
+        ...
+
+
 def make_app(
     captures: dict[str, Capture],
     options: ReplayOptions | None = None,
     *,
-    log: IO[str] | None = None,
+    log: LogStream | None = None,
     allowed_hosts: list[str] | None = None,
 ) -> Starlette:
     """Build the Starlette app replaying ``captures``.
