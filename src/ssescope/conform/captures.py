@@ -10,18 +10,20 @@ from pathlib import Path
 from ..api import feed_chunks, open_streams
 from ..errors import UsageError
 from ..pipeline import Pipeline
+from ..proxy.folder import INDEX_NAME
 from .exchange import Exchange
 
 __all__ = ["capture_files", "exchanges_of"]
 
-_SKIP_SUFFIXES = frozenset({".md", ".txt", ".json"})
-"""Files of a folder that are notes or metadata, not captures (a JSON given by name is
-still read)."""
+_SKIP_SUFFIXES = frozenset({".md", ".txt"})
+"""Files of a folder that are notes, not captures (a file given by name is still read)."""
+_SKIP_NAMES = frozenset({INDEX_NAME})
+"""Files of a folder that are metadata: the proxy's index of its record folder."""
 
 
 def capture_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """The capture files named by ``paths``: each file as given, each folder's files
-    (recursively, sorted, notes and metadata left out).
+    (recursively, sorted; notes, hidden files and the proxy's index left out).
 
     Raises:
         UsageError: for a path that does not exist.
@@ -33,7 +35,10 @@ def capture_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
             found.extend(
                 p
                 for p in sorted(path.rglob("*"))
-                if p.is_file() and p.suffix not in _SKIP_SUFFIXES and not p.name.startswith(".")
+                if p.is_file()
+                and p.suffix not in _SKIP_SUFFIXES
+                and p.name not in _SKIP_NAMES
+                and not p.name.startswith(".")
             )
         elif path.exists():
             found.append(path)
