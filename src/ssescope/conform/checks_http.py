@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import _sources as src
 from ._judges import check, evidence_at, needs_headers, passed, skipped
 from .exchange import Exchange
-from .registry import Check, Outcome
+from .registry import Check, Judge, Outcome
 
 __all__ = ["CHECKS"]
 
@@ -44,36 +44,36 @@ def _charset(exchange: Exchange) -> Outcome:
     return Outcome("fail", (evidence_at(exchange, f"charset={charset}"),))
 
 
-def _sse_only(exchange: Exchange) -> Outcome | None:
-    if exchange.report.framing != "sse":
-        return skipped("not an SSE response")
-    return None
+def _sse_only(judge: Judge) -> Judge:
+    """Skip ``judge`` on a response that is not SSE."""
+
+    def wrapped(exchange: Exchange) -> Outcome:
+        if exchange.report.framing != "sse":
+            return skipped("not an SSE response")
+        return judge(exchange)
+
+    return wrapped
 
 
+@_sse_only
 def _no_content_length(exchange: Exchange) -> Outcome:
-    other = _sse_only(exchange)
-    if other is not None:
-        return other
     value = exchange.header("content-length")
     if value is None:
         return passed()
     return Outcome("fail", (evidence_at(exchange, f"Content-Length: {value}"),))
 
 
+@_sse_only
 def _no_cache(exchange: Exchange) -> Outcome:
-    other = _sse_only(exchange)
-    if other is not None:
-        return other
-    value = exchange.header("cache-control") or ""
-    if "no-cache" in value.lower() or "no-store" in value.lower():
+    value = (exchange.header("cache-control") or "").lower()
+    if "no-cache" in value or "no-store" in value:
         return passed()
-    return Outcome("fail", (evidence_at(exchange, f"Cache-Control: {value or '(absent)'}"),))
+    shown = exchange.header("cache-control") or "(absent)"
+    return Outcome("fail", (evidence_at(exchange, f"Cache-Control: {shown}"),))
 
 
+@_sse_only
 def _accel_buffering(exchange: Exchange) -> Outcome:
-    other = _sse_only(exchange)
-    if other is not None:
-        return other
     value = exchange.header("x-accel-buffering")
     if value is not None and value.strip().lower() == "no":
         return passed()
