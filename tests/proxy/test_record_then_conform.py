@@ -9,7 +9,9 @@ import httpx
 import pytest
 
 from ssescope.cli import main
+from ssescope.conform import captures
 from ssescope.proxy import ProxyThread
+from ssescope.proxy import folder as record_folder
 from ssescope.serve.app import ServerThread
 
 
@@ -34,3 +36,7 @@ def test_conform_judges_every_exchange_of_a_record_folder(
     assert checks["terminal.reached"]["judged"] == 2
     # a clean replay holds every MUST: exit 0
     assert (code, data["ok"], data["failed"]["MUST"]) == (0, True, 0)
+
+
+def test_conform_skips_the_index_the_proxy_writes() -> None:
+    assert captures.INDEX_NAME == record_folder.INDEX_NAME

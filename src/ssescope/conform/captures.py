@@ -10,15 +10,15 @@ from pathlib import Path
 from ..api import feed_chunks, open_streams
 from ..errors import UsageError
 from ..pipeline import Pipeline
-from ..proxy.folder import INDEX_NAME
 from .exchange import Exchange
 
-__all__ = ["capture_files", "exchanges_of"]
+__all__ = ["INDEX_NAME", "capture_files", "exchanges_of"]
 
 _SKIP_SUFFIXES = frozenset({".md", ".txt"})
 """Files of a folder that are notes, not captures (a file given by name is still read)."""
-_SKIP_NAMES = frozenset({INDEX_NAME})
-"""Files of a folder that are metadata: the proxy's index of its record folder."""
+INDEX_NAME = "index.jsonl"
+"""The proxy's index of its record folder: metadata, not an exchange (the same name as
+:data:`ssescope.proxy.folder.INDEX_NAME`, which needs the proxy's extra to import)."""
 
 
 def capture_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -37,7 +37,7 @@ def capture_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
                 for p in sorted(path.rglob("*"))
                 if p.is_file()
                 and p.suffix not in _SKIP_SUFFIXES
-                and p.name not in _SKIP_NAMES
+                and p.name != INDEX_NAME
                 and not p.name.startswith(".")
             )
         elif path.exists():
