@@ -137,6 +137,13 @@ def _scan(tmp_path: Path, _: pytest.MonkeyPatch) -> str:
     return run("scan", str(folder), "--out", str(out), "--json", "--jobs", "1").out
 
 
+def _conform(tmp_path: Path, _: pytest.MonkeyPatch) -> str:
+    """A failed check's evidence names the exchange (its file) and quotes the stream."""
+    path = tmp_path / f"e{EVIL}.sse"
+    path.write_text(_stream().replace("data: [DONE]\n\n", ""), encoding="utf-8")
+    return run("conform", "--json", str(path)).out
+
+
 def _proxy(_: Path, __: pytest.MonkeyPatch) -> str:
     """``proxy --json`` prints each finished exchange through :class:`LineWriter`."""
     ex = Exchange(
@@ -162,6 +169,7 @@ CASES: dict[str, Callable[[Path, pytest.MonkeyPatch], str]] = {
     "frames --jsonl": _frames,
     "scan --json": _scan,
     "proxy --json": _proxy,
+    "conform --json": _conform,
 }
 
 

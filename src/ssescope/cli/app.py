@@ -20,6 +20,7 @@ from ._feed import CONTAINER_CHOICES, Input, load_all, run_pipeline
 from ._input import open_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
+from .conform_cmd import conform_command
 from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
@@ -372,6 +373,7 @@ cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
 cli.add_command(scan_command, "scan")
 cli.add_command(proxy_command, "proxy")
+cli.add_command(conform_command, "conform")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

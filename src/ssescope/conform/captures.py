@@ -1,0 +1,62 @@
+"""Capture mode: the exchanges of recorded files and folders (a proxy's record folder,
+``.ssecap``, HAR, ``curl -i``), each judged by the one engine."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..api import feed_chunks, open_streams
+from ..errors import UsageError
+from ..pipeline import Pipeline
+from .exchange import Exchange
+
+__all__ = ["INDEX_NAME", "capture_files", "exchanges_of"]
+
+_SKIP_SUFFIXES = frozenset({".md", ".txt"})
+"""Files of a folder that are notes, not captures (a file given by name is still read)."""
+INDEX_NAME = "index.jsonl"
+"""The proxy's index of its record folder: metadata, not an exchange (the same name as
+:data:`ssescope.proxy.folder.INDEX_NAME`, which needs the proxy's extra to import)."""
+
+
+def capture_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The capture files named by ``paths``: each file as given, each folder's files
+    (recursively, sorted; notes, hidden files and the proxy's index left out).
+
+    Raises:
+        UsageError: for a path that does not exist.
+    """
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found.extend(
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file()
+                and p.suffix not in _SKIP_SUFFIXES
+                and p.name != INDEX_NAME
+                and not p.name.startswith(".")
+            )
+        elif path.exists():
+            found.append(path)
+        else:
+            raise UsageError(f"no such file: {str(path)!r}")
+    return found
+
+
+def _name(path: Path, entry: int | None, count: int) -> str:
+    return str(path) if entry is None or count == 1 else f"{path}#{entry}"
+
+
+def exchanges_of(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Exchange]:
+    """Every exchange recorded in ``paths`` (every entry of a HAR or JSONL log), judged."""
+    for path in capture_files(paths):
+        streams = open_streams(path, every=True)
+        for i, stream in enumerate(streams):
+            entry = stream.info.entry.index if stream.info.entry is not None else i
+            pipeline = Pipeline(source=stream.info, collect_events=False)
+            report = feed_chunks(pipeline, stream.chunks).report()
+            yield Exchange(_name(path, entry, len(streams)), report, stream.info)

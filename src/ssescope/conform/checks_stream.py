@@ -1,0 +1,283 @@
+"""Checks on how a stream is framed, begins and ends (read from the engine's Report)."""
+
+from __future__ import annotations
+
+from . import _sources as src
+from ._judges import check, evidence_at, passed
+from .exchange import Exchange
+from .registry import Check, Outcome
+
+__all__ = ["CHECKS"]
+
+
+def _terminal_reached(exchange: Exchange) -> Outcome:
+    report = exchange.report
+    if report.status != "truncated":
+        return passed()
+    last = report.response.last_record
+    return Outcome("fail", (evidence_at(exchange, report.response.status_reason, last),))
+
+
+def _error_not_completed(exchange: Exchange) -> Outcome:
+    report = exchange.report
+    if report.error is None or report.status != "completed":
+        return passed()
+    return Outcome(
+        "fail",
+        (evidence_at(exchange, f"error {report.error} under a completed terminal"),),
+    )
+
+
+CHECKS: tuple[Check, ...] = (
+    check(
+        "stream.not-empty",
+        "MUST",
+        "the body is a stream",
+        "A streaming response's body is a stream of events, not empty, an HTML page or text.",
+        src.SSE,
+        ("stream.empty", "stream.html-page", "stream.plain-text"),
+        any_stream=True,
+    ),
+    check(
+        "stream.streamed",
+        "SHOULD",
+        "the reply is streamed",
+        "A response to a streaming request arrives as a stream, not as one JSON body.",
+        src.OPENAI_CHAT,
+        ("stream.not-streamed",),
+    ),
+    check(
+        "sse.well-formed",
+        "MUST",
+        "events are well-formed SSE",
+        "Every event ends with a blank line, every data line has its `data:` field, ids "
+        "hold no NUL and `retry` is digits only.",
+        src.SSE,
+        (
+            "sse.unterminated-event",
+            "sse.terminal-event-unterminated",
+            "sse.unprefixed-json",
+            "sse.nul-in-id",
+            "sse.invalid-retry",
+        ),
+    ),
+    check(
+        "utf8.valid",
+        "MUST",
+        "the body is UTF-8",
+        "An event stream is UTF-8; no byte sequence in it is invalid.",
+        src.SSE,
+        ("utf8.invalid-bytes",),
+        any_stream=True,
+    ),
+    check(
+        "json.valid",
+        "MUST",
+        "every payload is JSON",
+        "Every data payload (other than a documented marker) is one valid JSON value, with "
+        "finite numbers.",
+        src.JSON,
+        (
+            "json.invalid",
+            "json.non-finite-number",
+            "ndjson.not-json-line",
+            "json-array.missing-comma",
+            "json-array.unterminated-element",
+            "json-array.unexpected-text",
+        ),
+    ),
+    check(
+        "events.typed",
+        "MUST",
+        "events name their type",
+        "Every event carries its type, and an SSE `event:` name agrees with the payload's.",
+        src.OPENAI_RESPONSES,
+        (
+            "openai-responses.missing-type",
+            "openai-responses.event-name-mismatch",
+            "openai-responses.not-an-object",
+            "anthropic.missing-type",
+            "anthropic.event-name-mismatch",
+            "cohere.event-name-mismatch",
+            "vercel-ui.missing-type",
+            "vercel-ui.not-an-object",
+        ),
+    ),
+    check(
+        "terminal.reached",
+        "MUST",
+        "the stream ends with its terminal",
+        "A stream ends with the protocol's terminal event or marker, never by the bytes "
+        "just stopping.",
+        src.SSE,
+        _terminal_reached,
+    ),
+    check(
+        "terminal.agrees-with-status",
+        "MUST",
+        "the terminal agrees with the status",
+        "The terminal event agrees with the status it carries (no `response.completed` "
+        "holding `incomplete`, no `message_stop` after an error).",
+        src.OPENAI_RESPONSES,
+        ("stream.contradictory-terminal",),
+    ),
+    check(
+        "terminal.nothing-after",
+        "MUST",
+        "nothing follows the terminal",
+        "No content event follows the terminal event of a response.",
+        src.OPENAI_RESPONSES,
+        ("stream.events-after-terminal", "ssecap.data-after-end"),
+    ),
+    check(
+        "terminal.error-not-completed",
+        "MUST",
+        "an error is not followed by a fabricated completion",
+        "A stream that sends an error frame ends as failed; it does not also claim a "
+        "completed response.",
+        src.ANTHROPIC,
+        _error_not_completed,
+    ),
+    check(
+        "terminal.finish-reason",
+        "MUST",
+        "the reply states why it ended",
+        "The final chunk or stop event carries a finish (stop) reason.",
+        src.OPENAI_CHAT,
+        (
+            "stream.done-without-finish",
+            "openai-chat.missing-finish",
+            "anthropic.stop-without-reason",
+            "gemini.no-finish-reason",
+            "bedrock.stop-without-reason",
+            "cohere.missing-finish-reason",
+            "ollama.missing-done-reason",
+        ),
+    ),
+    check(
+        "terminal.known-finish-reason",
+        "SHOULD",
+        "the finish reason is a documented one",
+        "The finish (stop) reason is one the protocol documents.",
+        src.OPENAI_CHAT,
+        (
+            "openai-chat.unknown-finish-reason",
+            "anthropic.invalid-stop-reason",
+            "vercel-ui.unknown-finish-reason",
+        ),
+    ),
+    check(
+        "terminal.done-marker",
+        "MUST",
+        "the chat stream ends with [DONE]",
+        "An OpenAI-compatible chat stream ends with exactly one `data: [DONE]`.",
+        src.OPENAI_CHAT,
+        ("stream.missing-done", "openai-chat.duplicate-done", "openai-chat.malformed-done"),
+        ("openai-chat",),
+    ),
+    check(
+        "lifecycle.single-response",
+        "MUST",
+        "one lifecycle per response",
+        "A response starts once: no second `message_start`, no spliced second message.",
+        src.ANTHROPIC,
+        (
+            "anthropic.duplicate-message-start",
+            "anthropic.spliced-message",
+            "bedrock.duplicate-message-start",
+        ),
+    ),
+    check(
+        "lifecycle.started",
+        "MUST",
+        "the response is started before its content",
+        "Content events come after the event that starts the message.",
+        src.ANTHROPIC,
+        ("anthropic.missing-message-start",),
+    ),
+    check(
+        "lifecycle.stopped",
+        "MUST",
+        "the response is stopped",
+        "A message is closed by its stop event (`message_stop`, `messageStop`, "
+        "`message-end`, `done: true`).",
+        src.ANTHROPIC,
+        (
+            "anthropic.missing-message-stop",
+            "bedrock.missing-message-stop",
+            "cohere.missing-message-end",
+            "ollama.missing-done",
+        ),
+    ),
+    check(
+        "lifecycle.block-order",
+        "MUST",
+        "content blocks open, grow and close in order",
+        "Each content block is started once, receives deltas of its own type, and is stopped once.",
+        src.ANTHROPIC,
+        (
+            "anthropic.block-restarted",
+            "anthropic.delta-without-start",
+            "anthropic.delta-type-mismatch",
+            "anthropic.stop-without-start",
+            "anthropic.block-stopped-twice",
+            "anthropic.missing-index",
+            "vercel-ui.part-not-started",
+        ),
+    ),
+    check(
+        "ids.stable",
+        "MUST",
+        "ids are stable within a response",
+        "Every chunk of one response carries the same response id, and an output item "
+        "keeps its id.",
+        src.OPENAI_CHAT,
+        ("openai-chat.id-changed", "openai-responses.item-id-changed"),
+    ),
+    check(
+        "responses.sequence",
+        "SHOULD",
+        "sequence numbers have no gaps",
+        "Each event's `sequence_number` is one more than the previous event's.",
+        src.OPENAI_RESPONSES,
+        ("openai-responses.sequence-gap",),
+        ("openai-responses",),
+    ),
+    check(
+        "responses.final-agrees",
+        "MUST",
+        "the final snapshot agrees with the deltas",
+        "The final response object holds the output the deltas built, not an empty one.",
+        src.OPENAI_RESPONSES,
+        ("openai-responses.empty-final-output", "snapshot.mismatch"),
+    ),
+    check(
+        "content.no-cumulative-deltas",
+        "MUST",
+        "deltas are increments",
+        "Each delta carries only new text, not the text so far.",
+        src.OPENAI_CHAT,
+        ("content.cumulative-deltas",),
+    ),
+    check(
+        "content.no-think-tags",
+        "SHOULD",
+        "reasoning is not inlined as tags",
+        "Reasoning travels in its own field, not as `<think>` tags inside the text.",
+        src.OPENAI_CHAT,
+        ("content.think-tag-in-text",),
+    ),
+    check(
+        "chat.shape",
+        "SHOULD",
+        "chunks have the documented shape",
+        "Each chat chunk is a `chat.completion.chunk` with indexed choices.",
+        src.OPENAI_CHAT,
+        (
+            "openai-chat.invalid-shape",
+            "openai-chat.unexpected-object",
+            "openai-chat.missing-choice-index",
+        ),
+        ("openai-chat",),
+    ),
+)
