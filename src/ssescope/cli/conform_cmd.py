@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import strictjson
+from ..output import strictjson
 from ..conform import ConformResult, exchanges_of, run_checks
-from ..visible import visible
+from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color
 from ._pipe import reader_may_leave

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..visible import visible
+from ..output.visible import visible
 from .exchange import Exchange
 from .registry import Check, Evidence, Judge, Outcome, Severity
 
