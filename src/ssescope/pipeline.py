@@ -117,6 +117,8 @@ class Pipeline:
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
         self._times = RecordTimes(self._starts)
+        self._content_times: array[float] = array("d")
+        self._content_timed = 0  # how many of the aggregator's content records were looked at
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -367,7 +369,23 @@ class Pipeline:
             self._flush(batch, out)
         if summary is not None and not summary.content_known:
             self._first_content_time(summary, items, held)
+        if len(self.aggregator.content_records) > self._content_timed:
+            self._time_content(items, held)
         return out
+
+    def _time_content(self, items: list[FramingOutput], held: list[DataRecord]) -> None:
+        """The arrival times of the records that carried content since the last chunk
+        (each is one of the records just framed or one held until the provider was known)."""
+        found = self.aggregator.content_records
+        times: dict[int, float | None] = {}
+        for item in (*held, *items):
+            if not isinstance(item, Diagnostic):
+                times[item.index] = item.time
+        for pos in range(self._content_timed, len(found)):
+            t = times.get(found[pos])
+            if t is not None:
+                self._content_times.append(t)
+        self._content_timed = len(found)
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
@@ -537,6 +555,8 @@ class Pipeline:
                 self._first_byte, self._last_time, trailing_stall=trailing_stall
             )
             timing_diags += self._caps_reached()
+        if timing.first_byte_s is not None:
+            timing.content_times = self._content_times
         cap.extend(timing_diags)
         diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(

@@ -52,6 +52,7 @@ from ..events import (
     Usage,
 )
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..limits import CONTENT_RECORDS_KEPT
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .report import AudioReport, ResponseReport
@@ -100,6 +101,9 @@ class Aggregator:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
         first_content_record: index of the record of the first content delta (text,
             reasoning, refusal or tool-call arguments), for timing.
+        content_records: the index of each record that carried content, in order (the
+            first :data:`~ssescope.limits.CONTENT_RECORDS_KEPT` of them), for the time
+            between content records.
         timeline: where each change is recorded as data, if set before the first event
             (see :mod:`ssescope.aggregate.timeline`); ``None`` (the default) records nothing.
     """
@@ -113,6 +117,8 @@ class Aggregator:
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
         self.first_content_record: int | None = None
+        self.content_records: array[int] = array("q")
+        self._last_content = -1
         self.content_cut = 0
         """Characters of content left out by :meth:`trim_content`."""
         self._finished = False
@@ -183,8 +189,8 @@ class Aggregator:
                     pieces.items.append(text)
                     if len(pieces.items) - pieces.blocks > _FOLD:
                         pieces.fold()
-                if self.first_content_record is None and text:
-                    self.first_content_record = record
+                if text and record != self._last_content:
+                    self._content(record)
                 resp.last_record = record
                 continue
             handler = handlers.get(cls)
@@ -259,12 +265,17 @@ class Aggregator:
                 timeline.arguments(ev.record, changed, ev.arguments)
 
     def _content(self, record: int) -> None:
+        if record == self._last_content:
+            return
+        self._last_content = record
         if self.first_content_record is None:
             self.first_content_record = record
+        if len(self.content_records) < CONTENT_RECORDS_KEPT:
+            self.content_records.append(record)
 
     def _text(self, ev: TextDelta) -> None:
-        if self.first_content_record is None and ev.text:
-            self.first_content_record = ev.record
+        if ev.text:
+            self._content(ev.record)
         out = self._current.outputs.get(ev.output) or self._output(ev.output)
         _add(out.text, ev.part, ev.text)
 

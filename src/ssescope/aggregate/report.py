@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,7 +206,13 @@ class RecordCounts:
 
 @dataclass(slots=True)
 class Timing:
-    """When things arrived, in seconds since the request started; ``None`` = not measured."""
+    """When things arrived, in seconds since the request started; ``None`` = not measured.
+
+    ``content_times`` (not part of the JSON contract) holds the arrival time of each
+    record that carried content, in order: one entry per timed record, so that the time
+    between content records can be measured (the OpenTelemetry export's
+    ``time_per_output_chunk``). Empty when the source has no arrival times.
+    """
 
     first_byte_s: float | None = None
     first_event_s: float | None = None
@@ -213,6 +220,7 @@ class Timing:
     total_s: float | None = None
     max_gap_s: float | None = None
     gap_histogram: dict[str, int] | None = None
+    content_times: array[float] = field(default_factory=lambda: array("d"))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
