@@ -20,6 +20,7 @@ from ._feed import CONTAINER_CHOICES, Input, load, load_all, run_pipeline
 from ._input import open_source, want_color
 from .check import print_differences
 from .entries import render_entries, select_entry, worst_exit
+from .export_otel_cmd import export_otel_command
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
 from .proxy_cmd import proxy_command
@@ -362,6 +363,7 @@ cli.add_command(serve_command, "serve")
 cli.add_command(web_command, "web")
 cli.add_command(scan_command, "scan")
 cli.add_command(proxy_command, "proxy")
+cli.add_command(export_otel_command, "export-otel")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""
