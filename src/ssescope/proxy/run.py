@@ -12,13 +12,15 @@ import ssl
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..aggregate.report import Report
 from ..serve.app import bind
 from ..serve.guard import LOOPBACK_HOSTS
 from .connections import ServerLimits, guarded_protocol, quiet_descriptor_errors
-from .exchange import Registry
+from .exchange import Exchange, Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .guard import ProxyGuard, guarded
 from .recorder import Recorder
@@ -123,6 +125,7 @@ class ProxyThread:
         allow_origins: origins whose web pages may send requests through the proxy.
         limits: the request-head deadline and the connection limit.
         idle_timeout: see :class:`ProxyOptions`.
+        on_report: see :class:`Recorder` (what ``--otel`` exports through).
 
     Attributes:
         refused: ``(method, path, status, why)`` of each request the guard refused.
@@ -142,6 +145,7 @@ class ProxyThread:
         allow_origins: tuple[str, ...] = (),
         limits: ServerLimits | None = None,
         idle_timeout: float | None = 60.0,
+        on_report: Callable[[Exchange, Report], None] | None = None,
     ) -> None:
         self._limits = limits
         self.refused: list[tuple[str, str, int, str]] = []
@@ -152,7 +156,9 @@ class ProxyThread:
         )
         self.registry = Registry()
         self._verify = verify
-        self.recorder = Recorder(self.registry, record, redact_content=redact_content)
+        self.recorder = Recorder(
+            self.registry, record, redact_content=redact_content, on_report=on_report
+        )
         self.options = ProxyOptions(upstream, list(routes or []), finish_grace, idle_timeout)
         self._sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
