@@ -108,3 +108,22 @@ def test_the_proxy_command_checks_its_otel_endpoint(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "--otel-endpoint" in result.output
+
+
+def test_a_gemini_model_is_taken_from_the_url_path() -> None:
+    from datetime import datetime, timezone
+
+    from ssescope.otel.proxy import exchange_facts
+    from ssescope.proxy.exchange import Exchange
+
+    ex = Exchange(
+        1,
+        "POST",
+        "/v1beta/models/gemini-2.5-flash:streamGenerateContent",
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key=AIzaSECRET",
+        datetime(2026, 12, 1, tzinfo=timezone.utc),
+    )
+    facts = exchange_facts(ex)
+    assert facts.request_model == "gemini-2.5-flash"
+    assert facts.url is not None and "AIzaSECRET" not in facts.url
+    assert facts.start_ns == 1_796_083_200 * 10**9

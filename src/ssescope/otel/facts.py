@@ -77,8 +77,9 @@ def parse_time_ns(text: str | None) -> int | None:
 
 
 def facts_from_report(report: Report, **given: object) -> ExchangeFacts:
-    """The facts a Report holds itself (a capture entry's method, URL and start time),
-    with ``given`` (any :class:`ExchangeFacts` field) taking precedence.
+    """The facts a Report holds itself (a capture entry's method, URL and start time; the
+    request a live response answered: method, URL, model, start), with ``given`` (any
+    :class:`ExchangeFacts` field) taking precedence.
 
     Returns:
         The facts.
@@ -90,6 +91,16 @@ def facts_from_report(report: Report, **given: object) -> ExchangeFacts:
             "method": entry.method,
             "url": entry.url,
             "start_ns": parse_time_ns(entry.started),
+        }
+    # the request a live response answered (the in-process transport's Report.request)
+    request = getattr(report, "request", None)
+    if request is not None:
+        started = getattr(request, "started", None)
+        found = {
+            "method": getattr(request, "method", None),
+            "url": getattr(request, "url", None),
+            "request_model": getattr(request, "model", None),
+            "start_ns": None if started is None else round(started * 1e9),
         }
     found.update({k: v for k, v in given.items() if v is not None})
     return ExchangeFacts(**found)  # type: ignore[arg-type]

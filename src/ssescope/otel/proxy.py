@@ -8,6 +8,7 @@ proxy aborted on, a client that hung up).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -20,20 +21,27 @@ from .reporter import OtelReporter
 __all__ = ["exchange_facts", "exchange_hook"]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_URL_MODEL = re.compile(r"/models/([^/:?]+)[:?/]")  # Gemini and Vertex name it in the path
 
 
 def exchange_facts(ex: Exchange) -> ExchangeFacts:
-    """What a proxied exchange says besides its Report."""
+    """What a proxied exchange says besides its Report (the model from the request body,
+    or from the URL path as Gemini gives it)."""
     delta = ex.started - _EPOCH
     start = (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
     return ExchangeFacts(
         start_ns=start,
         method=ex.method,
         url=ex.upstream,
-        request_model=ex.model,
+        request_model=ex.model or _url_model(ex.upstream),
         stream=ex.stream,
         end=next((e for e in END_REASONS if e == ex.end), None),
     )
+
+
+def _url_model(url: str) -> str | None:
+    found = _URL_MODEL.search(url)
+    return found.group(1) if found else None
 
 
 def exchange_hook(reporter: OtelReporter) -> Callable[[Exchange, Report], None]:
