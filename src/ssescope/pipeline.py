@@ -21,7 +21,7 @@ from .framing.detect import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
+from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS, CONTENT_RECORDS_KEPT
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.registry import PROVIDERS, make_adapter
@@ -32,6 +32,7 @@ __all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
+_NAN = float("nan")
 INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
 """The registered codes that make the record they name count as invalid."""
 INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
@@ -117,8 +118,8 @@ class Pipeline:
         # offsets as machine integers: a list of int objects costs 36 bytes a record
         self._starts = array("q")
         self._times = RecordTimes(self._starts)
-        self._content_times: array[float] = array("d")
-        self._content_timed = 0  # how many of the aggregator's content records were looked at
+        # a bounded pipeline's arrival times of its first records (NaN: untimed), by index
+        self._head_times: array[float] = array("d")
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -369,23 +370,7 @@ class Pipeline:
             self._flush(batch, out)
         if summary is not None and not summary.content_known:
             self._first_content_time(summary, items, held)
-        if len(self.aggregator.content_records) > self._content_timed:
-            self._time_content(items, held)
         return out
-
-    def _time_content(self, items: list[FramingOutput], held: list[DataRecord]) -> None:
-        """The arrival times of the records that carried content since the last chunk
-        (each is one of the records just framed or one held until the provider was known)."""
-        found = self.aggregator.content_records
-        times: dict[int, float | None] = {}
-        for item in (*held, *items):
-            if not isinstance(item, Diagnostic):
-                times[item.index] = item.time
-        for pos in range(self._content_timed, len(found)):
-            t = times.get(found[pos])
-            if t is not None:
-                self._content_times.append(t)
-        self._content_timed = len(found)
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
@@ -393,8 +378,27 @@ class Pipeline:
             self._starts.append(record.start)
         else:
             self._past_offsets += 1
+        if len(self._head_times) < CONTENT_RECORDS_KEPT:
+            self._head_times.append(_NAN if record.time is None else record.time)
         if record.time is not None and self._first_byte is not None:
             summary.append(record.index, record.time, record.start, self._first_byte)
+
+    def _content_times(self) -> array[float]:
+        """The arrival time of each record that carried content (untimed ones left out):
+        looked up at the end, so that reading a stream costs nothing more."""
+        found = self.aggregator.content_records
+        out: array[float] = array("d")
+        if self._summary is not None:
+            head = self._head_times
+            out.extend(head[k] for k in found if k < len(head) and head[k] == head[k])
+            return out
+        recorded = self._times
+        if len(recorded) == self.record_count:  # every record timed: index = position
+            out.extend(recorded.time_of(k) for k in found)
+            return out
+        want = set(found)
+        out.extend(t for i, t, _ in recorded if i in want and t is not None)
+        return out
 
     def _first_content_time(
         self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
@@ -556,7 +560,7 @@ class Pipeline:
             )
             timing_diags += self._caps_reached()
         if timing.first_byte_s is not None:
-            timing.content_times = self._content_times
+            timing.content_times = self._content_times()
         cap.extend(timing_diags)
         diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(

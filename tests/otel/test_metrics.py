@@ -123,3 +123,19 @@ def test_both_sets_at_once(sink: Sink) -> None:
 )
 def test_the_names_follow_the_environment(env: dict[str, str], expected: str) -> None:
     assert semconv_from_env(env) == expected
+
+
+@pytest.mark.parametrize("bounded", [False, True], ids=["unbounded", "bounded"])
+def test_the_report_keeps_each_content_records_arrival_time(bounded: bool) -> None:
+    pipeline = ssescope.Pipeline(bounded=bounded)
+    events = [e + b"\n\n" for e in CHAT_OK.split(b"\n\n") if e]
+    # the first two events in one chunk, then one a chunk
+    pipeline.feed(events[0] + events[1], 0.5)
+    for t, event in zip([0.9, 1.0, 1.1], events[2:], strict=True):
+        pipeline.feed(event, t)
+    pipeline.close(1.2)
+    assert list(pipeline.report().timing.content_times) == [0.5, 0.9]
+
+
+def test_a_body_without_arrival_times_has_no_content_times() -> None:
+    assert list(ssescope.inspect(CHAT_OK).timing.content_times) == []

@@ -116,7 +116,6 @@ class Aggregator:
         self.diagnostics: list[Diagnostic] = self.cap.kept
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
-        self.first_content_record: int | None = None
         self.content_records: array[int] = array("q")
         self._last_content = -1
         self.content_cut = 0
@@ -190,7 +189,10 @@ class Aggregator:
                     if len(pieces.items) - pieces.blocks > _FOLD:
                         pieces.fold()
                 if text and record != self._last_content:
-                    self._content(record)
+                    # (inlined _content: once per text record, on the hot path)
+                    self._last_content = record
+                    if len(self.content_records) < CONTENT_RECORDS_KEPT:
+                        self.content_records.append(record)
                 resp.last_record = record
                 continue
             handler = handlers.get(cls)
@@ -264,12 +266,16 @@ class Aggregator:
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
 
+    @property
+    def first_content_record(self) -> int | None:
+        """The index of the record of the first content delta, or ``None`` before it."""
+        found = self.content_records
+        return found[0] if found else None
+
     def _content(self, record: int) -> None:
         if record == self._last_content:
             return
         self._last_content = record
-        if self.first_content_record is None:
-            self.first_content_record = record
         if len(self.content_records) < CONTENT_RECORDS_KEPT:
             self.content_records.append(record)
 

@@ -70,6 +70,11 @@ class RecordTimes(Sequence[tuple[int, float, int]]):
     def __len__(self) -> int:
         return len(self._index)
 
+    def time_of(self, position: int) -> float:
+        """The arrival time of the record at ``position`` (its index when every record
+        is timed)."""
+        return self._time[position]
+
     @overload
     def __getitem__(self, key: int) -> tuple[int, float, int]: ...
 
