@@ -1,17 +1,19 @@
 """The same streams, the same SDK, three exporters: what each one's spans say.
 
-The openai SDK reads streams from ``ssescope serve`` (the live fixtures, 20 ms between
-records) with each fault and each way an app ends a stream (``otel_scenarios.py``), and
-the spans are compared:
+The openai and anthropic SDKs read streams from ``ssescope serve`` (the live fixtures,
+20 ms between records) with each fault and each way an app ends a stream
+(``otel_scenarios.py``), and the spans are compared:
 
 * ssescope through ``proxy --otel`` (the SDK pointed at the proxy);
 * ssescope in process, through ``ssescope.http_client(on_report=OtelReporter())``, when
   this tree has the transport;
-* OpenInference's instrumentation of the openai SDK (openinference-instrumentation-openai,
-  from Phoenix's venv: ``SSESCOPE_PHOENIX``, as ``.ci/run`` makes it), run against the
-  same server in the same run.
+* OpenInference's instrumentation of each SDK (openinference-instrumentation-openai and
+  -anthropic, in a venv of its own made from ``bench/openinference-requirements.txt``:
+  ``SSESCOPE_OPENINFERENCE_PYTHON`` names its interpreter), run against the same server
+  in the same run.
 
-    PYTHONPATH=src SSESCOPE_PHOENIX=/tmp/ssescope-phoenix-venv/bin/phoenix \\
+    python -m venv /tmp/oi && /tmp/oi/bin/pip install -r bench/openinference-requirements.txt
+    PYTHONPATH=src SSESCOPE_OPENINFERENCE_PYTHON=/tmp/oi/bin/python \\
         python bench/otel_compare.py            # prints a Markdown table
 
 Loopback only; about a minute.
@@ -55,10 +57,16 @@ FAULTS = (
     "garble@record:3",
     "split-utf8",
 )
-SCENARIOS = [(fault, "end") for fault in FAULTS] + [
-    ("stall@record:3:2" if ending == "timeout" else "", ending)
-    for ending in otel_scenarios.ENDINGS
-    if ending != "end"
+PATHS = {"openai": "/openai_chat/v1", "anthropic": "/anthropic"}
+SCENARIOS = [
+    (sdk, fault, ending)
+    for sdk in otel_scenarios.SDKS
+    for fault, ending in [(fault, "end") for fault in FAULTS]
+    + [
+        ("stall@record:3:2" if ending == "timeout" else "", ending)
+        for ending in otel_scenarios.ENDINGS
+        if ending != "end"
+    ]
 ]
 
 
@@ -94,9 +102,9 @@ def through_proxy(serve: ServerThread) -> list[dict[str, Any]]:
     hook = exchange_hook(OtelReporter(tracer_provider, meter_provider))
     rows = []
     with ProxyThread(serve.url, finish_grace=0.3, on_report=hook) as proxy:
-        for fault, ending in SCENARIOS:
+        for sdk, fault, ending in SCENARIOS:
             spans.clear()
-            seen = otel_scenarios.run(ending, proxy.url + "/openai_chat/v1", fault)
+            seen = otel_scenarios.run(ending, proxy.url + PATHS[sdk], fault, sdk=sdk)
             proxy.flush()
             rows.append({"app": seen, **_ours(spans)})
     return rows
@@ -110,12 +118,13 @@ def in_process(serve: ServerThread) -> list[dict[str, Any]] | None:
     tracer_provider, meter_provider, spans = _sink()
     reporter = OtelReporter(tracer_provider, meter_provider)
     rows = []
-    for fault, ending in SCENARIOS:
+    for sdk, fault, ending in SCENARIOS:
         spans.clear()
         seen = otel_scenarios.run(
             ending,
-            serve.url + "/openai_chat/v1",
+            serve.url + PATHS[sdk],
             fault,
+            sdk=sdk,
             http_client=make(on_report=reporter),
             async_client=make_async(on_report=reporter),
         )
@@ -126,13 +135,12 @@ def in_process(serve: ServerThread) -> list[dict[str, Any]] | None:
 
 
 def openinference(serve: ServerThread) -> list[dict[str, Any]] | None:
-    phoenix = os.environ.get("SSESCOPE_PHOENIX")
-    if not phoenix:
+    python = os.environ.get("SSESCOPE_OPENINFERENCE_PYTHON")
+    if not python:
         return None
-    python = str(Path(phoenix).with_name("python"))
-    args = [python, str(HERE / "otel_openinference.py"), serve.url + "/openai_chat/v1"]
-    for fault, ending in SCENARIOS:
-        args += [fault, ending]
+    args = [python, str(HERE / "otel_openinference.py"), serve.url]
+    for sdk, fault, ending in SCENARIOS:
+        args += [sdk, fault, ending]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, check=True)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
@@ -168,14 +176,18 @@ def main() -> None:
         inproc = in_process(serve)
         theirs = openinference(serve)
     print(
-        "| fault | ending | app saw | ssescope (proxy --otel) | ssescope (transport) | OpenInference |"
+        "| SDK | fault | ending | app saw | ssescope (proxy --otel) | ssescope (transport) "
+        "| OpenInference |"
     )
-    print("|---|---|---|---|---|---|")
-    for i, (fault, ending) in enumerate(SCENARIOS):
+    print("|---|---|---|---|---|---|---|")
+    for i, (sdk, fault, ending) in enumerate(SCENARIOS):
         mine = _cell(inproc[i]) if inproc is not None else "(no transport here)"
-        other = _theirs(theirs[i]) if theirs is not None else "(SSESCOPE_PHOENIX not set)"
+        other = (
+            _theirs(theirs[i]) if theirs is not None else "(SSESCOPE_OPENINFERENCE_PYTHON not set)"
+        )
         print(
-            f"| {fault or 'none'} | {ending} | {proxied[i]['app']} | {_cell(proxied[i])} | {mine} | {other} |"
+            f"| {sdk} | {fault or 'none'} | {ending} | {proxied[i]['app']} "
+            f"| {_cell(proxied[i])} | {mine} | {other} |"
         )
 
 

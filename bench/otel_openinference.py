@@ -1,9 +1,10 @@
-"""The OpenInference side of ``otel_compare.py``: run in Phoenix's venv (which has
-openinference-instrumentation-openai), never in the suite's interpreter.
+"""The OpenInference side of ``otel_compare.py``: run in a venv of its own
+(``bench/openinference-requirements.txt``), never in the suite's interpreter.
 
-    /tmp/ssescope-phoenix-venv/bin/python bench/otel_openinference.py BASE_URL FAULT ENDING ...
+    V/bin/python bench/otel_openinference.py SERVE_URL SDK FAULT ENDING [SDK FAULT ENDING ...]
 
-Prints one JSON line per scenario: what the app saw, and the spans OpenInference exported.
+Prints one JSON line per scenario: what the app saw, and the spans OpenInference's
+instrumentation of that SDK exported.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import otel_scenarios
+from openinference.instrumentation.anthropic import AnthropicInstrumentor
 from openinference.instrumentation.openai import OpenAIInstrumentor
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -25,6 +27,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
     InMemorySpanExporter,
 )
 
+PATHS = {"openai": "/openai_chat/v1", "anthropic": "/anthropic"}
 SAYS = (
     "llm.model_name",
     "llm.token_count.completion",
@@ -40,7 +43,7 @@ def _spans(exporter: InMemorySpanExporter) -> list[dict[str, Any]]:
         text = "".join(
             str(v)
             for k, v in attrs.items()
-            if k.startswith("llm.output_messages") and k.endswith("content")
+            if k.startswith("llm.output_messages") and k.endswith(("content", ".text"))
         )
         out.append(
             {
@@ -60,10 +63,11 @@ def main(argv: list[str]) -> None:
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     OpenAIInstrumentor().instrument(tracer_provider=provider)
-    pairs = argv[1:]
-    for fault, ending in zip(pairs[::2], pairs[1::2], strict=True):
+    AnthropicInstrumentor().instrument(tracer_provider=provider)
+    rest = argv[1:]
+    for sdk, fault, ending in zip(rest[::3], rest[1::3], rest[2::3], strict=True):
         exporter.clear()
-        seen = otel_scenarios.run(ending, base_url, fault)
+        seen = otel_scenarios.run(ending, base_url + PATHS[sdk], fault, sdk=sdk)
         gc.collect()
         time.sleep(0.3)  # (a span ended by a finalizer or a late callback)
         provider.force_flush()
