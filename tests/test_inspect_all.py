@@ -57,10 +57,14 @@ def test_every_streamed_entry_of_a_har_gets_a_report_naming_it() -> None:
     assert ssescope.inspect_all(HAR.read_bytes())[2].to_dict() == reports[2].to_dict()
 
 
-def test_inspect_reads_the_first_entry_and_names_the_others() -> None:
-    report = ssescope.inspect(HAR)
-    assert report.entry is not None and report.entry.index == 1
-    assert "har.multiple-entries" in [d.code for d in report.diagnostics]
+def test_inspect_of_several_entries_asks_for_one_and_reads_the_one_named() -> None:
+    with pytest.raises(ssescope.UsageError, match=r"3 streams \(entries 1, 2, 3\); .*inspect_all"):
+        ssescope.inspect(HAR)
+    report = ssescope.inspect(HAR, entry=2)
+    assert report.entry is not None and report.entry.index == 2
+    assert report.to_dict() == ssescope.inspect_all(HAR)[1].to_dict()
+    # the first body alone, as read_container gives it, still names the others
+    assert "har.multiple-entries" in [d.code for d in read_container(HAR.read_bytes()).diagnostics]
 
 
 def test_an_input_holding_one_stream_gives_a_list_of_one_report_without_entry() -> None:

@@ -37,6 +37,14 @@ class TestProviderDetection:
                 "openai-chat",
             ),
             ('{"role":"assistant"}', "event:messageStart", "bedrock"),
+            # each provider's in-stream error decides on its own
+            ('{"error":{"message":"x"}}', None, "openai-chat"),
+            ('{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}', None, "gemini"),
+            ('{"error":"model not found"}', None, "ollama"),
+            ('{"type":"error","error":{"type":"overloaded_error"}}', "error", "anthropic"),
+            ('{"type":"error","code":"server_error","message":"x"}', "error", "openai-responses"),
+            ('{"type":"error","errorText":"x"}', None, "vercel-ui"),
+            ('{"throttlingException":{"message":"x"}}', None, "bedrock"),
         ],
     )
     def test_each_rule_recognises_its_provider(
@@ -47,7 +55,7 @@ class TestProviderDetection:
         assert found[0] == provider
         assert found[1]
 
-    @pytest.mark.parametrize("data", ["[DONE]", '{"error":{"message":"x"}}', "not json", "[1]"])
+    @pytest.mark.parametrize("data", ["[DONE]", '{"error":null}', "not json", "[1]"])
     def test_records_that_say_nothing_do_not_decide(self, data: str) -> None:
         assert detect_provider(rec(data)) is None
 
@@ -144,6 +152,7 @@ class TestPipeline:
             "first_content_s": None,
             "total_s": None,
             "max_gap_s": None,
+            "max_content_idle_s": None,
             "gap_histogram": None,
         }
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ssescope import inspect
+from ssescope import inspect, inspect_all
 from ssescope.cli import main
 from ssescope.schema import report_schema, report_schema_text
 
@@ -24,6 +24,8 @@ INPUTS = sorted(
     for p in folder.rglob("*")
     if p.is_file() and p.suffix not in (".py", ".md", ".json", ".pyc") and p.stat().st_size
 )
+VALIDATOR = jsonschema.Draft202012Validator(report_schema())
+"""One validator for every test: ``jsonschema.validate`` checks the schema itself each call."""
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
@@ -39,12 +41,12 @@ def test_ssescope_schema_prints_the_shipped_schema(capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(p.parents[1])))
 def test_every_bundled_example_fixture_and_real_stream_follows_the_schema(path: Path) -> None:
-    data = inspect(path).to_dict()  # validated by the conftest hook as well
-    jsonschema.validate(data, report_schema(), cls=jsonschema.Draft202012Validator)
+    for report in inspect_all(path):  # validated by the conftest hook as well
+        VALIDATOR.validate(report.to_dict())
 
 
 def test_a_report_that_breaks_the_contract_is_rejected() -> None:
     data = inspect(EXAMPLES / "openai-chat-tool-call.sse").to_dict()
     data["status"] = "stopped"
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(data, report_schema(), cls=jsonschema.Draft202012Validator)
+        VALIDATOR.validate(data)

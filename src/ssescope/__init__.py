@@ -38,7 +38,8 @@ from .framing import (
 from .incremental import Incremental
 from .pipeline import Pipeline
 from .providers import PROVIDERS
-from .sourceinfo import EntryInfo, SourceInfo
+from .sourceinfo import EntryInfo, RequestSummary, SourceInfo
+from .transport import AsyncTransport, Transport, async_http_client, http_client
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,7 @@ __all__ = [
     "CORE",
     "PROVIDERS",
     "SCHEMA_VERSION",
+    "AsyncTransport",
     "AudioReport",
     "Body",
     "CaptureWriter",
@@ -60,6 +62,7 @@ __all__ = [
     "Pipeline",
     "RecordCounts",
     "Report",
+    "RequestSummary",
     "ResponseReport",
     "SSEComment",
     "SSEEvent",
@@ -69,13 +72,16 @@ __all__ = [
     "Timing",
     "TimingOptions",
     "ToolCallReport",
+    "Transport",
     "UsageError",
     "UsageReport",
     "__version__",
+    "async_http_client",
     "core_label",
     "detect_framing",
     "feed_body",
     "feed_chunks",
+    "http_client",
     "inspect",
     "inspect_all",
     "parse_partial",

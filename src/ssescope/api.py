@@ -240,8 +240,15 @@ def inspect(
     container: str = "auto",
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
+    entry: int | None = None,
 ) -> Report:
     """Inspect a captured stream.
+
+    A capture may hold several streams (a HAR of a whole session, a JSONL log of several
+    requests), and the failed one is rarely the first. ``inspect`` never picks one
+    silently: on such a capture it raises :class:`UsageError` naming how many entries
+    there are; use :func:`inspect_all` for every one, or ``entry=N`` for the entry whose
+    index (:attr:`Report.entry`) is N.
 
     Args:
         source: bytes (a body or any container: ``curl -i`` output, a curl trace, a HAR,
@@ -254,17 +261,42 @@ def inspect(
             ignored for an iterable of chunks, which is always a raw body.
         max_event_bytes: opt-in cap on one SSE event block.
         timing: thresholds for the timing diagnostics.
+        entry: of a capture holding several streams, the index of the one to inspect (its
+            ``entry.index``: the position in a HAR's ``log.entries``, the stream's number
+            in a JSONL log); ``0`` also selects the only stream of any other input.
 
     Returns:
-        The :class:`Report` (of the first stream of a capture holding several; see
-        :func:`inspect_all`).
+        The :class:`Report` of the source's one stream (or of entry ``entry``).
 
     Raises:
-        UsageError: for an unknown provider, framing or container, a missing file or a
-            directory, or chunks that are not bytes.
+        UsageError: for a capture holding several streams and no ``entry``, an ``entry``
+            the source does not hold, an unknown provider, framing or container, a
+            missing file or a directory, or chunks that are not bytes.
     """
-    stream = open_streams(source, container=container)[0]
-    return _report(stream, provider, framing, max_event_bytes, timing)
+    streams = open_streams(source, container=container, every=True)
+    return _report(_one(streams, entry), provider, framing, max_event_bytes, timing)
+
+
+def _one(streams: list[Stream], wanted: int | None) -> Stream:
+    """The stream :func:`inspect` reads: the only one, or the entry asked for."""
+    indexes = [
+        i if stream.info.entry is None else stream.info.entry.index
+        for i, stream in enumerate(streams)
+    ]
+    if wanted is None:
+        if len(streams) == 1:
+            return streams[0]
+        raise UsageError(
+            f"the capture holds {len(streams)} streams (entries "
+            f"{', '.join(map(str, indexes))}); inspect() reads one: call inspect_all() for "
+            "every one, or inspect(..., entry=N) for the entry whose index is N"
+        )
+    if wanted in indexes:
+        return streams[indexes.index(wanted)]
+    plural = "entries" if len(indexes) > 1 else "entry"
+    raise UsageError(
+        f"there is no entry {wanted}; the input holds the {plural} {', '.join(map(str, indexes))}"
+    )
 
 
 def inspect_all(

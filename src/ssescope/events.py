@@ -41,6 +41,7 @@ __all__ = [
     "JSON",
     "Audio",
     "Citation",
+    "Compaction",
     "Finish",
     "FinishReason",
     "ProviderError",
@@ -418,6 +419,39 @@ class Citation:
 
 
 @dataclass(slots=True, init=False)
+class Compaction:
+    """A piece of a context-compaction block (Anthropic's ``compaction``): its ``summary``
+    text is appended to the block's; its opaque ``encrypted`` content, when given,
+    replaces the block's (the latest is the one to send back), kept as it came."""
+
+    record: int
+    output: int
+    part: PartKey = None
+    summary: str | None = None
+    encrypted: str | None = None
+
+    def __init__(
+        self,
+        record: int,
+        output: int,
+        part: PartKey = None,
+        summary: str | None = None,
+        encrypted: str | None = None,
+    ) -> None:
+        self.record = record
+        self.output = output
+        self.part = part
+        self.summary = summary
+        self.encrypted = encrypted
+
+    @property
+    def type(self) -> str:
+        """The event type, "compaction" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "compaction"
+
+
+@dataclass(slots=True, init=False)
 class Snapshot:
     """A complete value the protocol restates (``*.done`` events, ``output_item.done``).
 
@@ -615,6 +649,7 @@ class Unknown:
 
 UnifiedEvent: TypeAlias = (
     "ResponseStart | TextDelta | ReasoningDelta | ReasoningMeta | RefusalDelta | ToolCallDelta"
-    " | ToolCall | ToolCallEnd | ToolCallsEnd | ServerToolResult | Citation | Snapshot | Usage"
+    " | ToolCall | ToolCallEnd | ToolCallsEnd | ServerToolResult | Citation | Compaction"
+    " | Snapshot | Usage"
     " | Finish | Terminal | ProviderError | Audio | Unknown"
 )

@@ -55,7 +55,7 @@ a diagnostic about an earlier record can say where it starts; later records are 
 and their diagnostics carry no offset (``stream.memory-capped``)."""
 
 CONTENT_RECORDS_KEPT = 1 << 16
-"""How many records that carried content keep their arrival time (8 bytes each), for
+"""How many content records keep their arrival time (8 bytes each), for
 the time between content records (:attr:`ssescope.Timing.content_times`, which the
 OpenTelemetry export turns into ``time_per_output_chunk``); later ones are not timed."""
 

@@ -8,22 +8,23 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
-from array import array
 from typing import Any
 
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report
+from .aggregate.starts import RecordStarts
 from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
 from .codes import CODES
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .framing.detect import Framer
-from .framing.records import DataRecord, FramingOutput, Record, SSEComment, Tail
+from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS, CONTENT_RECORDS_KEPT
+from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
+from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
 from .sourceinfo import SourceInfo
 
@@ -32,7 +33,6 @@ __all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
-_NAN = float("nan")
 INVALID_CODES: frozenset[str] = frozenset(name for name, c in CODES.items() if c.invalidates)
 """The registered codes that make the record they name count as invalid."""
 INVALID_PREFIXES: tuple[str, ...] = tuple(sorted(INVALID_CODES))
@@ -115,11 +115,10 @@ class Pipeline:
         self.aggregator = Aggregator()
         self.aggregator.cap.track_invalid = keep_records
         self.aggregator.set_offset_lookup(self._offset)
-        # offsets as machine integers: a list of int objects costs 36 bytes a record
-        self._starts = array("q")
+        # offsets as machine integers (a list of int objects costs 36 bytes a record), and
+        # runs of comments as runs (RecordStarts)
+        self._starts = RecordStarts()
         self._times = RecordTimes(self._starts)
-        # a bounded pipeline's arrival times of its first records (NaN: untimed), by index
-        self._head_times: array[float] = array("d")
         self._comments = 0
         self._head: list[bytes] = []
         self._collect = collect_events
@@ -136,8 +135,10 @@ class Pipeline:
         self._closed = False
         self._timing = timing or TimingOptions()
         self._source = source or SourceInfo()
+        self.aggregator.tool_schemas = dict(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
+        self._last_content: float | None = None
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -166,6 +167,7 @@ class Pipeline:
         if self._source != SourceInfo() or self._bytes or self._closed:
             raise UsageError("the pipeline already has a source or was fed; build it with one")
         self._source = info
+        self.aggregator.tool_schemas = dict(info.tools)
         self._extra[:0] = info.diagnostics
 
     @property
@@ -197,6 +199,13 @@ class Pipeline:
     def last_time(self) -> float | None:
         """The arrival time of the latest chunk fed."""
         return self._last_time
+
+    @property
+    def last_content_time(self) -> float | None:
+        """The arrival time of the latest chunk that completed a content record (text,
+        reasoning, refusal, tool-call arguments, the terminal event): what a live client
+        measures a content stall from. ``None`` before the first."""
+        return self._last_content
 
     @property
     def tail(self) -> Tail | None:
@@ -240,7 +249,7 @@ class Pipeline:
         return listed.union(self.aggregator.cap.invalid_indexes)
 
     def _offset(self, record: int) -> int | None:
-        return self._starts[record] if 0 <= record < len(self._starts) else None
+        return self._starts.get(record)
 
     # -- feeding ----------------------------------------------------------------------
 
@@ -269,7 +278,10 @@ class Pipeline:
                 self._last_time = time
         if time is not None and (self._max_time is None or time > self._max_time):
             self._max_time = time
+        marks = self.aggregator.content_marks
         out = self._records(self._framer.feed(data, time))
+        if time is not None and self.aggregator.content_marks != marks:
+            self._last_content = time
         if self._summary is not None and self._bytes >= self._trim_at:
             self._trim_at = self._bytes + _TRIM_EVERY
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
@@ -307,10 +319,28 @@ class Pipeline:
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
+        pending = self._framer.pending
+        if pending is not None and not self.aggregator.terminal_seen:
+            out.extend(self._read_pending(pending))
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
         return out
+
+    def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
+        """Read an unterminated last event that is the provider's terminal event, whole
+        but for its blank line (``docs/verdicts.md``); anything else stays discarded."""
+        name = terminal_name(self._provider, pending)
+        if name is None:
+            return []
+        warning = diagnostic(
+            "sse.terminal-event-unterminated",
+            pending.start,
+            pending.index,
+            pending.data,
+            marker=name,
+        )
+        return self._records([warning, pending])
 
     def cancel(self, reason: str = "the client aborted the stream") -> None:
         """Mark the response as cancelled by the client (call before :meth:`close`)."""
@@ -328,6 +358,7 @@ class Pipeline:
             return out
         adapter = self._adapter
         starts = self._starts
+        offsets = starts.array
         keep = self._keep
         summary = self._summary
         held = self._held  # (for a bounded pipeline's first-content time)
@@ -341,7 +372,10 @@ class Pipeline:
                 continue
             record: Record = item  # type: ignore[assignment]
             if summary is None:
-                starts.append(record.start)
+                if kind is SSEComment:
+                    starts.comment(record.index, record.start)
+                else:
+                    offsets.append(record.start)
                 if record.time is not None:
                     self._times.append(record.index, record.time)
             else:
@@ -368,37 +402,37 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
-        if summary is not None and not summary.content_known:
-            self._first_content_time(summary, items, held)
+        if summary is not None:
+            if not summary.content_known:
+                self._first_content_time(summary, items, held)
+            if self._adapter is not None:
+                self._settle(summary)
         return out
+
+    def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
+        """Tell a bounded pipeline's running figures which records carried content."""
+        marks = self.aggregator.content_records
+        consumed = summary.classify(marks, end=end)
+        if consumed:
+            del marks[:consumed]
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
         if len(self._starts) < BOUNDED_RECORD_OFFSETS:
-            self._starts.append(record.start)
+            if type(record) is SSEComment:
+                self._starts.comment(record.index, record.start)
+            else:
+                self._starts.array.append(record.start)
         else:
             self._past_offsets += 1
-        if len(self._head_times) < CONTENT_RECORDS_KEPT:
-            self._head_times.append(_NAN if record.time is None else record.time)
         if record.time is not None and self._first_byte is not None:
-            summary.append(record.index, record.time, record.start, self._first_byte)
-
-    def _content_times(self) -> array[float]:
-        """The arrival time of each record that carried content (untimed ones left out):
-        looked up at the end, so that reading a stream costs nothing more."""
-        found = self.aggregator.content_records
-        out: array[float] = array("d")
-        if self._summary is not None:
-            head = self._head_times
-            out.extend(head[k] for k in found if k < len(head) and head[k] == head[k])
-            return out
-        recorded = self._times
-        if len(recorded) == self.record_count:  # every record timed: index = position
-            out.extend(recorded.time_of(k) for k in found)
-            return out
-        want = set(found)
-        out.extend(t for i, t, _ in recorded if i in want and t is not None)
-        return out
+            summary.append(
+                record.index,
+                record.time,
+                record.start,
+                self._first_byte,
+                type(record) is not SSEComment,
+            )
 
     def _first_content_time(
         self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
@@ -553,14 +587,14 @@ class Pipeline:
                 agg.first_content_record,
                 self._timing,
                 trailing_stall=trailing_stall,
+                content_records=agg.content_records,
             )
         else:
+            self._settle(self._summary, end=True)
             timing, timing_diags = self._summary.result(
                 self._first_byte, self._last_time, trailing_stall=trailing_stall
             )
             timing_diags += self._caps_reached()
-        if timing.first_byte_s is not None:
-            timing.content_times = self._content_times()
         cap.extend(timing_diags)
         diagnostics = [*cap.kept, *cap.summaries()]
         report = Report(

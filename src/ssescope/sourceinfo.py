@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeAlias, TypedDict
 
 from .diagnostics import Diagnostic
 
-__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "SourceInfo"]
+__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "RequestSummary", "SourceInfo"]
 
 EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 """How a capture says its stream ended."""
@@ -66,6 +66,34 @@ class EntryInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestSummary:
+    """The request a live response answered, as a client in the app saw it (the transport).
+
+    Attributes:
+        method: the request method.
+        url: the request URL, secrets redacted (a key in the query string is replaced).
+        model: the model the request asked for (the body's ``model``, or the model in a
+            Gemini or Bedrock URL), or ``None`` when it names none.
+        started: when the request started, as Unix time in seconds (the Report's times
+            count from here).
+    """
+
+    method: str
+    url: str
+    model: str | None = None
+    started: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``request`` object)."""
+        return {
+            "method": self.method,
+            "url": self.url,
+            "model": self.model,
+            "started": self.started,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class SourceInfo:
     """Where a body came from, as far as its source knows it. Frozen.
 
@@ -81,6 +109,9 @@ class SourceInfo:
         request: the request (secrets redacted), or ``None``.
         diagnostics: what was wrong with the source itself (reported with the stream's).
         entry: which entry of a capture holding several streams this is, or ``None``.
+        tools: the tools the request declared, when the source keeps the request's body
+            (an ``.ssecap``, a HAR, a proxy record): each one's name and the properties
+            its input schema requires (see :mod:`ssescope.containers.request_tools`).
     """
 
     container: str = "raw"
@@ -92,3 +123,4 @@ class SourceInfo:
     request: RequestInfo | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     entry: EntryInfo | None = None
+    tools: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_helpers import ROOT, run
+from tests.cli.cli_helpers import ROOT, run
 
 HAR = ROOT / "tests" / "fixtures" / "containers" / "devtools-several-streams.har"
 
@@ -104,3 +104,28 @@ def test_a_jsonl_log_of_several_requests_is_reported_stream_by_stream(tmp_path: 
     assert reports[0]["entry"]["started"].startswith("1970-01-01T00:01:40")
     failing = run("inspect", str(_log(tmp_path)), "--json", "--fail-on", "incomplete")
     assert failing.code == 6
+
+
+def test_records_replay_and_check_take_entry_and_refuse_to_guess_without_it(
+    tmp_path: Path,
+) -> None:
+    expected = tmp_path / "expected.json"
+    expected.write_text(json.dumps({"finish_reason": "stop"}))
+    for args in (["records"], ["replay"], ["check", "--against", str(expected)]):
+        guessed = run(*args[:1], str(HAR), *args[1:])
+        assert guessed.code == 2, args
+        assert "the input holds 3 streams (entries 1, 2, 3): pick one with --entry N" in (
+            guessed.err
+        )
+        missing = run(*args[:1], str(HAR), *args[1:], "--entry", "0")
+        assert missing.code == 2 and "there is no entry 0" in missing.err, args
+    # entry 2 is the truncated one, entry 3 the anthropic one: each command reads that one
+    records = run("records", str(HAR), "--entry", "2", "--jsonl")
+    assert records.code == 3
+    anthropic = run("records", str(HAR), "--entry", "3", "--jsonl")
+    events = [json.loads(line).get("event") for line in anthropic.out.splitlines()]
+    assert "message_start" in events and anthropic.code == 0
+    replay = run("replay", str(HAR), "--entry", "3", "--json")
+    assert replay.code == 0 and json.loads(replay.out)["identical"] is True
+    check = run("check", str(HAR), "--entry", "1", "--against", str(expected))
+    assert check.code == 0, check.out + check.err

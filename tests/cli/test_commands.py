@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, run
+from tests.cli.cli_helpers import EXAMPLES, run
 
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
 from ssescope.cli.exitcodes import exit_code
@@ -83,10 +83,14 @@ def test_check_against_equal_text_exits_0_and_different_text_exits_5(tmp_path: P
     other.write_text("hello\n")
     ok = run("check", BAD_JSON, "--against", str(same), "--provider", "unknown")
     bad = run("check", BAD_JSON, "--against", str(other), "--provider", "unknown")
-    assert ok.code == 0
-    assert bad.code == 5
+    # the stream itself has no terminal marker: its code (3) wins over the comparison's
+    assert (ok.code, bad.code) == (3, 3)
+    assert ok.out.startswith("the stream itself is truncated: ")
     assert "text differs" in bad.out
     assert "-hello" in bad.out
+    whole = str(EXAMPLES / "openai-chat-tool-call.sse")
+    assert run("check", whole, "--against", str(same)).code == 0
+    assert run("check", whole, "--against", str(other)).code == 5
 
 
 def test_check_json_without_known_keys_is_a_usage_error(tmp_path: Path) -> None:

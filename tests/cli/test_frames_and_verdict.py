@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, ROOT, run
+from tests.cli.cli_helpers import EXAMPLES, ROOT, run
 
 CUT = EXAMPLES / "broken-openai-cut-mid-tool-call.sse"
 
 
 def test_frames_shows_the_cut_tail_as_its_own_row() -> None:
     result = run("records", str(CUT), env={"COLUMNS": "160"})
-    assert result.code == 0
+    assert result.code == 3  # records exits as inspect does: truncated
     lines = result.out.splitlines()
     cut = next(line for line in lines if line.split()[0] == "cut")
     assert cut.split()[1:3] == ["971", str(CUT.stat().st_size - 971)]
@@ -61,7 +61,7 @@ def test_frames_piped_into_a_reader_that_stops_exits_quietly(tmp_path: Path) -> 
     proc.stdout.close()  # the reader stops, as `| head -1` does
     with proc.stderr:
         err = proc.stderr.read()
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=60) == 3  # the stream's own verdict: no terminal marker
     assert first.startswith(b"unknown")
     assert err == b""
 
@@ -117,3 +117,63 @@ def test_records_redact_keeps_late_findings_redacted(tmp_path: Path) -> None:
     assert finding["record"] == 0
     assert finding["args"]["arguments"].startswith("[redacted 12 chars sha256:")
     assert "Ly" not in out and "secret words" not in out
+
+
+def _piped_to_head(*args: str) -> tuple[int, bytes, bytes]:
+    """Run ``ssescope ARGS | head -c 1``: the reader leaves after the first byte."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "120"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ssescope", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.read(1)
+    proc.stdout.close()  # the next write meets a closed pipe
+    with proc.stderr:
+        err = proc.stderr.read()
+    return proc.wait(timeout=60), first, err
+
+
+def test_the_exit_code_survives_a_reader_that_leaves_early() -> None:
+    for args in (
+        ["inspect", str(CUT), "--pretty"],
+        ["inspect", str(CUT), "--json"],
+        ["records", str(CUT)],
+        ["records", str(CUT), "--jsonl"],
+    ):
+        code, first, err = _piped_to_head(*args)
+        assert first, args
+        assert code == 3, (args, err)  # truncated, as when the whole output is read
+        assert b"Traceback" not in err and b"Broken pipe" not in err, args
+
+
+def test_records_exits_with_the_verdict_as_inspect_does() -> None:
+    assert run("records", str(CUT)).code == 3
+    assert run("records", str(CUT), "--jsonl").code == 3
+    assert run("records", "--example", "openai-chat-tool-call").code == 0
+    assert run("records", "--example", "broken-anthropic-overloaded").code == 4
+
+
+def test_reading_stdin_at_a_terminal_says_it_waits_for_the_stream() -> None:
+    import pty
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    main, other = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ssescope", "inspect", "-", "--json"],
+        stdin=other,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    os.close(other)
+    assert proc.stderr is not None and proc.stdout is not None
+    with proc.stderr, proc.stdout:
+        line = proc.stderr.readline()
+        os.write(main, b"\x04")  # Ctrl-D: end of input, nothing sent
+        proc.stdout.read()
+        proc.wait(timeout=60)
+    os.close(main)
+    assert line == b"ssescope: reading the stream from standard input (paste it, then Ctrl-D)\n"

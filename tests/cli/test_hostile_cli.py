@@ -159,7 +159,7 @@ def test_the_web_api_answers_strict_json_for_non_finite_input() -> None:
 def test_frame_views_mark_every_invalid_record_past_the_listed_diagnostics() -> None:
     body = b"data: {bad json\n\n" * 300
     code, out, _ = _run(["frames", "-", "--jsonl", "--provider", "openai-chat"], body)
-    assert code == exitcodes.COMPLETED
+    assert code == exitcodes.TRUNCATED  # 300 bad records and no terminal marker
     lines = [json.loads(line) for line in out.splitlines()]
     # one row per record, then the findings raised at the end about earlier records
     rows = [line for line in lines if line["kind"] != "finding"]

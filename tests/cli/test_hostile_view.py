@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from tests.cli.cli_helpers import run
 
 from ssescope.visible import escape_json_text, visible
 
@@ -168,3 +168,19 @@ def test_a_long_text_keeps_its_lines_in_the_folded_view(tmp_path: Path) -> None:
     out = run("inspect", "--pretty", "--no-color", str(path)).out
     assert "line 0\nline 1\nline 2\n" in out
     assert "more characters" in out
+
+
+def test_the_entries_of_a_har_show_their_urls_with_escapes_visible(tmp_path: Path) -> None:
+    har = json.loads(
+        (Path(__file__).parents[1] / "fixtures/containers/devtools-several-streams.har").read_text()
+    )
+    for entry in har["log"]["entries"]:
+        entry["request"]["url"] += f"?q={EVIL}"
+        entry["startedDateTime"] += OSC0
+    path = tmp_path / "evil.har"
+    path.write_text(json.dumps(har))
+    result = run("inspect", "--pretty", "--no-color", str(path))
+    assert result.code in (0, 3, 4), result.err
+    _no_raw_controls(result.out)
+    assert "streams in this har" in result.out
+    assert "?q=\\x1b]52;c;cHduZWQ=\\x07" in result.out

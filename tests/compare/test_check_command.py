@@ -96,6 +96,7 @@ def test_check_json_prints_the_structured_differences(tmp_path: Path) -> None:
     )
     assert checked.code == 5
     data = json.loads(checked.out)
+    assert data["stream"]["status"] == "completed"
     assert data["shape"] == "anthropic-message"
     assert data["same"] is False
     assert data["compared"] == ["text", "reasoning", "tool_calls", "finish_reason", "usage"]
@@ -179,3 +180,56 @@ def test_a_plain_text_result_is_the_expected_text(tmp_path: Path) -> None:
     assert checked.code == 5
     assert "text differs" in checked.out
     assert "+I'll check the current weather in Paris for you." in checked.out
+
+
+def test_a_cut_stream_is_said_first_and_its_code_wins_over_the_comparison(
+    tmp_path: Path,
+) -> None:
+    # the two tool calls' stream, cut in its first call's arguments
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes((STREAMS / PARALLEL).read_bytes()[:3000])
+    text = _save(tmp_path, "expected.txt", "")
+    same = run("check", str(cut), "--against", text, "--no-color")
+    assert same.code == 3  # the text agrees, but the reply is cut
+    assert same.out.splitlines() == [
+        "the stream itself is truncated: the bytes ended without any terminal marker; the "
+        "client's result cannot be a whole reply",
+        "same: text (read as an expected text)",
+    ]
+    data = json.loads(run("check", str(cut), "--against", text, "--json").out)
+    assert data["stream"]["status"] == "truncated"
+    assert data["same"] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "message"),
+    [
+        ("deep.json", "[" * 1000 + "]" * 1000, "deep.json nests JSON deeper than 128 levels"),
+        (
+            "deep-object.txt",
+            '{"text": ' + "[" * 1000 + "]" * 1000 + "}",
+            "deep-object.txt nests JSON deeper than 128 levels",
+        ),
+        ("fields.json", '{"text": ' + "[" * 200 + "]" * 200 + "}", "nests JSON deeper than 128"),
+        (
+            "usage.json",
+            '{"text": "x", "usage": {"output_tokens": ' + "9" * 5000 + "}}",
+            "usage.json holds an integer of 5,000 digits (at most 4,300 are read)",
+        ),
+    ],
+)
+def test_a_result_too_deep_or_with_a_huge_integer_is_a_usage_error(
+    tmp_path: Path, name: str, body: str, message: str
+) -> None:
+    checked = run("check", str(STREAMS / PARALLEL), "--against", _save(tmp_path, name, body))
+    assert checked.code == 2, checked.err
+    assert message in checked.err and "internal error" not in checked.err
+    assert checked.err.count("\n") == 1
+
+
+def test_a_text_result_that_looks_like_a_deep_array_is_still_the_expected_text(
+    tmp_path: Path,
+) -> None:
+    text = _save(tmp_path, "expected.txt", "[" * 2000)
+    checked = run("check", str(STREAMS / PARALLEL), "--against", text, "--no-color")
+    assert checked.code == 5 and "text differs" in checked.out

@@ -266,7 +266,7 @@ def test_a_vercel_ai_sdk_result_is_read_and_compared() -> None:
     result["reasoningText"] = report.outputs[0].reasoning
     expected = normalise_result(result)
     assert expected.shape == "vercel-ai-sdk"
-    assert expected.outputs[0].finish_reason == "tool_calls"
+    assert expected.outputs[0].finish_reason == "tool-calls"  # the SDK's word, read as such
     assert compare_result(result, report) == []
     result["finishReason"] = "stop"
     result["toolCalls"][0]["input"] = {"location": "SF"}
@@ -339,7 +339,7 @@ def test_a_capture_of_several_responses_is_compared_with_the_one_the_result_name
     report = report_of(name)
     first, last = report.responses[0], report.responses[-1]
     call = first.outputs[0].tool_calls[0]
-    result = {
+    result: dict[str, Any] = {
         "object": "response",
         "id": first.id,
         "status": "completed",

@@ -76,7 +76,7 @@ def test_a_zero_byte_that_is_not_an_eventstream_prelude_falls_back_to_sse() -> N
     ],
 )
 def test_the_framer_gives_the_chosen_parsers_records_in_any_chunking(body: bytes) -> None:
-    out = assert_split_invariant(Framer, body)  # type: ignore[arg-type]
+    out = assert_split_invariant(Framer, body)
     framer = Framer()
     feed_all(framer, [body])
     direct = feed_all(make_parser(framer.framing), [body])  # type: ignore[arg-type]
@@ -133,7 +133,7 @@ def test_a_forced_framing_is_used_whatever_the_bytes(framing: str) -> None:
     assert framer.framing == framing
     assert framer.rule == "given by the caller"
     out = feed_all(framer, [b'{"a":1}\n'])
-    expected = feed_all(make_parser(framing), [b'{"a":1}\n'])  # type: ignore[arg-type]
+    expected = feed_all(make_parser(framing), [b'{"a":1}\n'])
     assert out == expected
 
 
@@ -146,7 +146,7 @@ def test_make_parser_builds_each_framer() -> None:
 
 def test_the_cap_reaches_the_detected_sse_parser() -> None:
     out = feed_all(Framer(max_event_bytes=10), [b"data: " + b"x" * 20 + b"\n\n"])
-    assert [d.code for d in out] == ["sse.event-too-large"]  # type: ignore[union-attr]
+    assert [d.code for d in out] == ["sse.event-too-large"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("bad", ["xml", "SSE", ""])
@@ -175,3 +175,51 @@ def test_feeding_after_close_and_closing_twice_are_usage_errors() -> None:
 def test_a_json_record_from_ndjson_detection_keeps_offsets() -> None:
     out = feed_all(Framer(), [b'\n\n{"a":1}\n'])
     assert out == [JSONRecord(0, '{"a":1}', 2, 10, None)]
+
+
+# -- a body that starts like JSON but whose first line is broken --------------------------
+
+BROKEN_FIRST = [
+    # the first NDJSON line is cut: the next line is a record
+    (b'{"a": 1, "b": [2\n{"c": 3}\n{"d": 4}\n', "ndjson"),
+    # the first line lost its opening brace
+    (b'"a": 1}\n{"c": 3}\n', "ndjson"),
+    # text before the first record's brace
+    (b'@@{"a": 1}\n{"c": 3}\n', "ndjson"),
+    # the next record is cut by the end of the body: it still starts a record
+    (b'{"a": 1, "b": [2\n{"c": ', "ndjson"),
+    # a pretty-printed document that a later line closes
+    (b'{\n  "a": {"b": 1},\n  "c": [1, 2]\n}\n', "json"),
+    # one cut short: nothing after the first line is a record
+    (b'{\n  "a": {"b": 1},\n  "c": [1,', "json"),
+    # a first line that is no framing and ends like an object, then an SSE field
+    (b'"a": 1}\ndata: {"c": 3}\n\n', "sse"),
+    # plain text with a JSON object in it stays text (SSE, then reported as plain text)
+    (b'Error: {"message": "x"}\n', "sse"),
+]
+
+
+@pytest.mark.parametrize(("body", "framing"), BROKEN_FIRST)
+def test_a_body_is_one_json_document_only_when_it_reads_as_one(body: bytes, framing: str) -> None:
+    assert detect_framing(body, final=True)[0] == framing
+    out = assert_split_invariant(Framer, body)  # type: ignore[arg-type]
+    assert out == feed_all(make_parser(framing), [body])  # type: ignore[arg-type]
+
+
+def test_a_broken_first_line_waits_for_the_line_that_tells() -> None:
+    assert detect_framing(b'{"a": 1, "b": [2\n{"c": ')[0] is None
+    assert detect_framing(b'{"a": 1, "b": [2\n{"c": 3}\n')[0] == "ndjson"
+    assert detect_framing(b'{\n  "a": 1\n}')[0] == "json"  # closed: nothing can follow
+    assert detect_framing(b'"a": 1}\n')[0] is None
+    assert detect_framing(b'"a": 1}\n{"c": 3}\n')[0] == "ndjson"
+
+
+def test_a_long_pretty_document_is_one_document() -> None:
+    body = (
+        b'{\n  "items": [\n' + b'    {"n": 1, "text": "abc"},\n' * 400 + b'    {"n": 2}\n  ]\n}\n'
+    )
+    assert detect_framing(body[:4096], final=True)[0] == "json"
+    framer = Framer()
+    out = framer.feed(body) + framer.close()
+    assert framer.framing == "json"
+    assert [type(r) for r in out] == [JSONRecord]

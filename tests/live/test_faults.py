@@ -197,3 +197,26 @@ def test_each_providers_injected_error_fails_the_stream(provider: str, framing: 
     assert report.status == "failed"
     assert report.error is not None
     assert "provider.error" in [d.code for d in report.diagnostics]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["cut@record:11", "cut@record:99", "garble@record:50", "stall@record:11:1", "error@record:12"],
+)
+def test_a_fault_past_the_last_record_is_refused_with_the_record_count(spec: str) -> None:
+    with pytest.raises(UsageError, match=r"it has 11 record\(s\) \(numbered 0 to 10\)"):
+        apply_faults(ANTHROPIC, [parse_fault(spec)])
+
+
+def test_a_cut_past_the_last_byte_is_refused_with_the_size() -> None:
+    with pytest.raises(UsageError, match=f"it has {len(ANTHROPIC)} bytes"):
+        apply_faults(ANTHROPIC, [parse_fault(f"cut@{len(ANTHROPIC)}")])
+
+
+def test_faults_on_the_last_record_still_apply() -> None:
+    cut = apply_faults(ANTHROPIC, [parse_fault("cut@record:10")])
+    assert ssescope.inspect(iter([cut.body])).status == "truncated"
+    # error@record:N one past the last record appends the provider's error
+    appended = apply_faults(ANTHROPIC, [parse_fault("error@record:11")])
+    assert appended.body.startswith(ANTHROPIC)
+    assert ssescope.inspect(iter([appended.body])).status == "failed"

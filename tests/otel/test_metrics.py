@@ -55,12 +55,13 @@ def test_the_current_names_are_emitted_by_default_with_the_conventions_buckets(
 def test_time_per_output_chunk_has_one_observation_per_content_record_after_the_first(
     sink: Sink,
 ) -> None:
-    # content at 0.5 and 0.9 (the role chunk, the usage chunk and [DONE] carry none)
+    # content records at 0.5, 0.9 and the terminal [DONE] at 1.1 (the role chunk and the
+    # usage chunk carry none): the records the content-idle time counts
     (tpoc,) = record(sink, timed(CHAT_OK, [0.2, 0.5, 0.9, 1.0, 1.1]))[
         "gen_ai.client.inference.time_per_output_chunk"
     ]
-    assert tpoc.count == 1  # type: ignore[attr-defined]
-    assert tpoc.sum == pytest.approx(0.4)  # type: ignore[attr-defined]
+    assert tpoc.count == 2  # type: ignore[attr-defined]
+    assert tpoc.sum == pytest.approx(0.6)  # type: ignore[attr-defined]
 
 
 def test_a_long_stream_observes_every_content_gap(sink: Sink) -> None:
@@ -74,8 +75,9 @@ def test_a_long_stream_observes_every_content_gap(sink: Sink) -> None:
     )
     report = timed(body, [0.01 * (i + 1) for i in range(202)])
     (tpoc,) = record(sink, report)["gen_ai.client.inference.time_per_output_chunk"]
-    assert tpoc.count == 199  # type: ignore[attr-defined]
-    assert tpoc.sum == pytest.approx(1.99)  # type: ignore[attr-defined]
+    # 200 text records, then the finish chunk (no content) and the terminal [DONE]
+    assert tpoc.count == 200  # type: ignore[attr-defined]
+    assert tpoc.sum == pytest.approx(2.01)  # type: ignore[attr-defined]
 
 
 def test_the_duration_of_a_cut_stream_carries_its_error_type(sink: Sink) -> None:
@@ -134,7 +136,7 @@ def test_the_report_keeps_each_content_records_arrival_time(bounded: bool) -> No
     for t, event in zip([0.9, 1.0, 1.1], events[2:], strict=True):
         pipeline.feed(event, t)
     pipeline.close(1.2)
-    assert list(pipeline.report().timing.content_times) == [0.5, 0.9]
+    assert list(pipeline.report().timing.content_times) == [0.5, 0.9, 1.1]
 
 
 def test_a_body_without_arrival_times_has_no_content_times() -> None:

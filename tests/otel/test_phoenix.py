@@ -7,6 +7,7 @@ phoenix-requirements.txt), never from the interpreter running the suite.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -28,12 +29,12 @@ OVERLOADED = (
 
 
 @pytest.fixture(scope="module")
-def phoenix(tmp_path_factory: pytest.TempPathFactory) -> str:
+def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     executable = os.environ.get(PHOENIX_ENV)
     if not executable:
         pytest.skip(f"{PHOENIX_ENV} is not set (.ci/run makes Phoenix's venv and sets it)")
     with phoenix_server(executable, tmp_path_factory.mktemp("phoenix")) as url:
-        yield url  # type: ignore[misc]
+        yield url
 
 
 def _ns(text: str) -> int:

@@ -72,6 +72,7 @@ def test_a_completed_stream_is_one_client_span_named_after_the_operation_and_mod
     assert attrs["ssescope.verdict"] == "completed"
     assert "error.type" not in attrs
     # from the request's start to the end of the body
+    assert FACTS.start_ns is not None
     assert span.start_time == FACTS.start_ns
     assert span.end_time == FACTS.start_ns + 1_100_000_000
 
@@ -159,6 +160,7 @@ def test_every_error_type_set_is_from_the_documented_list(sink: Sink) -> None:
     kinds = {dict(s.attributes or {}).get("error.type") for s in sink.finished()} - {None}
     assert kinds
     for kind in kinds:
+        assert isinstance(kind, str), kind
         assert kind in literal or kind.replace("_", "").isalnum() or kind.isdigit(), kind
 
 

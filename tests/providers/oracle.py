@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.providers.departures import depart
 from tests.splits import all_splits
 
 import ssescope
@@ -211,12 +212,15 @@ def assert_facts(fed: Fed, facts: dict[str, Any]) -> None:
 
 def real_expected(provider: str | None) -> dict[str, dict[str, Any]]:
     """The EXPECTED.json entries of one provider's real captures, or of all of them with
-    ``None`` (skips the test when the captures are absent)."""
+    ``None`` (skips the test when the captures are absent), each with its documented
+    departure applied (``tests/providers/departures.py``)."""
     path = REAL / "EXPECTED.json"
     if not path.is_file():
         pytest.skip(f"real captures not found at {REAL} (set SSESCOPE_REAL_STREAMS)")
     data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
-    return {k: v for k, v in data.items() if provider is None or v["provider"] == provider}
+    return {
+        k: depart(k, v) for k, v in data.items() if provider is None or v["provider"] == provider
+    }
 
 
 # -- EXPECTED.json of the real captures ---------------------------------------------------
@@ -263,9 +267,9 @@ def _mismatches(
 
 
 def _readings(entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, list[Any]]]]:
-    base = {k: entry[k] for k in ("status", "outputs", "usage") if k in entry}
+    base: dict[str, Any] = {k: entry[k] for k in ("status", "outputs", "usage") if k in entry}
     alternatives = dict(entry.get("alternatives", {}))
-    readings = [(base, alternatives)]
+    readings: list[tuple[dict[str, Any], dict[str, list[Any]]]] = [(base, alternatives)]
     for variant in entry.get("variants", []):
         reading = json.loads(json.dumps(base))
         for path, value in variant.get("overrides", {}).items():

@@ -170,7 +170,7 @@ def test_text_deltas_are_keyed_by_block_index() -> None:
 
 
 def test_a_text_block_that_starts_with_text_and_citations_keeps_them() -> None:
-    cite = {"type": "char_location", "cited_text": "x"}
+    cite: dict[str, Any] = {"type": "char_location", "cited_text": "x"}
     body = sse(message_start(), block_start(3, type="text", text="Pre", citations=[cite]))
     assert events(body)[2:] == [TextDelta(1, 0, "Pre", 3), Citation(1, 0, cite, 3)]
 
@@ -212,7 +212,7 @@ def test_tool_use_gives_identity_then_fragments_then_an_end() -> None:
 
 
 def test_server_tool_use_is_a_server_call_and_its_result_comes_whole() -> None:
-    content = [{"type": "web_search_result", "url": "https://example.com"}]
+    content: list[Any] = [{"type": "web_search_result", "url": "https://example.com"}]
     body = sse(
         message_start(),
         block_start(0, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
@@ -252,7 +252,7 @@ def test_fragments_win_over_a_start_input_object() -> None:
 
 
 def test_citations_delta_is_a_citation_of_its_block() -> None:
-    cite = {"type": "web_search_result_location", "url": "https://example.com"}
+    cite: dict[str, Any] = {"type": "web_search_result_location", "url": "https://example.com"}
     body = sse(
         message_start(),
         block_start(2, type="text", text=""),
@@ -266,7 +266,6 @@ def test_citations_delta_is_a_citation_of_its_block() -> None:
     [
         ("end_turn", "stop", "completed"),
         ("stop_sequence", "stop", "completed"),
-        ("pause_turn", "stop", "completed"),
         ("tool_use", "tool_calls", "completed"),
         ("max_tokens", "length", "incomplete"),
         ("model_context_window_exceeded", "length", "incomplete"),
@@ -286,8 +285,23 @@ def test_each_stop_reason_gives_its_finish_and_terminal_status(
     assert map_finish_reason(raw) == reason
 
 
+@pytest.mark.parametrize("raw", ["pause_turn", "compaction"])
+def test_a_paused_turn_is_incomplete_with_what_the_client_must_do(raw: str) -> None:
+    body = sse(message_start(), message_delta(raw, output_tokens=9), STOP)
+    got = run(body)
+    assert [e for e in got if not isinstance(e, Diagnostic)][2:] == [
+        Finish(1, 0, "other", raw),
+        Usage(1, {"output_tokens": 9}, {"output_tokens": 9}, "message_delta"),
+        Terminal(2, "incomplete", f"message_stop ({raw})"),
+    ]
+    (paused,) = [e for e in got if isinstance(e, Diagnostic)]
+    assert (paused.code, paused.severity, paused.record) == ("anthropic.turn-paused", "warning", 1)
+    assert "Send the conversation back" in paused.message
+    assert map_finish_reason(raw) == "other"
+
+
 def test_message_delta_usage_restating_input_and_cache_fields_is_reported_whole() -> None:
-    usage = {"input_tokens": 61, "cache_read_input_tokens": 3, "output_tokens": 2}
+    usage: dict[str, Any] = {"input_tokens": 61, "cache_read_input_tokens": 3, "output_tokens": 2}
     body = sse(message_start(), {"type": "message_delta", "delta": {}, "usage": usage})
     assert events(body)[2:] == [
         Usage(
@@ -315,11 +329,14 @@ def test_stop_details_of_a_refusal_is_not_refusal_text() -> None:
     got = events(body, "ndjson")
     assert not [e for e in got if isinstance(e, (TextDelta, ReasoningDelta))]
     assert Finish(1, 0, "refusal", "refusal") in got
-    assert got[-1] == Terminal(2, "incomplete", "message_stop (refusal)")
+    assert got[-1] == Terminal(2, "incomplete", "message_stop (refusal: 'Blocked.')")
+    (shown,) = [e for e in run(body, "ndjson") if isinstance(e, Diagnostic)]
+    assert (shown.code, shown.severity) == ("anthropic.refusal-explained", "info")
+    assert shown.message == "The model refused (stop_details category 'none given'): 'Blocked.'"
 
 
 def test_an_error_event_is_a_provider_error_and_a_failed_terminal() -> None:
-    err = {
+    err: dict[str, Any] = {
         "type": "error",
         "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
         "request_id": "req_1",
@@ -605,10 +622,10 @@ FIXTURE_FACTS: dict[str, dict[str, Any]] = {
         "tool_calls": [],
     },
     "server-tool-citations.sse": {
-        "status": "completed",
+        "status": "incomplete",  # pause_turn: the client must send it back to go on
         "text": "The Ginza store reopens Friday.",
         "raw_finish_reason": "pause_turn",
-        "finish_reason": "stop",
+        "finish_reason": "other",
         "tool_calls": [
             {
                 "arguments": '{"query": "ginza news"}',
@@ -671,7 +688,11 @@ FIXTURE_FACTS: dict[str, dict[str, Any]] = {
             },
         ],
     },
-    "unknown-types.jsonl": {"status": "completed", "text": "Still here."},
+    "unknown-types.jsonl": {
+        "status": "completed",
+        "text": "Still here.",
+        "compactions": [{"summary": "Summary so far.", "encrypted_content": None}],
+    },
     "tool-start-input-mcp.jsonl": {
         "status": "completed",
         "tool_calls": [
@@ -701,9 +722,9 @@ FIXTURE_FACTS: dict[str, dict[str, Any]] = {
 FIXTURE_CODES: dict[str, list[str]] = {
     "text-then-tool.sse": [],
     "thinking-redacted.sse": [],
-    "server-tool-citations.sse": [],
+    "server-tool-citations.sse": ["anthropic.turn-paused"],
     "max-tokens-mid-tool.sse": [],
-    "refusal.sse": [],
+    "refusal.sse": ["anthropic.refusal-explained"],
     "overloaded-error.sse": ["provider.error"],
     "truncated.sse": ["anthropic.missing-message-stop"],
     "after-stop.sse": [],
@@ -728,8 +749,8 @@ E2E: dict[str, tuple[str, list[str]]] = {
         ["anthropic.event-name-mismatch", "json.invalid"],
     ),
     "overloaded-error.sse": ("failed", ["provider.error"]),
-    "refusal.sse": ("incomplete", []),
-    "server-tool-citations.sse": ("completed", []),
+    "refusal.sse": ("incomplete", ["anthropic.refusal-explained"]),
+    "server-tool-citations.sse": ("incomplete", ["anthropic.turn-paused"]),
     "spliced-message-start.jsonl": (
         "completed",
         ["anthropic.spliced-message", "tool.incomplete"],
@@ -740,7 +761,7 @@ E2E: dict[str, tuple[str, list[str]]] = {
     "tool-start-input-mcp.jsonl": ("completed", []),
     "truncated.sse": ("truncated", ["anthropic.missing-message-stop"]),
     "two-responses.jsonl": ("incomplete", ["stream.multiple-responses"]),
-    "unknown-types.jsonl": ("completed", ["provider.unknown-event"] * 5),
+    "unknown-types.jsonl": ("completed", ["provider.unknown-event"] * 3),
 }
 
 

@@ -271,11 +271,32 @@ def test_an_empty_string_finish_reason_is_no_finish() -> None:
     assert "stream.done-without-finish" in codes(events)
 
 
-def test_done_without_any_finish_is_completed_with_a_warning() -> None:
+def test_done_without_any_finish_is_incomplete_with_a_warning() -> None:
     events = run(sse(chunk(choice(content="x")), "[DONE]"))
-    assert [e.status for e in events if isinstance(e, Terminal)] == ["completed"]
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert (terminal.status, terminal.reason) == ("incomplete", "[DONE] without any finish_reason")
     diag = next(e for e in events if isinstance(e, Diagnostic))
     assert (diag.code, diag.severity, diag.record) == ("stream.done-without-finish", "warning", 1)
+
+
+def test_done_before_one_choice_finished_is_incomplete() -> None:
+    events = run(sse(chunk(choice("stop", content="a"), choice(index=1, content="b")), "[DONE]"))
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert terminal.status == "incomplete"
+    assert terminal.reason == "[DONE] after finish_reason 0: stop, before choice 1 got one"
+
+
+def test_refusal_text_with_finish_stop_is_incomplete() -> None:
+    events = run(sse(chunk(choice(refusal="I can't help.")), chunk(choice("stop")), "[DONE]"))
+    terminal = next(e for e in events if isinstance(e, Terminal))
+    assert terminal.status == "incomplete"
+    assert terminal.reason == "[DONE] after finish_reason 0: stop; choice 0 refused (refusal text)"
+    assert Finish(1, 0, "stop", "stop") in events
+
+
+def test_an_empty_refusal_in_the_role_chunk_is_no_refusal() -> None:
+    events = run(sse(chunk(choice(refusal="", content="Hi")), chunk(choice("stop")), "[DONE]"))
+    assert [e.status for e in events if isinstance(e, Terminal)] == ["completed"]
 
 
 def test_done_before_one_of_two_choices_finished_names_that_choice() -> None:
@@ -334,7 +355,7 @@ def test_a_done_line_inside_jsonl_is_still_the_end_marker() -> None:
 
 
 def test_an_error_frame_is_a_provider_error_and_a_failed_terminal() -> None:
-    err = {"message": "boom", "type": "server_error", "param": None, "code": None}
+    err: dict[str, Any] = {"message": "boom", "type": "server_error", "param": None, "code": None}
     events = run(sse(chunk(choice(content="a")), {"error": err}))
     assert events[-3:-1] == [
         ProviderError(1, "server_error", "boom", None, err),
@@ -352,7 +373,12 @@ def test_a_string_error_frame_is_read_too() -> None:
 
 
 def test_a_vllm_error_object_fails_the_response() -> None:
-    obj = {"object": "error", "message": "too long", "type": "BadRequestError", "code": 400}
+    obj: dict[str, Any] = {
+        "object": "error",
+        "message": "too long",
+        "type": "BadRequestError",
+        "code": 400,
+    }
     events = run(sse(obj))
     assert events[0] == ProviderError(0, "BadRequestError", "too long", "400", obj)
     assert events[-1] == Terminal(0, "failed", "error chunk")
@@ -428,6 +454,7 @@ def test_wrong_types_everywhere_are_diagnosed_not_raised() -> None:
         "openai-chat.invalid-shape",
         "openai-chat.tool-id-not-string",
         "tool.missing-index",
+        "tool.calls-under-stop",  # (the calls end with finish_reason "stop")
     }
     assert events[-1].status == "completed"
 
@@ -531,7 +558,10 @@ def test_logprobs_of_any_shape_are_ignored() -> None:
 
 
 def test_delta_annotations_become_citations() -> None:
-    ann = {"type": "url_citation", "url_citation": {"url": "https://x.test", "start_index": 0}}
+    ann: dict[str, Any] = {
+        "type": "url_citation",
+        "url_citation": {"url": "https://x.test", "start_index": 0},
+    }
     events = run(sse(chunk(choice(annotations=[ann]))))
     assert Citation(0, 0, ann) in events
 
@@ -578,7 +608,10 @@ def test_a_whole_completion_in_a_stream_gives_snapshots_and_whole_calls() -> Non
         Finish(0, 0, "tool_calls", "tool_calls"),
         ToolCallsEnd(0, 0),
         Terminal(
-            0, "completed", "a whole chat.completion, not streamed (finish_reason 0: tool_calls)"
+            0,
+            "incomplete",  # the message carries refusal text
+            "a whole chat.completion, not streamed (finish_reason 0: tool_calls);"
+            " choice 0 refused (refusal text)",
         ),
     ]
     assert [d.code for d in events if isinstance(d, Diagnostic)] == ["stream.not-streamed"]
@@ -590,7 +623,7 @@ def test_a_legacy_completions_text_choice_is_text() -> None:
 
 
 def test_usage_maps_names_without_arithmetic() -> None:
-    u = {
+    u: dict[str, Any] = {
         "prompt_tokens": 10,
         "completion_tokens": 5,
         "total_tokens": 99,
@@ -602,25 +635,29 @@ def test_usage_maps_names_without_arithmetic() -> None:
 
 
 def test_deepseek_cache_hit_tokens_are_cached_input_when_details_are_absent() -> None:
-    u = {"prompt_tokens": 10, "prompt_cache_hit_tokens": 7, "prompt_cache_miss_tokens": 3}
+    u: dict[str, Any] = {
+        "prompt_tokens": 10,
+        "prompt_cache_hit_tokens": 7,
+        "prompt_cache_miss_tokens": 3,
+    }
     events = run(sse(chunk(choice("stop"), usage=u)))
     assert Usage(0, usage(10, None, None, None, 7), u, "finish chunk") in events
 
 
 def test_usage_numbers_that_are_not_integers_are_absent() -> None:
-    u = {"prompt_tokens": "10", "completion_tokens": 4.0, "total_tokens": True}
+    u: dict[str, Any] = {"prompt_tokens": "10", "completion_tokens": 4.0, "total_tokens": True}
     events = run(sse(chunk(usage=u)))
     assert Usage(0, usage(), u, "usage chunk") in events
 
 
 def test_groq_x_groq_usage_is_its_own_usage_source() -> None:
-    u = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
+    u: dict[str, Any] = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
     events = run(sse(chunk(choice("stop"), x_groq={"id": "req", "usage": u})))
     assert Usage(0, usage(1, 2, 3), u, "x_groq.usage") in events
 
 
 def test_usage_on_a_content_chunk_has_source_chunk() -> None:
-    u = {"prompt_tokens": 1}
+    u: dict[str, Any] = {"prompt_tokens": 1}
     events = run(sse(chunk(choice(content="a"), usage=u)))
     assert Usage(0, usage(1), u, "chunk") in events
 
@@ -1009,7 +1046,7 @@ _FIXTURE_FACTS: dict[str, dict[str, Any]] = {
         "diagnostics": ["provider.error"],
     },
     "done-without-finish.sse": {
-        "status": "completed",
+        "status": "incomplete",
         "outputs": [out_facts("Half done", None)],
         "usage": usage(),
         "diagnostics": ["stream.done-without-finish"],
@@ -1168,16 +1205,13 @@ _E2E_ONLY = {
     "truncated-mid-tool-call.sse": {"tool.incomplete", "sse.unterminated-event"},
     "two-responses.sse": {"usage.missing", "stream.multiple-responses"},
 }
-# an error object alone says nothing about its provider
-_NOT_DETECTED = {"vllm-error-object.sse"}
 
 
 @pytest.mark.parametrize("name", sorted(_FIXTURE_FACTS))
 def test_fixture_assembles_to_its_stated_facts_in_every_chunking(name: str) -> None:
     want = _FIXTURE_FACTS[name]
     assert codes(run(fixture(name), framing_of(name))) == want["diagnostics"]
-    provider = "openai-chat" if name in _NOT_DETECTED else "auto"
-    fed = feed_fixture("openai_chat", name, provider, framing="auto")
+    fed = feed_fixture("openai_chat", name, "auto", framing="auto")
     stated_usage = want["usage"] if any(v is not None for v in want["usage"].values()) else None
     assert_facts(
         fed,

@@ -178,12 +178,12 @@ def test_a_done_marker_added_by_a_proxy_is_noted_and_ignored() -> None:
 
 
 def test_an_unknown_event_type_is_passed_on_as_unknown() -> None:
-    event = {"type": "response.new_thing.delta", "delta": "?"}
+    event: dict[str, Any] = {"type": "response.new_thing.delta", "delta": "?"}
     assert run(sse(event)) == [Unknown(0, "response.new_thing.delta", event)]
 
 
 def test_content_part_added_and_status_events_are_known_and_emit_nothing() -> None:
-    quiet = [
+    quiet: list[dict[str, Any]] = [
         {"type": "response.queued", "response": {"status": "queued"}},
         {"type": "response.content_part.added", "item_id": "m", "content_index": 0, "part": {}},
         {"type": "response.reasoning_summary_part.added", "item_id": "r", "summary_index": 0},
@@ -281,7 +281,12 @@ def test_refusal_deltas_are_refusal_and_its_done_event_a_snapshot() -> None:
 
 
 def test_annotations_become_citations_and_are_not_repeated_by_the_finished_part() -> None:
-    annotation = {"type": "url_citation", "url": "https://e.x", "start_index": 0, "end_index": 1}
+    annotation: dict[str, Any] = {
+        "type": "url_citation",
+        "url": "https://e.x",
+        "start_index": 0,
+        "end_index": 1,
+    }
     base = {"item_id": "msg_1", "output_index": 0, "content_index": 0}
     part = {"type": "output_text", "text": "A", "annotations": [annotation]}
     out = run(
@@ -302,7 +307,12 @@ def test_annotations_become_citations_and_are_not_repeated_by_the_finished_part(
 
 
 def test_annotations_that_only_the_finished_part_carries_become_citations() -> None:
-    annotation = {"type": "file_citation", "file_id": "f", "filename": "a.pdf", "index": 3}
+    annotation: dict[str, Any] = {
+        "type": "file_citation",
+        "file_id": "f",
+        "filename": "a.pdf",
+        "index": 3,
+    }
     part = {"type": "output_text", "text": "A", "annotations": [annotation]}
     event = {
         "type": "response.content_part.done",
@@ -445,7 +455,7 @@ def test_an_mcp_call_is_an_mcp_kind_call_whose_finished_item_is_a_server_result(
         "server_label": "d",
         "arguments": "",
     }
-    final = {**item, "arguments": "{}", "output": "ok", "status": "completed"}
+    final: dict[str, Any] = {**item, "arguments": "{}", "output": "ok", "status": "completed"}
     base = {"item_id": "mcp_1", "output_index": 0}
     out = run(
         sse(
@@ -464,8 +474,8 @@ def test_an_mcp_call_is_an_mcp_kind_call_whose_finished_item_is_a_server_result(
     ]
 
 
-def test_built_in_tool_items_are_server_results_not_client_calls() -> None:
-    item = {
+def test_built_in_tool_items_are_server_calls_and_results_not_client_calls() -> None:
+    item: dict[str, Any] = {
         "id": "ws_1",
         "type": "web_search_call",
         "status": "completed",
@@ -487,13 +497,16 @@ def test_built_in_tool_items_are_server_results_not_client_calls() -> None:
     assert [e for e in out if isinstance(e, ServerToolResult)] == [
         ServerToolResult(3, 0, "ws_1", "web_search_call", item)
     ]
-    assert not [e for e in out if isinstance(e, (ToolCall, ToolCallDelta, ToolCallEnd))]
+    # listed among the tool calls as Anthropic's server_tool_use is, tagged "server"
+    assert [e for e in out if isinstance(e, (ToolCall, ToolCallDelta, ToolCallEnd))] == [
+        ToolCall(3, 0, 0, "ws_1", "web_search", '{"action":{"type":"search"}}', "server")
+    ]
     assert out[-2] == Finish(4, 0, "stop", "completed")
 
 
 # -- lifecycle ----------------------------------------------------------------------------
 
-USAGE = {
+USAGE: dict[str, Any] = {
     "input_tokens": 10,
     "input_tokens_details": {"cached_tokens": 2},
     "output_tokens": 5,
@@ -549,7 +562,7 @@ def test_incomplete_gives_the_reason_and_an_incomplete_terminal(reason: str, uni
 
 
 def test_failed_reports_the_error_finish_error_and_a_failed_terminal() -> None:
-    error = {"code": "server_error", "message": "Boom"}
+    error: dict[str, Any] = {"code": "server_error", "message": "Boom"}
     event = {
         "type": "response.failed",
         "response": {"status": "failed", "error": error, "output": []},
@@ -900,6 +913,13 @@ FIXTURE_FACTS: dict[str, list[dict[str, Any]]] = {
                     "kind": "mcp",
                 },
                 {
+                    "id": "ws_1",
+                    "name": "web_search",
+                    "arguments": '{"action":{"type":"search","query":"sse spec"}}',
+                    "complete": True,
+                    "kind": "server",
+                },
+                {
                     "id": "call_sql",
                     "name": "run_sql",
                     "arguments": "SELECT 1",
@@ -910,9 +930,34 @@ FIXTURE_FACTS: dict[str, list[dict[str, Any]]] = {
         }
     ],
     "builtin-tools-audio.sse": [
-        {"status": "completed", "finish_reason": "stop", "tool_calls": [], "results": 3}
+        {
+            "status": "completed",
+            "finish_reason": "stop",  # provider-run tools are not client calls
+            "tool_calls": [
+                {
+                    "id": "fs_1",
+                    "name": "file_search",
+                    "arguments": '{"queries":["q"]}',
+                    "kind": "server",
+                },
+                {
+                    "id": "ci_1",
+                    "name": "code_interpreter",
+                    "arguments": '{"code":"print(1)","container_id":"cntr_1"}',
+                    "kind": "server",
+                },
+                {"id": "ig_1", "name": "image_generation", "arguments": "{}", "kind": "server"},
+            ],
+            "results": 3,
+        }
     ],
-    "refusal.sse": [{"status": "completed", "refusal": "I can't help with that.", "text": ""}],
+    "refusal.sse": [
+        {
+            "status": "incomplete",  # refusal text: incomplete on every provider
+            "refusal": "I can't help with that.",
+            "text": "",
+        }
+    ],
     "incomplete-max-output-tokens.sse": [
         {
             "status": "incomplete",
@@ -1295,9 +1340,14 @@ def test_a_real_capture_relabelled_by_a_gateway_assembles_the_same_reply(name: s
         assert after["status"] == before["status"]
         for key in ("text", "reasoning", "refusal", "finish_reason"):
             assert after["outputs"][0][key] == before["outputs"][0][key], key
+        # (a provider-run tool's call has no id but its item id, which the gateway changed)
         assert [
-            (c["id"], c["name"], c["arguments"]) for c in after["outputs"][0]["tool_calls"]
-        ] == [(c["id"], c["name"], c["arguments"]) for c in before["outputs"][0]["tool_calls"]]
+            (c["id"] if c["kind"] != "server" else None, c["name"], c["arguments"])
+            for c in after["outputs"][0]["tool_calls"]
+        ] == [
+            (c["id"] if c["kind"] != "server" else None, c["name"], c["arguments"])
+            for c in before["outputs"][0]["tool_calls"]
+        ]
     before_codes = [d["code"] for d in original["diagnostics"]]
     after_codes = [
         d["code"] for d in gateway["diagnostics"] if d["code"] != "openai-responses.item-id-changed"

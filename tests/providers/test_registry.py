@@ -111,7 +111,15 @@ def test_a_wire_rule_decides_before_the_data_is_read() -> None:
 
 def test_terminal_events_are_the_union_of_the_packages() -> None:
     assert registry.terminal_events() == frozenset(
-        {"message_stop", "response.completed", "message-end", "finish", "stream-end"}
+        {
+            "message_stop",
+            "response.completed",
+            "response.incomplete",
+            "response.failed",
+            "message-end",
+            "finish",
+            "stream-end",
+        }
     )
 
 

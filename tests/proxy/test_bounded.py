@@ -9,6 +9,7 @@ left out.
 from __future__ import annotations
 
 import os
+from array import array
 from pathlib import Path
 
 import orjson
@@ -82,7 +83,12 @@ OPTIONS = TimingOptions(stall_s=1.0, burst_records=3, burst_window_s=0.002, burs
 # a later wait's burst settles first, but the earlier candidate, which times going back
 # keep in its window, is the one compute_timing reports
 @example(
-    first_byte=0.0, gaps=[0.3, -0.5, 0.3, 0.0, 0.0, 0.002], tail=0.0, wide=False, trailing=False
+    first_byte=0.0,
+    gaps=[0.3, -0.5, 0.3, 0.0, 0.0, 0.002],
+    tail=0.0,
+    wide=False,
+    trailing=False,
+    content=set(),
 )
 @given(
     first_byte=st.floats(min_value=0.0, max_value=2.0),
@@ -90,9 +96,15 @@ OPTIONS = TimingOptions(stall_s=1.0, burst_records=3, burst_window_s=0.002, burs
     tail=st.floats(min_value=0.0, max_value=3.0),
     wide=st.booleans(),
     trailing=st.booleans(),
+    content=st.sets(st.integers(min_value=0, max_value=59)),
 )
 def test_the_running_timing_figures_are_those_of_every_record_time(
-    first_byte: float, gaps: list[float], tail: float, wide: bool, trailing: bool
+    first_byte: float,
+    gaps: list[float],
+    tail: float,
+    wide: bool,
+    trailing: bool,
+    content: set[int],
 ) -> None:
     # a window wider than the wait lets a burst's window hold another burst's start
     options = (
@@ -104,10 +116,16 @@ def test_the_running_timing_figures_are_those_of_every_record_time(
     times = RecordTimes(starts)
     summary = TimingSummary(options)
     t = first_byte
+    marks = [i for i in sorted(content) if i < len(gaps) and i % 4 != 3]
+    waiting: list[int] = []  # the marks the summary has not consumed yet
     for index, gap in enumerate(gaps):
         t += gap
         times.append(index, t)
-        summary.append(index, t, starts[index], first_byte)
+        summary.append(index, t, starts[index], first_byte, index % 4 != 3)
+        if index in marks:
+            waiting.append(index)
+        del waiting[: summary.classify(waiting)]
+    summary.classify(waiting, end=True)
     first_data = 0 if gaps else None
     first_content = min(2, len(gaps) - 1) if gaps else None
     if gaps:
@@ -115,16 +133,23 @@ def test_the_running_timing_figures_are_those_of_every_record_time(
         summary.first_content_s = times[first_content or 0][1]
     last = t + tail
     expected = compute_timing(
-        first_byte, last, times, first_data, first_content, options, trailing_stall=trailing
+        first_byte,
+        last,
+        times,
+        first_data,
+        first_content,
+        options,
+        trailing_stall=trailing,
+        content_records=marks,
     )
     got = summary.result(first_byte, last, trailing_stall=trailing)
     assert got[0].to_dict() == expected[0].to_dict()
     assert [d.to_dict() for d in got[1]] == [d.to_dict() for d in expected[1]]
 
 
-def array_of(n: int) -> list[int]:
-    """Byte offsets of ``n`` records of 100 bytes each."""
-    return [100 * i for i in range(n)]
+def array_of(n: int) -> array[int]:
+    """Byte offsets of ``n`` records of 100 bytes each (the pipeline's array of starts)."""
+    return array("q", [100 * i for i in range(n)])
 
 
 def test_no_first_byte_means_no_timing() -> None:

@@ -93,11 +93,16 @@ def test_one_human_line_per_exchange(
     line = proc.stdout.readline()
     assert re.match(
         r"\d\d:\d\d:\d\d POST /anthropic/v1/messages\?fault=cut@record:5 200 anthropic truncated "
-        r"first-content \d+\.\d{3}s records 5 bytes \d+",
+        r"first-content \d+\.\d{3}s · 5 records · \d+ B$",
         line,
     ), line
+    httpx.post(url + "/anthropic/v1/messages", json={})
+    assert " anthropic completed " in proc.stdout.readline()
     proc.send_signal(signal.SIGINT)
     assert proc.wait(10) == 0
+    assert proc.stderr is not None
+    said = proc.stderr.read().splitlines()
+    assert said[-1] == "ssescope proxy: stopped after 2 exchanges: 1 completed, 1 truncated"
 
 
 def test_bad_options_are_one_line_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

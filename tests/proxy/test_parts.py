@@ -191,8 +191,35 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
     assert registry.active() == [] and registry.finished() == [ex]
     line = exchange_line(ex).plain
     assert line.endswith(
-        "POST /v1/chat/completions 200 openai-chat completed first-content 0.250s records 7 "
-        "bytes 2048 /tmp/x.ssecap"
+        "POST /v1/chat/completions 200 openai-chat completed first-content 0.250s · 7 records "
+        "· 2.0 KiB /tmp/x.ssecap"
+    )
+
+
+def test_the_exchange_line_fits_the_terminal_and_names_the_capture_in_its_folder() -> None:
+    from ssescope.proxy import Registry
+    from ssescope.proxy.display import exchange_line, exchange_summary
+
+    folder = "/home/someone/work/project/captures"
+    name = "20261201T140210.884113Z-0003-post-v1-chat-completions.ssecap"
+    ex = Registry().new("POST", "/v1/chat/completions", "http://u/v1/chat/completions")
+    ex.status, ex.provider, ex.wire_bytes, ex.records = 200, "openai-chat", 9310, 57
+    ex.verdict, ex.first_content_s, ex.capture = "completed", 0.412, f"{folder}/{name}"
+    wide = exchange_line(ex, 200, folder).plain
+    assert wide.endswith(f"· 57 records · 9.1 KiB {name}")  # relative to the record folder
+    first, second = exchange_line(ex, 120, folder).plain.split("\n")  # the name goes below
+    assert first.endswith("· 57 records · 9.1 KiB") and len(first) <= 120
+    assert second == f"  ↳ {name}"
+    ex.path = "/v1/chat/completions?" + "x=" * 200  # a long path is cut in its middle
+    first, second = exchange_line(ex, 120, folder).plain.split("\n")
+    assert len(first) <= 120 and "POST /v1/chat/completi…x=x=" in first
+    assert "x=x= 200 openai-chat completed" in first
+    assert second == f"  ↳ {name}"
+    assert exchange_line(ex, None, folder).plain.endswith(name)  # piped: never cut
+    counts = {"completed": 9, "truncated": 2, "-": 1}
+    assert exchange_summary(counts, 1, "captures") == (
+        "ssescope proxy: stopped after 12 exchanges: 9 completed, 2 truncated, 1 -; "
+        "1 still in flight; captures in captures"
     )
 
 
@@ -229,7 +256,11 @@ async def test_the_recorder_queue_is_bounded_and_the_forwarder_waits_for_it() ->
     ex.status = 200
     release = threading.Event()
     recorder.start(ex)
-    recorder.call(lambda: release.wait(5))  # a recorder stuck behind a slow disk
+
+    def stuck() -> None:  # a recorder stuck behind a slow disk
+        release.wait(5)
+
+    recorder.call(stuck)
     for i in range(40):
         recorder.chunk(ex, OPENAI[1], 0.01 * i)
     assert recorder.backlog > recorder.limit

@@ -47,6 +47,7 @@ COMPARED = (
     "first_content_s",
     "max_gap_s",
     "total_s",
+    "max_content_idle_s",
 )
 """The row fields that must equal what ``inspect`` gives."""
 
@@ -69,7 +70,7 @@ def expected_rows(path: Path) -> list[dict[str, Any]]:
         reports = [feed_body(Pipeline(), b).report() for b in bodies]
     else:
         reports = [inspect(path)]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for report in reports:
         if len(report.responses) > 1:
             # each response is judged as the Report of that response alone
@@ -85,3 +86,21 @@ def expected_rows(path: Path) -> list[dict[str, Any]]:
 def compared(row: dict[str, Any]) -> dict[str, Any]:
     """The fields of a row that must equal ``inspect``'s."""
     return {name: row[name] for name in COMPARED}
+
+
+def dies_on_some_shards(shard: Any) -> Any:
+    """A worker's work (``judge(work=...)``) that kills its process on a shard naming a
+    file ``kill-*``, and on one naming ``once-*`` the first time (a marker file beside
+    it says it died already)."""
+    import signal
+
+    from ssescope.scan.engines.shards import FileShard, connect, judge_shard
+
+    files = shard.files if isinstance(shard, FileShard) else ()
+    for file in files:
+        name = Path(file).name
+        marker = Path(file).with_suffix(".died")
+        if name.startswith("kill-") or (name.startswith("once-") and not marker.exists()):
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return list(judge_shard(shard, connect(threads=1)))

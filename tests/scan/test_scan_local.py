@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from scan_helpers import ROOT, compared, expected_rows
+from tests.scan.scan_helpers import ROOT, compared, expected_rows
 
 from ssescope import inspect
 from ssescope.cli import main
@@ -217,9 +217,12 @@ def test_fail_on_makes_the_scan_a_gate(corpus: Path, capsys: pytest.CaptureFixtu
     target = str(corpus / "anthropic")
     assert scan(capsys, target, "--json", "--jobs", "1")[0] == 0
     assert scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "cancelled")[0] == 0
+    # (no real Anthropic capture is truncated: the two whose message_stop lacks only its
+    # blank line are read to their end, docs/verdicts.md; incomplete ones remain)
     assert (
-        scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "incomplete,truncated")[0] == 3
+        scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "incomplete,truncated")[0] == 6
     )
+    assert scan(capsys, target, "--json", "--jobs", "1", "--fail-on", "truncated")[0] == 0
     assert scan(capsys, str(corpus / "gone.sse"), "--json", "--fail-on", "error")[0] == 1
     code, _, err = scan(capsys, target, "--fail-on", "stalled")
     assert code == 2 and "'stalled' is not one of failed, truncated" in err
@@ -279,3 +282,33 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path: Path) -> None:
             f"ssescope: error: this command needs {module}, which is not installed: "
             f"pip install 'ssescope[{extra}]'"
         )
+
+
+def test_a_row_gives_the_content_idle_time_beside_the_byte_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ssescope.containers import CaptureWriter
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    writer = CaptureWriter(
+        folder / "keep-alives.ssecap",
+        request={"method": "POST", "url": "https://api.example.test/v1", "headers": []},
+        response_status=200,
+        response_headers=[("content-type", "text/event-stream")],
+    )
+    writer.write_chunk(OPENAI, 0.1)
+    for i in range(5):  # only keep-alive comments for 2.5 s, then the end
+        writer.write_chunk(b": keep-alive\n\n", 0.6 + 0.5 * i)
+    writer.write_chunk(DONE, 2.7)
+    writer.close("eof", 2.7)
+    out = tmp_path / "rows.jsonl"
+    code, _, _ = scan(capsys, str(folder), "--out", str(out), "--jobs", "1")
+    assert code == 0
+    [row] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert row["max_gap_s"] == pytest.approx(0.5)
+    assert row["max_content_idle_s"] == pytest.approx(2.6)
+    assert (
+        row["max_content_idle_s"]
+        == inspect(folder / "keep-alives.ssecap").timing.max_content_idle_s
+    )

@@ -241,6 +241,16 @@ def test_serve_refuses_a_quirk_that_applies_to_no_capture_in_one_line() -> None:
     assert "Traceback" not in result.err
 
 
+def test_serve_refuses_a_fault_past_the_stream_with_its_record_count() -> None:
+    path = str(example_path("openai-chat-tool-call"))
+    count = len(record_spans(example_path("openai-chat-tool-call").read_bytes())[0])
+    for spec in ("cut@record:99", "garble@record:50"):
+        result = run("serve", path, "--fault", spec)
+        assert result.code == 2, spec
+        assert f"fault {spec} does not fit this stream: it has {count} record(s)" in result.err
+        assert "Traceback" not in result.err
+
+
 def test_serve_without_a_path_says_it_is_missing() -> None:
     result = run("serve")
     assert result.code == 2
@@ -276,6 +286,20 @@ def test_a_quirk_that_does_not_fit_the_request_is_a_400_in_one_line(replay: str)
     )
     unknown = httpx.post(f"{replay}/ollama-chat/api/chat?quirk=bogus")
     assert unknown.status_code == 400 and unknown.text.startswith("unknown quirk 'bogus'")
+
+
+@pytest.mark.network
+def test_a_fault_past_the_stream_is_a_400_that_gives_the_record_count(replay: str) -> None:
+    count = len(record_spans(example_path("ollama-chat").read_bytes())[0])
+    refused = httpx.post(f"{replay}/ollama-chat/api/chat?fault=cut@record:99")
+    assert refused.status_code == 400
+    assert refused.text == (
+        f"fault cut@record:99 does not fit this stream: it has {count} record(s) "
+        f"(numbered 0 to {count - 1})\n"
+    )
+    served = httpx.post(f"{replay}/ollama-chat/api/chat?fault=cut@record:{count - 1}")
+    assert served.status_code == 200
+    assert ssescope.inspect(iter([served.content])).status == "truncated"
 
 
 @pytest.mark.network

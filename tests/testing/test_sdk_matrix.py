@@ -98,17 +98,22 @@ def served(server: SSEScopeServer, example: str) -> Iterator[tuple[str, ServedUR
     """Every fault and quirk that applies to the example, as a served URL."""
     yield "none", server.url(example)
     for spec in FAULTS:
-        yield spec, server.url(example, fault=spec)
+        url = fitted(server, example, fault=spec)
+        if url is not None:
+            yield spec, url
     for spec in QUIRKS:
-        url = quirked(server, example, spec)
+        url = fitted(server, example, quirk=spec)
         if url is not None:
             yield spec, url
 
 
-def quirked(server: SSEScopeServer, example: str, spec: str) -> ServedURL | None:
-    """The URL serving the example with the quirk, or ``None`` if it does not apply."""
+def fitted(server: SSEScopeServer, example: str, **spec: str) -> ServedURL | None:
+    """The URL serving the example with the fault or quirk, or ``None`` if it does not fit.
+
+    A fault past a short stream's last record is refused, as a quirk that does not apply is.
+    """
     try:
-        return server.url(example, quirk=spec)
+        return server.url(example, **spec)
     except UsageError:
         return None
 

@@ -147,3 +147,25 @@ def test_report_export_redacts_content_and_keeps_the_rest(client: TestClient) ->
     assert invalid["args"]["data"].startswith("[redacted ")
     assert invalid["args"]["data"] in invalid["message"]
     assert "raw" not in invalid
+
+
+FIXTURE_STREAMS = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[1] / "fixtures").rglob("*")
+    if p.suffix in (".sse", ".ndjson", ".jsonl")
+)
+
+
+def test_every_diagnostic_that_names_a_record_is_on_that_records_row() -> None:
+    from ssescope.web.analysis import analyse
+
+    checked = 0
+    for path in FIXTURE_STREAMS:
+        answer = analyse(path.read_bytes())
+        on_rows = {j for frame in answer["frames"] for j in frame["diagnostics"]}
+        indexes = {frame["index"] for frame in answer["frames"] if frame["kind"] != "tail"}
+        for j, diag in enumerate(answer["report"]["diagnostics"]):
+            if diag["record"] in indexes:
+                assert j in on_rows, (path.name, diag["code"], diag["record"])
+                checked += 1
+    assert checked > 50  # the check met many findings, end-of-stream ones among them

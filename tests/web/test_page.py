@@ -101,7 +101,12 @@ def test_every_example_loads_with_a_verdict_and_no_error(page: Any, name: str) -
 
 def test_markup_and_links_in_the_stream_never_run(page: Any) -> None:
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     text = (FIXTURES / "ollama-hostile-text.ndjson").read_text()
     _inspect_text(page, text)
     shown = page.get_by_test_id("text").text_content()
@@ -177,3 +182,18 @@ def test_a_50k_record_stream_loads_and_the_table_renders_a_window_of_rows(page: 
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=frame-row]')].some(r => r.dataset.index === '49999')"
     )
+
+
+def test_a_finding_raised_at_the_end_is_badged_on_its_record_and_kept_by_problems_only(
+    page: Any,
+) -> None:
+    # the tool call opened at record 5 is never finished: the aggregator says so at the end
+    body = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "anthropic" / "max-tokens-mid-tool.sse"
+    )
+    _inspect_text(page, body.read_text())
+    row = page.locator("[data-testid=frame-row][data-index='5']")
+    assert row.get_by_test_id("row-diagnostic").text_content() == "tool.incomplete"
+    page.get_by_test_id("only-bad").check()
+    shown = page.locator("[data-testid=frame-row]:visible")
+    assert "5" in shown.evaluate_all("rows => rows.map(r => r.dataset.index)")

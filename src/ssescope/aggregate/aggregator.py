@@ -33,6 +33,7 @@ from ..events import (
     JSON,
     Audio,
     Citation,
+    Compaction,
     Finish,
     ProviderError,
     ReasoningDelta,
@@ -52,7 +53,6 @@ from ..events import (
     Usage,
 )
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
-from ..limits import CONTENT_RECORDS_KEPT
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .report import AudioReport, ResponseReport
@@ -62,6 +62,7 @@ from .state import (
     _add,
     _b64_len,
     _bad_token_counts,
+    _compactions,
     _Output,
     _Pieces,
     _Response,
@@ -77,6 +78,7 @@ _OUTPUT_EVENTS = (
     RefusalDelta,
     ReasoningMeta,
     Citation,
+    Compaction,
     ServerToolResult,
     Audio,
     ToolCallDelta,
@@ -88,6 +90,19 @@ _OUTPUT_EVENTS = (
 )
 """The events that name an output (recorded as it begins, with a timeline)."""
 _PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
+_IDLE_MARKS = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Terminal)
+"""The events whose record may be a content record (for the content-idle time)."""
+
+
+def _is_content_mark(ev: object) -> bool:
+    """Whether the event makes its record a content record: text, reasoning or refusal
+    that is not empty, tool-call arguments, a whole tool call, or the terminal event (what
+    keep-alives, pings and lifecycle events are not)."""
+    if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
+        return bool(ev.text)
+    if isinstance(ev, ToolCallDelta):
+        return bool(ev.arguments)
+    return isinstance(ev, ToolCall | Terminal)
 
 
 _UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
@@ -101,9 +116,10 @@ class Aggregator:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
         first_content_record: index of the record of the first content delta (text,
             reasoning, refusal or tool-call arguments), for timing.
-        content_records: the index of each record that carried content, in order (the
-            first :data:`~ssescope.limits.CONTENT_RECORDS_KEPT` of them), for the time
-            between content records.
+        content_records: the index of each content record, in order (text, reasoning or
+            refusal that is not empty, tool-call arguments, a whole tool call, the terminal
+            event), for the content-idle time; a bounded pipeline empties it as it goes.
+        content_marks: how many content records there have been (never emptied).
         timeline: where each change is recorded as data, if set before the first event
             (see :mod:`ssescope.aggregate.timeline`); ``None`` (the default) records nothing.
     """
@@ -116,8 +132,10 @@ class Aggregator:
         self.diagnostics: list[Diagnostic] = self.cap.kept
         self._unknown: dict[str, array[int]] = {}
         self.unknown_records = 0
-        self.content_records: array[int] = array("q")
-        self._last_content = -1
+        self.first_content_record: int | None = None
+        self.content_records = array("q")
+        self.content_marks = 0
+        self._last_content: int | None = None
         self.content_cut = 0
         """Characters of content left out by :meth:`trim_content`."""
         self._finished = False
@@ -125,6 +143,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.tool_schemas: dict[str, tuple[str, ...]] = {}
+        """The request's tools, when known: each name and the properties its input
+        schema requires (a call to one of them with empty arguments is a warning)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -135,6 +156,7 @@ class Aggregator:
             ToolCallsEnd: self._tools_end,
             ReasoningMeta: self._reasoning_meta,
             Citation: self._citation,
+            Compaction: self._compaction,
             Snapshot: self._snapshot,
             Usage: self._usage,
             Finish: self._finish,
@@ -145,6 +167,11 @@ class Aggregator:
             Audio: self._audio,
             Unknown: self._unknown_event,
         }
+
+    @property
+    def terminal_seen(self) -> bool:
+        """Whether the current response got its protocol's terminal marker."""
+        return self._current.terminal_seen
 
     def set_offset_lookup(self, lookup: Callable[[int], int | None]) -> None:
         """Give the aggregator a way to turn record indexes into byte offsets."""
@@ -189,10 +216,11 @@ class Aggregator:
                     if len(pieces.items) - pieces.blocks > _FOLD:
                         pieces.fold()
                 if text and record != self._last_content:
-                    # (inlined _content: once per text record, on the hot path)
                     self._last_content = record
-                    if len(self.content_records) < CONTENT_RECORDS_KEPT:
-                        self.content_records.append(record)
+                    self.content_records.append(record)
+                    self.content_marks += 1
+                if self.first_content_record is None and text:
+                    self.first_content_record = record
                 resp.last_record = record
                 continue
             handler = handlers.get(cls)
@@ -214,6 +242,15 @@ class Aggregator:
                 handler(ev)
             else:
                 self._recorded(timeline, ev, handler)
+            if (
+                isinstance(ev, _IDLE_MARKS)
+                and record is not None
+                and record != self._last_content
+                and _is_content_mark(ev)
+            ):
+                self._last_content = record
+                self.content_records.append(record)
+                self.content_marks += 1
             resp = self._current  # a ResponseStart may have begun a new response
         return []
 
@@ -266,22 +303,13 @@ class Aggregator:
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
 
-    @property
-    def first_content_record(self) -> int | None:
-        """The index of the record of the first content delta, or ``None`` before it."""
-        found = self.content_records
-        return found[0] if found else None
-
     def _content(self, record: int) -> None:
-        if record == self._last_content:
-            return
-        self._last_content = record
-        if len(self.content_records) < CONTENT_RECORDS_KEPT:
-            self.content_records.append(record)
+        if self.first_content_record is None:
+            self.first_content_record = record
 
     def _text(self, ev: TextDelta) -> None:
-        if ev.text:
-            self._content(ev.record)
+        if self.first_content_record is None and ev.text:
+            self.first_content_record = ev.record
         out = self._current.outputs.get(ev.output) or self._output(ev.output)
         _add(out.text, ev.part, ev.text)
 
@@ -312,6 +340,20 @@ class Aggregator:
         self._output(ev.output).citations.append(ev.citation)
         if self.timeline is not None:
             self.timeline.add(ev.record, ev.output, "citations", None, None, "add", ev.citation)
+
+    def _compaction(self, ev: Compaction) -> None:
+        out = self._output(ev.output)
+        block = out.compactions.get(ev.part)
+        if block is None:
+            block = out.compactions[ev.part] = ([], [])
+        if ev.summary:
+            self._content(ev.record)
+            block[0].append(ev.summary)
+        if ev.encrypted is not None:
+            block[1][:] = [ev.encrypted]  # the latest replaces: it is what is sent back
+        if self.timeline is not None:
+            compactions: JSON = _compactions(out)  # type: ignore[assignment]
+            self.timeline.add(ev.record, ev.output, "compactions", None, None, "set", compactions)
 
     def _server_result(self, ev: ServerToolResult) -> None:
         result: JSON = {
@@ -623,7 +665,7 @@ class Aggregator:
             raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset)
+        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):

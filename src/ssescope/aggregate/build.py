@@ -15,8 +15,18 @@ from collections.abc import Callable
 import orjson
 
 from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
+from .leaks import find_leak
 from .report import OutputReport, ResponseReport, ToolCallReport
-from .state import ToolCallState, _join, _Output, _resolve, _Response, _usage_report
+from .state import (
+    ToolCallState,
+    _compactions,
+    _deduplicated,
+    _join,
+    _Output,
+    _resolve,
+    _Response,
+    _usage_report,
+)
 
 __all__ = ["ReportBuilder"]
 
@@ -29,11 +39,19 @@ class ReportBuilder:
             ``form``, ``offset`` and the code's arguments by keyword).
         end_offset: where the body ended, if known (an unfinished tool call is located
             there).
+        tool_schemas: the request's tools, when known: each name and the properties its
+            input schema requires.
     """
 
-    def __init__(self, diag: Callable[..., None], end_offset: int | None) -> None:
+    def __init__(
+        self,
+        diag: Callable[..., None],
+        end_offset: int | None,
+        tool_schemas: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self._diag = diag
         self.end_offset = end_offset
+        self.tool_schemas = tool_schemas
 
     def response(self, resp: _Response) -> ResponseReport:
         """The report of one response (its outputs, usage, status), with its diagnostics."""
@@ -56,8 +74,11 @@ class ReportBuilder:
     def output(self, out: _Output) -> OutputReport:
         """The report of one output: its parts joined, its tool calls built."""
         text = _join(out.text)
-        if "<think>" in text or "</think>" in text:
-            self._diag("content.think-tag-in-text", None, index=out.index)
+        leak = find_leak(text)
+        if leak is not None:
+            self._diag(
+                "content.think-tag-in-text", None, form=leak[1], index=out.index, tag=leak[0]
+            )
         return OutputReport(
             index=out.index,
             text=text,
@@ -72,6 +93,47 @@ class ReportBuilder:
             encrypted_reasoning=out.encrypted,
             server_tool_results=out.server_results,
             audio=out.audio,
+            compactions=_compactions(out),
+            deduplicated_text=self._deduplicated(out, text),
+        )
+
+    def _deduplicated(self, out: _Output, text: str) -> str | None:
+        """The text without repeats when the deltas were cumulative, with its warning."""
+        found = _deduplicated(out.text)
+        if found is None:
+            return None
+        deduplicated, steps = found
+        self._diag(
+            "content.cumulative-deltas",
+            None,
+            index=out.index,
+            n_pieces=steps + 1,
+            text=text,
+            deduplicated=deduplicated,
+        )
+        return deduplicated
+
+    def _empty_arguments(self, call: ToolCallState, label: str, arguments: str) -> None:
+        """Say that empty arguments are read as ``{}``; a warning when the request's schema
+        of the tool requires properties."""
+        schemas = self.tool_schemas
+        required = schemas.get(call.name) if schemas and call.name is not None else None
+        if required:
+            self._diag(
+                "tool.empty-arguments-required",
+                call.last_record,
+                label=label,
+                name=call.name,
+                required=", ".join(required),
+            )
+            return
+        self._diag(
+            "tool.empty-arguments",
+            call.last_record,
+            form="no-request" if not schemas else "not-required",
+            label=label,
+            name=call.name,
+            arguments=arguments,
         )
 
     def call(self, call: ToolCallState) -> ToolCallReport:
@@ -117,7 +179,8 @@ class ReportBuilder:
         if call.format != "json":
             return report
         if not arguments.strip():
-            report.input = {}
+            report.input = {}  # (as most clients read it)
+            self._empty_arguments(call, label, arguments)
             return report
         try:
             value = orjson.loads(arguments)

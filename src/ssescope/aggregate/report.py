@@ -8,7 +8,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
-from ..sourceinfo import EntryInfo
+from ..sourceinfo import EntryInfo, RequestSummary
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -111,10 +111,16 @@ class OutputReport:
     encrypted_reasoning: int = 0
     server_tool_results: list[JSON] = field(default_factory=list)
     audio: AudioReport | None = None
+    compactions: list[dict[str, str | None]] = field(default_factory=list)
+    """Context-compaction blocks (Anthropic): each one's ``summary`` and its opaque
+    ``encrypted_content`` as it came; in the JSON form only when there is one."""
+    deduplicated_text: str | None = None
+    """The text read without repeats, when a gateway sent cumulative text as deltas
+    (``content.cumulative-deltas``); in the JSON form only then."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {
+        """Return the JSON form (``compactions`` and ``deduplicated_text`` only when set)."""
+        out = {
             "index": self.index,
             "text": self.text,
             "reasoning": self.reasoning,
@@ -129,6 +135,11 @@ class OutputReport:
             "server_tool_results": self.server_tool_results,
             "audio": None if self.audio is None else self.audio.to_dict(),
         }
+        if self.compactions:
+            out["compactions"] = self.compactions
+        if self.deduplicated_text is not None:
+            out["deduplicated_text"] = self.deduplicated_text
+        return out
 
 
 @dataclass(slots=True)
@@ -209,9 +220,10 @@ class Timing:
     """When things arrived, in seconds since the request started; ``None`` = not measured.
 
     ``content_times`` (not part of the JSON contract) holds the arrival time of each
-    record that carried content, in order: one entry per timed record, so that the time
-    between content records can be measured (the OpenTelemetry export's
-    ``time_per_output_chunk``). Empty when the source has no arrival times.
+    timed content record, in order: the records the content-idle time counts (text,
+    reasoning or refusal that is not empty, tool-call arguments, a whole tool call, the
+    terminal event), so that the time between them can be measured (the OpenTelemetry
+    export's ``time_per_output_chunk``). Empty when the source has no arrival times.
     """
 
     first_byte_s: float | None = None
@@ -219,6 +231,11 @@ class Timing:
     first_content_s: float | None = None
     total_s: float | None = None
     max_gap_s: float | None = None
+    max_content_idle_s: float | None = None
+    """The longest time without a content record (text, reasoning, refusal, tool-call
+    arguments, the terminal event), from the first byte to the end, whatever else (SSE
+    comments, pings, lifecycle events) arrived meanwhile; ``max_gap_s`` is the longest
+    time without any record."""
     gap_histogram: dict[str, int] | None = None
     content_times: array[float] = field(default_factory=lambda: array("d"))
 
@@ -230,6 +247,7 @@ class Timing:
             "first_content_s": self.first_content_s,
             "total_s": self.total_s,
             "max_gap_s": self.max_gap_s,
+            "max_content_idle_s": self.max_content_idle_s,
             "gap_histogram": self.gap_histogram,
         }
 
@@ -257,6 +275,9 @@ class Report:
     lost: list[str] = field(default_factory=list)
     entry: EntryInfo | None = None
     """Which entry of a capture holding several streams this Report is about, if any."""
+    request: RequestSummary | None = None
+    """The request a live response answered (method, redacted URL, model, start), when
+    the source knows it: the in-process transport (:class:`ssescope.Transport`)."""
 
     @property
     def status(self) -> Status:
@@ -308,4 +329,6 @@ class Report:
             out["responses"] = [r.to_dict() for r in self.responses]
         if self.entry is not None:
             out["entry"] = self.entry.to_dict()
+        if self.request is not None:
+            out["request"] = self.request.to_dict()
         return out

@@ -82,6 +82,7 @@ class _Output:
         "by_index",
         "calls",
         "citations",
+        "compactions",
         "encrypted",
         "finish",
         "index",
@@ -112,6 +113,8 @@ class _Output:
         self.encrypted = 0
         self.server_results: list[JSON] = []
         self.audio: AudioReport | None = None
+        # compaction blocks by part: [summary pieces, latest encrypted content]
+        self.compactions: dict[object, tuple[list[str], list[str]]] = {}
 
 
 class _Response:
@@ -161,13 +164,21 @@ class _Pieces:
     holding a list, not a list subclass, so that mypyc compiles it as a native class.)
     """
 
-    __slots__ = ("blocks", "cut", "items")
+    __slots__ = ("blocks", "cut", "items", "last", "scanned", "steps")
 
     def __init__(self, first: str) -> None:
         self.items: list[str] = [first]
         self.blocks = 0
         self.cut = 0
         """Characters left out by a bounded pipeline (:meth:`trim`)."""
+        # Whether every non-empty piece starts with the one before and is longer (a
+        # gateway sending the text so far as each delta): ``steps`` such pieces after the
+        # first, ``-1`` once one is not; ``last`` is the latest non-empty piece. Checked
+        # on the pieces before they are folded, and once at the end (:meth:`cumulative`):
+        # nothing on the per-delta path.
+        self.steps = 0
+        self.last: str | None = None
+        self.scanned = 0  # items before this position were checked (or are blocks)
 
     def trim(self, limit: int) -> int:
         """Keep the first ``limit`` characters; return how many more were cut."""
@@ -178,7 +189,34 @@ class _Pieces:
         self.items = [text[:limit]]
         self.blocks = 1
         self.cut += cut
+        self.steps = -1  # (the pieces are gone: nothing to judge)
+        self.scanned = 1
         return cut
+
+    def _scan(self) -> None:
+        """Check the pieces not yet checked against the cumulative pattern."""
+        items = self.items
+        if self.steps >= 0:
+            last = self.last
+            steps = self.steps
+            for piece in items[max(self.scanned, self.blocks) :]:
+                if not piece:
+                    continue
+                if last is not None and (len(piece) <= len(last) or not piece.startswith(last)):
+                    steps = -1
+                    break
+                if last is not None:
+                    steps += 1
+                last = piece
+            self.last = last
+            self.steps = steps
+        self.scanned = len(items)
+
+    def cumulative(self) -> str | None:
+        """The last piece, when three or more non-empty pieces each repeated the text so
+        far and added to it (the reading without repeats); else ``None``."""
+        self._scan()
+        return self.last if self.steps >= 2 else None
 
     def add(self, piece: str) -> None:
         """Append ``piece``, folding the recent pieces into a block when there are many."""
@@ -189,12 +227,15 @@ class _Pieces:
 
     def fold(self) -> None:
         """Join the pieces after the last block into one block."""
+        if self.steps >= 0:
+            self._scan()
         blocks = self.blocks
         items = self.items
         block = "".join(items[blocks:])
         del items[blocks:]
         items.append(block)
         self.blocks = blocks + 1
+        self.scanned = blocks + 1
 
     def text(self) -> str:
         """The whole text of the part."""
@@ -214,6 +255,35 @@ def _join(parts: dict[object, _Pieces]) -> str:
     if not parts:
         return ""
     return "".join([p.text() for p in parts.values()])
+
+
+def _deduplicated(parts: dict[object, _Pieces]) -> tuple[str, int] | None:
+    """The text read without repeats, when a part's deltas were cumulative: each such
+    part's last piece, the others as they are; and how many pieces repeated. ``None``
+    when no part was cumulative."""
+    found = False
+    texts: list[str] = []
+    steps = 0
+    for pieces in parts.values():
+        last = pieces.cumulative()
+        if last is None:
+            texts.append(pieces.text())
+        else:
+            found = True
+            texts.append(last)
+            steps += pieces.steps
+    return ("".join(texts), steps) if found else None
+
+
+def _compactions(out: _Output) -> list[dict[str, str | None]]:
+    """The compaction blocks of ``out`` as the Report gives them."""
+    return [
+        {
+            "summary": "".join(summary) if summary else None,
+            "encrypted_content": encrypted[0] if encrypted else None,
+        }
+        for summary, encrypted in out.compactions.values()
+    ]
 
 
 def _usage_report(resp: _Response) -> UsageReport | None:

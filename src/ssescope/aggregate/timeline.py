@@ -207,6 +207,20 @@ class Timeline:
         for out, built in zip(
             (resp.outputs[k] for k in sorted(resp.outputs)), report.outputs, strict=True
         ):
+            if built.deduplicated_text is not None:  # (judged once, at the end)
+                last = resp.last_record if resp.last_record is not None else 0
+                self.changes.append(
+                    Change(
+                        last,
+                        number,
+                        out.index,
+                        "deduplicated_text",
+                        None,
+                        None,
+                        "set",
+                        built.deduplicated_text,
+                    )
+                )
             for call, done in zip(out.calls, built.tool_calls, strict=True):
                 for key, value in (("input", done.input), ("error", done.error)):
                     if value is not None:

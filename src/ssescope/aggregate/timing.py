@@ -3,17 +3,28 @@
 Times are seconds since the request started, as the source stamped them. When the source
 has no arrival times (a pasted body, a HAR) every figure is ``None``: not measured, never
 guessed.
+
+Two kinds of silence are measured. Byte-idle (``max_gap_s``) is the longest time without
+any record; content-idle (``max_content_idle_s``) the longest time without a content
+record (text, reasoning, refusal, tool-call arguments, the terminal event), whatever else
+arrived: a proxy's ``: keep-alive`` comments and a provider's ``ping`` events keep bytes
+flowing while the model is silent. Each ``timing.stall`` says its ``kind``: ``"bytes"``
+when nothing arrived, ``"content"`` when only such records did (a silence already reported
+as a bytes stall is not reported again as a content stall).
 """
 
 from __future__ import annotations
 
 from array import array
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
 
 from ..diagnostics import Diagnostic, diagnostic
+from ..limits import CONTENT_RECORDS_KEPT
 from .report import Timing
+from .starts import Offsets
 
 __all__ = ["GAP_BUCKETS", "RecordTimes", "TimingOptions", "TimingSummary", "compute_timing"]
 
@@ -57,7 +68,7 @@ class RecordTimes(Sequence[tuple[int, float, int]]):
     A list of tuples costs about 120 bytes a record; a 2 GiB capture has millions.
     """
 
-    def __init__(self, starts: array[int]) -> None:
+    def __init__(self, starts: Offsets) -> None:
         self._starts = starts
         self._index = array("q")
         self._time = array("d")
@@ -69,11 +80,6 @@ class RecordTimes(Sequence[tuple[int, float, int]]):
 
     def __len__(self) -> int:
         return len(self._index)
-
-    def time_of(self, position: int) -> float:
-        """The arrival time of the record at ``position`` (its index when every record
-        is timed)."""
-        return self._time[position]
 
     @overload
     def __getitem__(self, key: int) -> tuple[int, float, int]: ...
@@ -90,6 +96,71 @@ class RecordTimes(Sequence[tuple[int, float, int]]):
         return index, self._time[key], self._starts[index]
 
 
+class _ContentIdle:
+    """The content-idle time, counted record by record (the same in both timing forms).
+
+    Args:
+        start: the first byte's arrival time, where the first silence begins.
+        options: thresholds.
+    """
+
+    def __init__(self, start: float, options: TimingOptions) -> None:
+        self.options = options
+        self.last = start  # when the last content record arrived (or the first byte)
+        self.longest = 0.0
+        self.between = 0  # records since the last content record
+        self.covered = False  # whether a bytes stall lies inside the current silence
+        self.times: array[float] = array("d")
+        """The arrival time of each content record (the first CONTENT_RECORDS_KEPT)."""
+
+    def bytes_stall(self) -> None:
+        """A bytes stall lies inside the current silence (it is reported as that)."""
+        self.covered = True
+
+    def record(self, time: float, content: bool, offset: int, index: int) -> Diagnostic | None:
+        """Count record ``index`` (at byte ``offset``); a ``timing.stall`` of kind content
+        when it is a content record ending a long silence."""
+        if not content:
+            self.between += 1
+            return None
+        gap = time - self.last
+        self.longest = max(self.longest, gap)
+        if len(self.times) < CONTENT_RECORDS_KEPT:
+            self.times.append(time)
+        found = None
+        if gap >= self.options.stall_s and not self.covered:
+            found = self._stall("content-gap", gap, offset, index)
+        self.last = time
+        self.between = 0
+        self.covered = False
+        return found
+
+    def end(self, last_byte: float) -> float:
+        """The silence after the last content record, until the body ended."""
+        tail = last_byte - self.last
+        self.longest = max(self.longest, tail)
+        return tail
+
+    def tail_stall(self, tail: float, offset: int, index: int) -> Diagnostic | None:
+        """The ``timing.stall`` of the silence after the last content record, if it is one
+        (named at the last record, ``index``, at byte ``offset``)."""
+        if tail >= self.options.stall_s and not self.covered and self.between:
+            return self._stall("content-tail", tail, offset, index)
+        return None
+
+    def _stall(self, form: str, gap: float, offset: int, index: int) -> Diagnostic:
+        return diagnostic(
+            "timing.stall",
+            offset,
+            index,
+            form=form,
+            kind="content",
+            gap=gap,
+            records=self.between,
+            stall_s=self.options.stall_s,
+        )
+
+
 def compute_timing(
     first_byte: float | None,
     last_byte: float | None,
@@ -99,6 +170,7 @@ def compute_timing(
     options: TimingOptions,
     *,
     trailing_stall: bool = True,
+    content_records: Sequence[int] = (),
 ) -> tuple[Timing, list[Diagnostic]]:
     """Compute :class:`Timing` and the timing diagnostics.
 
@@ -112,6 +184,8 @@ def compute_timing(
         options: thresholds.
         trailing_stall: report a silence after the last record as ``timing.stall`` (off
             when the live client already reported the stall it aborted on).
+        content_records: the index of each content record, in order (the aggregator's
+            ``content_records``), for the content-idle time.
     """
     timing = Timing()
     diags: list[Diagnostic] = []
@@ -136,6 +210,10 @@ def compute_timing(
     wait_from = 0.0
     stall_reported = 0
     burst_start: int | None = None
+    idle = _ContentIdle(first_byte, options)
+    marks = content_records
+    mark = 0
+    n_marks = len(marks)
     for pos, (index, t, offset) in enumerate(times):
         if t is None:
             continue
@@ -143,13 +221,27 @@ def compute_timing(
         if pos:
             histogram[_bucket(gap)] += 1
         max_gap = max(max_gap, gap)
-        if gap >= options.stall_s and stall_reported < 20:
-            stall_reported += 1
-            diags.append(
-                diagnostic(
-                    "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
+        if gap >= options.stall_s:
+            idle.bytes_stall()
+            if stall_reported < 20:
+                stall_reported += 1
+                diags.append(
+                    diagnostic(
+                        "timing.stall",
+                        offset,
+                        index,
+                        form="gap",
+                        kind="bytes",
+                        gap=gap,
+                        stall_s=options.stall_s,
+                    )
                 )
-            )
+        while mark < n_marks and marks[mark] < index:
+            mark += 1
+        found = idle.record(t, mark < n_marks and marks[mark] == index, offset, index)
+        if found is not None and stall_reported < 20:
+            stall_reported += 1
+            diags.append(found)
         wait = t - wait_from
         wait_from = t
         if wait >= options.burst_wait_s and burst_start is None:
@@ -176,17 +268,44 @@ def compute_timing(
     if last_byte is not None:
         tail = last_byte - prev_t
         max_gap = max(max_gap, tail)
-        if trailing_stall and times and tail >= options.stall_s and stall_reported < 20:
-            # silence after the last record, until the body ended (or the client gave up)
+        content_tail = idle.end(last_byte)
+        if tail >= options.stall_s:
+            idle.bytes_stall()
+        if trailing_stall and times and stall_reported < 20:
             index, _, offset = times[-1]
-            diags.append(
-                diagnostic(
-                    "timing.stall", offset, index, form="tail", tail=tail, stall_s=options.stall_s
+            if tail >= options.stall_s:
+                # silence after the last record, until the body ended (or the client gave up)
+                diags.append(
+                    diagnostic(
+                        "timing.stall",
+                        offset,
+                        index,
+                        form="tail",
+                        kind="bytes",
+                        tail=tail,
+                        stall_s=options.stall_s,
+                    )
                 )
-            )
+            else:
+                found = idle.tail_stall(content_tail, offset, index)
+                if found is not None:
+                    diags.append(found)
     timing.max_gap_s = round(max_gap, 6)
+    timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+    timing.content_times = idle.times
     timing.gap_histogram = histogram
     return timing, diags
+
+
+@dataclass(slots=True)
+class _Waiting:
+    """A data record of a bounded pipeline, until it is known whether it carried content."""
+
+    index: int
+    time: float
+    offset: int
+    pos: int
+    after: int = 0  # the other records that arrived after it, before the next data record
 
 
 @dataclass(slots=True)
@@ -232,22 +351,50 @@ class TimingSummary:
         self.candidates: list[_Candidate] = []
         self.last_index = 0
         self.last_offset = 0
+        self._idle: _ContentIdle | None = None
+        # Data records wait here until the aggregator has said whether they carried
+        # content; a run of other records behind one is only counted. Positions of bytes
+        # stalls not yet passed.
+        self._waiting: deque[_Waiting] = deque()
+        self._stalls: deque[int] = deque()
 
-    def append(self, index: int, time: float, offset: int, first_byte: float) -> None:
-        """Count record ``index`` (at byte ``offset``), which arrived at ``time``."""
+    def append(
+        self, index: int, time: float, offset: int, first_byte: float, data: bool = True
+    ) -> None:
+        """Count record ``index`` (at byte ``offset``), which arrived at ``time``.
+
+        A data record (``data``) waits until :meth:`classify` says whether it carried
+        content; any other record (an SSE comment) never does.
+        """
         options = self.options
         pos = self.count
         self.count = pos + 1
+        if self._idle is None:
+            self._idle = _ContentIdle(first_byte, options)
         gap = time - (self.prev_t if pos else first_byte)
         if pos:
             self.histogram[_bucket(gap)] += 1
         self.max_gap = max(self.max_gap, gap)
-        if gap >= options.stall_s and self.stall_reported < 20:
-            self.stall_reported += 1
-            found = diagnostic(
-                "timing.stall", offset, index, form="gap", gap=gap, stall_s=options.stall_s
-            )
-            self.found.append((pos, 0, found))
+        if gap >= options.stall_s:
+            self._stalls.append(pos)
+            if self.stall_reported < 20:
+                self.stall_reported += 1
+                found = diagnostic(
+                    "timing.stall",
+                    offset,
+                    index,
+                    form="gap",
+                    kind="bytes",
+                    gap=gap,
+                    stall_s=options.stall_s,
+                )
+                self.found.append((pos, 0, found))
+        if data:
+            self._waiting.append(_Waiting(index, time, offset, pos))
+        elif self._waiting:
+            self._waiting[-1].after += 1
+        else:
+            self._idle.between += 1
         if self.candidates:
             self._count_burst(time)
         wait = time - self.wait_from
@@ -257,6 +404,44 @@ class TimingSummary:
         self.prev_t = time
         self.last_index = index
         self.last_offset = offset
+
+    def classify(self, content: Sequence[int], *, end: bool = False) -> int:
+        """Settle the waiting data records, whose events the aggregator has folded: those
+        whose index is in ``content`` (the aggregator's content records not yet consumed,
+        in order) carried content.
+
+        The latest record waits on (an adapter's close may still name it) unless ``end``.
+
+        Returns:
+            How many of ``content``, from the start, are consumed (the caller forgets
+            them); those of the record still waiting are kept.
+        """
+        idle = self._idle
+        waiting = self._waiting
+        if idle is None:
+            return 0
+        mark = 0
+        n = len(content)
+        while len(waiting) > (0 if end else 1):
+            rec = waiting.popleft()
+            while mark < n and content[mark] < rec.index:
+                mark += 1
+            is_content = mark < n and content[mark] == rec.index
+            while self._stalls and self._stalls[0] <= rec.pos:
+                self._stalls.popleft()
+                idle.covered = True
+            found = idle.record(rec.time, is_content, rec.offset, rec.index)
+            if found is not None and self.stall_reported < 20:
+                self.stall_reported += 1
+                self.found.append((rec.pos, 0, found))
+            idle.between += rec.after
+        if end or not waiting:
+            return n
+        kept = waiting[0].index
+        consumed = 0
+        while consumed < n and content[consumed] < kept:
+            consumed += 1
+        return consumed
 
     def _count_burst(self, time: float) -> None:
         window = self.options.burst_window_s
@@ -327,28 +512,39 @@ class TimingSummary:
         timing.first_event_s = self.first_event_s
         timing.first_content_s = self.first_content_s
         options = self.options
+        self.classify((), end=True)  # (what no content record named carried none)
+        idle = self._idle or _ContentIdle(first_byte, options)
+        if self._stalls:
+            self._stalls.clear()
+            idle.covered = True
         found = sorted(self.found, key=lambda item: (item[0], item[1]))
         diags = [d for _, _, d in found]
         max_gap = self.max_gap
         if last_byte is not None:
             tail = last_byte - (self.prev_t if self.count else first_byte)
             max_gap = max(max_gap, tail)
-            if (
-                trailing_stall
-                and self.count
-                and tail >= options.stall_s
-                and self.stall_reported < 20
-            ):
-                diags.append(
-                    diagnostic(
-                        "timing.stall",
-                        self.last_offset,
-                        self.last_index,
-                        form="tail",
-                        tail=tail,
-                        stall_s=options.stall_s,
+            content_tail = idle.end(last_byte)
+            if tail >= options.stall_s:
+                idle.bytes_stall()
+            if trailing_stall and self.count and self.stall_reported < 20:
+                if tail >= options.stall_s:
+                    diags.append(
+                        diagnostic(
+                            "timing.stall",
+                            self.last_offset,
+                            self.last_index,
+                            form="tail",
+                            kind="bytes",
+                            tail=tail,
+                            stall_s=options.stall_s,
+                        )
                     )
-                )
+                else:
+                    tail_found = idle.tail_stall(content_tail, self.last_offset, self.last_index)
+                    if tail_found is not None:
+                        diags.append(tail_found)
         timing.max_gap_s = round(max_gap, 6)
+        timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+        timing.content_times = idle.times
         timing.gap_histogram = dict(self.histogram)
         return timing, diags

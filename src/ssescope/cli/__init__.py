@@ -5,7 +5,6 @@ Exit codes are stable; see :mod:`ssescope.cli.exitcodes` and docs/cli.md.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +13,7 @@ import click
 from ..errors import SSEScopeError
 from ..visible import visible
 from . import exitcodes
+from ._pipe import quiet_stdout
 from .app import COMMANDS, cli
 
 __all__ = ["cli", "main", "main_module"]
@@ -33,15 +33,6 @@ _EXTRAS = {
 
 def _error(message: str) -> None:
     sys.stderr.write(f"ssescope: error: {visible(message)}\n")
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so that the flush at exit does not fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exitcodes.USAGE
     except BrokenPipeError:
         # the reader went away (`| head`): nothing more to say, and nothing left to flush
-        _quiet_stdout()
+        quiet_stdout()
         return exitcodes.COMPLETED
     except ModuleNotFoundError as exc:
         extra = _EXTRAS.get((exc.name or "").split(".")[0])

@@ -56,6 +56,10 @@ def open_source(file: str | None, example: str | None = None) -> Source:
         path = example_path(example)
         return Source(f"example {path.name}", path.open("rb"), True)
     if file is None or file == "-":
+        if sys.stdin.isatty():  # a person at a terminal, who may not know it waits for them
+            sys.stderr.write(
+                "ssescope: reading the stream from standard input (paste it, then Ctrl-D)\n"
+            )
         return Source("<stdin>", sys.stdin.buffer, False)
     path = Path(file)
     if path.is_dir():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -16,10 +15,11 @@ from ..errors import UsageError
 from ..examples import list_examples
 from ..framing.detect import FRAMINGS
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, Input, load, load_all, run_pipeline
+from ._feed import CONTAINER_CHOICES, Input, load_all, run_pipeline
 from ._input import open_source, want_color
-from .check import print_differences
-from .entries import render_entries, select_entry, worst_exit
+from ._pipe import PipeConsole, reader_may_leave
+from .check import print_differences, stream_exit
+from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
 from .export_otel_cmd import export_otel_command
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
@@ -52,11 +52,11 @@ Exit codes:
 
 
 def _stderr(color: bool | None = None) -> Console:
-    return Console(stderr=True, no_color=not want_color(color, sys.stderr), highlight=False)
+    return PipeConsole(stderr=True, no_color=not want_color(color, sys.stderr), highlight=False)
 
 
 def _stdout(color: bool) -> Console:
-    return Console(
+    return PipeConsole(
         file=sys.stdout,
         force_terminal=color,
         no_color=not color,
@@ -132,12 +132,7 @@ def cli(ctx: click.Context) -> int:
     metavar="LEVELS",
     help="Comma-separated: incomplete (exit 6), warning or error (exit 5).",
 )
-@click.option(
-    "--entry",
-    type=click.IntRange(min=0),
-    metavar="N",
-    help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
-)
+@entry_option
 @click.pass_context
 def inspect(
     ctx: click.Context,
@@ -190,10 +185,11 @@ def inspect(
     if redact:
         redact_report(data)
     human = pretty or (not as_json and (sys.stdout.isatty() or only is not None))
-    if human:
-        render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
-    else:
-        strictjson.write(data, sys.stdout, indent=2)
+    with reader_may_leave():
+        if human:
+            render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
+        else:
+            strictjson.write(data, sys.stdout, indent=2)
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
 
 
@@ -215,11 +211,12 @@ def _inspect_entries(
     if redact:
         for data in datas:
             redact_report(data)
-    if pretty or (not as_json and (sys.stdout.isatty() or only is not None)):
-        console = _stdout(want_color(color, sys.stdout))
-        render_entries(console, datas, lambda data: render_report(console, data, sections))
-    else:
-        sys.stdout.write(json.dumps(datas, ensure_ascii=False, indent=2) + "\n")
+    with reader_may_leave():
+        if pretty or (not as_json and (sys.stdout.isatty() or only is not None)):
+            console = _stdout(want_color(color, sys.stdout))
+            render_entries(console, datas, lambda data: render_report(console, data, sections))
+        else:
+            strictjson.write(datas, sys.stdout, indent=2)
     return worst_exit(exitcodes.exit_code(r, strict=strict, fail_on=levels) for r in reports)
 
 
@@ -242,6 +239,7 @@ def _inspect_entries(
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@entry_option
 def replay(
     file: str,
     check: bool,
@@ -252,6 +250,7 @@ def replay(
     count: int,
     as_json: bool,
     color: bool | None,
+    entry: int | None,
 ) -> int:
     """Prove the Report does not depend on how the bytes were chunked (exit 5 if it does).
 
@@ -259,7 +258,7 @@ def replay(
     and compares the sha256 of each Report (timing removed).
     """
     _ = check  # the check is what replay does; the flag is kept for older command lines
-    source = load(open_source(file), container)
+    source = one_entry(load_all(open_source(file), container), entry)
     pieces = list(source.pieces())
     body = b"".join(pieces)
     runs = [
@@ -284,7 +283,8 @@ def replay(
                 for r in runs
             ],
         }
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        with reader_may_leave():
+            strictjson.write(out, sys.stdout, indent=2)
     else:
         console = _stdout(want_color(color, sys.stdout))
         table = Table(header_style="bold")
@@ -300,9 +300,10 @@ def replay(
                 f"{r.seconds * 1000:.1f}",
                 Text("same", style="green") if ok else Text("DIFFERS", style="bold red"),
             )
-        console.print(table)
         verdict = "identical in every chunking" if same else "the Report DIFFERS by chunking"
-        console.print(Text(verdict, style="bold green" if same else "bold red"))
+        with reader_may_leave():
+            console.print(table)
+            console.print(Text(verdict, style="bold green" if same else "bold red"))
     return exitcodes.COMPLETED if same else exitcodes.MISMATCH
 
 
@@ -322,17 +323,31 @@ def replay(
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@entry_option
 def check(
-    stream: str, result: str, as_json: bool, provider: str, framing: str, color: bool | None
+    stream: str,
+    result: str,
+    as_json: bool,
+    provider: str,
+    framing: str,
+    color: bool | None,
+    entry: int | None,
 ) -> int:
     """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
 
-    Only what RESULT states is compared; tool arguments are compared as parsed JSON.
+    Only what RESULT states is compared; tool arguments are compared as parsed JSON. A
+    STREAM that was itself cut or failed is said first, and its code is the exit code (3
+    truncated, 4 failed, 130 cancelled), whatever the comparison says: a client that
+    agrees with a broken stream holds a broken reply.
     """
     expected = normalise_result(load_result(open_source(result).read_all(), result))
-    report = run_pipeline(load(open_source(stream)), provider, framing)
+    report = run_pipeline(one_entry(load_all(open_source(stream)), entry), provider, framing)
     diffs = compare_result(expected, report)
-    print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json)
+    with reader_may_leave():
+        print_differences(_stdout(want_color(color, sys.stdout)), expected, diffs, as_json, report)
+    broken = stream_exit(report)
+    if broken is not None:
+        return broken
     return exitcodes.MISMATCH if diffs else exitcodes.COMPLETED
 
 
@@ -342,13 +357,8 @@ def examples(as_json: bool) -> int:
     """List the bundled examples (use them with `inspect --example NAME`)."""
     items = list_examples()
     if as_json:
-        sys.stdout.write(
-            json.dumps(
-                [{"name": e.name, "file": e.filename, "description": e.description} for e in items],
-                indent=2,
-            )
-            + "\n"
-        )
+        listed = [{"name": e.name, "file": e.filename, "description": e.description} for e in items]
+        strictjson.write(listed, sys.stdout, indent=2)
         return exitcodes.COMPLETED
     for e in items:
         click.echo(f"{e.name:38} {e.description}")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from ..visible import visible
 from . import exitcodes
 from ._feed import Input
 from .render import _STATUS_STYLE
@@ -23,7 +24,9 @@ from .render import _STATUS_STYLE
 __all__ = [
     "entry_index",
     "entry_name",
+    "entry_option",
     "entry_title",
+    "one_entry",
     "render_entries",
     "select_entry",
     "worst_exit",
@@ -63,6 +66,34 @@ def select_entry(inputs: list[Input], wanted: int) -> Input:
     )
 
 
+def entry_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--entry N``, for the commands that read one stream (a decorator)."""
+    return click.option(
+        "--entry",
+        type=click.IntRange(min=0),
+        metavar="N",
+        help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
+    )(command)
+
+
+def one_entry(inputs: list[Input], wanted: int | None) -> Input:
+    """The one stream a command reads: entry ``wanted``, or the input's only stream.
+
+    Raises:
+        click.BadParameter: no entry has the index ``wanted``.
+        click.UsageError: no ``--entry`` was given and the input holds several streams
+            (reading the first one silently would hide the others).
+    """
+    if wanted is not None:
+        return select_entry(inputs, wanted)
+    if len(inputs) > 1:
+        there = ", ".join(str(entry_index(s, i)) for i, s in enumerate(inputs))
+        raise click.UsageError(
+            f"the input holds {len(inputs)} streams (entries {there}): pick one with --entry N"
+        )
+    return inputs[0]
+
+
 def worst_exit(codes: Iterable[int]) -> int:
     """The exit code of the worst verdict among ``codes`` (failed, truncated, cancelled…)."""
     found = set(codes)
@@ -76,19 +107,19 @@ def entry_name(position: int, data: dict[str, Any]) -> Text:
     line.append(f"#{entry.get('index', position)}", style="bold")
     for key in ("method", "url"):
         if entry.get(key):
-            line.append(f" {entry[key]}")
+            line.append(f" {visible(str(entry[key]))}")
     if entry.get("started"):
-        line.append(f" {entry['started']}", style="dim")
+        line.append(f" {visible(str(entry['started']))}", style="dim")
     return line
 
 
 def entry_title(position: int, data: dict[str, Any]) -> Text:
     """One line naming an entry and its verdict: ``#3 POST https://… · provider · status``."""
     line = entry_name(position, data)
-    line.append(f" · {data['provider']} · ")
-    line.append(data["status"], style=_STATUS_STYLE.get(data["status"], "bold"))
+    line.append(f" · {visible(data['provider'])} · ")
+    line.append(visible(data["status"]), style=_STATUS_STYLE.get(data["status"], "bold"))
     if data.get("status_reason"):
-        line.append(f" ({data['status_reason']})", style="dim")
+        line.append(f" ({visible(data['status_reason'])})", style="dim")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
     return line

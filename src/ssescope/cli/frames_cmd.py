@@ -8,7 +8,6 @@ the same command under its former name.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -22,8 +21,10 @@ from ..diagnostics import Diagnostic
 from ..frame_rows import FrameRow, FrameRows
 from ..visible import escape_json_text, visible
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, feed, load, start
+from ._feed import CONTAINER_CHOICES, feed, load_all, start
 from ._input import open_source, want_color
+from ._pipe import quiet_stdout
+from .entries import entry_option, one_entry
 from .options import framing_option, provider_option
 from .redact import redact_diagnostic, redacted
 
@@ -197,6 +198,7 @@ def _redact(rows: list[FrameRow]) -> list[FrameRow]:
     "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@entry_option
 @click.pass_context
 def frames_command(
     ctx: click.Context,
@@ -208,6 +210,7 @@ def frames_command(
     jsonl: bool,
     redact: bool,
     color: bool | None,
+    entry: int | None,
 ) -> int:
     """One row per record: offset, length, time, event / id, what it changed, findings.
 
@@ -218,7 +221,7 @@ def frames_command(
     if file is None and example is None and sys.stdin.isatty():
         click.echo(ctx.get_help(), err=True)
         ctx.exit(exitcodes.USAGE)
-    source = load(open_source(file, example), container)
+    source = one_entry(load_all(open_source(file, example), container), entry)
     pipeline = start(source, provider=provider, framing=framing, keep_records=True)
     rows = FrameRows(pipeline)
     out = sys.stdout
@@ -232,38 +235,52 @@ def frames_command(
     def header() -> str:
         return f"{pipeline.provider} · {pipeline.framing} · {visible(pipeline.container)}"
 
+    gone = False  # the reader has what it wanted (`records big.sse | head`)
+
     def emit(found: list[FrameRow]) -> None:
+        nonlocal gone
+        if gone:
+            return
         if redact:
             found = _redact(found)
-        if table is not None:
-            table.write(found, header)
-        else:
-            _write(out, _jsonl(found))
+        try:
+            if table is not None:
+                table.write(found, header)
+            else:
+                _write(out, _jsonl(found))
+        except BrokenPipeError:
+            gone = True
+            quiet_stdout()
 
-    try:
-        feed(source, pipeline=pipeline, on_events=lambda events: emit(rows.take(events)))
-        emit(rows.finish())
-    except BrokenPipeError:
-        # the reader has what it wanted (`frames big.sse | head`)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return exitcodes.COMPLETED
+    # The stream is read to its end even when the reader left: the exit code is its verdict.
+    feed(source, pipeline=pipeline, on_events=lambda events: emit(rows.take(events)))
+    emit(rows.finish())
     report = pipeline.report()
+    code = exitcodes.exit_code(report)
+    if gone:
+        return code
     if table is None:
         for d in rows.late:
             finding: dict[str, Any] = d.to_dict()
             if redact:
                 redact_diagnostic(finding)
-            strictjson.write({"kind": "finding", **finding}, out, flush=False)
-        return exitcodes.COMPLETED
+            try:
+                strictjson.write({"kind": "finding", **finding}, out, flush=False)
+            except BrokenPipeError:
+                quiet_stdout()
+                break
+        return code
     count = report.records.total
     summary = f"{_plural(count, 'record')} · {report.bytes:,} bytes · {report.status}"
     if rows.tail is not None:
         summary += f" · cut at byte {rows.tail.offset:,}"
-    if count == 0 and rows.tail is None:
-        table.write([], header)
-    table.footer(summary, rows.late)
-    return exitcodes.COMPLETED
+    try:
+        if count == 0 and rows.tail is None:
+            table.write([], header)
+        table.footer(summary, rows.late)
+    except BrokenPipeError:
+        quiet_stdout()
+    return code
 
 
 frames_alias = click.Command(

@@ -17,6 +17,7 @@ __all__ = [
     "FOLDER",
     "PROVIDER_CHOICE",
     "allow_host_option",
+    "connection_limit_options",
     "framing_option",
     "host_option",
     "parse_fail_on",
@@ -47,6 +48,26 @@ def host_option(func: _F) -> _F:
         "--host",
         default=None,
         help="Address to bind (default 127.0.0.1; anything else is a warning).",
+    )(func)
+
+
+def connection_limit_options(func: _F) -> _F:
+    """``--header-timeout`` and ``--max-connections``: how long a connection may take to
+    send its request head, and how many may be open at once (``proxy``, ``web``,
+    ``serve``)."""
+    func = click.option(
+        "--max-connections",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Connections open at once; more get 503 (default: what the open-file limit "
+        "allows, a third of it).",
+    )(func)
+    return click.option(
+        "--header-timeout",
+        type=click.FloatRange(min=0.0, min_open=True),
+        default=10.0,
+        show_default=True,
+        help="Seconds a connection has to send a whole request head (then 408 and closed).",
     )(func)
 
 

@@ -13,7 +13,13 @@ import click
 
 from ..visible import visible
 from ._listen import WEB_PORT, listen
-from .options import FOLDER, PROVIDER_CHOICE, allow_host_option, host_option
+from .options import (
+    FOLDER,
+    PROVIDER_CHOICE,
+    allow_host_option,
+    connection_limit_options,
+    host_option,
+)
 from .otel_options import header_pairs, load_otel, otel_options
 from .web_cmd import allowed_hosts, check_host
 
@@ -101,26 +107,13 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     show_default=True,
     help="Seconds to wait for the upstream to close after the terminal marker.",
 )
-@click.option(
-    "--header-timeout",
-    type=click.FloatRange(min=0.0, min_open=True),
-    default=10.0,
-    show_default=True,
-    help="Seconds a connection has to send a whole request head (then 408 and closed).",
-)
+@connection_limit_options
 @click.option(
     "--idle-timeout",
     type=click.FloatRange(min=0.0, min_open=True),
     default=60.0,
     show_default=True,
     help="Seconds to wait for the next piece of a request body (then 408).",
-)
-@click.option(
-    "--max-connections",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Connections open at once; more get 503 (default: what the open-file limit "
-    "allows, a third of it).",
 )
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(
@@ -177,7 +170,7 @@ def proxy_command(
     from rich.console import Console
 
     from ..proxy import ProxyApp, ProxyOptions, Recorder, Registry, ServerLimits, serve
-    from ..proxy.display import LineWriter, LiveDisplay
+    from ..proxy.display import LineWriter, LiveDisplay, exchange_summary
     from ..proxy.guard import ProxyGuard
 
     target = _url(upstream, "--upstream")
@@ -228,7 +221,9 @@ def proxy_command(
     )
     terminal = sys.stdout.isatty() and not as_json
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-    registry.on_finish(LineWriter(json=as_json, console=console))
+    shown_folder = None if record is None or temporary else str(record)
+    lines = LineWriter(json=as_json, console=console, folder=shown_folder)
+    registry.on_finish(lines)
 
     note(f"ssescope proxy: {url} -> {target}")
     for prefix, routed in table:
@@ -259,7 +254,8 @@ def proxy_command(
         else:
             asyncio.run(runner)
     except KeyboardInterrupt:
-        pass
+        in_flight = len(registry.active())
+        note(exchange_summary(lines.verdicts, in_flight, shown_folder))
     finally:
         recorder.stop()
         if exporting is not None:

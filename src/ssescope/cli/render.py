@@ -135,9 +135,16 @@ def _output(out: dict[str, Any], only: Collection[str], full: bool) -> list[Rend
         if out.get("text"):
             parts.append(Text("text", style="bold"))
             parts.append(text_block(out["text"], full=full))
+        if out.get("deduplicated_text"):
+            parts.append(Text("text without the repeated deltas", style="bold yellow"))
+            parts.append(text_block(out["deduplicated_text"], full=full))
         if out.get("refusal"):
             parts.append(Text("refusal", style="bold red"))
             parts.append(text_block(out["refusal"], style="red", full=full))
+        for block in out.get("compactions", []):
+            parts.append(Text("compaction summary", style="bold dim"))
+            summary = block.get("summary")
+            parts.append(text_block(summary or "(no summary)", style="dim", full=full))
         audio = out.get("audio")
         if audio:
             kind = visible(str(audio.get("format")))

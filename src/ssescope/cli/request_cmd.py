@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
@@ -90,6 +91,17 @@ def _parse_header(value: str) -> tuple[str, str]:
             f" of {len(rest)} (the value is not shown); remove it, e.g. a CRLF .env file's CR"
         )
     return name, rest
+
+
+def _recorded_body(body: bytes | None) -> object:
+    """The request body as a capture keeps it: its JSON value, else its text (so that a
+    reader of the capture knows the request's tools, among the rest)."""
+    if body is None:
+        return None
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return body.decode("utf-8", "replace")
 
 
 def _body(data: str | None) -> bytes | None:
@@ -297,7 +309,12 @@ def _run(
             if save is not None:
                 capture = CaptureWriter(
                     save,
-                    request={"method": method, "url": url, "headers": headers},
+                    request={
+                        "method": method,
+                        "url": url,
+                        "headers": headers,
+                        "body": _recorded_body(body),
+                    },
                     response_status=response.status_code,
                     response_headers=list(response.headers.multi_items()),
                 )
@@ -400,7 +417,8 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
     type=float,
     callback=positive,
     default=None,
-    help="Abort after SECONDS without a chunk (exit 7).",
+    help="Abort after SECONDS without a chunk, or without content while only keep-alives "
+    "or pings arrive (exit 7).",
 )
 @click.option(
     "--save", type=click.Path(dir_okay=False), default=None, help="Write a .ssecap capture."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +12,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .. import strictjson
+from ..visible import visible
 from . import exitcodes
 from ._input import want_color
 
@@ -58,13 +59,15 @@ def _groups(console: Console, title: str, key: str, groups: list[dict[str, Any]]
     from ..scan.summary import STATUSES
 
     table = Table(title=title, title_justify="left", header_style="bold", box=None)
-    longest = max((len(str(g[key])) for g in groups[:15]), default=0)
+    names = [visible(str(g[key])) for g in groups[:15]]
+    longest = max((len(name) for name in names), default=0)
     table.add_column(key, no_wrap=True, min_width=min(longest, 40))
     table.add_column("streams", justify="right")
     for status in STATUSES:
         table.add_column(status, justify="right", style=_STYLES[status])
-    for group in groups[:15]:
-        cells = [str(group[key]), f"{group['streams']:,}"]
+    for name, group in zip(names, groups[:15], strict=True):
+        # a model or provider name is the stream's text: a Text, never rich markup
+        cells: list[Text | str] = [Text(name), f"{group['streams']:,}"]
         cells += [f"{group[f'{s}_rate']:.1%}" if group[s] else "" for s in STATUSES]
         table.add_row(*cells)
     if len(groups) > 15:
@@ -82,6 +85,14 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
     head = Text(f"{streams:,} streams · {summary['bytes']:,} bytes", style="bold")
     if summary["input_errors"]:
         head.append(f" · {summary['input_errors']:,} inputs not read", style="bold red")
+    if summary.get("inputs_cut"):
+        head.append(f" · {summary['inputs_cut']:,} judged by their first 64 MiB", style="yellow")
+    partial = summary.get("partial")
+    if partial:
+        total = "" if partial["inputs"] is None else f" of {partial['inputs']:,}"
+        head.append(
+            f" · interrupted: {partial['inputs_read']:,}{total} inputs read", style="bold red"
+        )
     console.print(head)
     verdicts = Text()
     for status in STATUSES:
@@ -104,7 +115,9 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
             table.add_column(name, justify=justify)  # type: ignore[arg-type]
         for d in summary["diagnostics"]:
             share = d["streams"] / streams if streams else 0
-            table.add_row(d["code"], f"{d['streams']:,}", f"{share:.1%}", f"{d['count']:,}")
+            table.add_row(
+                Text(visible(d["code"])), f"{d['streams']:,}", f"{share:.1%}", f"{d['count']:,}"
+            )
         console.print(table)
         console.print()
     timed = {k: v for k, v in summary["timing"].items() if v["streams"]}
@@ -120,15 +133,20 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary["worst"]:
         console.print(Text("open next", style="bold"))
         for w in summary["worst"]:
-            where = w["source"] if w["entry"] is None else f"{w['source']} #{w['entry']}"
-            line = Text(f"  {w['status']:<10} ", style=_STYLES.get(w["status"], ""))
+            source = visible(str(w["source"]))
+            where = source if w["entry"] is None else f"{source} #{w['entry']}"
+            line = Text(f"  {visible(str(w['status'])):<10} ", style=_STYLES.get(w["status"], ""))
             line.append(where)
-            codes = ", ".join(w["diagnostics"][:3])
-            line.append(f"  {w['status_reason']}" + (f" [{codes}]" if codes else ""), style="dim")
+            codes = visible(", ".join(w["diagnostics"][:3]))
+            reason = visible(str(w["status_reason"]))
+            line.append(f"  {reason}" + (f" [{codes}]" if codes else ""), style="dim")
             console.print(line, soft_wrap=True)
     for e in summary["errors"]:
         console.print(
-            Text(f"  not read   {e['source']}: {e['error']}", style="red"), soft_wrap=True
+            Text(
+                f"  not read   {visible(str(e['source']))}: {visible(str(e['error']))}", style="red"
+            ),
+            soft_wrap=True,
         )
 
 
@@ -211,6 +229,11 @@ def _keys(values: tuple[str, ...]) -> list[str] | None:
     help="Comma-separated: failed (exit 4), truncated (3), cancelled (130), incomplete (6), "
     "error: an input not read (1).",
 )
+@click.option(
+    "--follow-links",
+    is_flag=True,
+    help="Follow links that lead out of a directory's tree (each real path is read once).",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 def scan_command(
     paths: tuple[str, ...],
@@ -222,6 +245,7 @@ def scan_command(
     html_path: str | None,
     as_json: bool,
     fail_on: str | None,
+    follow_links: bool,
     color: bool | None,
 ) -> int:
     """Judge every stream under PATH... and summarize the corpus.
@@ -244,24 +268,32 @@ def scan_command(
         import ray  # noqa: F401
 
     from ..scan import scan
+    from ..scan.run import ScanInterrupted, partial_path
 
-    with _progress(sys.stderr.isatty() and not as_json) as progress:
-        result = scan(
-            list(paths),
-            out=out,
-            engine=engine,
-            jobs=jobs,
-            body=body,
-            keys=_keys(keys),
-            on_progress=progress,
-        )
+    interrupted = None
+    try:
+        with _progress(sys.stderr.isatty() and not as_json) as progress:
+            result = scan(
+                list(paths),
+                out=out,
+                engine=engine,
+                jobs=jobs,
+                body=body,
+                keys=_keys(keys),
+                on_progress=progress,
+                follow_links=follow_links,
+            )
+    except ScanInterrupted as exc:
+        interrupted, result = exc, exc.result
+        written = "" if out is None else f"; the rows read so far are in {partial_path(out)}"
+        print(f"ssescope: interrupted: {exc}{written}", file=sys.stderr, flush=True)
     summary = result.summary
     if html_path is not None:
         from ..scan.html import write_html
 
         write_html(html_path, summary)
     if as_json:
-        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        strictjson.write(summary, sys.stdout, indent=2)
     else:
         use_color = want_color(color, sys.stdout)
         console = Console(
@@ -273,4 +305,6 @@ def scan_command(
             width=None if sys.stdout.isatty() else 120,
         )
         render_summary(console, summary)
+    if interrupted is not None:
+        return exitcodes.INTERRUPTED
     return scan_exit_code(summary, levels)

@@ -11,7 +11,7 @@ from ..errors import UsageError
 from ..visible import visible
 from ._listen import SERVE_PORT, listen
 from ._types import PORT, positive
-from .options import allow_host_option, host_option
+from .options import allow_host_option, connection_limit_options, host_option
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["serve_command"]
@@ -60,6 +60,7 @@ __all__ = ["serve_command"]
     "--list-quirks lists them).",
 )
 @click.option("--list-quirks", is_flag=True, help="Print the quirk presets and exit.")
+@connection_limit_options
 def serve_command(
     path: str | None,
     host: str | None,
@@ -71,6 +72,8 @@ def serve_command(
     faults: tuple[str, ...],
     quirks: tuple[str, ...],
     list_quirks: bool,
+    header_timeout: float,
+    max_connections: int | None,
 ) -> None:
     """Serve the captured stream(s) at PATH to any GET or POST.
 
@@ -93,14 +96,17 @@ def serve_command(
     import uvicorn
 
     from ..serve.app import ReplayOptions, load_captures, make_app
-    from ..serve.faults import FaultPlan, parse_fault, schedule
+    from ..serve.faults import FaultPlan, apply_faults, parse_fault, schedule
 
     try:
         captures = load_captures(path)
         parsed = [parse_fault(f) for f in faults]
         presets = [parse_quirk(q) for q in quirks]
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
-        _check_quirks(captures, presets, apply_quirks)
+        _check_fits(captures, presets, apply_quirks)
+        _check_fits(  # faults apply to the quirked body, as they are served
+            captures, parsed, lambda body, f: apply_faults(apply_quirks(body, presets).body, f)
+        )
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     address, warning = check_host(host, "the captures it serves")
@@ -116,7 +122,16 @@ def serve_command(
     sys.stdout.flush()
     names = ", ".join(sorted(captures))
     print(f"serving {len(captures)} capture(s): {visible(names)}", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    from ..proxy.connections import ServerLimits, uvicorn_limits
+
+    limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+        **uvicorn_limits(limits),
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
@@ -126,14 +141,14 @@ def serve_command(
         sock.close()
 
 
-def _check_quirks(captures: dict[str, Any], quirks: list[Any], apply: Any) -> None:
-    """Refuse quirks that apply to none of the captures (with the first one's reason)."""
-    if not quirks:
+def _check_fits(captures: dict[str, Any], specs: list[Any], apply: Any) -> None:
+    """Refuse quirks or faults that fit none of the captures (with the first one's reason)."""
+    if not specs:
         return
     first: UsageError | None = None
     for cap in captures.values():
         try:
-            apply(cap.body, quirks)
+            apply(cap.body, specs)
         except UsageError as exc:  # noqa: PERF203 - one try per capture, at startup
             first = first or exc
         else:

@@ -8,7 +8,7 @@ import click
 
 from ._listen import WEB_PORT, listen
 from ._types import PORT
-from .options import FOLDER, host_option
+from .options import FOLDER, connection_limit_options, host_option
 
 __all__ = ["allowed_hosts", "check_host", "web_command"]
 
@@ -68,7 +68,15 @@ def allowed_hosts(host: str | None, bind: str, extra: tuple[str, ...] = ()) -> l
     type=FOLDER,
     help="The --record folder of `ssescope proxy`: the Live view lists its exchanges.",
 )
-def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path | None) -> None:
+@connection_limit_options
+def web_command(
+    port: int,
+    host: str | None,
+    open_browser: bool,
+    live_dir: Path | None,
+    header_timeout: float,
+    max_connections: int | None,
+) -> None:
     """Serve the local web debugger: paste, drop or pick a stream and inspect it.
 
     Nothing leaves the machine: the page loads no fonts, scripts or analytics from
@@ -87,7 +95,10 @@ def web_command(port: int, host: str | None, open_browser: bool, live_dir: Path 
         click.echo(warning, err=True)
     app = create_app(allowed_hosts=allowed_hosts(host, bind), live_dir=live_dir)
     sock = listen(bind, port)  # a busy port: one line, exit 1 (not uvicorn's own error)
-    config = uvicorn.Config(app, log_level="warning")
+    from ..proxy.connections import ServerLimits, uvicorn_limits
+
+    limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
+    config = uvicorn.Config(app, log_level="warning", **uvicorn_limits(limits))
     server = uvicorn.Server(config)
     shown = f"[{bind}]" if ":" in bind else bind
     url = f"http://{shown}:{sock.getsockname()[1]}/"

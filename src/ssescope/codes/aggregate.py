@@ -139,6 +139,39 @@ CODES: tuple[Code, ...] = (
         ),
     ),
     Code(
+        "stream.contradictory-terminal",
+        "warning",
+        "provider",
+        PAGE,
+        {
+            "status": "Record {record} is a {event!r} event but its response.status is {stated!r}; the status it states wins: the response is {status}.",
+            "stop-reason": "Record {record}, the message_stop, states the stop_reason {stated!r} but the message_delta said {said!r}; the message_stop's wins: the response is {status}.",
+            "open-call": "Record {record} ends the {what} with {reason!r}, a natural stop, while its function call {name!r} was still in progress (it said more would come); the response is {status}, the call unfinished.",
+            "error": "Record {record} ends the message with the finish reason {reason!r} but also carries an error; the error wins: the response is {status}.",
+        },
+        (
+            "- **Meaning:** a terminal event says one thing and its own fields another. What the\n"
+            "  payload states wins, and this warning names both:\n"
+            "  - form `status`: a Responses API `response.completed` whose `response.status` is\n"
+            '    `"incomplete"` or `"failed"` (or a `response.incomplete` / `response.failed` whose\n'
+            "    status says otherwise); the status decides the verdict, the finish reason and the\n"
+            "    error;\n"
+            "  - form `stop-reason`: an Anthropic `message_stop` that carries its own `stop_reason`,\n"
+            "    different from the one `message_delta` sent; the `message_stop`'s is taken;\n"
+            "  - form `open-call`: a Gemini `finishReason: STOP` while a streamed function call is\n"
+            "    in progress (its last fragment said `willContinue: true`, and no empty\n"
+            "    `functionCall: {}` ended it); the response is `incomplete` and the call unfinished;\n"
+            "  - form `error`: a Cohere `message-end` whose `finish_reason` is not `ERROR` (or\n"
+            "    `TIMEOUT`) but which carries an `error`; the response is `failed` with it.\n"
+            '- **Example:** `data: {"type":"response.completed","response":{"status":"incomplete",\n'
+            '  "incomplete_details":{"reason":"max_output_tokens"},…}}`: `incomplete`, finish\n'
+            "  `length`, not `completed` / `stop`.\n"
+            "- **What to do:** the server (often a third-party implementation of the protocol) sent\n"
+            "  the wrong event type or stopped a call it had not finished; report it upstream. A\n"
+            "  client that trusts the event type alone takes a cut or failed reply for a whole one.\n"
+        ),
+    ),
+    Code(
         "stream.multiple-responses",
         "info",
         "aggregate",
@@ -172,14 +205,42 @@ CODES: tuple[Code, ...] = (
         "warning",
         "aggregate",
         PAGE,
-        "The text of output {index} contains a <think> tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+        {
+            "tag": "The text of output {index} contains a {tag} tag: reasoning leaked into the answer (the server did not split it into a reasoning field).",
+            "closing-only": "The text of output {index} contains a closing {tag} tag with no opening one: the reasoning before it leaked into the answer (the chat template put the opening tag in the prompt, and the server did not split the reasoning out).",
+        },
         (
-            "- **Meaning:** the reply text contains `<think>` / `</think>`: reasoning leaked into the\n"
-            "  answer because the server did not split it into a reasoning field.\n"
+            "- **Meaning:** the reply text contains a tag reasoning models wrap their reasoning in:\n"
+            "  `<think>` / `</think>`, `<thinking>`, `<reasoning>`, or Cohere's\n"
+            "  `<|START_THINKING|>` / `<|END_THINKING|>`. Reasoning leaked into the answer because\n"
+            "  the server did not split it into a reasoning field. The assembled text is searched, so\n"
+            "  a tag split across records is found too. A closing tag with no opening one (form\n"
+            "  `closing-only`) means the chat template wrote the opening tag into the prompt: the text\n"
+            "  before the closing tag is the reasoning.\n"
             "- **Example:** a DeepSeek-R1 model served without a reasoning parser.\n"
             "- **What to do:** enable the server's reasoning parser (e.g. vLLM `--reasoning-parser`),\n"
             "  or strip the block client-side.\n"
         ),
+    ),
+    Code(
+        "content.cumulative-deltas",
+        "warning",
+        "aggregate",
+        PAGE,
+        "The {n_pieces} text deltas of output {index} each repeat the text so far: a gateway sent the accumulated text as each delta. Concatenated they read {text!q:60}; without the repeats, {deduplicated!q:60} (the output's deduplicated_text).",
+        (
+            "- **Meaning:** every non-empty text delta of a part of the output starts with the one\n"
+            "  before it and adds to it (three deltas or more): the server, or a gateway in front\n"
+            "  of it, sends the text so far as each delta instead of the new piece. Appended, as the\n"
+            "  protocol says and as `text` keeps them, they repeat themselves; the output's\n"
+            "  `deduplicated_text` gives the reading without repeats (each such part's last delta).\n"
+            "- **Example:** deltas `Hello!`, `Hello! How`, `Hello! How can I help?` give the text\n"
+            "  `Hello!Hello! HowHello! How can I help?`; `deduplicated_text` is\n"
+            "  `Hello! How can I help?`.\n"
+            "- **What to do:** fix the gateway (it should send only the new text of each chunk), or\n"
+            "  read the last delta instead of appending them.\n"
+        ),
+        content=("deduplicated", "text"),
     ),
     Code(
         "timing.stall",
@@ -190,17 +251,29 @@ CODES: tuple[Code, ...] = (
             "gap": "Nothing arrived for {gap:.3f} s before record {record} (threshold {stall_s:g} s).",
             "tail": "Nothing arrived for {tail:.3f} s after record {record} until the end of the body (threshold {stall_s:g} s).",
             "aborted": "Nothing arrived for {wait} after byte {byte_offset} ({time:.3f} s into the response); the client aborted the stream.",
+            "content-gap": "No content arrived for {gap:.3f} s before record {record}, while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing (threshold {stall_s:g} s).",
+            "content-tail": "No content arrived for {gap:.3f} s after the last content until the end of the body, while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the last was record {record} (threshold {stall_s:g} s).",
+            "content-aborted": "No content arrived for {wait} ({time:.3f} s into the response, at byte {byte_offset}) while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the client aborted the stream.",
         },
         (
-            "- **Meaning:** no record arrived for longer than the stall threshold (10 s by default,\n"
-            "  `--stall` in the CLI), between two records or after the last one until the body ended.\n"
+            "- **Meaning:** the stream went silent for longer than the stall threshold (10 s by\n"
+            "  default, `--stall` in the CLI). Its `kind` argument says which silence:\n"
+            "  `bytes` when no record arrived at all (between two records, or after the last one\n"
+            "  until the body ended), `content` when records kept arriving but none carried\n"
+            "  content (text, reasoning, refusal, tool-call arguments, the terminal event): a\n"
+            "  proxy's `: keep-alive` comments and a provider's `ping` events keep the bytes\n"
+            "  flowing while the model is silent, the spinner that never stops. A silence already\n"
+            "  reported as `bytes` is not reported again as `content`. The Report's\n"
+            "  `timing.max_gap_s` and `timing.max_content_idle_s` give the longest of each.\n"
             "  Only reported when the source has arrival times; a silence after the terminal marker\n"
             "  that the live client closed is `stream.open-after-finish` instead. When the live client\n"
             "  (`ssescope request --stall`, or the adapters' `stall=`) aborted the stream because of\n"
-            "  it, the form is `aborted` and the response is `truncated`.\n"
-            "- **Example:** a capture with a 15 s pause before the first token.\n"
+            "  it, the form is `aborted` (or `content-aborted`) and the response is `truncated`.\n"
+            "- **Example:** a capture with a 15 s pause before the first token; or `: keep-alive`\n"
+            "  comments every second for 30 s after the last text delta.\n"
             "- **What to do:** the model or a proxy stalled; compare with the first-byte time to see\n"
-            "  where the wait happened.\n"
+            "  where the wait happened. A `content` stall is upstream of whatever sent the\n"
+            "  keep-alives (the model, or the provider's queue), not the network.\n"
         ),
     ),
     Code(
@@ -313,6 +386,68 @@ CODES: tuple[Code, ...] = (
             '- **Example:** `{"tool_calls":[{"id":"gSIMJiOkT","function":{"name":"weather","arguments":"{}"}}]}`\n'
             "- **What to do:** nothing for ssescope; a client that keys calls only by `index`\n"
             "  (openai-python's accumulator, for one) breaks on these streams.\n"
+        ),
+    ),
+    Code(
+        "tool.empty-arguments",
+        "info",
+        "aggregate",
+        PAGE,
+        {
+            "no-request": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request is not known, so whether the tool needs arguments cannot be told).",
+            "not-required": "Tool call {label} ({name!r}) ended with empty arguments {arguments!r}; they are read as {{}}, as most clients do (the request's schema of the tool requires no property, or the tool is not among the request's).",
+        },
+        (
+            '- **Meaning:** a call ended with empty arguments (`arguments: ""`, no fragment,\n'
+            "  or only white space). Its `input` is `{}`, the reading most clients make, and `arguments`\n"
+            "  stays as sent. When the request is known (an `.ssecap`, a HAR or a proxy record that\n"
+            "  keeps its body) and the tool's schema requires properties, it is\n"
+            "  `tool.empty-arguments-required` instead.\n"
+            '- **Example:** `{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"now","arguments":""}}]}`\n'
+            '  then `finish_reason: "tool_calls"`.\n'
+            "- **What to do:** nothing for a tool that takes no arguments. A strict client that\n"
+            "  parses `arguments` as JSON fails on the empty string: read it as `{}`.\n"
+        ),
+        content=("arguments",),
+    ),
+    Code(
+        "tool.empty-arguments-required",
+        "warning",
+        "aggregate",
+        PAGE,
+        "Tool call {label} ({name!r}) ended with empty arguments, but the request's schema of {name!r} requires {required}: read as {{}}, the call cannot be run as it is.",
+        (
+            "- **Meaning:** a call ended with empty arguments, and the request (kept by the\n"
+            "  capture: an `.ssecap` request body, a HAR entry's `postData`, a proxy record)\n"
+            "  declares that tool with an input schema whose `required` list is not empty. The\n"
+            "  `input` is still `{}`, but it does not satisfy the schema.\n"
+            '- **Example:** a request declaring `get_weather` with `required: ["city"]`, and a\n'
+            '  streamed call `get_weather` whose `arguments` are `""`.\n'
+            "- **What to do:** do not run the call: the model (or a gateway that dropped the\n"
+            "  argument fragments) produced no arguments. Retry, or check the gateway.\n"
+        ),
+    ),
+    Code(
+        "tool.calls-under-stop",
+        "warning",
+        "provider",
+        PAGE,
+        {
+            "openai-chat": "Choice {choice} made tool calls but finished with finish_reason {fr!r}, not 'tool_calls': strict clients, which run tools only on finish_reason 'tool_calls' (the agent loops of LangChain, CrewAI and the like), end the turn there and drop the calls.",
+            "ollama": "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
+        },
+        (
+            "- **Meaning:** a reply made tool calls but ended with a finish reason that says it\n"
+            "  simply stopped: an OpenAI-compatible choice with tool calls and `finish_reason:\n"
+            '  "stop"` (or another spelling of stop), or an Ollama `done: true` line that itself\n'
+            '  carries `message.tool_calls` with `done_reason: "stop"`. The calls are kept (and\n'
+            "  ended) as they came; the finish reason stays as sent.\n"
+            '- **Example:** `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` after\n'
+            "  `delta.tool_calls` fragments.\n"
+            "- **What to do:** strict clients branch on the finish reason: with `stop` they show the\n"
+            "  (often empty) text and never run the tools. Fix the server (it should send\n"
+            '  `finish_reason: "tool_calls"`), or make the client look at the calls whatever the\n'
+            "  finish reason.\n"
         ),
     ),
     Code(

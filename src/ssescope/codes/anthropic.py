@@ -92,6 +92,44 @@ CODES: tuple[Code, ...] = (
         ),
     ),
     Code(
+        "anthropic.turn-paused",
+        "warning",
+        "provider",
+        PAGE,
+        {
+            "pause_turn": "The turn is paused (stop_reason 'pause_turn' in record {record}), not finished: a server tool loop reached its limit. Send the conversation back with this response as the assistant turn, unchanged, for the model to go on.",
+            "compaction": "The turn is paused after compacting the context (stop_reason 'compaction' in record {record}), not finished. Send the conversation back with this response, its compaction block included, for the model to go on.",
+        },
+        (
+            "- **Means:** the message ended with `stop_reason: pause_turn` (a long-running turn\n"
+            "  with server tools, such as web search, paused at the server's iteration limit) or\n"
+            "  `compaction` (the API compacted the context and paused, `pause_after_compaction`).\n"
+            "  The turn is not finished: the status is `incomplete`, the finish reason `other`,\n"
+            "  and the raw finish reason the stop reason as sent.\n"
+            '- **Example:** `data: {"type":"message_delta","delta":{"stop_reason":"pause_turn"}}`\n'
+            "- **What to do:** the client must send the request again with this response appended\n"
+            "  as the assistant turn, as it came (its server tool blocks, or its `compaction`\n"
+            "  block, included); the model then continues where it paused. A client that treats the\n"
+            "  response as a finished answer shows a half-done reply.\n"
+        ),
+    ),
+    Code(
+        "anthropic.refusal-explained",
+        "info",
+        "provider",
+        PAGE,
+        "The model refused (stop_details category {category!r}): {explanation!q:300}",
+        (
+            "- **Means:** a `message_delta` carried `stop_details` with an `explanation` (Anthropic\n"
+            "  sends it with `stop_reason: refusal`). The explanation is metadata about the refusal,\n"
+            "  not text the model wrote: it is shown here and in the status reason, and `refusal`\n"
+            "  stays as the model wrote it.\n"
+            '- **Example:** `"stop_details": {"type": "refusal", "category": "cyber", "explanation": "…"}`\n'
+            "- **What to do:** read the explanation; the request needs to change.\n"
+        ),
+        content=("explanation",),
+    ),
+    Code(
         "anthropic.event-name-mismatch",
         "warning",
         "provider",

@@ -51,7 +51,7 @@ CODES: tuple[Code, ...] = (
         example_doc(
             "The HAR holds several streamed responses; the first is read, and the message names the others.",
             "A HAR with two `text/event-stream` entries.",
-            "Use `read_all()` to get every one, or export a HAR holding only the request you want.",
+            "Use `read_all()` or `ssescope.inspect_all()` to get every one (`ssescope.inspect()` raises `UsageError` rather than pick the first), `ssescope.inspect(..., entry=N)` or `--entry N` for one.",
         ),
     ),
     Code(
@@ -229,7 +229,7 @@ CODES: tuple[Code, ...] = (
         (
             "**Severity:** info\n"
             "\n"
-            "The JSONL log holds several streams, told apart by a `request_id`, `stream_id` or `response_id` field next to `chunk`; `read_container` and `inspect()` read the first, and the message says how many there are.\n"
+            "The JSONL log holds several streams, told apart by a `request_id`, `stream_id` or `response_id` field next to `chunk`; `read_container` reads the first, and the message says how many there are (`inspect()` does not pick one: it raises `UsageError` and points at `inspect_all()` and `inspect(..., entry=N)`).\n"
             "\n"
             "**Example:**\n"
             "\n"

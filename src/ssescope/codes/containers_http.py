@@ -127,6 +127,7 @@ CODES: tuple[Code, ...] = (
         {
             "container": "The body is {encoding!q}-encoded and {why}; it is passed on as is. Capture it decoded (curl --compressed, or --trace instead of --trace-ascii).",
             "recorder": "The body is recorded as it arrived: {why}.",
+            "transport": "The body is judged as far as it decoded: {why}; the app still gets every byte.",
         },
         example_doc(
             "The body is compressed with an encoding ssescope cannot decode (`br`, `zstd`), or it came from curl `--trace-ascii`, whose dump of compressed bytes cannot be recovered. The body is passed on as it is and will not parse.",

@@ -108,6 +108,29 @@ CODES: tuple[Code, ...] = (
         content=("raw_text",),
     ),
     Code(
+        "sse.terminal-event-unterminated",
+        "warning",
+        "framing",
+        PAGE,
+        "The last event ({marker}) lacks only its final blank line: its bytes arrived whole and parse, so it is read as the stream's end marker. A WHATWG-exact client (a browser's EventSource, eventsource-parser) discards it and sees a stream cut before its end.",
+        (
+            "- **Means:** The body ended inside its last event block, but that block is the\n"
+            "  detected provider's terminal event (`message_stop`, `response.completed`,\n"
+            "  `message-end`, `data: [DONE]`…) and its data parses: every byte of the end marker\n"
+            "  arrived, only the blank line after it is missing. ssescope reads it, so the status\n"
+            "  is what the marker says (`completed`, say) rather than `truncated`;\n"
+            "  `sse.unterminated-event` still reports the block. A block that is not a terminal\n"
+            "  event, or whose data does not parse, stays discarded and the status `truncated`.\n"
+            "  See `docs/verdicts.md`.\n"
+            '- **Example:** a body ending in `event: message_stop\\ndata: {"type":"message_stop"}` with\n'
+            "  no newline after it (the anthropic SDK reads it as complete).\n"
+            "- **What to do:** Clients that follow the standard exactly, a browser's `EventSource`\n"
+            "  and eventsource-parser among them, drop this event and see a stream cut before its\n"
+            "  end. Make the server (or the proxy, or whatever wrote the capture) end every event\n"
+            "  with a blank line.\n"
+        ),
+    ),
+    Code(
         "sse.event-too-large",
         "error",
         "framing",

@@ -108,4 +108,19 @@ CODES: tuple[Code, ...] = (
             "capture is safe to share.\n"
         ),
     ),
+    Code(
+        "stream.judging-stopped",
+        "warning",
+        "live",
+        PAGE,
+        "Judging this stream stopped after {bytes_seen:,} bytes: {why}. The app read the stream as usual; the Report covers what was judged before.",
+        (
+            "The in-process transport (`ssescope.Transport`) could not go on judging a stream: the\n"
+            "engine failed on it. The app is not affected: it reads every byte as the server sent them,\n"
+            "and the transport never raises into it. The Report describes what was judged before the\n"
+            "failure. Example: a stream whose judging hit an unexpected error in ssescope itself. What\n"
+            "to do: record the stream (`CaptureSampler`, or `ssescope proxy --record`) and report the\n"
+            "capture; `ssescope inspect` on it shows where judging fails.\n"
+        ),
+    ),
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 
+from ..limits import MAX_DEPTH, too_deep
 from .diff import Difference, compare_result, json_differences
 from .shapes import (
     SHAPES,
@@ -65,14 +66,24 @@ def load_result(raw: bytes, name: str) -> object:
     parses as a JSON object and plain text (the expected text of output 0) otherwise.
 
     Raises:
-        ResultError: the file is not UTF-8, or a ``.json`` file does not parse.
+        ResultError: the file is not UTF-8, a ``.json`` file does not parse, or its JSON
+            nests deeper than :data:`~ssescope.limits.MAX_DEPTH` levels or holds an
+            integer too long to read.
     """
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ResultError(f"{name} is not UTF-8 text") from exc
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=_integer)
+    except RecursionError:
+        if not name.lower().endswith(".json") and not text.lstrip().startswith("{"):
+            return text  # not a JSON object: the expected text
+        raise ResultError(f"{name} nests JSON deeper than {MAX_DEPTH} levels") from None
+    except _TooLong as exc:
+        raise ResultError(
+            f"{name} holds an integer of {exc.args[0]:,} digits (at most {_INT_DIGITS:,} are read)"
+        ) from None
     except json.JSONDecodeError as exc:
         if name.lower().endswith(".json"):
             raise ResultError(
@@ -80,5 +91,21 @@ def load_result(raw: bytes, name: str) -> object:
             ) from exc
         return text
     if isinstance(value, dict) or name.lower().endswith(".json"):
+        if too_deep(value):
+            raise ResultError(f"{name} nests JSON deeper than {MAX_DEPTH} levels")
         return value
     return text
+
+
+_INT_DIGITS = 4300  # CPython's own limit on converting a string to an int
+
+
+class _TooLong(Exception):
+    """An integer of more digits than :data:`_INT_DIGITS` (its digit count in ``args``)."""
+
+
+def _integer(token: str) -> int:
+    digits = len(token.lstrip("-"))
+    if digits > _INT_DIGITS:
+        raise _TooLong(digits)
+    return int(token)

@@ -115,7 +115,7 @@ def _arguments(value: object) -> JSON:
             return {}
         try:
             parsed: JSON = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # kept as the text the result states
             return value
         return parsed
     return value  # type: ignore[return-value]

@@ -44,6 +44,7 @@ from ._read import (
     _text,
     _usage,
 )
+from .vercel import NOT_CARRIED
 
 __all__ = [
     "SHAPES",
@@ -86,6 +87,8 @@ class ExpectedOutput:
             anthropic ``Message`` lists server tool uses, a ``ChatCompletion`` cannot).
         finish_reason: the finish reason in the result's own words; it matches the
             Report's unified or raw finish reason.
+        raw_finish_reason: the provider's own finish reason, when the result keeps it
+            beside its own word (the Vercel AI SDK's ``rawFinishReason``).
     """
 
     index: int = 0
@@ -95,6 +98,7 @@ class ExpectedOutput:
     tool_calls: list[ExpectedCall] | None = None
     call_kinds: frozenset[str] = ALL_KINDS
     finish_reason: str | None = None
+    raw_finish_reason: str | None = None
 
 
 @dataclass(slots=True)
@@ -107,12 +111,23 @@ class ExpectedReply:
         usage: the usage counts it states, by the Report's usage keys.
         response_id: the response id it names, used to pick the response of a capture
             that holds several.
+        usage_stated: whether the result has its usage field at all (``null`` or without
+            counts included): a client's result that has it but lacks the stream's counts
+            lost them; one without the field says nothing about usage.
     """
 
     shape: str
     outputs: list[ExpectedOutput] = field(default_factory=list)
     usage: dict[str, int] = field(default_factory=dict)
     response_id: str | None = None
+    usage_stated: bool = False
+
+    @property
+    def client(self) -> bool:
+        """Whether the result is a client SDK's object that has its usage field (it
+        carries the stream's usage over when the stream has one), not expected fields or
+        a Report."""
+        return self.usage_stated and self.shape not in ("ssescope-report", "fields", "text")
 
     def stated(self) -> list[str]:
         """The Report fields the result states, in the Report's order."""
@@ -351,7 +366,6 @@ def _gemini(d: dict[str, Any]) -> ExpectedReply:
     return reply
 
 
-_VERCEL_FINISH = {"tool-calls": "tool_calls", "content-filter": "content_filter"}
 _VERCEL_USAGE = (
     (("inputTokens",), "input_tokens"),
     (("promptTokens",), "input_tokens"),
@@ -390,10 +404,14 @@ def _vercel(d: dict[str, Any]) -> ExpectedReply:
             calls.append(_with_args(call, obj, "input", "args"))
         out.tool_calls = calls
     if "finishReason" in d:
-        finish = _opt_str(d["finishReason"], "finishReason")
-        out.finish_reason = _VERCEL_FINISH.get(finish, finish) if finish else None
+        # the SDK's own word (tool-calls, other, unknown…): compare.vercel reads it
+        out.finish_reason = _opt_str(d["finishReason"], "finishReason") or None
+        out.raw_finish_reason = _opt_str(d.get("rawFinishReason"), "rawFinishReason") or None
     reply.outputs.append(out)
-    reply.usage = _usage(d.get("usage"), "usage", _VERCEL_USAGE)
+    usage = _usage(d.get("usage"), "usage", _VERCEL_USAGE)
+    for key in NOT_CARRIED:
+        usage.pop(key, None)  # computed by the SDK, not carried over from the stream
+    reply.usage = usage
     return reply
 
 
@@ -469,6 +487,9 @@ SHAPES: tuple[
 """The shapes read, in the order they are tried: (name, test, reader)."""
 
 
+_USAGE_KEYS = ("usage", "usageMetadata", "usage_metadata")
+
+
 def _as_json(result: object) -> object:
     """The JSON form of ``result``: SDK objects (pydantic models) are dumped, a Report
     becomes its JSON contract."""
@@ -504,7 +525,9 @@ def normalise_result(result: object) -> ExpectedReply:
         raise ResultError(f"the result must be an object or a text, not {_kind(value)}")
     for _name, test, reader in SHAPES:
         if test(value):
-            return reader(value)
+            reply = reader(value)
+            reply.usage_stated = any(key in value for key in _USAGE_KEYS)
+            return reply
     raise ResultError(
         "the result is an object of no known shape: expected a ChatCompletion, a Responses "
         "Response, an anthropic Message, a Gemini GenerateContentResponse, a Vercel AI SDK "

@@ -14,6 +14,7 @@ from typing import Literal
 from ..diagnostics import Diagnostic
 from ..sourceinfo import END_REASONS, EntryInfo, RequestInfo, SourceInfo
 from .checks import checked_status, checked_time
+from .request_tools import ToolSchemas
 
 __all__ = [
     "CONTAINERS",
@@ -89,6 +90,8 @@ class Body:
             started: ``"first_byte_s"`` and ``"total_s"`` when known.
         entry: which entry of a capture holding several streams this body is, or
             ``None`` for a form that holds one.
+        tools: the tools the request declared, when the form keeps its body
+            (:func:`~ssescope.containers.request_tools.request_tools`).
     """
 
     chunks: list[Chunk]
@@ -102,6 +105,7 @@ class Body:
     end: str | None = None
     timing: dict[str, float] = field(default_factory=dict)
     entry: EntryInfo | None = None
+    tools: ToolSchemas = ()
 
     def info(self) -> SourceInfo:
         """What the container knew about this body, as the frozen value a Pipeline takes."""
@@ -120,6 +124,7 @@ class Body:
             request=self.request,
             diagnostics=diagnostics,
             entry=self.entry,
+            tools=self.tools,
         )
 
     @property

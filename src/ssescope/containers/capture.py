@@ -43,6 +43,7 @@ from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_header_bytes, redact_headers, redact_url
+from .request_tools import request_tools
 
 __all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
 
@@ -297,6 +298,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
             url=redact_url(str(req.get("url", ""))),
             headers=redact_headers(_headers(req.get("headers"))),
         )
+        body.tools = request_tools(req.get("body"))
     resp = obj.get("response")
     if isinstance(resp, dict):
         status = resp.get("status")

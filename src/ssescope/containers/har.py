@@ -2,8 +2,11 @@
 
 Which entries: those whose response ``content.mimeType`` (or ``Content-Type`` header)
 is a streaming type (:data:`STREAM_TYPES`), or that carry Chrome's
-``_eventSourceMessages``, or whose body text starts like SSE. Each becomes one
-:class:`Body`; :func:`read_har` returns the first, :func:`read_har_all` every one.
+``_eventSourceMessages``, or whose body text starts like SSE, and the streaming requests
+answered with an HTTP error (``"stream": true`` in the request body, or ``Accept:
+text/event-stream``, and a status of 400 or more): the error body, usually the provider's
+JSON error, is the one the user is looking for. Each becomes one :class:`Body`;
+:func:`read_har` returns the first, :func:`read_har_all` every one.
 
 The body is ``content.text`` (base64-decoded when ``content.encoding`` is
 ``"base64"``): already de-chunked and decompressed by the browser, and in one piece.
@@ -50,7 +53,9 @@ from ._body import (
     RequestInfo,
 )
 from ._httpbody import decode_limit_diagnostic
+from .checks import checked_status
 from .redact import redact_headers, redact_url
+from .request_tools import request_tools
 
 __all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
 
@@ -112,25 +117,55 @@ def read_har_all(data: bytes) -> list[Body]:
             continue
         response = _dict(entry.get("response"))
         content = _dict(response.get("content"))
-        mime = _str(content.get("mimeType")) or _header(response.get("headers"), "content-type")
-        seen.append(mime or "(none)")
+        declared = _str(content.get("mimeType"))
+        header = _header(response.get("headers"), "content-type")
+        seen.append(declared or header or "(none)")
         messages = entry.get("_eventSourceMessages", response.get("_eventSourceMessages"))
         text = content.get("text")
-        base = mime.split(";", 1)[0].strip().lower()
+        # either type may name the stream: some exporters write application/octet-stream
+        # as the content's type of a body they kept in base64
+        bases = {m.split(";", 1)[0].strip().lower() for m in (declared, header)}
         if (
-            base in STREAM_TYPES
+            bases & STREAM_TYPES
             or (isinstance(messages, list) and messages)
             or (
                 isinstance(text, str)
-                and content.get("encoding") != "base64"
-                and text.lstrip().startswith(_SSE_START)
+                and not _is_base64(content)
+                and text.lstrip(_BLANK).startswith(_SSE_START)
             )
+            or _failed_stream_request(entry, response)
         ):
             bodies.append(_entry(i, entry, response, content, messages))
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
         return [_empty(diagnostic("har.no-stream-entry", n_entries=len(entries), kinds=kinds))]
     return bodies
+
+
+def _failed_stream_request(entry: dict[str, Any], response: dict[str, Any]) -> bool:
+    """Whether the entry is a streaming request the server refused with an HTTP error."""
+    status = response.get("status")
+    if not isinstance(status, int) or isinstance(status, bool) or status < 400:
+        return False
+    request = _dict(entry.get("request"))
+    accept = _header(request.get("headers"), "accept").lower()
+    if "text/event-stream" in accept or "ndjson" in accept:
+        return True
+    if any(mark in _str(request.get("url")) for mark in _STREAM_URLS):
+        return True
+    posted = _str(_dict(request.get("postData")).get("text"))
+    if not posted or len(posted) > _POSTED_CHARS or '"stream"' not in posted:
+        return False
+    try:
+        body = json.loads(posted)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(body, dict) and body.get("stream") is True
+
+
+_STREAM_URLS = (":streamGenerateContent", "alt=sse", "/converse-stream", "-with-response-stream")
+"""URL marks of the streaming endpoints that take no ``"stream": true`` (Gemini, Bedrock)."""
+_POSTED_CHARS = 1 << 22  # a request body longer than this is not parsed to find "stream"
 
 
 def _empty(found: Diagnostic) -> Body:
@@ -160,11 +195,18 @@ def _header(value: object, name: str) -> str:
     return next((v for k, v in _pairs(value) if k.lower() == name), "")
 
 
-def _ms(value: object) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+def _number(value: object) -> float | None:
+    """A finite JSON number as a float; ``None`` for anything else, and for an integer
+    too large for a float (a 401-digit ``time`` would raise OverflowError)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e300:
         f = float(value)
         return f if math.isfinite(f) else None
     return None
+
+
+def _ms(value: object) -> float | None:
+    f = _number(value)
+    return f if f is not None and f >= 0 else None
 
 
 def _entry(
@@ -181,7 +223,12 @@ def _entry(
         url=redact_url(_str(req.get("url"))),
         headers=redact_headers(_pairs(req.get("headers"))),
     )
-    status = response.get("status")
+    # HAR writes 0 for a request that got no response; any other value is checked, and
+    # one that is not a status code (text, a fraction) is reported, not dropped
+    raw_status = response.get("status")
+    status, bad_status = checked_status(None if raw_status in (None, 0) else raw_status)
+    if bad_status is not None:
+        diags.append(bad_status)
     timing: dict[str, float] = {}
     timings = _dict(entry.get("timings"))
     parts = [_ms(timings.get(k)) for k in ("blocked", "dns", "connect", "send", "wait")]
@@ -194,7 +241,9 @@ def _entry(
     chunks: list[Chunk] = []
     text = content.get("text")
     if isinstance(text, str) and text:
-        if content.get("encoding") == "base64":
+        if _is_base64(content):
+            # exporters may wrap base64 in lines; whitespace is not part of it
+            text = "".join(text.split())
             if len(text) > _BASE64_CHARS:
                 text = text[:_BASE64_CHARS]
                 diags.append(decode_limit_diagnostic("base64", index, None))
@@ -216,14 +265,23 @@ def _entry(
     return Body(
         chunks,
         "har",
-        status=status if isinstance(status, int) and status > 0 else None,
+        status=status,
         headers=redact_headers(_pairs(response.get("headers"))),
         request=request,
         lost=lost,
         diagnostics=diags,
         timing=timing,
         entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
+        tools=request_tools(_dict(req.get("postData")).get("text")),
     )
+
+
+_BLANK = " \t\r\n\ufeff"  # what may come before a body's first SSE field
+
+
+def _is_base64(content: dict[str, Any]) -> bool:
+    encoding = content.get("encoding")
+    return isinstance(encoding, str) and encoding.strip().lower() == "base64"
 
 
 def _started(entry: dict[str, Any]) -> str | None:
@@ -255,15 +313,7 @@ def _rebuild(
     timing: dict[str, float],
     diags: list[Diagnostic],
 ) -> list[Chunk]:
-    times = [
-        float(m["time"])
-        if isinstance(m, dict)
-        and isinstance(m.get("time"), (int, float))
-        and not isinstance(m.get("time"), bool)
-        and math.isfinite(m["time"])
-        else None
-        for m in messages
-    ]
+    times = [_number(m.get("time")) if isinstance(m, dict) else None for m in messages]
     known = [t for t in times if t is not None]
     started = _epoch(entry.get("startedDateTime"))
     origin: float | None = None

@@ -9,6 +9,7 @@ was sent.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -26,8 +27,10 @@ __all__ = [
     "redact_header_bytes",
     "redact_header_text",
     "redact_headers",
+    "redact_pairs",
     "redact_url",
     "scrub",
+    "secret_marker",
     "secret_values",
 ]
 
@@ -350,6 +353,12 @@ class EchoScrubber:
         self._held = buf[cut:]
         return buf[:cut]
 
+    @property
+    def held(self) -> int:
+        """How many bytes are held back (the end of the last chunk, which may start a
+        secret); they come first in the next :meth:`feed`."""
+        return len(self._held)
+
     def close(self) -> bytes:
         """What was held back at the end of the body: kept, unless it is most of a secret
         (a body cut in the middle of the key it repeats)."""
@@ -371,3 +380,19 @@ class EchoScrubber:
                     cut = at
                 at = buf.rfind(form[:1], lo, at)
         return cut
+
+
+def secret_marker(value: str) -> str:
+    """What a secret value becomes: ``[redacted sha256:xxxxxxxx]``.
+
+    The eight hex digits of its SHA-256 tell two keys apart (which key did this request
+    use?) without revealing either.
+    """
+    digest = hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{REDACTED[:-1]} sha256:{digest}]"
+
+
+def redact_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The headers with every secret value (a credential or an account id, see
+    :func:`ssescope.containers.redact.is_hidden_header`) replaced by :func:`secret_marker`."""
+    return [(k, secret_marker(v) if is_hidden_header(k) else v) for k, v in headers]

@@ -9,15 +9,25 @@ first bytes                                        framing
 an AWS event-stream prelude whose CRC checks out   ``aws-eventstream``
 ``data:`` ``event:`` ``id:`` ``retry:`` ``:``      ``sse``
 ``[``                                              ``json-array``
-``{`` and a first line that leaves it open         ``json`` (one document)
+``{`` and a first line that leaves it open         ``json`` (one document), unless
+                                                   the lines after it are records
 ``{`` (once the first line is seen)                ``ndjson``
+anything else ending in ``}``, then a JSON object  ``ndjson`` (first record broken)
 anything else (once a full line is seen)           ``sse`` (fallback)
 =================================================  ==================
 
-A body that starts with ``{`` is NDJSON when its first line holds a whole JSON value,
-and one JSON document over several lines (a pretty-printed response that was not
-streamed) when the first line opens an object it does not close. A first line longer
-than 4 KiB, or a body without a line end, is NDJSON.
+A body that starts with ``{`` is NDJSON when its first line holds a whole JSON value.
+When the first line opens an object it does not close, the body is one JSON document
+over several lines (a pretty-printed response that was not streamed) only if it reads as
+one: a later line closes the object before any line is a record of its own. A later line
+that is a whole JSON object at the start of the line (an NDJSON record) makes it NDJSON
+whose first line is broken: that line is one bad record, reported with its offset, and
+the records after it are read. When neither is seen within the first 4 KiB (or before the
+body ends), the first non-blank line after the first decides: one that starts with ``{``
+is a record (NDJSON), anything else the inside of a document. The same look at the later
+lines turns a body whose first line is no known framing but ends with ``}`` into NDJSON
+when a later line is a JSON object (a record that lost its opening brace) before any is
+an SSE field. A first line longer than 4 KiB, or a body without a line end, is NDJSON.
 
 Detection looks only at the first bytes of the body, never at how they were chunked: a
 rule that decides on a prefix decides the same on any longer prefix, and if the first
@@ -28,6 +38,8 @@ same whether the body arrives whole or a byte at a time.
 from __future__ import annotations
 
 import binascii
+import json
+import re
 from typing import Literal, Protocol
 
 from ..errors import UsageError
@@ -35,7 +47,7 @@ from ..incremental import mark_closed
 from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
-from .records import FramingOutput, Tail
+from .records import FramingOutput, SSEEvent, Tail
 from .sse import SSEParser
 
 __all__ = ["FRAMINGS", "Framer", "FramingName", "FramingParser", "detect_framing", "make_parser"]
@@ -107,11 +119,9 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
             if not final:
                 return None, "waiting for the end of the first line"
             return "ndjson", "the first non-blank byte is '{'"
-        if _leaves_open(stripped[:end]):
-            return (
-                "json",
-                "the first line opens a JSON object it does not close: one JSON document",
-            )
+        depth = _depth(stripped[:end])
+        if depth > 0:
+            return _document_or_records(stripped, end, depth, final)
         return "ndjson", "the first non-blank byte is '{'"
     for p in _SSE_PREFIXES:
         if stripped.startswith(p):
@@ -119,13 +129,13 @@ def detect_framing(prefix: bytes, *, final: bool = False) -> tuple[FramingName |
             return "sse", f"the first line starts with {name!r}"
         if p.startswith(stripped) and not final:
             return None, "waiting for the first field name"
-    if (
-        not final
-        and len(prefix) < _DECIDE_AFTER
-        and b"\n" not in stripped
-        and b"\r" not in stripped
-    ):
-        return None, "waiting for the end of the first line"
+    end = _line_end(stripped)
+    if end < 0:
+        if not final and len(prefix) < _DECIDE_AFTER:
+            return None, "waiting for the end of the first line"
+        return "sse", "no known framing matched the first line; SSE assumed"
+    if stripped[:end].rstrip(_WS).endswith(b"}"):
+        return _records_or_sse(stripped, end, final)  # maybe a record without its "{"
     return "sse", "no known framing matched the first line; SSE assumed"
 
 
@@ -134,25 +144,104 @@ def _line_end(data: bytes) -> int:
     return min(ends) if ends else -1
 
 
-def _leaves_open(line: bytes) -> bool:
-    """Whether a line opens more JSON objects and arrays than it closes (strings skipped)."""
-    depth = 0
-    in_string = escape = False
-    for c in line:
-        if in_string:
-            if escape:
-                escape = False
-            elif c == 0x5C:  # backslash
-                escape = True
-            elif c == 0x22:
-                in_string = False
-        elif c == 0x22:
-            in_string = True
-        elif c in b"{[":
-            depth += 1
-        elif c in b"}]":
-            depth -= 1
-    return depth > 0
+def _later_lines(body: bytes, end: int) -> list[tuple[bytes, bool]]:
+    """The lines of ``body`` after its first (which ends at ``end``), each with whether
+    its line end was seen (only the last can lack one); blank lines left out."""
+    lines: list[tuple[bytes, bool]] = []
+    rest = body[end:]
+    while rest:
+        rest = rest[1:] if rest[:1] != b"\r" or rest[1:2] != b"\n" else rest[2:]
+        stop = _line_end(rest)
+        line = rest if stop < 0 else rest[:stop]
+        if line.strip(_WS):
+            lines.append((line, stop >= 0))
+        if stop < 0:
+            break
+        rest = rest[stop:]
+    return lines
+
+
+def _is_record(line: bytes) -> bool:
+    """Whether a line is an NDJSON record: a whole JSON object from its first byte."""
+    if line[:1] != b"{":
+        return False
+    try:
+        value = json.loads(line)
+    except ValueError:  # (UnicodeDecodeError is one)
+        return False
+    return isinstance(value, dict)
+
+
+def _document_or_records(
+    body: bytes, end: int, depth: int, final: bool
+) -> tuple[FramingName | None, str]:
+    """A first line that opens an object it does not close: one JSON document spread over
+    lines, or NDJSON whose first record is broken (see the module docstring)."""
+    lines = _later_lines(body, end)
+    for line, whole in lines:
+        if whole and _is_record(line):
+            return (
+                "ndjson",
+                "the first line is not a whole JSON value but a later line is one: NDJSON "
+                "whose first record is broken",
+            )
+        # (an unfinished line that closes the object closes it whatever follows: no
+        # longer line can then be a record)
+        depth += _depth(line)
+        if depth <= 0:
+            return (
+                "json",
+                "the first line opens a JSON object that a later line closes: one JSON document",
+            )
+    if not final and len(body) < _HEAD_MAX:
+        return None, "waiting for the line that closes the first line's object"
+    if lines and lines[0][0][:1] == b"{":
+        return (
+            "ndjson",
+            "the first line is not a whole JSON value and the next starts a record: NDJSON "
+            "whose first record is broken",
+        )
+    return "json", "the first line opens a JSON object it does not close: one JSON document"
+
+
+def _records_or_sse(body: bytes, end: int, final: bool) -> tuple[FramingName | None, str]:
+    """A first line that is no known framing but ends like a JSON object: NDJSON when a
+    later line is a record before any is an SSE field (the first record lost its opening
+    brace, or has text before it), else SSE."""
+    lines = _later_lines(body, end)
+    for line, whole in lines:
+        if not whole:
+            break
+        if line.startswith(_SSE_PREFIXES):
+            return "sse", "no known framing matched the first line; SSE assumed"
+        if _is_record(line):
+            return (
+                "ndjson",
+                "the first line is no known framing but a later line is a JSON object: NDJSON "
+                "whose first record is broken",
+            )
+    if not final and len(body) < _HEAD_MAX:
+        return None, "waiting for a line that tells SSE from NDJSON"
+    if lines and lines[0][0][:1] == b"{" and not lines[0][1]:
+        return (
+            "ndjson",
+            "the first line is no known framing and the next starts a record longer than "
+            "detection reads: NDJSON whose first record is broken",
+        )
+    return "sse", "no known framing matched the first line; SSE assumed"
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _depth(line: bytes) -> int:
+    """How many more JSON objects and arrays a line opens than it closes (strings skipped;
+    a string the line leaves open hides the rest of the line)."""
+    bare = _STRING.sub(b"", line)
+    quote = bare.find(b'"')
+    if quote >= 0:
+        bare = bare[:quote]
+    return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
 
 
 def make_parser(framing: FramingName, *, max_event_bytes: int | None = None) -> FramingParser:
@@ -226,6 +315,13 @@ class Framer:
     def tail(self) -> Tail | None:
         """After :meth:`close`: the unterminated bytes at the end of the body, if any."""
         return None if self._parser is None else self._parser.tail
+
+    @property
+    def pending(self) -> SSEEvent | None:
+        """After :meth:`close`: the event an unterminated last SSE block would have been
+        (see :attr:`SSEParser.pending`); ``None`` for other framings."""
+        parser = self._parser
+        return parser.pending if isinstance(parser, SSEParser) else None
 
     def close(self, time: float | None = None) -> list[FramingOutput]:
         """Signal the end of the body (see :meth:`SSEParser.close`).

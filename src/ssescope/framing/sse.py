@@ -79,6 +79,7 @@ from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
 
 __all__ = ["SSEParser"]
 
+_PENDING_LIMIT = 1 << 20  # bytes of an unterminated block kept as a pending event, at most
 _LF = 0x0A
 _CR = 0x0D
 _SPACE = 0x20
@@ -168,6 +169,7 @@ class SSEParser:
         "_pos",
         "_retry",
         "_skip_lf",
+        "pending",
         "tail",
     )
 
@@ -180,6 +182,8 @@ class SSEParser:
         self._closed = False
         self._pos = 0  # absolute offset of the next byte to be parsed
         self.tail: Tail | None = None  # the unterminated block or line, after close()
+        # the event the unterminated block would have been, had its blank line come
+        self.pending: SSEEvent | None = None
         self._index = 0  # index of the next record
         # bytes at byte 0 that may still turn out to be a BOM (None once decided)
         self._head: bytes | None = b""
@@ -449,8 +453,9 @@ class SSEParser:
         self._fast = False
         self._head = None
         # only the start of an unfinished line is reported: it may be gigabytes long
-        tail_size = _size(self._partial)
-        tail = _head(self._partial, EXCERPT_CHARS)
+        partial = self._partial
+        tail_size = _size(partial)
+        tail = _head(partial, EXCERPT_CHARS)
         in_line = self._in_line and not self._line_dropped
         self._in_line = False
         self._partial = []
@@ -486,9 +491,41 @@ class SSEParser:
                     kept=kept,
                 )
             )
+            self.pending = self._pending(partial if in_line else None, tail_size, time)
         return out
 
     # -- internals ---------------------------------------------------------------------
+
+    def _pending(
+        self, partial: list[bytes] | None, size: int, time: float | None
+    ) -> SSEEvent | None:
+        """The event an unterminated block would have dispatched, had its blank line come.
+
+        Not dispatched (the standard discards it); kept in :attr:`pending` so that the
+        pipeline can read a terminal event whose bytes all arrived but its blank line
+        (see ``docs/verdicts.md``). ``partial`` is the last line when the body ended
+        inside it; a block or line longer than :data:`_PENDING_LIMIT` is not kept.
+        What reading the last line would report (an unknown field, invalid UTF-8) is
+        left out: the block as a whole is reported as ``sse.unterminated-event``.
+        """
+        start = self._block_start if self._block_start >= 0 else self._partial_start
+        end = self._partial_start + size if partial is not None else self._pos
+        if end - start > _PENDING_LIMIT:
+            return None
+        if partial is not None:
+            self._line(b"".join(partial), self._partial_start, end, [], time)
+        if self._block_start < 0 or not self._data:
+            return None
+        return SSEEvent(
+            self._index,
+            self._event or "message",
+            "\n".join(self._data),
+            self._id,
+            self._retry,
+            self._block_start,
+            end,
+            time,
+        )
 
     def _finish_line(
         self, data: bytes, i: int, base: int, time: float | None, out: list[FramingOutput]

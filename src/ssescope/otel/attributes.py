@@ -232,8 +232,8 @@ def span_attributes(
 
     The GenAI ones (``gen_ai.*``, ``error.type``, ``server.*``), the HTTP status and
     method, and ssescope's own (``ssescope.*``): the verdict and its reason, the provider
-    protocol, time to first byte and first event, the longest silence between content
-    records (``ssescope.content_idle_max``) and between any records, the record count and
+    protocol, time to first byte and first event, the longest time without a content
+    record (``ssescope.content_idle_max``, the Report's ``max_content_idle_s``) and between any records, the record count and
     the count of error and warning diagnostics. Usage only as the stream reported it,
     never estimated. Content (``gen_ai.output.messages``) only with ``capture_content``.
     """
@@ -263,9 +263,8 @@ def span_attributes(
         attrs["ssescope.time_to_first_byte"] = timing.first_byte_s
     if timing.first_event_s is not None:
         attrs["ssescope.time_to_first_event"] = timing.first_event_s
-    gaps = content_gaps(report)
-    if gaps:
-        attrs["ssescope.content_idle_max"] = round(max(gaps), 6)
+    if timing.max_content_idle_s is not None:
+        attrs["ssescope.content_idle_max"] = timing.max_content_idle_s
     if timing.max_gap_s is not None:
         attrs["ssescope.gap_max"] = timing.max_gap_s
     if facts.end is not None:

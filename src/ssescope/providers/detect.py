@@ -4,7 +4,16 @@ Each rule looks at one record: its SSE event name, its JSON shape (``object``, `
 ``candidates``, ``message`` + ``done`` …). The rules belong to the provider packages
 (their ``knowledge`` modules) and run in the order the registry gives them. The first
 record that a rule recognises decides, and the rule is reported. Records that say
-nothing (``[DONE]``, a bare error object, a padding comment) are passed over.
+nothing (``[DONE]``, a padding comment) are passed over.
+
+An error record decides too, so that a stream whose only record is an in-stream error is
+read by its provider's adapter (``failed``, with the error) and not as an unknown stream.
+Each provider recognises its own documented error shape; where two share one, the most
+specific member decides (``docs/verdicts.md`` lists the rules): the Responses API's
+``sequence_number``, Anthropic's nested ``error`` under ``"type": "error"``, Vercel's
+``errorText``, Gemini's google.rpc ``status``, Ollama's string ``error`` on an NDJSON
+line; any other top-level ``error`` is an OpenAI-compatible error chunk. The rules of
+the shared ``{"error": ...}`` shape run after every content rule.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""The proxy's connections: a deadline for each request head, and a limit on how many.
+"""The servers' connections: a deadline for each request head, and a limit on how many.
 
 uvicorn waits for a request head as long as the client likes: a thousand connections that
 each send half a request line hold every file descriptor the process may open, and
-nobody else gets in. The proxy's servers therefore run on :func:`guarded_protocol`, an
+nobody else gets in. The proxy's servers, ``web`` and ``serve`` therefore run on
+:func:`guarded_protocol` (:func:`uvicorn_limits`), an
 HTTP/1.1 protocol (uvicorn's own, on h11) that
 
 * closes a connection that has not sent a whole request head ``header_timeout`` seconds
@@ -24,7 +25,13 @@ import resource
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ServerLimits", "default_max_connections", "guarded_protocol", "quiet_descriptor_errors"]
+__all__ = [
+    "ServerLimits",
+    "default_max_connections",
+    "guarded_protocol",
+    "quiet_descriptor_errors",
+    "uvicorn_limits",
+]
 
 _PER_EXCHANGE = 3  # descriptors one exchange may hold: the client, the upstream, its capture
 _RESERVED = 32  # for the rest of the process: listening sockets, the index, threads, …
@@ -140,6 +147,16 @@ def guarded_protocol(limits: ServerLimits) -> type[Any]:
             self.transport.close()
 
     return GuardedH11Protocol
+
+
+def uvicorn_limits(limits: ServerLimits) -> dict[str, Any]:
+    """The ``uvicorn.Config`` arguments that hold a server to ``limits`` (the proxy's,
+    and the standalone ``web`` and ``serve`` servers')."""
+    return {
+        "http": guarded_protocol(limits),
+        "timeout_keep_alive": limits.keep_alive,
+        "backlog": limits.backlog,
+    }
 
 
 def quiet_descriptor_errors(loop: Any, say: Any) -> None:

@@ -14,16 +14,16 @@ from __future__ import annotations
 import threading
 from typing import IO
 
-import orjson
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from .. import strictjson
 from ..visible import visible
 from .exchange import Exchange, Registry
 
-__all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line"]
+__all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line", "exchange_summary"]
 
 _COLORS = {
     "completed": "green",
@@ -51,30 +51,90 @@ def _plain(text: str, style: str = "") -> Text:
     return Text(visible(text), style)
 
 
-def exchange_line(ex: Exchange) -> Text:
-    """The one line printed as an exchange ends."""
-    line = Text()
-    line.append(ex.started.astimezone().strftime("%H:%M:%S"), "dim")
-    line.append(visible(f" {ex.method} {ex.path} "))
-    line.append(str(ex.status if ex.status is not None else "---"), "bold")
-    line.append(visible(f" {ex.provider or '-'} "))
+def _elide(text: str, room: int) -> str:
+    """``text`` cut in the middle to ``room`` characters (at least 9), with an ellipsis."""
+    if len(text) <= room:
+        return text
+    room = max(room, 9)
+    head = (room - 1) // 2
+    return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
+
+
+def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = None) -> Text:
+    """The one line printed as an exchange ends.
+
+    Args:
+        ex: the finished exchange.
+        width: the terminal's width: a capture's name that does not fit goes whole on a
+            second line (``  ↳ NAME``), and a request path too long is cut in its middle
+            (``None``, as when the output is piped: one line, never cut).
+        folder: the record folder (printed once when the proxy starts): the capture is
+            named relative to it.
+    """
+    capture = ex.capture
+    if capture and folder and capture.startswith(folder.rstrip("/") + "/"):
+        capture = capture[len(folder.rstrip("/")) + 1 :]
+    status = str(ex.status if ex.status is not None else "---")
     verdict = ex.verdict or "-"
-    line.append(verdict, _COLORS.get(verdict, ""))
-    line.append(
-        f" first-content {_s(ex.first_content_s)} records {ex.records} bytes {ex.wire_bytes}"
+    facts = (
+        f" first-content {_s(ex.first_content_s)} · {ex.records} records · {_size(ex.wire_bytes)}"
     )
-    if ex.capture:
-        line.append(visible(f" {ex.capture}"), "dim")
+    tail = ""
+    if capture:
+        tail = f" {visible(capture)}"
     elif ex.error:
-        line.append(visible(f" ({ex.error})"), "dim")
+        tail = f" ({visible(ex.error)})"
     if ex.unrecorded:
-        line.append(" (not recorded: the recording stopped)", "dim")
+        tail += " (not recorded: the recording stopped)"
+    path = visible(ex.path)
+    head = f"{ex.started.astimezone():%H:%M:%S} {visible(ex.method)} "
+    middle = f" {status} {visible(ex.provider or '-')} {verdict}"
+    below = False  # the capture's name on a line of its own, under the exchange's
+    if width is not None:
+        fixed = len(head) + len(middle) + len(facts)
+        if fixed + len(path) + len(tail) > width and capture:
+            below = True
+            tail = tail[len(visible(capture)) + 1 :]
+        if fixed + len(path) + len(tail) > width:
+            path = _elide(path, max(24, width - fixed - len(tail)))
+    line = Text()
+    line.append(f"{ex.started.astimezone():%H:%M:%S}", "dim")
+    line.append(f" {visible(ex.method)} {path} ")
+    line.append(status, "bold")
+    line.append(f" {visible(ex.provider or '-')} ")
+    line.append(verdict, _COLORS.get(verdict, ""))
+    line.append(facts)
+    line.append(tail, "dim")
+    if below and capture:
+        line.append("\n  ↳ " + visible(capture), "dim")
     return line
+
+
+def exchange_summary(finished: dict[str, int], in_flight: int, folder: str | None) -> str:
+    """The line printed when the proxy stops: how many exchanges ended how.
+
+    Args:
+        finished: the count of finished exchanges by verdict (``"-"``: never judged).
+        in_flight: the exchanges still open (they end ``cancelled``).
+        folder: the record folder, if the proxy recorded.
+    """
+    total = sum(finished.values())
+    order = ("completed", "incomplete", "failed", "truncated", "cancelled")
+    parts = [f"{finished[v]} {v}" for v in order if finished.get(v)]
+    parts += [f"{n} {v}" for v, n in sorted(finished.items()) if v not in order and n]
+    line = f"ssescope proxy: stopped after {total} exchange{'s' if total != 1 else ''}"
+    if parts:
+        line += ": " + ", ".join(parts)
+    if in_flight:
+        line += f"; {in_flight} still in flight"
+    if folder is not None and total:
+        line += f"; captures in {folder}"
+    return visible(line)
 
 
 def exchange_json(ex: Exchange) -> str:
     """The ``--json`` line of an exchange."""
-    return orjson.dumps(ex.to_dict()).decode()
+    return strictjson.dumps(ex.to_dict())
 
 
 class LineWriter:
@@ -87,21 +147,32 @@ class LineWriter:
     """
 
     def __init__(
-        self, *, json: bool = False, out: IO[str] | None = None, console: Console | None = None
+        self,
+        *,
+        json: bool = False,
+        out: IO[str] | None = None,
+        console: Console | None = None,
+        folder: str | None = None,
     ) -> None:
         self.json = json
         self.out = out
         self.console = console or Console(file=out, highlight=False, soft_wrap=True)
+        self.folder = folder
+        self.verdicts: dict[str, int] = {}
+        """How many finished exchanges ended how (for the summary at exit)."""
         self._lock = threading.Lock()
 
     def __call__(self, ex: Exchange) -> None:
         with self._lock:
+            verdict = ex.verdict or "-"
+            self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
             if self.json:
                 stream = self.out if self.out is not None else self.console.file
                 stream.write(exchange_json(ex) + "\n")
                 stream.flush()
             else:
-                self.console.print(exchange_line(ex))
+                width = self.console.width if self.console.is_terminal else None
+                self.console.print(exchange_line(ex, width, self.folder))
 
 
 class LiveDisplay:
@@ -135,12 +206,18 @@ class LiveDisplay:
         if not active:
             return _plain(self.header + "  waiting for requests…", "dim")
         table = Table(box=None, pad_edge=False, header_style="dim")
-        for column in ("age", "request", "status", "provider", "bytes", "records", "idle"):
+        columns = ("age", "request", "status", "provider", "bytes", "records", "idle", "no content")
+        for column in columns:
             table.add_column(column)
         for ex in active[-20:]:
-            idle = "-"
+            idle = quiet = "-"
+            now = ex.elapsed()
             if ex.last_byte_s is not None:
-                idle = f"{max(0.0, ex.elapsed() - ex.last_byte_s):.1f}s"
+                idle = f"{max(0.0, now - ex.last_byte_s):.1f}s"
+            # since the last content (or the first byte): keep-alives do not reset it
+            since = ex.last_content_s if ex.last_content_s is not None else ex.first_byte_s
+            if since is not None and not ex.finished and ex.terminal_s is None:
+                quiet = f"{max(0.0, now - since):.1f}s"
             # every cell is a Text: a str cell would be parsed as rich markup
             table.add_row(
                 Text(f"{ex.elapsed():.1f}s"),
@@ -150,6 +227,7 @@ class LiveDisplay:
                 Text(_size(ex.wire_bytes)),
                 Text(str(ex.records)),
                 Text(idle),
+                Text(quiet),
             )
         title = _plain(f"{self.header}  {len(active)} in flight", "dim")
         return Group(title, table)

@@ -53,6 +53,7 @@ class Exchange:
     records: int = 0
     provider: str | None = None
     first_content_s: float | None = None
+    first_byte_s: float | None = None
     last_byte_s: float | None = None
     last_content_s: float | None = None
     content_idle_max_s: float | None = None

@@ -6,10 +6,9 @@ case they arrived with; comparisons are case-insensitive.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
-from ..containers.redact import REDACTED, is_hidden_header
+from ..containers.redact import redact_pairs, secret_marker
 
 __all__ = [
     "HOP_BY_HOP",
@@ -87,22 +86,6 @@ def is_stream(headers: Iterable[tuple[str, str]]) -> bool:
         return True
     chunked = "chunked" in (header(pairs, "transfer-encoding") or "").lower()
     return chunked and header(pairs, "content-length") is None
-
-
-def secret_marker(value: str) -> str:
-    """What a secret value becomes: ``[redacted sha256:xxxxxxxx]``.
-
-    The eight hex digits of its SHA-256 tell two keys apart (which key did this request
-    use?) without revealing either.
-    """
-    digest = hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return f"{REDACTED[:-1]} sha256:{digest}]"
-
-
-def redact_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The headers with every secret value (a credential or an account id, see
-    :func:`ssescope.containers.redact.is_hidden_header`) replaced by :func:`secret_marker`."""
-    return [(k, secret_marker(v) if is_hidden_header(k) else v) for k, v in headers]
 
 
 def request_ids(headers: Iterable[tuple[str, str]]) -> dict[str, str]:

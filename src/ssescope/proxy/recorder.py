@@ -26,6 +26,7 @@ from typing import Any
 from ..aggregate.report import Report
 from ..containers.capture import CaptureWriter, EndReason
 from ..containers.redact import REDACTED, EchoScrubber
+from ..containers.request_tools import request_tools
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
@@ -209,6 +210,7 @@ class Recorder:
                 container="http",
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
+                tools=request_tools(ex.request_body),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")
@@ -240,6 +242,8 @@ class Recorder:
     def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
         if tape.last_byte is not None:
             ex.byte_idle_max_s = _longest(ex.byte_idle_max_s, t - tape.last_byte)
+        elif ex.first_byte_s is None:
+            ex.first_byte_s = t
         tape.last_byte = t
         ex.last_byte_s = t
         # a bounded step at a time: a small chunk of a bomb may inflate to gigabytes, and
@@ -277,15 +281,23 @@ class Recorder:
             if isinstance(ev, _CONTENT):
                 if ex.first_content_s is None:
                     ex.first_content_s = t
-                if tape.last_content is not None:
-                    ex.content_idle_max_s = _longest(ex.content_idle_max_s, t - tape.last_content)
-                tape.last_content = t
-                ex.last_content_s = t
             elif isinstance(ev, Terminal) and ex.terminal_s is None:
                 ex.terminal_s = t
-        ex.records = tape.pipeline.record_count
+        # content-idle as the engine counts it (content records, the terminal event
+        # included, from the first byte); the Report's figure replaces it at the end
+        pipeline = tape.pipeline
+        content = pipeline.last_content_time
+        if content is not None and content != tape.last_content:
+            since = tape.last_content
+            if since is None:
+                since = pipeline.first_byte_time
+            if since is not None:
+                ex.content_idle_max_s = _longest(ex.content_idle_max_s, content - since)
+            tape.last_content = content
+            ex.last_content_s = content
+        ex.records = pipeline.record_count
         if ex.provider is None:
-            ex.provider = tape.pipeline.provider
+            ex.provider = pipeline.provider
 
     def _close(self, ex: Exchange, end: EndReason, t: float) -> None:
         tape = self._tapes.pop(ex.seq, None)
@@ -331,6 +343,8 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
+        if report.timing.max_content_idle_s is not None:
+            ex.content_idle_max_s = report.timing.max_content_idle_s
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
         if self.on_report is not None:
             try:

@@ -19,7 +19,7 @@ from typing import Any
 from ..aggregate.report import Report
 from ..serve.app import bind
 from ..serve.guard import LOOPBACK_HOSTS
-from .connections import ServerLimits, guarded_protocol, quiet_descriptor_errors
+from .connections import ServerLimits, quiet_descriptor_errors, uvicorn_limits
 from .exchange import Exchange, Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .guard import ProxyGuard, guarded
@@ -41,9 +41,7 @@ def server_config(app: Any, limits: ServerLimits | None = None) -> Any:
         timeout_graceful_shutdown=1,
         server_header=False,
         date_header=False,
-        http=guarded_protocol(limits),
-        timeout_keep_alive=limits.keep_alive,
-        backlog=limits.backlog,
+        **uvicorn_limits(limits),
     )
 
 

@@ -12,8 +12,8 @@ pool, Ray Data, Spark's ``mapInArrow``) calls it::
 
 from __future__ import annotations
 
-from .kernel import BODY, ERROR, RESULT_SCHEMA, SOURCE, report_row, scan_batch
-from .run import ScanResult, scan
+from .kernel import BODY, ERROR, RESULT_SCHEMA, SOURCE, UNREAD, report_row, scan_batch
+from .run import ScanInterrupted, ScanResult, partial_path, scan
 from .streams import Entry, inspect_streams
 from .summary import STATUSES, summarize
 
@@ -23,9 +23,12 @@ __all__ = [
     "RESULT_SCHEMA",
     "SOURCE",
     "STATUSES",
+    "UNREAD",
     "Entry",
+    "ScanInterrupted",
     "ScanResult",
     "inspect_streams",
+    "partial_path",
     "report_row",
     "scan",
     "scan_batch",

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Callable, Iterable
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
-__all__ = ["INDEX", "TABLE_SUFFIXES", "Inputs", "collect", "index_files", "is_remote"]
+__all__ = [
+    "INDEX",
+    "TABLE_SUFFIXES",
+    "Inputs",
+    "collect",
+    "index_files",
+    "irregular_kind",
+    "is_remote",
+    "not_regular",
+]
 
 INDEX = "index.jsonl"
 """The index file of a ``ssescope proxy --record`` directory (one JSON line per exchange)."""
@@ -40,18 +50,51 @@ class Inputs:
     errors: list[tuple[str, str]] = field(default_factory=list)
 
 
-def index_files(directory: Path) -> tuple[list[str], list[tuple[str, str]]]:
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (both absolute and normalised)."""
+    try:
+        return os.path.commonpath([path, folder]) == folder
+    except ValueError:
+        return False
+
+
+def irregular_kind(mode: int) -> str | None:
+    """What a file that is not a regular file is (``None`` for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "not a regular file"
+
+
+def not_regular(kind: str) -> str:
+    """The error of an input that is not a regular file (``kind``: from its mode)."""
+    return f"{kind}, not a regular file: only regular files are read"
+
+
+def index_files(
+    directory: Path, *, follow_links: bool = False
+) -> tuple[list[str], list[tuple[str, str]]]:
     """The capture files a record directory's ``index.jsonl`` lists, in its order.
 
     Each line is a JSON object naming its capture file: ``capture``, as ``ssescope proxy
     --record`` writes it (the path the proxy was given, so only its file name counts: the
     file is looked up in ``directory``), or ``file``, relative to the directory. Returns
     the files and ``(where, message)`` for lines that name none: a line that is not JSON,
-    and an exchange the proxy recorded no capture for (its upstream never answered).
+    an exchange the proxy recorded no capture for (its upstream never answered), and a
+    line naming a file outside the directory (``..``, an absolute path, a NUL byte, or,
+    unless ``follow_links``, a link that leads out of it).
     """
     files: list[str] = []
     errors: list[tuple[str, str]] = []
     index = directory / INDEX
+    folder = os.path.realpath(directory)
     for lineno, line in enumerate(index.read_bytes().splitlines(), 1):
         if not line.strip():
             continue
@@ -66,30 +109,106 @@ def index_files(directory: Path) -> tuple[list[str], list[tuple[str, str]]]:
             continue
         capture, file = obj.get("capture"), obj.get("file")
         if isinstance(capture, str) and capture:
-            files.append(str(directory / Path(capture).name))
+            name = Path(capture).name
         elif isinstance(file, str) and file:
-            files.append(str(directory / file))
+            name = file
         else:
             message = "the index line names no capture file"
             reason = obj.get("error")
             if isinstance(reason, str):
                 message += f" (the exchange recorded none: {reason})"
             errors.append((where, message))
+            continue
+        refused = _refused(directory, folder, name, follow_links)
+        if refused is not None:
+            errors.append((where, refused))
+        else:
+            files.append(str(directory / name))
     return files, errors
 
 
-def _walk(directory: Path) -> Iterable[Path]:
-    if (directory / INDEX).is_file():
-        yield directory / INDEX
-        return
-    for entry in sorted(os.scandir(directory), key=lambda e: e.name):
-        if entry.name.startswith("."):
-            continue
+def _refused(directory: Path, folder: str, name: str, follow_links: bool) -> str | None:
+    # why an index line's file is not read, or None
+    if "\0" in name:
+        return "the index line names a file with a NUL byte in its name"
+    lexical = os.path.normpath(os.path.join(folder, name))
+    if not name or os.path.isabs(name) or not _inside(lexical, folder) or lexical == folder:
+        return f"the index line names a file outside its folder ({name!r})"
+    real = os.path.realpath(directory / name)
+    if not follow_links and not _inside(real, folder):
+        return f"the index line names a link out of its folder (to {real!r}; --follow-links)"
+    return None
+
+
+class _Walk:
+    """One walk of the PATH arguments: each real path once, links kept in their tree."""
+
+    def __init__(self, add: Callable[[str], None], out: Inputs, follow_links: bool) -> None:
+        self.add, self.out, self.follow = add, out, follow_links
+        self.dirs: set[str] = set()  # real paths of the directories walked
+
+    def directory(self, top: Path) -> None:
+        """Walk ``top``: depth first, in name order, without recursion."""
+        root = os.path.realpath(top)
+        if root in self.dirs:
+            return
+        self.dirs.add(root)
+        stack: list[Iterator[os.DirEntry[str]]] = []
+        self._open(top, stack)
+        while stack:
+            entry = next(stack[-1], None)
+            if entry is None:
+                stack.pop()
+            elif not entry.name.startswith("."):
+                below = self.entry(entry, root)
+                if below is not None:
+                    self._open(below, stack)
+
+    def _open(self, folder: Path, stack: list[Iterator[os.DirEntry[str]]]) -> None:
+        # a record directory is read through its index; any other, entry by entry
+        if (folder / INDEX).is_file():
+            files, errors = index_files(folder, follow_links=self.follow)
+            for file in files:
+                self.add(file)
+            self.out.errors.extend(errors)
+            return
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            self.out.errors.append((str(folder), exc.strerror or str(exc)))
+            return
+        stack.append(iter(entries))
+
+    def entry(self, entry: os.DirEntry[str], root: str) -> Path | None:
+        """Add a file of the walk; return a directory to walk into (or ``None``)."""
         path = Path(entry.path)
-        if entry.is_dir():
-            yield from _walk(path)
-        elif entry.is_file() or entry.is_symlink():
-            yield path
+        try:
+            link = entry.is_symlink()
+            if link:
+                real = os.path.realpath(path)
+                if not os.path.exists(real):
+                    self.add(str(path))  # dangling: its row says it cannot be read
+                    return None
+                if not self.follow and not _inside(real, root):
+                    self.out.errors.append(
+                        (str(path), f"a link out of the tree (to {real!r}); not followed")
+                    )
+                    return None
+            if entry.is_dir():
+                real = os.path.realpath(path)
+                if real in self.dirs:
+                    return None  # walked already (a link back into the tree)
+                self.dirs.add(real)
+                return path
+            kind = irregular_kind(entry.stat().st_mode)
+        except OSError as exc:
+            self.out.errors.append((str(path), exc.strerror or str(exc)))
+            return None
+        if kind is not None:
+            self.out.errors.append((str(path), not_regular(kind)))
+        else:
+            self.add(str(path))
+        return None
 
 
 def collect(
@@ -97,6 +216,7 @@ def collect(
     *,
     json_tables: bool = False,
     expand: Callable[[str], list[str]] | None = None,
+    follow_links: bool = False,
 ) -> Inputs:
     """Expand PATH arguments: files, globs and directories (recursively).
 
@@ -105,21 +225,30 @@ def collect(
     tables; JSONL files are tables when ``json_tables`` (``--body`` given), else stream
     files like any other. ``expand`` expands a glob or a URL pattern (DuckDB's ``glob``
     in the local engine); local globs use :func:`glob.glob` otherwise.
+
+    Each real path is read once, however many links or arguments lead to it. Inside a
+    directory, only regular files are read (a FIFO, a device or a socket is an error),
+    and a link leading out of the directory is not followed unless ``follow_links``.
     """
     out = Inputs()
     seen: set[str] = set()
 
     def add(path: str) -> None:
-        if path in seen:
+        key = path if is_remote(path) else os.path.realpath(path)
+        if key in seen:
             return
-        seen.add(path)
+        seen.add(key)
         lower = path.lower()
         if lower.endswith(TABLE_SUFFIXES) or (json_tables and lower.endswith(_JSON_TABLES)):
             out.tables.append(path)
         else:
             out.files.append(path)
 
+    walk = _Walk(add, out, follow_links)
     for arg in paths:
+        if "\0" in arg:
+            out.errors.append((arg, "a path with a NUL byte"))
+            continue
         if is_remote(arg) or _GLOB & set(arg):
             if expand is not None:
                 found = expand(arg)
@@ -133,27 +262,13 @@ def collect(
                 if is_remote(match) or not Path(match).is_dir():
                     add(match)
                 else:
-                    _add_dir(Path(match), add, out)
+                    walk.directory(Path(match))
             continue
         path = Path(arg)
         if path.is_dir():
-            _add_dir(path, add, out)
+            walk.directory(path)
         elif path.exists() or path.is_symlink():
             add(arg)
         else:
             out.errors.append((arg, "no such file or directory"))
     return out
-
-
-def _add_dir(directory: Path, add: Callable[[str], None], out: Inputs) -> None:
-    try:
-        for path in _walk(directory):
-            if path.name == INDEX:
-                files, errors = index_files(path.parent)
-                for file in files:
-                    add(file)
-                out.errors.extend(errors)
-            else:
-                add(str(path))
-    except OSError as exc:
-        out.errors.append((str(directory), exc.strerror or str(exc)))

@@ -13,7 +13,17 @@ import pyarrow as pa
 from ..aggregate.report import Report
 from .streams import Entry, inspect_streams
 
-__all__ = ["BODY", "ERROR", "RESULT_SCHEMA", "SOURCE", "scan_batch"]
+__all__ = [
+    "BODY",
+    "ERROR",
+    "RESULT_SCHEMA",
+    "SOURCE",
+    "UNREAD",
+    "carried_names",
+    "input_error_batch",
+    "rename_own",
+    "scan_batch",
+]
 
 BODY = "body"
 """The default name of the input column holding the stream bytes."""
@@ -21,6 +31,9 @@ SOURCE = "source"
 """The input (and output) column naming where a stream came from (a path)."""
 ERROR = "error"
 """The input (and output) column saying why an input could not be read."""
+UNREAD = "unread_bytes"
+"""The input (and output) column counting the bytes of an input left unread past the
+limit of what one input is read to (null: it was read whole)."""
 
 RESULT_SCHEMA = pa.schema(
     [
@@ -40,6 +53,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("records", pa.int64()),
         pa.field("invalid_records", pa.int64()),
         pa.field("bytes", pa.int64()),
+        pa.field(UNREAD, pa.int64()),
         pa.field("outputs", pa.int32()),
         pa.field("tool_calls", pa.int32()),
         pa.field("invalid_tool_calls", pa.int32()),
@@ -56,6 +70,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("first_content_s", pa.float64()),
         pa.field("max_gap_s", pa.float64()),
         pa.field("total_s", pa.float64()),
+        pa.field("max_content_idle_s", pa.float64()),
         pa.field(ERROR, pa.string()),
     ]
 )
@@ -64,7 +79,9 @@ RESULT_SCHEMA = pa.schema(
 _NAMES = RESULT_SCHEMA.names
 
 
-def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]:
+def _values(
+    report: Report, entry: Entry, source: str | None, unread: int | None = None
+) -> tuple[Any, ...]:
     # the row in RESULT_SCHEMA's order (a tuple: the kernel's inner loop)
     response = report.response
     outputs = response.outputs
@@ -91,6 +108,7 @@ def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]
         report.records.total,
         report.records.invalid,
         report.bytes,
+        unread,
         len(outputs),
         len(calls),
         sum(1 for call in calls if call.error is not None),
@@ -113,6 +131,7 @@ def _values(report: Report, entry: Entry, source: str | None) -> tuple[Any, ...]
         timing.first_content_s,
         timing.max_gap_s,
         timing.total_s,
+        timing.max_content_idle_s,
         None,
     )
 
@@ -121,7 +140,7 @@ def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
     """The output row of one stream: the fields of its Report, flattened (without
     ``source``, which names the input, and ``error``)."""
     row = dict(zip(_NAMES, _values(report, entry or Entry(), None), strict=True))
-    del row[SOURCE], row[ERROR]
+    del row[SOURCE], row[ERROR], row[UNREAD]
     row["diagnostics"] = list(row["diagnostics"])
     return row
 
@@ -138,6 +157,57 @@ def _as_bytes(
 
 
 _EMPTY = (None,) * (len(_NAMES) - 2)
+_OWN = (ERROR, SOURCE, UNREAD)  # the input columns the kernel reads, not carried
+
+
+def carried_names(names: list[str], body: str = BODY) -> dict[str, str]:
+    """The output name of each carried input column (every column but ``body`` and the
+    kernel's own): its own name, or ``input_`` before it when a result column has it,
+    again until no other column has it (``model`` next to ``input_model`` becomes
+    ``input_input_model``)."""
+    kept = [n for n in names if n != body and n not in _OWN]
+    taken = set(_NAMES) | {n for n in kept if n not in _NAMES}
+    out: dict[str, str] = {}
+    for name in kept:
+        if name not in _NAMES:
+            out[name] = name
+            continue
+        target = f"input_{name}"
+        while target in taken:
+            target = f"input_{target}"
+        taken.add(target)
+        out[name] = target
+    return out
+
+
+def rename_own(names: list[str]) -> list[str]:
+    """A table's column names with its own ``source``, ``error`` and ``unread_bytes``
+    (which the kernel would read as its own) renamed ``input_source`` and so on, with
+    more ``input_`` before them while another column has the name."""
+    taken = set(names)
+    out = []
+    for name in names:
+        target = name
+        if name in _OWN:
+            target = f"input_{name}"
+            while target in taken:
+                target = f"input_{target}"
+            taken.add(target)
+        out.append(target)
+    return out
+
+
+def input_error_batch(batch: pa.RecordBatch, error: str) -> pa.RecordBatch:
+    """An input batch of error rows for each row of ``batch`` (its ``source`` kept)."""
+    sources = (
+        batch.column(SOURCE).cast(pa.string())
+        if SOURCE in batch.schema.names
+        else pa.nulls(batch.num_rows, pa.string())
+    )
+    return pa.RecordBatch.from_arrays(
+        [sources, pa.nulls(batch.num_rows, pa.binary()), pa.repeat(error, batch.num_rows)],
+        names=[SOURCE, BODY, ERROR],
+    )
 
 
 def _error_row(source: str | None, message: str) -> tuple[Any, ...]:
@@ -154,8 +224,9 @@ def scan_batch(
     Args:
         batch: an Arrow record batch with a ``body`` column (binary or UTF-8 string). An
             ``error`` column, when present, marks inputs the reader could not read (their
-            body is ignored). Every other column (``source``, the user's keys) is carried
-            through to each stream of its row.
+            body is ignored), and ``unread_bytes`` counts what the reader left unread of
+            each. Every other column (``source``, the user's keys) is carried through to
+            each stream of its row (named by :func:`carried_names`).
         body: the name of the body column.
 
     Returns:
@@ -163,9 +234,14 @@ def scan_batch(
         ``error`` are merged with the input's). A body holding several streams (a HAR, a
         multi-response capture) gives several rows; a null body or an input error gives
         one row with ``error`` set. Never raises on bad bodies.
+
+    Raises:
+        ValueError: the batch has no ``body`` column, or a column name twice.
     """
     if body not in batch.schema.names:
         raise ValueError(f"the batch has no {body!r} column (columns: {batch.schema.names})")
+    if len(set(batch.schema.names)) < len(batch.schema.names):
+        raise ValueError(f"the batch has a column twice (columns: {batch.schema.names})")
     bodies, wrong_type = _as_bytes(batch.column(body), body)
     errors: list[str | None] = (
         batch.column(ERROR).to_pylist() if ERROR in batch.schema.names else [None] * len(bodies)
@@ -174,6 +250,9 @@ def scan_batch(
         [None if v is None else str(v) for v in batch.column(SOURCE).to_pylist()]
         if SOURCE in batch.schema.names
         else [None] * len(bodies)
+    )
+    unread: list[int | None] = (
+        batch.column(UNREAD).to_pylist() if UNREAD in batch.schema.names else [None] * len(bodies)
     )
     take: list[int] = []
     rows: list[tuple[Any, ...]] = []
@@ -187,15 +266,15 @@ def scan_batch(
             found = [_error_row(source, f"the {body!r} column is null")]
         else:
             try:
-                found = [_values(r, e, source) for e, r in inspect_streams(data)]
+                found = [_values(r, e, source, unread[i]) for e, r in inspect_streams(data)]
             except Exception as exc:  # the engine never raises; a bug must not stop a scan
                 found = [_error_row(source, f"internal error: {type(exc).__name__}: {exc}")]
         take.extend([i] * len(found))
         rows.extend(found)
-    carried = [n for n in batch.schema.names if n not in (body, ERROR, SOURCE)]
+    carried = carried_names(batch.schema.names, body)
     indices = pa.array(take, pa.int64())
     columns = [batch.column(n).take(indices) for n in carried]
-    fields = [batch.schema.field(n).with_name(f"input_{n}" if n in _NAMES else n) for n in carried]
+    fields = [batch.schema.field(n).with_name(name) for n, name in carried.items()]
     values = list(zip(*rows, strict=True)) if rows else [()] * len(_NAMES)
     for field, column in zip(RESULT_SCHEMA, values, strict=True):
         columns.append(pa.array(column, field.type))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .kernel import BODY, ERROR, RESULT_SCHEMA, SOURCE
+from .kernel import BODY, RESULT_SCHEMA, carried_names, rename_own
 
 __all__ = ["FORMATS", "ResultWriter", "align", "output_format", "output_schema"]
 
@@ -38,13 +38,14 @@ def _plain(t: pa.DataType) -> pa.DataType:
 def output_schema(key_schemas: Iterable[pa.Schema], body: str = BODY) -> pa.Schema:
     """The rows' schema: the carried columns of every table (first type wins; a name
     whose types differ becomes a string), then :data:`~ssescope.scan.kernel.RESULT_SCHEMA`."""
-    result_names = set(RESULT_SCHEMA.names)
     keys: dict[str, pa.DataType] = {}
     for schema in key_schemas:
-        for f in schema:
-            if f.name in (body, ERROR, SOURCE):
+        own = rename_own(schema.names)
+        names = carried_names(own, body)
+        for f, renamed in zip(schema, own, strict=True):
+            if renamed not in names:
                 continue
-            name = f"input_{f.name}" if f.name in result_names else f.name
+            name = names[renamed]
             t = _plain(f.type)
             if name not in keys:
                 keys[name] = t
@@ -101,6 +102,15 @@ class ResultWriter:
         if self._pending:
             self._writer.write_table(pa.Table.from_batches(self._pending, self.schema))
         self._pending, self._pending_rows = [], 0
+
+    def metadata(self, *, partial: bool, inputs_read: int, inputs: int | None) -> None:
+        """Record in the file's footer that it holds only part of a scan, and how much."""
+        values = {
+            "ssescope.partial": "true" if partial else "false",
+            "ssescope.inputs_read": str(inputs_read),
+            "ssescope.inputs": "" if inputs is None else str(inputs),
+        }
+        self._writer.add_key_value_metadata(values)
 
     def close(self) -> None:
         """Finish the file."""

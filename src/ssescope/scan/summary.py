@@ -9,7 +9,7 @@ __all__ = ["STATUSES", "TIMINGS", "sql_string", "summarize"]
 
 STATUSES = ("completed", "incomplete", "failed", "truncated", "cancelled")
 """The verdicts, in the order the summary shows them."""
-TIMINGS = ("first_byte_s", "first_content_s", "max_gap_s", "total_s")
+TIMINGS = ("first_byte_s", "first_content_s", "max_gap_s", "total_s", "max_content_idle_s")
 """The timing columns the summary gives percentiles of."""
 
 _WORST_ORDER = (
@@ -67,7 +67,8 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
     """Summarize the rows in ``parquet`` (what ``scan --json`` prints).
 
     Returns:
-        ``streams`` (judged), ``input_errors``, ``verdicts`` (count and rate of each),
+        ``streams`` (judged), ``input_errors``, ``bytes`` (judged), ``inputs_cut`` (inputs
+        judged by their first 64 MiB only: their rows' ``unread_bytes``), ``verdicts`` (count and rate of each),
         ``by_provider`` and ``by_model`` (counts and rates per verdict), ``diagnostics``
         (the ``top`` codes: streams they occur in, and occurrences), ``timing`` (p50, p90,
         p99 of each timing column, over the streams that have it), ``ttft_histogram``,
@@ -79,9 +80,10 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
     con: Any = connect(threads=1)  # one thread: its working set does not grow with the rows
     try:
         con.execute(f"CREATE VIEW rows AS SELECT * FROM read_parquet({sql_string(parquet)})")
-        judged, errors, nbytes = con.execute(
+        judged, errors, nbytes, cut = con.execute(
             "SELECT count(*) FILTER (WHERE error IS NULL), count(*) FILTER (WHERE error IS NOT NULL), "
-            "coalesce(sum(bytes), 0) FROM rows"
+            "coalesce(sum(bytes), 0), count(DISTINCT source) FILTER (WHERE unread_bytes IS NOT NULL) "
+            "FROM rows"
         ).fetchone()
         judged, errors = int(judged), int(errors)
         found = dict(
@@ -143,6 +145,7 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
             "streams": judged,
             "input_errors": errors,
             "bytes": int(nbytes),
+            "inputs_cut": int(cut),
             "verdicts": verdicts,
             "by_provider": _groups(con, "provider", judged),
             "by_model": _groups(con, "model", judged),

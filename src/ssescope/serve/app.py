@@ -172,7 +172,11 @@ def make_app(
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             await asyncio.sleep(served.wait_before)
             return Response(served.body, status_code=served.status, headers=served.headers)
-        plan = apply_faults(served.body, faults)
+        try:
+            plan = apply_faults(served.body, faults)
+        except UsageError as exc:  # a fault past the end of this capture
+            _log(f"{request.method} {request.url.path} -> 400 ({exc})")
+            return PlainTextResponse(str(exc) + "\n", status_code=400)
         if plan.http_status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             return Response(plan.body, status_code=plan.http_status, media_type="application/json")

@@ -203,13 +203,41 @@ def _lines(segment: bytes, faults: set[str]) -> bytes:
     return segment
 
 
+def _check_fits(faults: list[Fault], spans: list[Span], size: int) -> None:
+    """Refuse a fault that points past the stream: it would serve the stream unharmed.
+
+    A record fault must name a record of the stream (``error@record:N`` may also name the
+    place just after the last one: the error is then appended), and ``cut@BYTE`` must fall
+    inside the body.
+    """
+    count = len(spans)
+    where = f"0 to {count - 1}" if count else "none"
+    for f in faults:
+        if f.record is not None:
+            last = count if f.kind == "error" else count - 1
+            if f.record > last:
+                raise UsageError(
+                    f"fault {f} does not fit this stream: it has {count} record(s) "
+                    f"(numbered {where})"
+                )
+        elif f.kind == "cut" and f.byte is not None and f.byte >= size:
+            raise UsageError(
+                f"fault {f} does not fit this stream: it has {size} bytes, so nothing would be cut"
+            )
+
+
 def apply_faults(body: bytes, faults: list[Fault]) -> FaultPlan:
     """Apply ``faults`` to ``body`` (record numbers are the framing layer's record indices).
+
+    Raises:
+        UsageError: a fault names a record past the stream's last one, or a byte past its
+            end (the stream would be served unharmed).
 
     Record faults (``stall``, ``garble``, ``error``, ``cut@record``, ``no-done``) are applied
     first, then line-ending faults, then ``cut@BYTE`` (an offset in the bytes sent).
     """
     spans, framing, provider = record_spans(body)
+    _check_fits(faults, spans, len(body))
     plan = FaultPlan(b"", provider=provider, framing=framing)
     kinds = {f.kind for f in faults}
     for f in faults:

@@ -4,11 +4,20 @@ Each adapter reads raw body chunks from its client library and hands them to a
 :class:`LiveCore`, which stamps arrival times, tees them into a capture, feeds the
 :class:`~ssescope.pipeline.Pipeline` and keeps track of the end (a clean end of body, a
 stall abort, a connection error or a cancellation).
+
+A stall is ``stall`` seconds without a chunk (kind ``bytes``), or without a content record
+(text, reasoning, refusal, tool-call arguments, the terminal event) while keep-alives,
+pings or other records go on arriving (kind ``content``), counted from the first byte.
+The async loop waits for the next chunk at most until the nearer of the two deadlines; the
+sync loop's reads are bounded by the client's read timeout (the bytes stall), and a
+:class:`~ssescope.sources._watchdog.Watchdog` wakes a read blocked past the content
+deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import time as _time
 from abc import abstractmethod
 from collections import deque
@@ -18,11 +27,12 @@ from typing import Any, Protocol
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import scrub
-from ..diagnostics import diagnostic
+from ..diagnostics import build, diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 from ..sourceinfo import EndReason, SourceInfo
+from ._watchdog import Watchdog, shut_reading
 
 __all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase", "SyncStream"]
 
@@ -47,6 +57,12 @@ class LiveCore:
         start: the ``time.monotonic()`` value the request started at (default: now).
         http_status: the response's HTTP status.
         timing: thresholds for the timing diagnostics; ``stall`` sets ``stall_s`` if given.
+        source: what is known about the source (default: an HTTP answer with
+            ``http_status``).
+        bounded: run a bounded pipeline (:class:`~ssescope.pipeline.Pipeline`'s ``bounded``).
+        collect_events: have :meth:`feed` return the events (off: only the Report is
+            wanted; :attr:`terminal_seen` is then read from the aggregator).
+        max_event_bytes: the pipeline's cap on one SSE event block.
     """
 
     def __init__(
@@ -58,14 +74,22 @@ class LiveCore:
         start: float | None = None,
         http_status: int | None = None,
         timing: TimingOptions | None = None,
+        source: SourceInfo | None = None,
+        bounded: bool = False,
+        collect_events: bool = True,
+        max_event_bytes: int | None = None,
     ) -> None:
         if timing is None and stall is not None:
             timing = TimingOptions(stall_s=stall)
         self.pipeline = Pipeline(
             provider=provider,
             timing=timing,
-            source=SourceInfo(container="http", status=http_status),
+            source=source or SourceInfo(container="http", status=http_status),
+            bounded=bounded,
+            collect_events=collect_events,
+            max_event_bytes=max_event_bytes,
         )
+        self._collect = collect_events
         self.capture = capture
         self.stall = stall
         self.start = _time.monotonic() if start is None else start
@@ -75,20 +99,56 @@ class LiveCore:
         self.failed = False
         self.secrets: list[str] = []  # credentials of the request, kept out of messages
         self._report: Report | None = None
+        self._records_at_content = 0  # the record count when content last arrived
+        self._content_seen: float | None = None
+        self._stall_kind: str | None = None
 
     def now(self) -> float:
         """Seconds since the start."""
         return _time.monotonic() - self.start
 
-    def feed(self, data: bytes) -> list[AdapterOutput]:
-        """Stamp, tee and feed one raw chunk; return the events it completed."""
+    def content_deadline(self) -> float | None:
+        """When a content stall begins (seconds since the start): ``stall`` seconds after
+        the latest content record, or after the first byte before any; ``None`` without
+        ``stall``, before the first byte, or once the terminal marker arrived."""
+        if self.stall is None or self.terminal_seen:
+            return None
+        pipeline = self.pipeline
+        base = pipeline.last_content_time
+        if base is None:
+            base = pipeline.first_byte_time
+        return None if base is None else base + self.stall
+
+    def read_timeout(self) -> float | None:
+        """How long the next read may wait: ``stall``, or less when the content deadline
+        is nearer (``0`` once it passed)."""
+        deadline = self.content_deadline()
+        if deadline is None:
+            return self.stall
+        left = max(0.0, deadline - self.now())
+        return left if self.stall is None else min(self.stall, left)
+
+    def content_overdue(self) -> bool:
+        """Whether the content deadline has passed."""
+        deadline = self.content_deadline()
+        return deadline is not None and self.now() >= deadline
+
+    def feed(self, data: bytes, t: float | None = None) -> list[AdapterOutput]:
+        """Stamp (now, unless ``t`` says when it arrived), tee and feed one raw chunk;
+        return the events it completed."""
         if not data:
             return []
-        t = self.now()
+        if t is None:
+            t = self.now()
         if self.capture is not None:
             self.capture.write_chunk(data, t)
         events = self.pipeline.feed(data, t)
-        if not self.terminal_seen:
+        if self.pipeline.last_content_time != self._content_seen:
+            self._content_seen = self.pipeline.last_content_time
+            self._records_at_content = self.pipeline.record_count
+        if not self._collect:
+            self.terminal_seen = self.pipeline.aggregator.terminal_seen
+        elif not self.terminal_seen:
             for ev in events:
                 if isinstance(ev, Terminal):
                     self.terminal_seen = True
@@ -106,17 +166,26 @@ class LiveCore:
             )
             return
         self.stalled = True
-        self.pipeline.add_diagnostic(
-            diagnostic(
-                "timing.stall",
-                offset,
-                self.pipeline.record_count or None,
-                form="aborted",
-                wait=wait,
-                byte_offset=offset,
-                time=t,
-            )
+        last = self.pipeline.last_time
+        # content, when records went on arriving: the last chunk came within ``stall``
+        content = (
+            self.content_overdue()
+            and last is not None
+            and self.stall is not None
+            and t - last < self.stall
         )
+        count = self.pipeline.record_count
+        self._stall_kind = "content" if content else "bytes"
+        args: dict[str, object] = {
+            "kind": self._stall_kind,
+            "wait": wait,
+            "byte_offset": offset,
+            "time": t,
+        }
+        if content:
+            args["records"] = count - self._records_at_content
+        form = "content-aborted" if content else "aborted"
+        self.pipeline.add_diagnostic(build("timing.stall", args, offset, count or None, None, form))
 
     def on_error(self, exc: BaseException) -> None:
         """The connection failed mid-body: keep what arrived, say why it stopped."""
@@ -171,8 +240,9 @@ class LiveCore:
         if self.stalled and report.status == "truncated":
             # the client's decision, not the server's: say so in the verdict
             wait = "its read timeout" if self.stall is None else f"{self.stall:g} s"
+            what = "content" if self.stall_kind == "content" else "data"
             report.response.status_reason = (
-                f"the client gave up after {wait} without data (stall abort)"
+                f"the client gave up after {wait} without {what} (stall abort)"
             )
         self._report = report
         return out
@@ -181,6 +251,11 @@ class LiveCore:
     def report(self) -> Report | None:
         """The Report, once the stream is over (``None`` before)."""
         return self._report
+
+    @property
+    def stall_kind(self) -> str | None:
+        """``"content"`` or ``"bytes"`` once the stream was aborted on a stall, else ``None``."""
+        return self._stall_kind
 
 
 class StreamBase:
@@ -226,6 +301,7 @@ class StreamBase:
         self._core.secrets = secrets
         self._pending: deque[AdapterOutput] = deque()
         self._done = False
+        self._watchdog: Watchdog | None = None
 
     @abstractmethod
     def _open(self, response: Any) -> tuple[int, list[str]]:
@@ -286,6 +362,8 @@ class StreamBase:
         return self._core.now()
 
     def _end(self) -> Report:
+        if self._watchdog is not None:
+            self._watchdog.stop()
         if not self._done:
             self._done = True
             self._pending.extend(self._core.finish())
@@ -303,6 +381,26 @@ class SyncStream(StreamBase, Iterator[AdapterOutput]):
     def _close_response(self) -> None:
         """Close the library's response."""
 
+    def _socket(self) -> socket.socket | None:
+        """The response's socket, for the content-stall watchdog (``None``: none known;
+        the content deadline is then checked as each chunk arrives)."""
+        return None
+
+    def _watch(self) -> None:
+        """Start the content-stall watchdog on the first read (with ``stall`` only)."""
+        core = self._core
+        if self._watchdog is not None or core.stall is None:
+            return
+        sock = self._socket()
+        if sock is not None:
+            self._watchdog = Watchdog(core.content_deadline, core.now, shut_reading(sock))
+            self._watchdog.start()
+
+    def _content_stall(self) -> None:
+        self._core.on_stall()
+        self._close_response()
+        self._end()
+
     def __iter__(self) -> SyncStream:
         return self
 
@@ -314,12 +412,20 @@ class SyncStream(StreamBase, Iterator[AdapterOutput]):
         return self._pending.popleft()
 
     def _pull(self) -> None:
+        self._watch()
+        fired = self._watchdog is not None and self._watchdog.fired
         try:
             chunk = next(self._raw)
         except StopIteration:
+            if fired or (self._watchdog is not None and self._watchdog.fired):
+                self._content_stall()  # the watchdog ended the read
+                return
             self._end()
             return
         except self._read_errors as exc:
+            if self._watchdog is not None and self._watchdog.fired:
+                self._content_stall()
+                return
             if self._stopped(exc):
                 self._close_response()
             self._end()
@@ -328,6 +434,8 @@ class SyncStream(StreamBase, Iterator[AdapterOutput]):
             self.close()
             raise
         self._pending.extend(self._core.feed(chunk))
+        if self._core.content_overdue():
+            self._content_stall()
 
     def close(self, reason: str = "the client aborted the stream") -> Report:
         """Stop reading: the response is ``cancelled`` unless it had already ended."""
@@ -362,12 +470,13 @@ class AsyncStream(StreamBase, AsyncIterator[AdapterOutput]):
         return self._pending.popleft()
 
     async def _pull(self) -> None:
-        stall = self._core.stall
+        # at most until the nearer of the bytes and the content deadlines
+        timeout = self._core.read_timeout()
         try:
-            if stall is None:
+            if timeout is None:
                 chunk = await self._raw.__anext__()
             else:
-                chunk = await asyncio.wait_for(self._raw.__anext__(), stall)
+                chunk = await asyncio.wait_for(self._raw.__anext__(), timeout)
         except StopAsyncIteration:
             self._end()
             return

@@ -14,8 +14,11 @@ a bounded step at a time (``iter_bytes`` only for an encoding it does not know, 
 list of two). Arrival times are ``time.monotonic()`` seconds
 since ``start`` (default: when the adapter was created).
 
-Stalls: the async adapter times each read itself (``stall`` seconds); the sync adapter
-relies on httpx's read timeout, so give the client ``read=stall``. A stall before the
+Stalls: ``stall`` seconds without a chunk, or without content while keep-alives and pings
+go on arriving (counted from the first byte). The async adapter times each read itself;
+the sync adapter relies on httpx's read timeout for the first kind, so give the client
+``read=stall``, and for the second shuts the connection's socket from a watchdog thread
+when the content deadline passes. A stall before the
 terminal marker ends the stream ``truncated`` with ``timing.stall``; after it, the
 connection is closed and ``stream.open-after-finish`` is reported. A compressed body
 that stops decoding (corrupt gzip) keeps every byte that decoded before the fault (in the
@@ -25,6 +28,7 @@ Report and the capture) and reports ``stream.decode-error``.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -164,6 +168,11 @@ class LiveStream(SyncStream):
 
     def _close_response(self) -> None:
         self._response.close()
+
+    def _socket(self) -> socket.socket | None:
+        stream = self._response.extensions.get("network_stream")
+        found = None if stream is None else stream.get_extra_info("socket")
+        return found if isinstance(found, socket.socket) else None
 
     def fail(self, exc: BaseException) -> None:
         """Record that reading the body outside the iterator failed (decoding or transport)."""

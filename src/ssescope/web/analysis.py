@@ -80,6 +80,14 @@ def analyse(
     report = pipeline.report()
     report_dict = report.to_dict()
     position = {id(diag): i for i, diag in enumerate(report.diagnostics)}
+    # A finding raised at the end about an earlier record (a tool call left open, named
+    # by the record that opened it) goes on that record's row too: the page, unlike the
+    # terminal's `records`, has the whole table before it shows a row.
+    by_index = {row.index: row for row in rows if row.index is not None}
+    for diag in table.late:
+        owner = by_index.get(diag.record) if diag.record is not None else None
+        if owner is not None and diag not in owner.diagnostics:
+            owner.diagnostics.append(diag)
 
     frames: list[dict[str, Any]] = []
     append = frames.append

@@ -19,11 +19,16 @@ Mapping to unified events:
   their start) → :class:`ServerToolResult`; ``citations_delta`` → :class:`Citation`.
   A tool block that starts with a non-empty ``input`` object and gets no argument
   fragment has that object (compact JSON) as its arguments, given with its end.
+* ``compaction`` blocks and ``compaction_delta`` → :class:`Compaction` (the summary,
+  appended; the encrypted content, the latest kept).
 * ``message_delta`` → :class:`Finish` (when it names a stop reason) + :class:`Usage`
   (cumulative: the aggregator keeps the latest value per field). ``stop_details`` is
-  metadata about a refusal, not refusal text.
+  metadata about a refusal, not refusal text: its explanation is shown in the status
+  reason and ``anthropic.refusal-explained``.
 * ``message_stop`` → :class:`Terminal`: ``completed`` after a natural stop,
-  ``incomplete`` after ``max_tokens`` / ``model_context_window_exceeded`` / ``refusal``.
+  ``incomplete`` after ``max_tokens`` / ``model_context_window_exceeded`` / ``refusal``
+  and after a paused turn (``pause_turn``, ``compaction``: finish ``other``, with
+  ``anthropic.turn-paused``).
 * ``error`` → :class:`ProviderError` + ``provider.error`` + :class:`Terminal` ``failed``.
 
 The JSON ``type`` decides what a record is; an SSE ``event:`` name that differs from it

@@ -6,6 +6,7 @@ from ...diagnostics import quote
 from ...events import (
     JSON,
     Citation,
+    Compaction,
     ReasoningDelta,
     ReasoningMeta,
     ServerToolResult,
@@ -86,6 +87,9 @@ class _AnthropicBlocks(_AnthropicState):
                     kind,
                 )
             )
+        elif btype == "compaction":
+            # A summary of the earlier context, and its opaque form to send back.
+            out.append(_compaction(n, key, block))
         elif btype.endswith("_tool_result") or btype == "container_upload":
             tool_use_id = block.get("tool_use_id")
             content = block.get("content") if "content" in block else block
@@ -153,6 +157,8 @@ class _AnthropicBlocks(_AnthropicState):
             out.append(ReasoningMeta(n, 0, key, signature=sig))
         elif dtype == "citations_delta":
             out.append(Citation(n, 0, delta.get("citation"), key))
+        elif dtype == "compaction_delta":
+            out.append(_compaction(n, key, delta))
         else:
             out.append(Unknown(n, f"content_block_delta:{dtype}", obj))
 
@@ -174,6 +180,20 @@ class _AnthropicBlocks(_AnthropicState):
         if block.kind is not None:
             args = block.pending if not block.fragments else None
             out.append(ToolCallEnd(record.index, 0, key, block.id, args))
+
+
+def _compaction(record: int, key: int | None, obj: dict[str, JSON]) -> Compaction:
+    """A compaction block's start or delta: its ``content`` (summary text) and
+    ``encrypted_content``, each when it is a string."""
+    summary = obj.get("content")
+    encrypted = obj.get("encrypted_content")
+    return Compaction(
+        record,
+        0,
+        key,
+        summary if isinstance(summary, str) else None,
+        encrypted if isinstance(encrypted, str) else None,
+    )
 
 
 def _string(delta: dict[str, JSON], dtype: str, field: str) -> str:

@@ -32,6 +32,16 @@ def _whole_message(probe: Probe) -> str | None:
     return None
 
 
+def _error_event(probe: Probe) -> str | None:
+    # Anthropic's in-stream error: {"type": "error", "error": {"type": ..., "message": ...}}.
+    # The Responses API's nested error event has the same two members, and a
+    # sequence_number that its own rule (which runs first) recognises it by.
+    obj = probe.obj
+    if probe.kind == "error" and obj is not None and isinstance(obj.get("error"), dict):
+        return "an Anthropic error event ('type': 'error' with an 'error' object)"
+    return None
+
+
 def _by_event_name(probe: Probe) -> str | None:
     if probe.event in EVENT_TYPES:
         return f"SSE event name {probe.event!r}"
@@ -48,6 +58,7 @@ KNOWLEDGE = Knowledge(
     adapter="adapter:AnthropicAdapter",
     rules=(
         type_rule(10, "an Anthropic Messages event", EVENT_TYPES),
+        DetectRule(35, _error_event),
         DetectRule(60, _whole_message),
         DetectRule(160, _by_event_name),
     ),

@@ -16,7 +16,7 @@ from .._base import (
     provider_error,
     usage_event,
 )
-from .maps import _INCOMPLETE, _USAGE_KEYS, map_finish_reason
+from .maps import _INCOMPLETE, _PAUSED, _USAGE_KEYS, map_finish_reason
 
 _TOOL_KINDS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "mcp"}
 
@@ -28,6 +28,7 @@ _DELTA_BLOCKS: dict[str, tuple[str, ...]] = {
     "thinking_delta": ("thinking",),
     "signature_delta": ("thinking",),
     "input_json_delta": ("tool_use", "server_tool_use", "mcp_tool_use"),
+    "compaction_delta": ("compaction",),
 }
 
 
@@ -72,6 +73,7 @@ class _AnthropicState:
         self._base = 0  # shift of block indexes for a spliced message
         self._next_key = 0  # one past the highest part / tool index used in the response
         self._stop_reason: str | None = None
+        self._explanation: str | None = None  # stop_details.explanation of a refusal
         self._warned_no_start = False
         self._last_end: int | None = None
 
@@ -149,6 +151,7 @@ class _AnthropicState:
         self._base = 0
         self._next_key = 0
         self._stop_reason = None
+        self._explanation = None
         self._message_id = mid
         self._message = msg
         model = msg.get("model")
@@ -168,9 +171,30 @@ class _AnthropicState:
             if isinstance(reason, str):
                 self._stop_reason = reason
                 out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
+                if reason in _PAUSED:
+                    out.append(diag("anthropic.turn-paused", record, form=reason))
             elif reason is not None:
                 out.append(diag("anthropic.invalid-stop-reason", record, reason=reason))
+            self._stop_details(delta.get("stop_details"), record, out)
         self._usage(obj.get("usage"), "message_delta", record, out)
+
+    def _stop_details(self, details: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """A refusal's ``stop_details`` (``type``, ``category``, ``explanation``): metadata,
+        not refusal text; its explanation is shown in the status reason and a diagnostic."""
+        if not isinstance(details, dict):
+            return
+        explanation = details.get("explanation")
+        category = details.get("category")
+        if isinstance(explanation, str) and explanation:
+            self._explanation = explanation
+            out.append(
+                diag(
+                    "anthropic.refusal-explained",
+                    record,
+                    category=category if isinstance(category, str) and category else "none given",
+                    explanation=explanation,
+                )
+            )
 
     def _message_stop(
         self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -178,12 +202,31 @@ class _AnthropicState:
         if not self._started:
             self._check_started(record, out)
         reason = self._stop_reason
+        stated = _stated_stop_reason(_obj)
+        if stated is not None and reason is not None and stated != reason:
+            # the terminal event's own stop_reason wins over the message_delta's
+            status_of = "incomplete" if stated in _INCOMPLETE else "completed"
+            out.append(
+                diag(
+                    "stream.contradictory-terminal",
+                    record,
+                    form="stop-reason",
+                    stated=stated,
+                    said=reason,
+                    status=status_of,
+                )
+            )
+            reason = self._stop_reason = stated
+            out.append(Finish(record.index, 0, map_finish_reason(stated), stated))
         status: Status = "completed"
         if reason is None:
             out.append(diag("anthropic.stop-without-reason", record))
         elif reason in _INCOMPLETE:
             status = "incomplete"
-        out.append(Terminal(record.index, status, f"message_stop ({reason or 'no stop_reason'})"))
+        why = f"message_stop ({reason or 'no stop_reason'})"
+        if self._explanation is not None:
+            why = f"message_stop ({reason or 'no stop_reason'}: {quote(self._explanation, 200)})"
+        out.append(Terminal(record.index, status, why))
         self._stopped = True
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -206,3 +249,14 @@ class _AnthropicState:
                 record,
                 out,
             )
+
+
+def _stated_stop_reason(obj: dict[str, JSON]) -> str | None:
+    """A ``stop_reason`` a ``message_stop`` carries itself (beside its type, or in a
+    ``message`` or ``delta`` object), which the protocol does not send but servers may."""
+    for holder in (obj, obj.get("message"), obj.get("delta")):
+        if isinstance(holder, dict):
+            reason = holder.get("stop_reason")
+            if isinstance(reason, str) and reason:
+                return reason
+    return None

@@ -15,8 +15,11 @@ Mapping to unified events (one output, 0; ``part`` and tool ``index`` =
 ``contentBlockIndex``):
 
 * ``messageStart`` → :class:`ResponseStart` (Bedrock sends no id or model).
-* ``contentBlockStart`` with ``start.toolUse`` → :class:`ToolCallDelta` with id and name;
-  text and reasoning blocks have no start event.
+* ``contentBlockStart`` with ``start.toolUse`` → :class:`ToolCallDelta` with id and name
+  (``kind="server"`` for a provider-run tool, ``type: "server_tool_use"``); text and
+  reasoning blocks have no start event. ``start.toolResult`` opens the result of a
+  provider-run tool: its ``toolResult`` deltas are collected, and at its
+  ``contentBlockStop`` it is one :class:`ServerToolResult`.
 * ``contentBlockDelta``: ``text`` → text; ``toolUse.input`` → argument fragment;
   ``reasoningContent`` ``text`` → reasoning, ``signature`` → :class:`ReasoningMeta`
   signature, ``redactedContent`` → :class:`ReasoningMeta` redacted; ``citation`` →

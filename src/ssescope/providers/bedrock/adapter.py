@@ -16,6 +16,7 @@ from ...events import (
     ReasoningDelta,
     ReasoningMeta,
     ResponseStart,
+    ServerToolResult,
     Status,
     Terminal,
     TextDelta,
@@ -57,6 +58,36 @@ def _is_exception(name: str) -> bool:
     return name.endswith("Exception")
 
 
+class _Result:
+    """The result block of a provider-run tool, collected until it ends.
+
+    Its start (``start.toolResult``: ``toolUseId``, ``type``, ``status``) and the items of
+    its ``toolResult`` deltas (``{"text": ...}`` or ``{"json": ...}``) make the content of
+    one :class:`ServerToolResult`: the start's other fields, plus ``content``.
+    """
+
+    __slots__ = ("content", "items", "record", "result_type", "tool_use_id")
+
+    def __init__(self, start: dict[str, JSON], record: int) -> None:
+        tid = start.get("toolUseId")
+        rtype = start.get("type")
+        self.tool_use_id = tid if isinstance(tid, str) else None
+        self.result_type = rtype if isinstance(rtype, str) and rtype else "toolResult"
+        self.record = record
+        self.items: list[JSON] = []
+        self.content: dict[str, JSON] = {
+            k: v for k, v in start.items() if k not in ("toolUseId", "type")
+        }
+        self.content["content"] = self.items
+
+    def add(self, value: JSON) -> None:
+        """Add the items of one ``toolResult`` delta."""
+        if isinstance(value, list):
+            self.items.extend(value)
+        else:
+            self.items.append(value)
+
+
 class BedrockAdapter:
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
@@ -66,6 +97,8 @@ class BedrockAdapter:
     def __init__(self, framing: str) -> None:
         self._framing = framing
         self._tools: dict[int | None, str | None] = {}  # open tool blocks: index -> id
+        self._server: set[int | None] = set()  # the open tool blocks of provider-run tools
+        self._results: dict[int | None, _Result] = {}  # open result blocks of those tools
         self._started = False
         self._stopped = False
         self._inner: AnthropicAdapter | None = None
@@ -130,9 +163,19 @@ class BedrockAdapter:
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())
+        for idx in list(self._results):  # (a result cut before its block ended: kept)
+            self._result_end(idx, None, out)
         if self._started and not self._stopped:
             out.append(diagnostic("bedrock.missing-message-stop", self._last_end))
         return out
+
+    def _result_end(
+        self, idx: int | None, record: DataRecord | None, out: list[AdapterOutput]
+    ) -> None:
+        """A provider-run tool's result block ended (or the body did): its result, whole."""
+        res = self._results.pop(idx)
+        at = record.index if record is not None else res.record
+        out.append(ServerToolResult(at, 0, res.tool_use_id, res.result_type, res.content))
 
     def _fail(
         self,
@@ -219,7 +262,10 @@ class BedrockAdapter:
             elif etype == "contentBlockStop":
                 idx = self._index(payload)
                 if idx in self._tools:
+                    self._server.discard(idx)
                     out.append(ToolCallEnd(record.index, 0, idx, self._tools.pop(idx)))
+                elif idx in self._results:
+                    self._result_end(idx, record, out)
             elif etype == "messageStop":
                 self._message_stop(payload, record, out)
             elif etype == "metadata":
@@ -238,6 +284,8 @@ class BedrockAdapter:
         self._started = True
         self._stopped = False
         self._tools = {}
+        self._server = set()
+        self._results = {}
         out.append(ResponseStart(record.index))
 
     def _block_start(
@@ -251,9 +299,22 @@ class BedrockAdapter:
             name = tool.get("name")
             tid = tid if isinstance(tid, str) else None
             self._tools[idx] = tid
+            # A provider-run tool (Nova's code interpreter, web grounding) says so in its
+            # ``type``; it is tagged as Anthropic's server_tool_use is.
+            kind = "server" if tool.get("type") == "server_tool_use" else "function"
+            if kind == "server":
+                self._server.add(idx)
             out.append(
-                ToolCallDelta(record.index, 0, idx, tid, name if isinstance(name, str) else None)
+                ToolCallDelta(
+                    record.index, 0, idx, tid, name if isinstance(name, str) else None, kind=kind
+                )
             )
+            return
+        result = start.get("toolResult")
+        if isinstance(result, dict):
+            # The result of a provider-run tool: its deltas are collected, and the whole
+            # result is given when the block ends.
+            self._results[idx] = _Result(result, record.index)
             return
         out.extend(Unknown(record.index, f"contentBlockStart:{key}", payload) for key in start)
 
@@ -276,7 +337,8 @@ class BedrockAdapter:
                 if not isinstance(frag, str):
                     raise Malformed(f"its toolUse.input is not a string ({quote(value)})")
                 if frag:
-                    out.append(ToolCallDelta(n, 0, idx, None, None, frag))
+                    kind = "server" if idx in self._server else "function"
+                    out.append(ToolCallDelta(n, 0, idx, None, None, frag, kind=kind))
             elif key == "reasoningContent":
                 if not isinstance(value, dict):
                     raise Malformed(f"its reasoningContent is not an object ({quote(value)})")
@@ -291,6 +353,8 @@ class BedrockAdapter:
                     out.append(ReasoningMeta(n, 0, idx, redacted=red))
             elif key == "citation":
                 out.append(Citation(n, 0, value, idx))
+            elif key == "toolResult" and idx in self._results:
+                self._results[idx].add(value)
             elif key != "p":
                 out.append(Unknown(n, f"contentBlockDelta:{key}", payload))
 

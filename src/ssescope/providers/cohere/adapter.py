@@ -188,6 +188,17 @@ class CohereAdapter(AdapterBase):
         error = delta.get("error")
         if isinstance(error, str) and error:
             error_type = raw if isinstance(raw, str) else None
+            if status != "failed" and isinstance(raw, str) and raw:
+                # a finish reason that says the message ended well, and an error beside it
+                out.append(
+                    diag(
+                        "stream.contradictory-terminal",
+                        record,
+                        form="error",
+                        reason=raw,
+                        status="failed",
+                    )
+                )
             provider_error(
                 record, out, error, error_type, None, error, form="cohere-message-end", error=error
             )

@@ -57,9 +57,24 @@ class _GeminiParts(_GeminiTools):
         raw = cand.get("finishReason")
         if not isinstance(raw, str) or not raw:
             return None
-        if output in self._open:
+        open_call = self._open.get(output)
+        if open_call is not None:
             self._abandon(output, record, f"its candidate finished ({raw})", out)
         reason, status = map_finish_reason(raw), finish_status(raw)
+        if open_call is not None and status == "completed":
+            # a natural stop while the call said more would come: the reply is cut short
+            status = "incomplete"
+            out.append(
+                diag(
+                    "stream.contradictory-terminal",
+                    record,
+                    form="open-call",
+                    what=f"candidate {output}",
+                    reason=raw,
+                    name=open_call.name,
+                    status=status,
+                )
+            )
         out.append(Finish(rec, output, reason, raw))
         if status == "failed":
             message = cand.get("finishMessage")

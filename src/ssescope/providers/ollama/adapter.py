@@ -94,6 +94,12 @@ class OllamaAdapter(AdapterBase):
             _texts(obj, "response", rec, out)
         done = obj.get("done")
         if done is True:
+            if (
+                isinstance(message, dict)
+                and message.get("tool_calls")
+                and obj.get("done_reason") == "stop"
+            ):
+                out.append(diag("tool.calls-under-stop", record, form="ollama"))
             self._finish(obj, record, out)
         elif not known and done is not False:
             out.append(Unknown(rec, "(unrecognised line)", obj))

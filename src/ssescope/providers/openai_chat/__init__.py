@@ -58,8 +58,11 @@ Errors
 How the stream ended
     ``data: [DONE]`` gives a :class:`Terminal`: ``failed`` if an error was reported or a
     choice finished with ``error``, else ``incomplete`` if a choice finished with
-    ``length`` / ``content_filter`` / ``refusal``, else ``completed``. ``[DONE]`` before
-    any finish reason (or before a choice's) adds ``stream.done-without-finish``.
+    ``length`` / ``content_filter`` / ``refusal``, carried refusal text (whatever its
+    finish reason), or had no finish reason at all, else ``completed``
+    (``docs/verdicts.md``). ``[DONE]`` before any finish reason (or before a choice's)
+    adds ``stream.done-without-finish``; tool calls under ``finish_reason: "stop"`` add
+    ``tool.calls-under-stop``.
     Perplexity's last chunk (``object: "chat.completion.done"``) is an end marker as
     well. On the SSE wire a stream that ends without ``[DONE]`` gets
     ``stream.missing-done`` and no terminal (status ``truncated``). JSONL dumps

@@ -124,7 +124,8 @@ class OpenAIChatAdapter(_ChatChoices):
             Terminal(
                 last.index,
                 status,
-                f"every choice finished ({self._finish_summary()}); {self._framing} framing has no [DONE]",
+                f"every choice finished ({self._finish_summary()}); {self._framing} framing has no [DONE]"
+                + self._refused_phrase(),
             )
         ]
 
@@ -281,7 +282,8 @@ class OpenAIChatAdapter(_ChatChoices):
                 Terminal(
                     record.index,
                     self._status(),
-                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})",
+                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})"
+                    + self._refused_phrase(),
                 )
             )
             self._terminated = True
@@ -361,7 +363,8 @@ class OpenAIChatAdapter(_ChatChoices):
                     Terminal(
                         record.index,
                         self._status(),
-                        f"every choice finished ({self._finish_summary()}) before the next response",
+                        f"every choice finished ({self._finish_summary()}) before the next response"
+                        + self._refused_phrase(),
                     )
                 )
         self._reset()

@@ -74,6 +74,8 @@ class _ChatChoices(_ChatParts):
         st.finish = reason
         st.raw_finish = fr
         out.append(Finish(ri, o, reason, fr))
+        if st.tools and reason == "stop":
+            out.append(diag("tool.calls-under-stop", record, form="openai-chat", choice=o, fr=fr))
         if st.tools and reason not in _NO_TOOL_END:
             out.append(ToolCallsEnd(ri, o))
         return True
@@ -123,6 +125,7 @@ class _ChatChoices(_ChatParts):
             self._content(content, o, record, out)
         refusal = get("refusal")
         if refusal and isinstance(refusal, str):
+            st.refused = True
             out.append(RefusalDelta(ri, o, refusal))
         audio = get("audio")
         if audio and isinstance(audio, dict):

@@ -27,6 +27,17 @@ def _choices(probe: Probe) -> str | None:
     return None
 
 
+def _error_object(probe: Probe) -> str | None:
+    # {"error": {"message": ..., "type": ..., "code": ...}} (and a bare {"error": "..."} in
+    # SSE): the error chunk of OpenAI and the servers compatible with it. Runs after the
+    # rules of the providers whose error objects carry a more specific member.
+    obj = probe.obj
+    err = obj.get("error") if obj is not None else None
+    if isinstance(err, dict) or (isinstance(err, str) and err):
+        return "a JSON object with a top-level 'error' (an OpenAI-compatible error chunk)"
+    return None
+
+
 KNOWLEDGE = Knowledge(
     name="openai-chat",
     adapter="adapter:OpenAIChatAdapter",
@@ -42,6 +53,7 @@ KNOWLEDGE = Knowledge(
             "a vLLM error object ('object': 'error') in an OpenAI-compatible stream",
         ),
         DetectRule(110, _choices),
+        DetectRule(172, _error_object),
     ),
     error_frame=ErrorFrame(
         None,

@@ -165,6 +165,8 @@ class _ChatParts(_ChatTools):
             out.append(Snapshot(ri, o, "text", content))
         refusal = message.get("refusal")
         if isinstance(refusal, str):
+            if refusal:
+                st.refused = True
             out.append(Snapshot(ri, o, "refusal", refusal))
         reasoning = message.get("reasoning_content")
         if not isinstance(reasoning, str):

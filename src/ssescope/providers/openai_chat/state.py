@@ -81,12 +81,13 @@ def _invalid(out: list[AdapterOutput], record: DataRecord, message: str) -> None
 class _Choice:
     """What the adapter remembers about one choice of the current response."""
 
-    __slots__ = ("finish", "index_ids", "last_index", "raw_finish", "tools")
+    __slots__ = ("finish", "index_ids", "last_index", "raw_finish", "refused", "tools")
 
     def __init__(self) -> None:
         self.finish: FinishReason | None = None
         self.raw_finish: str | None = None
         self.tools = False
+        self.refused = False  # refusal text arrived (``delta.refusal``, ``message.refusal``)
         self.index_ids: dict[int, str] = {}
         self.last_index: int | None = None
 
@@ -115,13 +116,17 @@ class _ChatState:
         self._said: set[tuple[str, object]] = set()
 
     def _status(self) -> Status:
+        """The status the end marker implies: ``failed`` on an error; ``incomplete`` when
+        a choice finished short (length, content filter, refusal), refused (refusal text
+        with whatever finish reason: the README's rule, the same as Anthropic's
+        ``stop_reason: refusal``) or never said why it stopped; else ``completed``."""
         if self._error_seen:
             return "failed"
-        short = False
+        short = not self._choices
         for st in self._choices.values():
             if st.finish == "error":
                 return "failed"
-            if st.finish in _SHORT:
+            if st.finish in _SHORT or st.finish is None or st.refused:
                 short = True
         return "incomplete" if short else "completed"
 
@@ -129,6 +134,13 @@ class _ChatState:
         return ", ".join(
             f"{o}: {st.raw_finish}" for o, st in self._choices.items() if st.raw_finish
         )
+
+    def _refused_phrase(self) -> str:
+        """``"; choice 0 refused"`` (or several choices), or ``""`` when none refused."""
+        refused = [o for o, st in self._choices.items() if st.refused]
+        if not refused:
+            return ""
+        return f"; {self._outputs_phrase(refused)} refused (refusal text)"
 
     @staticmethod
     def _outputs_phrase(missing: list[int]) -> str:
@@ -155,8 +167,13 @@ class _ChatState:
                 )
             )
         summary = self._finish_summary()
-        reason = f"{marker} after finish_reason {summary}" if summary else f"{marker}"
-        out.append(Terminal(record.index, self._status(), reason))
+        if not summary:
+            reason = f"{marker} without any finish_reason"
+        elif missing:
+            reason = f"{marker} after finish_reason {summary}, before {self._outputs_phrase(missing)} got one"
+        else:
+            reason = f"{marker} after finish_reason {summary}"
+        out.append(Terminal(record.index, self._status(), reason + self._refused_phrase()))
         self._terminated = True
 
     def _provider_error(self, err: Any, record: DataRecord, out: list[AdapterOutput]) -> None:

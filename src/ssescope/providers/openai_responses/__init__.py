@@ -32,7 +32,10 @@ server sends no ``call_id``). Function calls are ``kind="function"``, custom (fr
 tool calls ``kind="custom"`` with ``format="text"``, MCP calls ``kind="mcp"``. Built-in
 tools executed by the provider (web search, file search, code interpreter, image
 generation, MCP calls and tool listing) have status events that are known and emit
-nothing; their finished items become :class:`ServerToolResult` events. Shell,
+nothing; their finished items become :class:`ServerToolResult` events, and web search,
+file search, code interpreter and image generation items are also whole
+:class:`ToolCall` events of ``kind="server"`` (named without ``_call``, their input the
+item's request fields), where Anthropic's ``server_tool_use`` sits. Shell,
 apply-patch and computer-use items are known too but are not client function calls.
 
 Snapshots are never appended. ``*.done`` events, ``content_part.done``,
@@ -44,8 +47,8 @@ function arguments only in ``function_call_arguments.done``) is therefore still 
 A terminal ``response.output`` that is empty while deltas built content (a proxy quirk)
 is reported as ``openai-responses.empty-final-output`` and the deltas are kept.
 
-End markers: ``response.completed`` (status ``completed``; ``cancelled`` when the
-response's status says so), ``response.incomplete`` (``incomplete``, finish reason from
+End markers: ``response.completed`` (status ``completed``; ``incomplete`` when the
+response carried refusal text; ``cancelled`` when the response's status says so), ``response.incomplete`` (``incomplete``, finish reason from
 ``incomplete_details.reason``) and ``response.failed`` (``failed``). The protocol has no
 ``[DONE]``; a ``data: [DONE]`` added by a proxy is noted and ignored. Gateways that
 relay background responses may send ``response.cancelled`` (or ``response.canceled``):

@@ -171,28 +171,54 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         if isinstance(usage, dict):
             out.append(self._usage(usage, etype, record))
         status = str_or_none(resp.get("status"))
+        event = etype
+        etype = self._stated(etype, status, record, out)
+        said = f"{event}, status {status}" if etype != event else event
         if status in ("cancelled", "canceled") or etype in (
             "response.cancelled",
             "response.canceled",
         ):
             out.append(Finish(record.index, 0, "other", "cancelled"))
-            out.append(Terminal(record.index, "cancelled", f"{etype} (status cancelled)"))
+            out.append(Terminal(record.index, "cancelled", f"{event} (status cancelled)"))
         elif etype == "response.completed":
             reason: FinishReason = "tool_calls" if self._client_calls else "stop"
             out.append(Finish(record.index, 0, reason, status or "completed"))
-            out.append(Terminal(record.index, "completed", etype))
+            if self._refused:  # refusal text: incomplete on every provider
+                out.append(Terminal(record.index, "incomplete", f"{said} (refusal text)"))
+            else:
+                out.append(Terminal(record.index, "completed", said))
         elif etype == "response.incomplete":
             details = resp.get("incomplete_details")
             raw = str_or_none(details.get("reason")) if isinstance(details, dict) else None
             unified = map_finish_reason(raw) if raw else "other"
             out.append(Finish(record.index, 0, unified, raw or status or "incomplete"))
-            out.append(
-                Terminal(record.index, "incomplete", f"{etype} ({raw or 'no reason given'})")
-            )
+            out.append(Terminal(record.index, "incomplete", f"{said} ({raw or 'no reason given'})"))
         else:  # response.failed
             err = resp.get("error")
             if isinstance(err, dict):
                 self._provider_error(err, err, etype, record, out)
             out.append(Finish(record.index, 0, "error", "failed"))
-            out.append(Terminal(record.index, "failed", etype))
+            out.append(Terminal(record.index, "failed", said))
         self._started = False
+
+    @staticmethod
+    def _stated(
+        etype: str, status: str | None, record: DataRecord, out: list[AdapterOutput]
+    ) -> str:
+        """The terminal event the response's own ``status`` stands for, when it names
+        another one than ``etype`` (``stream.contradictory-terminal``): the payload wins."""
+        stated = _WHOLE_STATUS.get("cancelled" if status == "canceled" else status or "")
+        if stated is None or stated == etype.replace("canceled", "cancelled"):
+            return etype
+        verdict = stated.removeprefix("response.")
+        out.append(
+            diag(
+                "stream.contradictory-terminal",
+                record,
+                form="status",
+                event=etype,
+                stated=status,
+                status=verdict,
+            )
+        )
+        return stated

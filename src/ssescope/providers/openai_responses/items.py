@@ -6,7 +6,7 @@ from typing import Any
 
 from ...events import ReasoningMeta, ServerToolResult, ToolCall, ToolCallDelta, ToolCallEnd
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, int_or_none, str_or_none
+from .._base import AdapterOutput, compact_json, int_or_none, str_or_none
 from .parts import _ResponsesParts
 from .state import (
     _ARG_DELTAS,
@@ -17,6 +17,21 @@ from .state import (
     _args_text,
     _Item,
 )
+
+_SERVER_CALLS = frozenset(
+    ("web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call")
+)
+"""Items of provider-run tools that are listed among the tool calls (``kind="server"``);
+``mcp_call`` is a call of its own kind already, ``mcp_list_tools`` no call."""
+
+_RESULT_FIELDS = frozenset(("id", "type", "status", "results", "outputs", "result"))
+"""Fields of a provider-run tool's item that are not its input."""
+
+
+def _server_input(item: dict[str, Any]) -> str:
+    """What a provider-run tool was called with (its ``action``, ``queries``, ``code``…),
+    as compact JSON: the item's fields but its identity, status and results."""
+    return compact_json({k: v for k, v in item.items() if k not in _RESULT_FIELDS})
 
 
 class _ResponsesItems(_ResponsesParts):
@@ -117,9 +132,24 @@ class _ResponsesItems(_ResponsesParts):
         if spec is not None:
             self._final_call(item, itype, spec, index, record, out)
         if itype in _PROVIDER_EXECUTED and owner not in self._results:
-            # A provider-executed tool finished: its result, delivered whole.
+            # A provider-executed tool finished: the call (where Anthropic's
+            # server_tool_use sits, tagged "server") and its result, both delivered whole.
             self._results.add(owner)
-            out.append(ServerToolResult(record.index, 0, str_or_none(item.get("id")), itype, item))
+            item_id = str_or_none(item.get("id"))
+            if itype in _SERVER_CALLS:
+                out.append(
+                    ToolCall(
+                        record.index,
+                        0,
+                        index=index,
+                        id=item_id,
+                        name=itype.removesuffix("_call"),
+                        arguments=_server_input(item),
+                        kind="server",
+                        complete=item.get("status") not in ("in_progress", "incomplete"),
+                    )
+                )
+            out.append(ServerToolResult(record.index, 0, item_id, itype, item))
 
     def _final_call(
         self,

@@ -13,6 +13,21 @@ def _error_event(probe: Probe) -> str | None:
     return None
 
 
+def _flat_error_event(probe: Probe) -> str | None:
+    # The error event as the SDK types it: code and message beside the type, no
+    # nested "error" object (that one, without a sequence_number, is Anthropic's).
+    obj = probe.obj
+    if (
+        probe.kind == "error"
+        and obj is not None
+        and isinstance(obj.get("message"), str)
+        and "code" in obj
+        and "error" not in obj
+    ):
+        return "an error event with 'code' and 'message' beside its type (Responses API)"
+    return None
+
+
 def _whole_response(probe: Probe) -> str | None:
     obj = probe.obj
     if (
@@ -31,9 +46,10 @@ KNOWLEDGE = Knowledge(
     rules=(
         type_rule(20, "a Responses API event", prefixes=("response.",)),
         DetectRule(30, _error_event),
+        DetectRule(36, _flat_error_event),
         DetectRule(70, _whole_response),
     ),
-    terminal_events=frozenset({"response.completed"}),
+    terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
     error_frame=ErrorFrame(
         "error",
         {

@@ -62,6 +62,8 @@ class _ResponsesParts(_ResponsesState):
         delta = self._delta(obj, record, out)
         if delta is not None:
             self._built = True
+            if delta:
+                self._refused = True
             part = self._content_part(obj, record, out)
             out.append(RefusalDelta(record.index, 0, delta, part))
 

@@ -162,6 +162,7 @@ class _ResponsesState:
         self._errors: set[tuple[str, str]] = set()
         self._client_calls = False
         self._built = False
+        self._refused = False  # refusal text arrived (a delta or a snapshot)
 
     def _check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(seq, int) or isinstance(seq, bool):
@@ -247,6 +248,8 @@ class _ResponsesState:
             if value is not None:
                 self._invalid(field, value, record, out)
             return
+        if field == "refusal" and value:
+            self._refused = True
         key = (field, part)
         if key in self._snapshotted:
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import ErrorFrame, Knowledge, type_rule
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
 
 __all__ = ["KNOWLEDGE", "PART_TYPES"]
 
@@ -31,10 +31,20 @@ PART_TYPES = frozenset(
 """The part types of a UI-message stream (besides ``data-*`` and ``tool-*``)."""
 
 
+def _error_part(probe: Probe) -> str | None:
+    obj = probe.obj
+    if probe.kind == "error" and obj is not None and isinstance(obj.get("errorText"), str):
+        return "an AI SDK UI-message stream 'error' part (with 'errorText')"
+    return None
+
+
 KNOWLEDGE = Knowledge(
     name="vercel-ui",
     adapter="adapter:VercelUIAdapter",
-    rules=(type_rule(50, "an AI SDK UI-message stream part", PART_TYPES, ("data-", "tool-")),),
+    rules=(
+        DetectRule(37, _error_part),
+        type_rule(50, "an AI SDK UI-message stream part", PART_TYPES, ("data-", "tool-")),
+    ),
     terminal_events=frozenset({"finish"}),
     error_frame=ErrorFrame(None, {"type": "error", "errorText": "The model is overloaded."}),
     quirks="quirks",

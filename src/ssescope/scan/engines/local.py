@@ -16,15 +16,16 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
 from ..inputs import Inputs, collect
-from ..kernel import BODY, ERROR
+from ..kernel import BODY, ERROR, input_error_batch, scan_batch
 from ..output import output_schema
 from .base import Batches, error_batch
 from .shards import (
@@ -46,6 +47,7 @@ __all__ = [
     "POOL_MIN",
     "ROW_SHARD",
     "TableInfo",
+    "Work",
     "judge",
     "local_inputs",
     "plan",
@@ -64,7 +66,7 @@ _SHARDS_PER_WORKER = 4  # enough shards that the workers finish together
 _IN_FLIGHT = 2  # shards submitted ahead, per worker
 
 
-def local_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
+def local_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool = False) -> Inputs:
     """Expand PATH arguments, with DuckDB's ``glob`` for patterns (local or remote)."""
     con = connect()
 
@@ -76,7 +78,7 @@ def local_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
             return []
 
     try:
-        return collect(paths, json_tables=json_tables, expand=expand)
+        return collect(paths, json_tables=json_tables, expand=expand, follow_links=follow_links)
     finally:
         con.close()
 
@@ -201,29 +203,112 @@ def _context() -> Any:
     return context
 
 
+Work = Callable[[Shard], list[pa.RecordBatch]]
+"""What a worker runs on a shard: read it and judge it (the judged batches)."""
+
+
 def judge(
-    shards: Iterable[Shard], workers: int, con: Any, context: Any = None
+    shards: Iterable[Shard], workers: int, con: Any, context: Any = None, *, work: Work = _work
 ) -> Iterator[tuple[int, pa.RecordBatch]]:
     """Judge ``shards``: in this process with ``con`` for one worker, else in a process
     pool that reads its own shards, with ``_IN_FLIGHT`` shards per worker submitted ahead
     (memory does not grow with the corpus). Yields ``(inputs covered, judged rows)`` in
-    input order."""
+    input order.
+
+    A worker that dies (killed, out of memory) breaks the pool: a new pool is started,
+    and each shard that was in flight is judged again, alone, so that a death names its
+    shard; that shard is tried once more, and if its worker dies again its inputs become
+    error rows and the scan goes on. ``work`` is what the pool's workers run on each
+    shard.
+    """
     if workers <= 1:
         for shard in shards:
             yield from _counted(shard.inputs, judge_shard(shard, con))
         return
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context or _context(), initializer=_start_worker
-    ) as pool:
-        pending: deque[tuple[int, Future[list[pa.RecordBatch]]]] = deque()
-        for shard in shards:
-            pending.append((shard.inputs, pool.submit(_work, shard)))
-            if len(pending) >= _IN_FLIGHT * workers:
-                n, future = pending.popleft()
-                yield from _counted(n, future.result())
-        while pending:
-            n, future = pending.popleft()
-            yield from _counted(n, future.result())
+    pool = _Pool(workers, context or _context())
+    try:
+        pending: deque[tuple[Shard, Future[list[pa.RecordBatch]]]] = deque()
+        queue = iter(shards)
+        while True:
+            while len(pending) < _IN_FLIGHT * workers:
+                more = next(queue, None)
+                if more is None:
+                    break
+                pending.append((more, pool.submit(work, more)))
+            if not pending:
+                return
+            shard, future = pending.popleft()
+            try:
+                batches = future.result()
+            except BrokenProcessPool:
+                suspects = [shard, *(s for s, _ in pending)]
+                pending.clear()
+                pool.restart()
+                for suspect in suspects:  # one at a time: a second death names its shard
+                    yield from _counted(suspect.inputs, pool.alone(work, suspect))
+                continue
+            except Exception as exc:  # a worker's bug must not end the scan either
+                batches = [_lost(shard, f"internal error: {type(exc).__name__}: {exc}")]
+            yield from _counted(shard.inputs, batches)
+    finally:
+        pool.close()
+
+
+class _Pool:
+    """The process pool of :func:`judge`, started again when a worker dies."""
+
+    def __init__(self, workers: int, context: Any) -> None:
+        self.workers, self.context = workers, context
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=self.context, initializer=_start_worker
+        )
+
+    def submit(self, work: Work, shard: Shard) -> Future[list[pa.RecordBatch]]:
+        return self.pool.submit(work, shard)
+
+    def restart(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = self._start()
+
+    def alone(self, work: Work, shard: Shard) -> list[pa.RecordBatch]:
+        """Judge ``shard`` with nothing else in flight: a death now is its own, and it is
+        tried once more before its inputs are reported."""
+        for _ in range(2):
+            found = self._try(work, shard)
+            if found is not None:
+                return found
+        return [_lost(shard, _DIED)]
+
+    def _try(self, work: Work, shard: Shard) -> list[pa.RecordBatch] | None:
+        # the judged batches, or None when the worker died (the pool is started again)
+        try:
+            return self.pool.submit(work, shard).result()
+        except BrokenProcessPool:
+            self.restart()
+            return None
+        except Exception as exc:
+            return [_lost(shard, f"internal error: {type(exc).__name__}: {exc}")]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+_DIED = "a worker process died judging this input, twice (killed, or out of memory)"
+
+
+def _lost(shard: Shard, error: str) -> pa.RecordBatch:
+    """The judged error rows of a shard that could not be judged."""
+    if isinstance(shard, FileShard):
+        batch = error_batch([(path, error) for path in shard.files])
+    elif isinstance(shard, RowShard):
+        where = shard.path if shard.stop is None else f"{shard.path}:{shard.start}-{shard.stop}"
+        batch = error_batch([(where, error)])
+    else:
+        batch = input_error_batch(shard.batch, error)
+    return scan_batch(batch)
 
 
 def _counted(

@@ -8,16 +8,16 @@ from typing import Any
 import pyarrow as pa
 
 from ..inputs import Inputs, collect, is_remote
-from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from ..kernel import BODY, SOURCE, rename_own, scan_batch
 from ..output import output_schema
 from .base import Batches, error_batch
 
-__all__ = ["kernel_for_files", "kernel_for_table", "ray_inputs", "run_ray"]
+__all__ = ["kernel_for_files", "kernel_for_paths", "kernel_for_table", "ray_inputs", "run_ray"]
 
 
-def ray_inputs(paths: Iterable[str], *, json_tables: bool) -> Inputs:
+def ray_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool = False) -> Inputs:
     """Expand PATH arguments (local globs; URLs are passed to Ray as they are)."""
-    return collect(paths, json_tables=json_tables)
+    return collect(paths, json_tables=json_tables, follow_links=follow_links)
 
 
 def _run(table: pa.Table, body: str) -> pa.Table:
@@ -36,22 +36,22 @@ def kernel_for_files(table: pa.Table) -> pa.Table:
     return _run(table.rename_columns(names), BODY)
 
 
+def kernel_for_paths(table: pa.Table) -> pa.Table:
+    """``map_batches`` function over blocks of local file paths (``path``): each file read
+    to its first 64 MiB, regular files only (:mod:`ssescope.scan.reading`), a bounded
+    batch of bodies at a time, and judged."""
+    from ..reading import file_batch, read_batches
+
+    paths = [str(p) for p in table.column("path").to_pylist()]
+    judged = [scan_batch(batch) for batch in read_batches(paths)]
+    return pa.Table.from_batches(judged or [scan_batch(file_batch([]))])
+
+
 def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
     """``map_batches`` function over the blocks of a table of bodies read from ``path``."""
-    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in table.column_names]
-    table = table.rename_columns(names)
+    table = table.rename_columns(rename_own(table.column_names))
     table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
     return _run(table, body)
-
-
-def _readable(path: str) -> str | None:
-    if is_remote(path):
-        return None
-    try:
-        with open(path, "rb"):
-            return None
-    except OSError as exc:
-        return exc.strerror or str(exc)
 
 
 def _dataset(path: str, body: str, keys: list[str] | None) -> Any:
@@ -101,13 +101,8 @@ def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) 
     context.execution_options.preserve_order = True
     context.enable_progress_bars = False
     errors = list(inputs.errors)
-    files = []
-    for path in inputs.files:
-        problem = _readable(path)
-        if problem is None:
-            files.append(path)
-        else:
-            errors.append((path, problem))
+    local = [path for path in inputs.files if not is_remote(path)]
+    files = [path for path in inputs.files if is_remote(path)]  # Ray reads these
     datasets: list[tuple[str, Any]] = []
     schemas = []
     for path in inputs.tables:
@@ -122,6 +117,11 @@ def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) 
     def run() -> Iterator[tuple[int, pa.RecordBatch]]:
         if errors:
             yield len(errors), scan_batch(error_batch(errors))
+        if local:
+            paths = ray.data.from_items([{"path": path} for path in local])
+            mapped = paths.map_batches(kernel_for_paths, batch_format="pyarrow", batch_size=64)
+            for batch in _tables(mapped):
+                yield batch.num_rows, batch
         if files:
             ds = ray.data.read_binary_files(files, include_paths=True)
             for batch in _tables(ds.map_batches(kernel_for_files, batch_format="pyarrow")):

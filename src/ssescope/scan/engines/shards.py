@@ -2,10 +2,11 @@
 
 A shard names its inputs (a few file paths, or a range of rows of a Parquet table), so the
 scanning process sends a few hundred bytes to a worker and gets back the judged rows, and
-never reads or copies a body. The worker reads its shard with its own DuckDB connection
-(``read_blob``, ``read_parquet`` with projection and a ``file_row_number`` range, which
-DuckDB prunes to the row groups and pages that hold it) and runs
-:func:`~ssescope.scan.kernel.scan_batch` over it, a bounded batch at a time.
+never reads or copies a body. The worker reads its shard itself: files one at a time, each
+to at most 64 MiB (:mod:`ssescope.scan.reading`), tables with its own DuckDB connection
+(``read_parquet`` with projection and a ``file_row_number`` range, which DuckDB prunes to
+the row groups and pages that hold it), and runs :func:`~ssescope.scan.kernel.scan_batch`
+over it, a bounded batch at a time.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..kernel import BODY, ERROR, SOURCE, scan_batch
+from ..kernel import BODY, ERROR, SOURCE, input_error_batch, rename_own, scan_batch
+from ..reading import INPUT_BYTES, Read, read_batches
 from .base import error_batch
 
 __all__ = [
@@ -39,9 +41,10 @@ ROW_NUMBER = "file_row_number"
 
 @dataclass(frozen=True)
 class FileShard:
-    """Stream files read with one ``read_blob`` query."""
+    """Stream files, each read to at most ``limit`` bytes."""
 
     files: tuple[str, ...]
+    limit: int = INPUT_BYTES
 
     @property
     def inputs(self) -> int:
@@ -132,48 +135,40 @@ def message(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def _os_error(path: str) -> str:
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return "the file could not be read"
-
-
 _BLOB_SQL = f"SELECT filename AS {SOURCE}, content AS {BODY} FROM read_blob($files)"
+_SIZE_SQL = "SELECT filename, size FROM read_blob($files)"
 
 
-def read_files(con: Any, files: list[str]) -> Iterator[pa.RecordBatch]:
-    """The files as ``source``/``body`` batches; one that cannot be read is an error row."""
-    table: pa.Table | None
+def _remote(con: Any, path: str, limit: int) -> Read:
+    # a URL: DuckDB reads it (its size first: a body is never cut, only refused)
     try:
-        table = con.sql(_BLOB_SQL, params={"files": files}).to_arrow_table()
-    except Exception:
-        table = None  # one unreadable file fails the query: each is read alone below
-    found = set() if table is None else set(table.column(SOURCE).to_pylist())
-    if table is not None and table.num_rows:
-        yield from table.combine_chunks().to_batches()
-    errors: list[tuple[str, str]] = []
-    for path in (f for f in files if f not in found):
-        try:
-            one = con.sql(_BLOB_SQL, params={"files": [path]}).to_arrow_table()
-        except Exception as exc:
-            errors.append((path, message(exc)))
-            continue
-        if one.num_rows:
-            yield from one.to_batches()
-        else:
-            errors.append((path, _os_error(path)))
-    if errors:
-        yield error_batch(errors)
+        sizes = con.sql(_SIZE_SQL, params={"files": [path]}).fetchall()
+        if not sizes:
+            return Read(None, error="the file could not be read")
+        if sizes[0][1] is not None and int(sizes[0][1]) > limit:
+            return Read(
+                None,
+                error=f"{int(sizes[0][1]):,} bytes, over the {limit:,} bytes an input is "
+                "read to (a remote input is not read in part)",
+            )
+        table = con.sql(_BLOB_SQL, params={"files": [path]}).to_arrow_table()
+    except Exception as exc:
+        return Read(None, error=message(exc))
+    bodies = table.column(BODY).to_pylist()
+    return Read(bodies[0]) if bodies else Read(None, error="the file could not be read")
+
+
+def read_files(con: Any, files: list[str], limit: int = INPUT_BYTES) -> Iterator[pa.RecordBatch]:
+    """The files as ``source``/``body`` batches (with ``unread_bytes``, what was left past
+    ``limit``); one that cannot be read is a row with ``error``. A batch holds at most
+    ``BATCH_ROWS`` files and, past its first file, ``BATCH_BYTES`` of bodies."""
+    return read_batches(files, limit, lambda path: _remote(con, path, limit), BATCH_ROWS)
 
 
 def with_source(batch: pa.RecordBatch, path: str) -> pa.RecordBatch:
     """A table's batch with ``source`` (its path) added, and its own ``source`` and
     ``error`` columns renamed ``input_source`` and ``input_error``."""
-    names = [f"input_{n}" if n in (SOURCE, ERROR) else n for n in batch.schema.names]
-    batch = batch.rename_columns(names)
+    batch = batch.rename_columns(rename_own(batch.schema.names))
     return batch.append_column(SOURCE, pa.repeat(pa.scalar(path, pa.string()), batch.num_rows))
 
 
@@ -187,7 +182,13 @@ def read_rows(con: Any, shard: RowShard) -> Iterator[pa.RecordBatch]:
         sql = _range_sql(shard.body, shard.keys)
         params = {"path": shard.path, "start": shard.start, "stop": shard.stop}
     try:
-        for batch in con.sql(sql, params=params).to_arrow_reader(BATCH_ROWS):
+        reader = con.sql(sql, params=params).to_arrow_reader(BATCH_ROWS)
+        names = reader.schema.names
+        if shard.body not in names:
+            shown = ", ".join(repr(n) for n in names[:20])
+            yield error_batch([(shard.path, f"the table has no {shard.body!r} column ({shown})")])
+            return
+        for batch in reader:
             yield with_source(batch, shard.path)
     except Exception as exc:
         yield error_batch([(shard.path, message(exc))])
@@ -195,7 +196,7 @@ def read_rows(con: Any, shard: RowShard) -> Iterator[pa.RecordBatch]:
 
 def _batches(con: Any, shard: Shard) -> Iterator[tuple[pa.RecordBatch, str]]:
     if isinstance(shard, FileShard):
-        for batch in read_files(con, list(shard.files)):
+        for batch in read_files(con, list(shard.files), shard.limit):
             yield batch, BODY
     elif isinstance(shard, RowShard):
         for batch in read_rows(con, shard):
@@ -205,6 +206,17 @@ def _batches(con: Any, shard: Shard) -> Iterator[tuple[pa.RecordBatch, str]]:
 
 
 def judge_shard(shard: Shard, con: Any) -> Iterator[pa.RecordBatch]:
-    """Read ``shard`` with ``con`` and judge it: the kernel's rows, a batch at a time."""
+    """Read ``shard`` with ``con`` and judge it: the kernel's rows, a batch at a time.
+
+    A batch the kernel refuses (a column twice) or fails on gives one error row per
+    input of it: one bad input never ends the scan.
+    """
     for batch, body in _batches(con, shard):
-        yield scan_batch(batch, body=body)
+        yield _judged(batch, body)
+
+
+def _judged(batch: pa.RecordBatch, body: str) -> pa.RecordBatch:
+    try:
+        return scan_batch(batch, body=body)
+    except Exception as exc:  # the kernel never raises on bodies; a table can be wrong
+        return scan_batch(input_error_batch(batch, message(exc)))

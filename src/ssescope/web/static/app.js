@@ -68,45 +68,103 @@ function b64ToBytes(b64) {
 }
 
 // ---- partial JSON (tool-call arguments while they stream) --------------------------------
+// The same reading as the engine's ssescope.aggregate.partial_json.parse_partial, step for
+// step, so that the page shows what the library returns (tests/web/test_partial_json.py
+// holds the two equal): the text is cut back to its last point where a value could be
+// closed, an open string is closed, a dangling key, ":" or "," is dropped, and open
+// brackets are closed in order. `ok` says the text is complete JSON as it stands.
 
-export function parsePartial(text) {
-  if (!text) return { value: undefined, ok: false };
-  try { return { value: JSON.parse(text), ok: true }; } catch (e) { /* complete it below */ }
-  let s = text;
-  for (let attempt = 0; attempt < 48 && s.length; attempt++) {
-    const closed = closeJson(s);
-    if (closed !== null) {
-      try { return { value: JSON.parse(closed), ok: false }; } catch (e) { /* trim and retry */ }
-    }
-    s = s.slice(0, -1);
-  }
-  return { value: undefined, ok: false };
+const MAX_DEPTH = 128;  // ssescope.limits.MAX_DEPTH: deeper values are left unread
+const LITERALS = ["true", "false", "null"];
+const TOKEN_END = ',]} \t\r\n"';
+const DIGITS = /^\p{Nd}+$/u;  // Python's str.isdigit, for the digits a number holds
+const SPACE = /^\s$/u;
+
+// JSON.parse that refuses what the engine's loads_finite refuses: a number beyond a double.
+function parseFinite(text) {
+  return JSON.parse(text, (key, value) => {
+    if (typeof value === "number" && !Number.isFinite(value)) throw new SyntaxError("not a JSON number");
+    return value;
+  });
 }
 
-function closeJson(s) {
-  const stack = [];
-  let inStr = false, esc = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (inStr) {
-      if (esc) esc = false;
-      else if (c === "\\") esc = true;
-      else if (c === '"') inStr = false;
+function nesting(text) {
+  let depth = 0, deepest = 0;
+  for (const c of text.replace(/"(?:[^"\\]|\\.)*"?/gs, "")) {
+    if (c === "[" || c === "{") deepest = Math.max(deepest, ++depth);
+    else if (c === "]" || c === "}") depth--;
+  }
+  return deepest;
+}
+
+function tooDeep(text) {
+  if (text.length <= MAX_DEPTH) return false;
+  const brackets = text.split("[").length + text.split("{").length - 2;
+  return brackets > MAX_DEPTH && nesting(text) > MAX_DEPTH;
+}
+
+function isNumber(token) {
+  let digits = token.replace(/^-+/, "").replace(".", "").replace("e", "").replace("E", "");
+  digits = digits.replace("+", "").replace("-", "");
+  return DIGITS.test(digits) && !/[.eE+-]$/.test(token);
+}
+
+function closeJson(text) {
+  let stack = [];
+  let inString = false, escape = false;
+  let safe = 0, safeStack = [];  // the last place where the prefix may be cut, and its stack
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (inString) {
+      if (escape) escape = false;
+      else if (c === "\\") escape = true;
+      else if (c === '"') { inString = false; safe = i + 1; safeStack = [...stack]; }
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "[" || c === "{") {
+      stack.push(c === "[" ? "]" : "}");
+      safe = i + 1; safeStack = [...stack];
+    } else if (c === "]" || c === "}") {
+      if (!stack.length) return null;
+      stack.pop();
+      safe = i + 1; safeStack = [...stack];
+    } else if (c === ",") {
+      safe = i; safeStack = [...stack];
+    } else if (!SPACE.test(c) && c !== ":") {
+      let j = i;
+      while (j < n && !TOKEN_END.includes(text[j])) j++;
+      const token = text.slice(i, j);
+      if (LITERALS.includes(token) || isNumber(token)) { safe = j; safeStack = [...stack]; }
+      i = j;
       continue;
     }
-    if (c === '"') inStr = true;
-    else if (c === "{" || c === "[") stack.push(c);
-    else if (c === "}" || c === "]") stack.pop();
+    i++;
   }
-  let out = s;
-  if (inStr) { if (esc) out = out.slice(0, -1); out += '"'; }
-  out = out.replace(/[\s,:]+$/, "");
-  if (/[{,]\s*"(?:[^"\\]|\\.)*"$/.test(out) && stack[stack.length - 1] === "{") {
-    out = out.replace(/,?\s*"(?:[^"\\]|\\.)*"$/, "");  // a key without its value
+  if (inString) {
+    // close the open string where it stands, unless it is a dangling object key
+    const closed = (escape ? text.slice(0, -1) : text) + '"' + [...stack].reverse().join("");
+    try { parseFinite(closed); return closed; } catch (e) { /* cut back below */ }
   }
-  if (/(?:^|[^\w.])(t|tr|tru|f|fa|fal|fals|n|nu|nul|-)$/.test(out)) return null;
-  for (let i = stack.length - 1; i >= 0; i--) out += stack[i] === "{" ? "}" : "]";
-  return out;
+  let prefix = text.slice(0, safe).trimEnd();
+  stack = safeStack;
+  while (prefix.endsWith(",") || prefix.endsWith(":")) prefix = prefix.slice(0, -1).trimEnd();
+  if (stack.length && stack[stack.length - 1] === "}" && prefix.endsWith('"')) {
+    // a key without its value: {"a": 1, "b"
+    const k = prefix.lastIndexOf('"', prefix.length - 2);
+    const before = prefix.slice(0, k).trimEnd();
+    if (before.endsWith("{") || before.endsWith(",")) prefix = before.replace(/,+$/, "").trimEnd();
+  }
+  return prefix + [...stack].reverse().join("");
+}
+
+export function parsePartial(text) {
+  if (!text || !text.trim() || tooDeep(text)) return { value: undefined, ok: false };
+  try { return { value: parseFinite(text), ok: true }; } catch (e) { /* complete it below */ }
+  const closed = closeJson(text);
+  if (!closed) return { value: undefined, ok: false };
+  try { return { value: parseFinite(closed), ok: false }; } catch (e) { return { value: undefined, ok: false }; }
 }
 
 // ---- loading ---------------------------------------------------------------------------
