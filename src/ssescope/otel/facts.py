@@ -92,14 +92,13 @@ def facts_from_report(report: Report, **given: object) -> ExchangeFacts:
             "url": entry.url,
             "start_ns": parse_time_ns(entry.started),
         }
-    # the request a live response answered (the in-process transport's Report.request)
-    request = getattr(report, "request", None)
+    request = report.request  # the request a live response answered (the transport)
     if request is not None:
-        started = getattr(request, "started", None)
+        started = request.started
         found = {
-            "method": getattr(request, "method", None),
-            "url": getattr(request, "url", None),
-            "request_model": getattr(request, "model", None),
+            "method": request.method,
+            "url": request.url,
+            "request_model": request.model,
             "start_ns": None if started is None else round(started * 1e9),
         }
     found.update({k: v for k, v in given.items() if v is not None})
