@@ -1,5 +1,7 @@
 """The openai SDK reading a long stream from ``ssescope serve``: bare, with the transport,
-and with OpenInference's instrumentation, side by side in one run.
+with the transport exporting each stream through ``ssescope.otel.OtelReporter`` (spans
+and metrics to the OpenTelemetry SDK's in-memory exporters), and with OpenInference's
+instrumentation, side by side in one run.
 
     pip install openinference-instrumentation-openai opentelemetry-sdk   # the peer
     PYTHONPATH=src python bench/transport.py                  # 4000 chunks, 7 rounds
@@ -143,6 +145,25 @@ def openinference() -> tuple[Any, Any] | None:
     return OpenAIInstrumentor(), (provider, exporter)
 
 
+def otel_reporter() -> tuple[Any, Any] | None:
+    """ssescope's OtelReporter into the OpenTelemetry SDK's in-memory exporters."""
+    try:
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+        from ssescope.otel import OtelReporter
+    except ImportError:
+        return None
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    meters = MeterProvider(metric_readers=[InMemoryMetricReader()])
+    return OtelReporter(provider, meters), exporter
+
+
 def peak(chunks_path: Path, n: int) -> int:
     """Peak traced memory of reading one stream of ``n`` chunks with the transport."""
     write_stream(chunks_path, n)
@@ -192,10 +213,30 @@ def main() -> None:
             http_client=ssescope.http_client(on_report=reports.append),
         )
         oi = openinference()
-        modes = ["bare", "transport"] + (["openinference"] if oi else [])
+        ot = otel_reporter()
+        exported = None
+        export_ns: list[int] = []
+
+        def export(report: ssescope.Report) -> None:
+            assert ot is not None
+            start = time.thread_time_ns()
+            ot[0](report)
+            export_ns.append(time.thread_time_ns() - start)
+
+        if ot is not None:
+            exported = openai.OpenAI(
+                base_url=url + "/v1",
+                api_key="sk-bench",
+                http_client=ssescope.http_client(on_report=[reports.append, export]),
+            )
+        modes = (
+            ["bare", "transport"]
+            + (["transport+otel"] if exported else [])
+            + (["openinference"] if oi else [])
+        )
         cpu: dict[str, list[float]] = {m: [] for m in modes}
         wall: dict[str, list[float]] = {m: [] for m in modes}
-        for client in (bare, judged):
+        for client in (bare, judged, *([exported] if exported else [])):
             read(client)  # warm up connections and imports
         timer = ChunkTimer()
         chunks = 0
@@ -206,6 +247,9 @@ def main() -> None:
                 elif mode == "transport":
                     with timer:
                         c, w, _n = timed(judged)
+                elif mode == "transport+otel":
+                    assert exported is not None
+                    c, w, _n = timed(exported)
                 else:
                     assert oi is not None
                     instrumentor, (provider, _exporter) = oi
@@ -220,6 +264,14 @@ def main() -> None:
         if oi is not None:
             spans = oi[1][1].get_finished_spans()
             print(f"OpenInference exported {len(spans)} spans for {args.rounds} streams")
+        if ot is not None:
+            spans = ot[1].get_finished_spans()
+            print(
+                f"OtelReporter exported {len(spans)} spans for {args.rounds} streams; "
+                f"its own CPU per stream (span and metrics from the Report): "
+                f"best {min(export_ns) / 1e3:.0f} µs, "
+                f"median {statistics.median(export_ns) / 1e3:.0f} µs"
+            )
     finally:
         proc.terminate()
         proc.wait()

@@ -13,6 +13,7 @@ from typing import Any
 __all__ = [
     "BOUNDED_CONTENT_CHARS",
     "BOUNDED_RECORD_OFFSETS",
+    "CONTENT_RECORDS_KEPT",
     "DECODED_BODY_BYTES",
     "DIAGNOSTICS_PER_CODE",
     "EXCERPT_CHARS",
@@ -52,6 +53,11 @@ BOUNDED_RECORD_OFFSETS = 1 << 17
 """In a bounded Pipeline: how many records keep their byte offset (8 bytes each), so that
 a diagnostic about an earlier record can say where it starts; later records are counted
 and their diagnostics carry no offset (``stream.memory-capped``)."""
+
+CONTENT_RECORDS_KEPT = 1 << 16
+"""How many content records keep their arrival time (8 bytes each), for
+the time between content records (:attr:`ssescope.Timing.content_times`, which the
+OpenTelemetry export turns into ``time_per_output_chunk``); later ones are not timed."""
 
 
 def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:

@@ -159,6 +159,21 @@ def _proxy(_: Path, __: pytest.MonkeyPatch) -> str:
     return out.getvalue()
 
 
+def _export_otel(tmp_path: Path, _: pytest.MonkeyPatch) -> str:
+    """Each stream's line names its capture; nothing listens at the endpoint (exit 1)."""
+    pytest.importorskip("opentelemetry.sdk")
+    result = run(
+        "export-otel",
+        "--json",
+        "--endpoint",
+        "http://127.0.0.1:9",
+        str(_file(tmp_path)),
+        process=True,
+    )
+    assert result.code == 1
+    return result.out
+
+
 CASES: dict[str, Callable[[Path, pytest.MonkeyPatch], str]] = {
     "inspect --json": _inspect,
     "inspect --json (several entries)": _inspect_entries,
@@ -170,6 +185,7 @@ CASES: dict[str, Callable[[Path, pytest.MonkeyPatch], str]] = {
     "scan --json": _scan,
     "proxy --json": _proxy,
     "conform --json": _conform,
+    "export-otel --json": _export_otel,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,7 +217,14 @@ class RecordCounts:
 
 @dataclass(slots=True)
 class Timing:
-    """When things arrived, in seconds since the request started; ``None`` = not measured."""
+    """When things arrived, in seconds since the request started; ``None`` = not measured.
+
+    ``content_times`` (not part of the JSON contract) holds the arrival time of each
+    timed content record, in order: the records the content-idle time counts (text,
+    reasoning or refusal that is not empty, tool-call arguments, a whole tool call, the
+    terminal event), so that the time between them can be measured (the OpenTelemetry
+    export's ``time_per_output_chunk``). Empty when the source has no arrival times.
+    """
 
     first_byte_s: float | None = None
     first_event_s: float | None = None
@@ -229,6 +237,7 @@ class Timing:
     comments, pings, lifecycle events) arrived meanwhile; ``max_gap_s`` is the longest
     time without any record."""
     gap_histogram: dict[str, int] | None = None
+    content_times: array[float] = field(default_factory=lambda: array("d"))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""

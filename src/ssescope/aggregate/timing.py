@@ -23,6 +23,7 @@ from typing import overload
 
 from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
+from ..limits import CONTENT_RECORDS_KEPT
 from .report import Timing
 from .starts import Offsets
 
@@ -110,6 +111,8 @@ class _ContentIdle:
         self.longest = 0.0
         self.between = 0  # records since the last content record
         self.covered = False  # whether a bytes stall lies inside the current silence
+        self.times: array[float] = array("d")
+        """The arrival time of each content record (the first CONTENT_RECORDS_KEPT)."""
 
     def bytes_stall(self) -> None:
         """A bytes stall lies inside the current silence (it is reported as that)."""
@@ -123,6 +126,8 @@ class _ContentIdle:
             return None
         gap = time - self.last
         self.longest = max(self.longest, gap)
+        if len(self.times) < CONTENT_RECORDS_KEPT:
+            self.times.append(time)
         found = None
         if gap >= self.options.stall_s and not self.covered:
             found = self._stall("content-gap", gap, offset, index)
@@ -288,6 +293,7 @@ def compute_timing(
                     diags.append(found)
     timing.max_gap_s = round(max_gap, 6)
     timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+    timing.content_times = idle.times
     timing.gap_histogram = histogram
     return timing, diags
 
@@ -540,5 +546,6 @@ class TimingSummary:
                         diags.append(tail_found)
         timing.max_gap_s = round(max_gap, 6)
         timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+        timing.content_times = idle.times
         timing.gap_histogram = dict(self.histogram)
         return timing, diags

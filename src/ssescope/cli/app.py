@@ -22,6 +22,7 @@ from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
 from .conform_cmd import conform_command
 from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
+from .export_otel_cmd import export_otel_command
 from .frames_cmd import frames_alias, frames_command
 from .options import PROVIDER_CHOICE
 from .proxy_cmd import proxy_command
@@ -374,6 +375,7 @@ cli.add_command(web_command, "web")
 cli.add_command(scan_command, "scan")
 cli.add_command(proxy_command, "proxy")
 cli.add_command(conform_command, "conform")
+cli.add_command(export_otel_command, "export-otel")
 
 COMMANDS = tuple(cli.commands)
 """The command names (``python -m ssescope X`` runs ``inspect X`` unless X is one)."""

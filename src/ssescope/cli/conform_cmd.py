@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..output import strictjson
 from ..conform import ConformResult, exchanges_of, run_checks
+from ..output import strictjson
 from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color

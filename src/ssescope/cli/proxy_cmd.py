@@ -6,6 +6,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import click
@@ -19,6 +20,7 @@ from .options import (
     connection_limit_options,
     host_option,
 )
+from .otel_options import header_pairs, load_otel, otel_options
 from .web_cmd import allowed_hosts, check_host
 
 __all__ = ["proxy_command"]
@@ -32,6 +34,18 @@ def _url(value: str, what: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise click.BadParameter(f"{value!r} is not an http(s) URL", param_hint=what)
     return value.rstrip("/")
+
+
+def _otel(wanted: bool, endpoint: str | None, headers: tuple[str, ...]) -> tuple[Any, Any] | None:
+    """The tracer and meter providers ``--otel`` exports through, or ``None``."""
+    if not wanted:
+        return None
+    if endpoint is not None:
+        _url(endpoint, "--otel-endpoint")
+    load_otel()
+    from ..otel.export import otlp_providers
+
+    return otlp_providers(endpoint, header_pairs(headers))
 
 
 def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -103,6 +117,18 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
 )
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(
+    "--otel",
+    is_flag=True,
+    help="Export each exchange as an OpenTelemetry span and the GenAI metrics (OTLP/HTTP).",
+)
+@click.option(
+    "--otel-endpoint",
+    metavar="URL",
+    default=None,
+    help="The OTLP/HTTP receiver (implies --otel; default: OTEL_EXPORTER_OTLP_ENDPOINT).",
+)
+@otel_options
+@click.option(
     "--web-port",
     type=click.IntRange(0, 65535),
     default=WEB_PORT,
@@ -126,6 +152,11 @@ def proxy_command(
     max_connections: int | None,
     web: bool,
     web_port: int,
+    otel: bool,
+    otel_endpoint: str | None,
+    otel_headers: tuple[str, ...],
+    capture_content: bool | None,
+    semconv: str | None,
 ) -> None:
     """Forward every request to UPSTREAM untouched, record and judge each exchange.
 
@@ -144,6 +175,7 @@ def proxy_command(
 
     target = _url(upstream, "--upstream")
     table = _routes(routes)
+    exporting = _otel(otel or otel_endpoint is not None, otel_endpoint, otel_headers)
     for origin in origins:
         _url(origin, "--allow-origin")
     address, warning = check_host(host, _WHO)
@@ -170,9 +202,22 @@ def proxy_command(
         # (what the user typed, shown as typed: never read as rich markup)
         err.print(visible(text), markup=False, highlight=False)
 
+    on_report = None
+    if exporting is not None:
+        from ..otel import OtelReporter
+        from ..otel.proxy import exchange_hook
+
+        on_report = exchange_hook(
+            OtelReporter(*exporting, capture_content=capture_content, semconv=semconv)  # type: ignore[arg-type]
+        )
     registry = Registry()
     recorder = Recorder(
-        registry, record, provider=provider, redact_content=redact_content, say=note
+        registry,
+        record,
+        provider=provider,
+        redact_content=redact_content,
+        say=note,
+        on_report=on_report,
     )
     terminal = sys.stdout.isatty() and not as_json
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
@@ -185,6 +230,8 @@ def proxy_command(
         note(f"  {prefix}* -> {routed}")
     if record is not None:
         note(f"  recording into {record}" + (" (removed on exit)" if temporary else ""))
+    if exporting is not None:
+        note(f"  exporting to {otel_endpoint or 'the OTEL_EXPORTER_OTLP_* endpoint'}")
 
     def refused(method: str, path: str, status: int, why: str) -> None:
         note(f"ssescope proxy: refused {method} {path} ({status}): {why}")
@@ -211,6 +258,10 @@ def proxy_command(
         note(exchange_summary(lines.verdicts, in_flight, shown_folder))
     finally:
         recorder.stop()
+        if exporting is not None:
+            for provider_ in exporting:
+                if provider_ is not None:
+                    provider_.shutdown()  # (sends what is still buffered)
         sock.close()
         if web_sock is not None:
             web_sock.close()

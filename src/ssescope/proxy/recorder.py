@@ -14,6 +14,7 @@ the forwarder wait.
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import re
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import codes
+from ..aggregate.report import Report
 from ..containers.capture import CaptureWriter, EndReason
 from ..containers.redact import REDACTED, EchoScrubber
 from ..containers.request_tools import request_tools
@@ -42,6 +44,7 @@ _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 _STOP = object()
 _OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
+log = logging.getLogger("ssescope.proxy")
 
 
 def capture_name(ex: Exchange) -> str:
@@ -77,6 +80,9 @@ class Recorder:
             before the forwarder waits.
         say: called with one line when the recording stops (a full disk); exchanges are
             still judged and listed (:mod:`ssescope.proxy.folder`).
+        on_report: called on the recorder's thread with each judged exchange and its
+            Report (what ``--otel`` exports); an exception it raises is logged, never
+            passed on.
     """
 
     def __init__(
@@ -88,8 +94,10 @@ class Recorder:
         redact_content: bool = False,
         limit: int = 16 * 1024 * 1024,
         say: Callable[[str], None] | None = None,
+        on_report: Callable[[Exchange, Report], None] | None = None,
     ) -> None:
         self.registry = registry
+        self.on_report = on_report
         self.directory = directory
         self.provider = provider
         self.redact_content = redact_content
@@ -341,6 +349,11 @@ class Recorder:
         if report.timing.max_content_idle_s is not None:
             ex.content_idle_max_s = report.timing.max_content_idle_s
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
+        if self.on_report is not None:
+            try:
+                self.on_report(ex, report)
+            except Exception:
+                log.warning("the proxy's report hook failed", exc_info=True)
         if tape.writer is not None:
             extra = {
                 "content_idle_max_s": ex.content_idle_max_s,

@@ -12,13 +12,15 @@ import ssl
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..aggregate.report import Report
 from ..serve.app import bind
 from ..serve.guard import LOOPBACK_HOSTS
 from .connections import ServerLimits, quiet_descriptor_errors, uvicorn_limits
-from .exchange import Registry
+from .exchange import Exchange, Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .guard import ProxyGuard, guarded
 from .recorder import Recorder
@@ -121,6 +123,7 @@ class ProxyThread:
         allow_origins: origins whose web pages may send requests through the proxy.
         limits: the request-head deadline and the connection limit.
         idle_timeout: see :class:`ProxyOptions`.
+        on_report: see :class:`Recorder` (what ``--otel`` exports through).
 
     Attributes:
         refused: ``(method, path, status, why)`` of each request the guard refused.
@@ -140,6 +143,7 @@ class ProxyThread:
         allow_origins: tuple[str, ...] = (),
         limits: ServerLimits | None = None,
         idle_timeout: float | None = 60.0,
+        on_report: Callable[[Exchange, Report], None] | None = None,
     ) -> None:
         self._limits = limits
         self.refused: list[tuple[str, str, int, str]] = []
@@ -150,7 +154,9 @@ class ProxyThread:
         )
         self.registry = Registry()
         self._verify = verify
-        self.recorder = Recorder(self.registry, record, redact_content=redact_content)
+        self.recorder = Recorder(
+            self.registry, record, redact_content=redact_content, on_report=on_report
+        )
         self.options = ProxyOptions(upstream, list(routes or []), finish_grace, idle_timeout)
         self._sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
