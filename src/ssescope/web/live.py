@@ -31,6 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -52,6 +53,7 @@ __all__ = [
     "analyse_apart",
     "list_exchanges",
     "live_routes",
+    "streaming_times",
 ]
 
 INDEX_NAME = "index.jsonl"
@@ -182,9 +184,10 @@ class LiveFolder:
 
     def _in_flight(self, name: str) -> dict[str, Any] | None:
         path = self.directory / f"{name}.ssecap"
-        size = _regular_size(path)
-        if size is None:
+        found = _regular_stat(path)
+        if found is None:
             return None
+        size, mtime = found
         head = self._heads.get(name)
         if head is None:
             head = _head(path)
@@ -199,6 +202,7 @@ class LiveFolder:
             "verdict": None,
             "live": True,
             "capture_bytes": size,
+            **streaming_times(name, mtime),
         }
 
     def listing(self) -> list[dict[str, Any]]:
@@ -245,7 +249,8 @@ class LiveFolder:
                 self._opened.popitem(last=False)
         with self._analysing:
             with path.open("rb") as fp:
-                size = os.fstat(fp.fileno()).st_size
+                st = os.fstat(fp.fileno())
+                size = st.st_size
                 ended = whole is not None or _ended(fp, size)
                 cut = _line_end(fp, min(size, DETAIL_BYTES))
             if cut != opened.cut and self._due(opened, ended, cut):
@@ -265,6 +270,8 @@ class LiveFolder:
             "final": ended and opened.cut == cut,
             "whole": whole,
             "version": opened.version,
+            # in flight: how long it has run and since its last data (no verdict yet)
+            "streaming": None if ended else streaming_times(name, st.st_mtime),
         }
         meta = strictjson.dumps(live, default=str).encode("utf-8")
         if answer is None or have == opened.version:
@@ -283,11 +290,48 @@ class LiveFolder:
 
 def _regular_size(path: Path) -> int | None:
     """The size of a regular file (``None`` for anything else, or nothing)."""
+    found = _regular_stat(path)
+    return None if found is None else found[0]
+
+
+def _regular_stat(path: Path) -> tuple[int, float] | None:
+    """The size and last write time of a regular file (``None`` for anything else)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size if stat.S_ISREG(st.st_mode) else None
+    return (st.st_size, st.st_mtime) if stat.S_ISREG(st.st_mode) else None
+
+
+_STAMP = re.compile(r"^(\d{8}T\d{6}(?:\.\d{1,6})?)Z")
+
+
+def streaming_times(name: str, written: float, now: float | None = None) -> dict[str, Any]:
+    """How long an exchange in flight has run (``age_s``, from the start time its capture's
+    name begins with; ``None`` for another name) and how long since its capture was last
+    written (``idle_s``: no data received for that long).
+
+    Args:
+        name: the capture's name (``20261201T041512.123456Z-…``, as the proxy names them).
+        written: the capture's last write time (``st_mtime``).
+        now: the time to measure at (default: now).
+    """
+    now = time.time() if now is None else now
+    age: float | None = None
+    match = _STAMP.match(name)
+    if match:
+        stamp = match.group(1)
+        fmt = "%Y%m%dT%H%M%S.%f" if "." in stamp else "%Y%m%dT%H%M%S"
+        try:
+            started = datetime.strptime(stamp, fmt).replace(tzinfo=timezone.utc)
+        except ValueError:
+            started = None
+        if started is not None:
+            age = max(0.0, round(now - started.timestamp(), 3))
+    idle = max(0.0, round(now - written, 3))
+    if age is not None:
+        idle = min(idle, age)
+    return {"age_s": age, "idle_s": idle}
 
 
 def _ended(fp: BinaryIO, size: int) -> bool:
