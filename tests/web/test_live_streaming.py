@@ -77,6 +77,8 @@ def _stalled_then(
             assert page.get_by_test_id("diagnostics-held").count() == 1
             errors = page.locator("[data-testid=diagnostic].sev-error")
             assert errors.count() == 0
+            # nor a finding about its end (a missing [DONE]: it has not ended yet)
+            assert "missing-done" not in (page.get_by_test_id("diagnostics").text_content() or "")
             assert "so far: still streaming" in (page.get_by_test_id("output").text_content() or "")
             shot = tmp_path / f"{tag}-streaming.png"
             page.screenshot(path=str(shot))
@@ -86,6 +88,8 @@ def _stalled_then(
             expect(status).not_to_have_text("streaming", timeout=5000)
             final = status.text_content() or ""
             assert page.get_by_test_id("diagnostics-held").count() == 0
+            findings = page.get_by_test_id("diagnostics").text_content() or ""
+            assert ("missing-done" in findings) == (final == "truncated")
             page.screenshot(path=str(tmp_path / f"{tag}-ended.png"))
             done = page.locator("[data-testid=live-item][data-live=false]")
             expect(done).to_have_attribute("data-verdict", final, timeout=5000)

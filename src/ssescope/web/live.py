@@ -31,7 +31,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -44,6 +43,7 @@ from starlette.routing import Route
 
 from .. import strictjson
 from ..errors import UsageError
+from ..inflight import INDEX_NAME, streaming_times
 from .analyst import AnalysisFailed, Analyst
 
 __all__ = [
@@ -55,9 +55,6 @@ __all__ = [
     "live_routes",
     "streaming_times",
 ]
-
-INDEX_NAME = "index.jsonl"
-"""The index file the proxy writes in its record folder."""
 
 DETAIL_BYTES = 4 * 1024 * 1024
 """The most of a capture the Live view analyses (its records, timeline and raw bytes)."""
@@ -301,37 +298,6 @@ def _regular_stat(path: Path) -> tuple[int, float] | None:
     except OSError:
         return None
     return (st.st_size, st.st_mtime) if stat.S_ISREG(st.st_mode) else None
-
-
-_STAMP = re.compile(r"^(\d{8}T\d{6}(?:\.\d{1,6})?)Z")
-
-
-def streaming_times(name: str, written: float, now: float | None = None) -> dict[str, Any]:
-    """How long an exchange in flight has run (``age_s``, from the start time its capture's
-    name begins with; ``None`` for another name) and how long since its capture was last
-    written (``idle_s``: no data received for that long).
-
-    Args:
-        name: the capture's name (``20261201T041512.123456Z-…``, as the proxy names them).
-        written: the capture's last write time (``st_mtime``).
-        now: the time to measure at (default: now).
-    """
-    now = time.time() if now is None else now
-    age: float | None = None
-    match = _STAMP.match(name)
-    if match:
-        stamp = match.group(1)
-        fmt = "%Y%m%dT%H%M%S.%f" if "." in stamp else "%Y%m%dT%H%M%S"
-        try:
-            started = datetime.strptime(stamp, fmt).replace(tzinfo=timezone.utc)
-        except ValueError:
-            started = None
-        if started is not None:
-            age = max(0.0, round(now - started.timestamp(), 3))
-    idle = max(0.0, round(now - written, 3))
-    if age is not None:
-        idle = min(idle, age)
-    return {"age_s": age, "idle_s": idle}
 
 
 def _ended(fp: BinaryIO, size: int) -> bool:

@@ -352,9 +352,12 @@ function streamingText(live) {
   return parts.join(" · ");
 }
 
-// the findings shown: all of them once a stream ended; while in flight, not the errors
+// the findings shown: all of them once a stream ended; while in flight, neither those
+// about its end (it has not ended) nor any error (it gets no verdict yet)
 function shownDiagnostics(report) {
-  return state.streaming ? report.diagnostics.filter((d) => d.severity !== "error") : report.diagnostics;
+  if (!state.streaming) return report.diagnostics;
+  const atEnd = new Set(state.result.end_findings || []);
+  return report.diagnostics.filter((d, i) => !atEnd.has(i) && d.severity !== "error");
 }
 
 function renderVerdict(report) {
