@@ -34,6 +34,9 @@ _COLORS = {
 }
 
 
+_SO_FAR = 30  # the characters of the reply so far shown for a stream in flight
+
+
 def _s(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}s"
 
@@ -206,7 +209,18 @@ class LiveDisplay:
         if not active:
             return _plain(self.header + "  waiting for requests…", "dim")
         table = Table(box=None, pad_edge=False, header_style="dim")
-        columns = ("age", "request", "status", "provider", "bytes", "records", "idle", "no content")
+        columns = (
+            "state",
+            "age",
+            "request",
+            "status",
+            "provider",
+            "bytes",
+            "records",
+            "idle",
+            "no content",
+            "so far",
+        )
         for column in columns:
             table.add_column(column)
         for ex in active[-20:]:
@@ -219,7 +233,10 @@ class LiveDisplay:
             if since is not None and not ex.finished and ex.terminal_s is None:
                 quiet = f"{max(0.0, now - since):.1f}s"
             # every cell is a Text: a str cell would be parsed as rich markup
+            # in flight: never a verdict, however long it has been quiet
+            so_far = ex.reply_tail[-_SO_FAR:] if ex.reply_tail else ex.content_kind or ""
             table.add_row(
+                Text("STREAMING", "cyan"),
                 Text(f"{ex.elapsed():.1f}s"),
                 _plain(f"{ex.method} {ex.path}"),
                 Text(str(ex.status or "…")),
@@ -228,6 +245,7 @@ class LiveDisplay:
                 Text(str(ex.records)),
                 Text(idle),
                 Text(quiet),
+                _plain(" ".join(so_far.split()), "dim"),
             )
         title = _plain(f"{self.header}  {len(active)} in flight", "dim")
         return Group(title, table)

@@ -38,6 +38,12 @@ from .redact import LineRedactor, redact_json, redact_value
 __all__ = ["Recorder", "capture_name"]
 
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
+_KINDS: dict[type, str] = {
+    ReasoningDelta: "reasoning",
+    ToolCallDelta: "tool call",
+    ToolCall: "tool call",
+}
+_REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 _STOP = object()
 _OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
@@ -273,6 +279,9 @@ class Recorder:
             if isinstance(ev, _CONTENT):
                 if ex.first_content_s is None:
                     ex.first_content_s = t
+                ex.content_kind = _KINDS.get(type(ev), "text")
+                if isinstance(ev, TextDelta) and not self.redact_content:
+                    ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
             elif isinstance(ev, Terminal) and ex.terminal_s is None:
                 ex.terminal_s = t
         # content-idle as the engine counts it (content records, the terminal event
