@@ -23,7 +23,15 @@ from .. import strictjson
 from ..visible import visible
 from .exchange import Exchange, Registry
 
-__all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line", "exchange_summary"]
+__all__ = [
+    "SILENCE_NOTE_S",
+    "LineWriter",
+    "LiveDisplay",
+    "exchange_json",
+    "exchange_line",
+    "exchange_summary",
+    "silence_note",
+]
 
 _COLORS = {
     "completed": "green",
@@ -63,6 +71,23 @@ def _elide(text: str, room: int) -> str:
     return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
 
 
+SILENCE_NOTE_S = 2.0
+"""A silence without content at least this long is named on the exchange's line."""
+
+
+def silence_note(ex: Exchange) -> str:
+    """`` · idle 8.0 s mid tool call`` or `` · keep-alives only for 6.0 s`` (keep-alives,
+    pings or lifecycle events kept the bytes flowing meanwhile) for an exchange whose
+    longest silence without content lasted :data:`SILENCE_NOTE_S` or more; else ``""``."""
+    quiet = ex.content_idle_max_s
+    if quiet is None or quiet < SILENCE_NOTE_S:
+        return ""
+    where = f" mid {ex.content_idle_during}" if ex.content_idle_during else " before any content"
+    if ex.byte_idle_max_s is not None and ex.byte_idle_max_s < quiet / 2:
+        return f" · keep-alives only for {quiet:.1f} s{where}"
+    return f" · idle {quiet:.1f} s{where}"
+
+
 def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = None) -> Text:
     """The one line printed as an exchange ends.
 
@@ -81,6 +106,7 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     verdict = ex.verdict or "-"
     facts = (
         f" first-content {_s(ex.first_content_s)} · {ex.records} records · {_size(ex.wire_bytes)}"
+        + silence_note(ex)
     )
     tail = ""
     if capture:
