@@ -74,3 +74,19 @@ def test_a_capture_outside_a_record_folder_is_judged_as_it_is(tmp_path: Path) ->
     (tmp_path / "index.jsonl").unlink()
     assert in_flight(capture) is None
     assert run("inspect", str(capture)).code == exitcodes.TRUNCATED
+
+
+def test_the_verdict_line_names_a_long_silence_without_content(tmp_path: Path) -> None:
+    capture = _record_folder(tmp_path, 99)
+    (tmp_path / "index.jsonl").unlink()
+    lines = capture.read_text().splitlines()
+    chunks = [json.loads(x) for x in lines[1:]]
+    for i, chunk in enumerate(chunks):
+        chunk["t"] = i * 0.05 + (3.0 if i >= 3 else 0.0)  # 3 s of silence after record 2
+    capture.write_text("\n".join([lines[0], *(json.dumps(c) for c in chunks)]) + "\n")
+    first = run("inspect", str(capture), "--pretty").out.splitlines()[0]
+    assert "completed" in first and "· idle 3.0 s without content" in first, first
+    # a stream without such a silence says nothing of it
+    calm = _record_folder(tmp_path, 99)
+    (tmp_path / "index.jsonl").unlink()
+    assert "without content" not in run("inspect", str(calm), "--pretty").out

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..inflight import streaming_text
+from ..silence import SILENCE_NOTE_S
 from ..visible import visible
 from .textview import FOLD_CHARS, text_block
 
@@ -60,6 +61,9 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(f" · {data['source']['bytes']:,} bytes")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
+    quiet = (data.get("timing") or {}).get("max_content_idle_s")
+    if quiet is not None and quiet >= SILENCE_NOTE_S:  # the proxy line's figure and rule
+        line.append(f" · idle {quiet:.1f} s without content", style="yellow")
     problems = problem_counts(data.get("diagnostics", []))
     if problems:
         errors = any(d["severity"] == "error" for d in data.get("diagnostics", []))

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import strictjson
+from ..silence import SILENCE_NOTE_S
 from ..visible import visible
 from .exchange import Exchange, Registry
 
@@ -69,10 +70,6 @@ def _elide(text: str, room: int) -> str:
     room = max(room, 9)
     head = (room - 1) // 2
     return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
-
-
-SILENCE_NOTE_S = 2.0
-"""A silence without content at least this long is named on the exchange's line."""
 
 
 def silence_note(ex: Exchange) -> str:
