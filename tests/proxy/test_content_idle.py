@@ -7,6 +7,7 @@ as the client, the proxy in between.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -50,8 +51,10 @@ def test_the_live_view_and_the_index_show_the_silence_keep_alives_hide(
         proxy.flush()
         [ex] = proxy.registry.finished()
     header, row = console.export_text().splitlines()[1:3]
-    assert header.split()[-3:] == ["idle", "no", "content"]
-    idle, quiet = (float(cell.rstrip("s")) for cell in row.split()[-2:])
+    assert header.split()[-5:] == ["idle", "no", "content", "so", "far"]
+    assert row.split()[0] == "STREAMING"  # in flight: no verdict, however quiet
+    seconds = [cell for cell in row.split() if re.fullmatch(r"\d+\.\ds", cell)]
+    idle, quiet = (float(cell.rstrip("s")) for cell in seconds[-2:])
     assert idle < 1.0  # a keep-alive came less than a second ago
     assert quiet >= 1.5  # but no content since before the first of them
     assert rest.count(b": keep-alive") == 2

@@ -186,6 +186,14 @@ def test_the_live_display_lists_the_streams_in_flight() -> None:
     text = console.export_text()
     assert "1 in flight" in text and "POST /v1/chat/completions" in text
     assert "openai-chat" in text and "2.0 KiB" in text
+    assert "STREAMING" in text
+    # the reply so far, its spacing folded (never a line break in the table)
+    ex.reply_tail, ex.content_kind = "Hello,\nwörld", "text"
+    console.print(display.render())
+    assert "Hello, wörld" in console.export_text()
+    ex.reply_tail, ex.content_kind = "", "tool call"
+    console.print(display.render())
+    assert console.export_text().splitlines()[-1].rstrip().endswith("tool call")
     ex.verdict, ex.first_content_s, ex.capture = "completed", 0.25, "/tmp/x.ssecap"
     registry.finish(ex)
     assert registry.active() == [] and registry.finished() == [ex]

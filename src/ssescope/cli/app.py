@@ -13,10 +13,11 @@ from .. import __version__, core_label
 from ..compare import compare_result, load_result, normalise_result
 from ..examples import list_examples
 from ..framing.framer import FRAMINGS
+from ..inflight import FedFindings, in_flight, streaming_text
 from ..output import strictjson
 from ..output.redaction import redact_report
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, Input, load_all, run_pipeline
+from ._feed import CONTAINER_CHOICES, Input, feed, load_all, run_pipeline
 from ._input import open_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
@@ -181,16 +182,27 @@ def inspect(
             strict,
             levels,
         )
-    report = run_pipeline(inputs[0], provider, framing)
+    # a proxy's capture still being written is not judged: it has not ended
+    streaming = in_flight(file) if file not in (None, "-") and example is None else None
+    fed = FedFindings()
+    report = feed(inputs[0], provider=provider, framing=framing, on_events=fed).report()
     data = report.to_dict()
     if redact:
         redact_report(data)
     human = pretty or (not as_json and (sys.stdout.isatty() or only is not None))
+    if streaming is not None and human:  # its end's findings wait for its end
+        held = set(fed.at_end(report.diagnostics))
+        data["diagnostics"] = [d for i, d in enumerate(data["diagnostics"]) if i not in held]
     with reader_may_leave():
         if human:
-            render_report(_stdout(want_color(color, sys.stdout)), data, sections, full=full)
+            console = _stdout(want_color(color, sys.stdout))
+            render_report(console, data, sections, full=full, streaming=streaming)
         else:
             strictjson.write(data, sys.stdout, indent=2)
+    if streaming is not None:
+        if not human:  # (the Report is of the bytes so far)
+            click.echo(f"ssescope: {file}: {streaming_text(streaming)}", err=True)
+        return exitcodes.IN_FLIGHT
     return exitcodes.exit_code(report, strict=strict, fail_on=levels)
 
 

@@ -13,6 +13,7 @@ __all__ = [
     "INCOMPLETE",
     "INTERNAL",
     "INTERRUPTED",
+    "IN_FLIGHT",
     "MISMATCH",
     "STALLED",
     "TRUNCATED",
@@ -38,6 +39,9 @@ INCOMPLETE = 6
 ``--fail-on incomplete`` was given."""
 STALLED = 7
 """A live request stalled (reserved for ``ssescope request``)."""
+IN_FLIGHT = 8
+"""The capture is still being written (an exchange of ``proxy --record`` in flight): no
+verdict yet."""
 INTERRUPTED = 130
 """Interrupted (Ctrl-C), or the response was ``cancelled``."""
 

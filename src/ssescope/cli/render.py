@@ -14,7 +14,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from ..inflight import streaming_text
 from ..output.visible import visible
+from ..silence import SILENCE_NOTE_S
 from .textview import FOLD_CHARS, text_block
 
 __all__ = ["SECTIONS", "problem_counts", "render_report"]
@@ -59,6 +61,9 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(f" · {data['source']['bytes']:,} bytes")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
+    quiet = (data.get("timing") or {}).get("max_content_idle_s")
+    if quiet is not None and quiet >= SILENCE_NOTE_S:  # the proxy line's figure and rule
+        line.append(f" · idle {quiet:.1f} s without content", style="yellow")
     problems = problem_counts(data.get("diagnostics", []))
     if problems:
         errors = any(d["severity"] == "error" for d in data.get("diagnostics", []))
@@ -230,6 +235,7 @@ def render_report(
     only: Collection[str] = SECTIONS,
     *,
     full: bool = False,
+    streaming: dict[str, Any] | None = None,
 ) -> None:
     """Print the human view of a Report dict on ``console``.
 
@@ -243,8 +249,21 @@ def render_report(
         data: ``report.to_dict()`` (possibly redacted).
         only: the sections to show (``SECTIONS`` by default).
         full: show long texts whole instead of folding them.
+        streaming: for a capture still being written, its ``{"age_s", "idle_s"}``
+            (:func:`ssescope.inflight.in_flight`): it is shown as STREAMING, with its reply
+            so far and without a verdict or its error-level findings.
     """
-    console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
+    if streaming is not None:
+        line = Text()
+        line.append(visible(data["provider"]), style="bold")
+        line.append(" · ")
+        line.append("STREAMING", style="bold cyan")
+        line.append(f" ({streaming_text(streaming)})", style="dim")
+        total = data["records"]["total"]
+        line.append(f" · {total} record{'' if total == 1 else 's'} so far")
+        console.print(line, soft_wrap=True)
+    else:
+        console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
     if responses:
         for i, resp in enumerate(responses, 1):
@@ -261,10 +280,16 @@ def render_report(
             console.print(Text(visible(ident), style="dim"))
         for part in _response(data, only, full):
             console.print(part)
-    if "diagnostics" in only:
+    if "diagnostics" in only and streaming is not None:
+        # not ended: it lacks its end, which is no fault (the errors come when it ends)
+        held = [d for d in data.get("diagnostics", []) if d["severity"] != "error"]
+        if held:
+            console.print(_diagnostics(held))
+        console.print(Text("still streaming: findings about its end come when it ends", "dim"))
+    elif "diagnostics" in only:
         console.print(_diagnostics(data.get("diagnostics", [])))
     timing = data.get("timing") or {}
-    if timing.get("total_s") is not None:
+    if timing.get("total_s") is not None and streaming is None:
         bits = [
             f"{k[:-2].replace('_', ' ')} {v:.3f}s"
             for k, v in timing.items()

@@ -21,9 +21,18 @@ from rich.text import Text
 
 from ..output import strictjson
 from ..output.visible import visible
+from ..silence import SILENCE_NOTE_S
 from .exchange import Exchange, Registry
 
-__all__ = ["LineWriter", "LiveDisplay", "exchange_json", "exchange_line", "exchange_summary"]
+__all__ = [
+    "SILENCE_NOTE_S",
+    "LineWriter",
+    "LiveDisplay",
+    "exchange_json",
+    "exchange_line",
+    "exchange_summary",
+    "silence_note",
+]
 
 _COLORS = {
     "completed": "green",
@@ -32,6 +41,9 @@ _COLORS = {
     "truncated": "red",
     "cancelled": "magenta",
 }
+
+
+_SO_FAR = 30  # the characters of the reply so far shown for a stream in flight
 
 
 def _s(value: float | None) -> str:
@@ -60,6 +72,19 @@ def _elide(text: str, room: int) -> str:
     return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
 
 
+def silence_note(ex: Exchange) -> str:
+    """`` · idle 8.0 s mid tool call`` or `` · keep-alives only for 6.0 s`` (keep-alives,
+    pings or lifecycle events kept the bytes flowing meanwhile) for an exchange whose
+    longest silence without content lasted :data:`SILENCE_NOTE_S` or more; else ``""``."""
+    quiet = ex.content_idle_max_s
+    if quiet is None or quiet < SILENCE_NOTE_S:
+        return ""
+    where = f" mid {ex.content_idle_during}" if ex.content_idle_during else " before any content"
+    if ex.byte_idle_max_s is not None and ex.byte_idle_max_s < quiet / 2:
+        return f" · keep-alives only for {quiet:.1f} s{where}"
+    return f" · idle {quiet:.1f} s{where}"
+
+
 def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = None) -> Text:
     """The one line printed as an exchange ends.
 
@@ -78,6 +103,7 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     verdict = ex.verdict or "-"
     facts = (
         f" first-content {_s(ex.first_content_s)} · {ex.records} records · {_size(ex.wire_bytes)}"
+        + silence_note(ex)
     )
     tail = ""
     if capture:
@@ -206,7 +232,18 @@ class LiveDisplay:
         if not active:
             return _plain(self.header + "  waiting for requests…", "dim")
         table = Table(box=None, pad_edge=False, header_style="dim")
-        columns = ("age", "request", "status", "provider", "bytes", "records", "idle", "no content")
+        columns = (
+            "state",
+            "age",
+            "request",
+            "status",
+            "provider",
+            "bytes",
+            "records",
+            "idle",
+            "no content",
+            "so far",
+        )
         for column in columns:
             table.add_column(column)
         for ex in active[-20:]:
@@ -219,7 +256,10 @@ class LiveDisplay:
             if since is not None and not ex.finished and ex.terminal_s is None:
                 quiet = f"{max(0.0, now - since):.1f}s"
             # every cell is a Text: a str cell would be parsed as rich markup
+            # in flight: never a verdict, however long it has been quiet
+            so_far = ex.reply_tail[-_SO_FAR:] if ex.reply_tail else ex.content_kind or ""
             table.add_row(
+                Text("STREAMING", "cyan"),
                 Text(f"{ex.elapsed():.1f}s"),
                 _plain(f"{ex.method} {ex.path}"),
                 Text(str(ex.status or "…")),
@@ -228,6 +268,7 @@ class LiveDisplay:
                 Text(str(ex.records)),
                 Text(idle),
                 Text(quiet),
+                _plain(" ".join(so_far.split()), "dim"),
             )
         title = _plain(f"{self.header}  {len(active)} in flight", "dim")
         return Group(title, table)

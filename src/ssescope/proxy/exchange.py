@@ -64,6 +64,9 @@ class Exchange:
     total_s: float | None = None
     diagnostics: list[str] = field(default_factory=list)
     finished: bool = False
+    content_kind: str | None = None  # what the last content was: text, reasoning, tool call
+    reply_tail: str = ""  # the end of the reply so far, for the terminal (never recorded)
+    content_idle_during: str | None = None  # what was being sent when the longest silence began
 
     def elapsed(self) -> float:
         """Seconds since the request arrived."""

@@ -41,6 +41,12 @@ from .redact import LineRedactor, redact_json, redact_value
 __all__ = ["Recorder", "capture_name"]
 
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
+_KINDS: dict[type, str] = {
+    ReasoningDelta: "reasoning",
+    ToolCallDelta: "tool call",
+    ToolCall: "tool call",
+}
+_REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 _STOP = object()
 _OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
@@ -278,10 +284,14 @@ class Recorder:
         ex.unrecorded = self.folder.stopped
 
     def _note(self, ex: Exchange, tape: _Tape, events: list[Any], t: float) -> None:
+        before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
                 if ex.first_content_s is None:
                     ex.first_content_s = t
+                ex.content_kind = _KINDS.get(type(ev), "text")
+                if isinstance(ev, TextDelta) and not self.redact_content:
+                    ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
             elif isinstance(ev, Terminal) and ex.terminal_s is None:
                 ex.terminal_s = t
         # content-idle as the engine counts it (content records, the terminal event
@@ -293,7 +303,10 @@ class Recorder:
             if since is None:
                 since = pipeline.first_byte_time
             if since is not None:
-                ex.content_idle_max_s = _longest(ex.content_idle_max_s, content - since)
+                gap = content - since
+                if ex.content_idle_max_s is None or gap > ex.content_idle_max_s:
+                    ex.content_idle_during = before
+                ex.content_idle_max_s = _longest(ex.content_idle_max_s, gap)
             tape.last_content = content
             ex.last_content_s = content
         ex.records = pipeline.record_count
@@ -335,7 +348,9 @@ class Recorder:
             if rest and not self.folder.write(tape.writer, rest, t):
                 self._unrecorded(ex, tape)
         if end == "cancelled":
-            tape.pipeline.cancel("the client hung up before the stream ended")
+            # how long the client had waited without a byte: a client timeout says so
+            waited = t - (ex.last_byte_s if ex.last_byte_s is not None else 0.0)
+            tape.pipeline.cancel(f"the client hung up after {max(0.0, waited):.1f} s without data")
         tape.pipeline.close(t)
         report = tape.pipeline.report()
         ex.end = end
@@ -346,8 +361,11 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
-        if report.timing.max_content_idle_s is not None:
-            ex.content_idle_max_s = report.timing.max_content_idle_s
+        longest = report.timing.max_content_idle_s
+        if longest is not None:
+            if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:
+                ex.content_idle_during = ex.content_kind  # (after the last content)
+            ex.content_idle_max_s = longest
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
         if self.on_report is not None:
             try:

@@ -18,6 +18,7 @@ from ..aggregate.timeline import Timeline
 from ..api import feed_chunks
 from ..containers import Body, CaptureWriter, read_all
 from ..errors import UsageError
+from ..inflight import FedFindings
 from ..output.frame_rows import FrameRow, FrameRows
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
@@ -52,10 +53,12 @@ def analyse(
 
     Returns:
         ``{"report", "frames", "timeline", "container", "headers", "body_b64", "entries",
-        "entry"}``: the Report's dict, one dict per record, the timeline's changes (each
+        "entry", "end_findings"}``: the Report's dict, one dict per record, the timeline's changes (each
         as :meth:`~ssescope.aggregate.timeline.Change.to_list`),
         the body bytes in base64 when they differ from ``data`` (a container was
-        unwrapped), else ``None``, and the entries (``[]`` for an input holding one).
+        unwrapped), else ``None``, the entries (``[]`` for an input holding one), and
+        the positions in the Report's diagnostics of the findings about the stream's end
+        (:class:`~ssescope.inflight.FedFindings`).
 
     Raises:
         UsageError: for an unknown provider or framing name, or an ``entry`` out of range.
@@ -72,7 +75,10 @@ def analyse(
     table = FrameRows(pipeline)
     rows: list[FrameRow] = []
 
+    fed = FedFindings()
+
     def on_events(events: list[AdapterOutput]) -> None:
+        fed(events)
         rows.extend(table.take(events))
 
     feed_chunks(pipeline, body.chunks, on_events=on_events)
@@ -122,6 +128,8 @@ def analyse(
         "body_b64": None if joined == data else base64.b64encode(joined).decode("ascii"),
         "entries": entries,
         "entry": chosen,
+        # the findings about its end (held while a Live exchange is still in flight)
+        "end_findings": fed.at_end(report.diagnostics),
     }
 
 

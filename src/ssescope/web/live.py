@@ -42,6 +42,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import UsageError
+from ..inflight import INDEX_NAME, streaming_times
 from ..output import strictjson
 from .analyst import AnalysisFailed, Analyst
 
@@ -52,10 +53,8 @@ __all__ = [
     "analyse_apart",
     "list_exchanges",
     "live_routes",
+    "streaming_times",
 ]
-
-INDEX_NAME = "index.jsonl"
-"""The index file the proxy writes in its record folder."""
 
 DETAIL_BYTES = 4 * 1024 * 1024
 """The most of a capture the Live view analyses (its records, timeline and raw bytes)."""
@@ -182,9 +181,10 @@ class LiveFolder:
 
     def _in_flight(self, name: str) -> dict[str, Any] | None:
         path = self.directory / f"{name}.ssecap"
-        size = _regular_size(path)
-        if size is None:
+        found = _regular_stat(path)
+        if found is None:
             return None
+        size, mtime = found
         head = self._heads.get(name)
         if head is None:
             head = _head(path)
@@ -199,6 +199,7 @@ class LiveFolder:
             "verdict": None,
             "live": True,
             "capture_bytes": size,
+            **streaming_times(name, mtime),
         }
 
     def listing(self) -> list[dict[str, Any]]:
@@ -245,7 +246,8 @@ class LiveFolder:
                 self._opened.popitem(last=False)
         with self._analysing:
             with path.open("rb") as fp:
-                size = os.fstat(fp.fileno()).st_size
+                st = os.fstat(fp.fileno())
+                size = st.st_size
                 ended = whole is not None or _ended(fp, size)
                 cut = _line_end(fp, min(size, DETAIL_BYTES))
             if cut != opened.cut and self._due(opened, ended, cut):
@@ -265,6 +267,8 @@ class LiveFolder:
             "final": ended and opened.cut == cut,
             "whole": whole,
             "version": opened.version,
+            # in flight: how long it has run and since its last data (no verdict yet)
+            "streaming": None if ended else streaming_times(name, st.st_mtime),
         }
         meta = strictjson.dumps(live, default=str).encode("utf-8")
         if answer is None or have == opened.version:
@@ -283,11 +287,17 @@ class LiveFolder:
 
 def _regular_size(path: Path) -> int | None:
     """The size of a regular file (``None`` for anything else, or nothing)."""
+    found = _regular_stat(path)
+    return None if found is None else found[0]
+
+
+def _regular_stat(path: Path) -> tuple[int, float] | None:
+    """The size and last write time of a regular file (``None`` for anything else)."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_size if stat.S_ISREG(st.st_mode) else None
+    return (st.st_size, st.st_mtime) if stat.S_ISREG(st.st_mode) else None
 
 
 def _ended(fp: BinaryIO, size: int) -> bool:

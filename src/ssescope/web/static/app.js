@@ -15,6 +15,7 @@ const state = {
   starts: null,      // Float64Array of frame start times (for Δt)
   entry: null,       // which stream of a capture holding several (its position), or null
   source: null,      // for an answer not made from state.bytes (the Live view): { bytes(), reinspect() }
+  streaming: null,   // a stream still in flight (the Live view): { age_s, idle_s }; no verdict yet
 };
 
 // ---- helpers -----------------------------------------------------------------------
@@ -172,6 +173,7 @@ export function parsePartial(text) {
 async function inspectBytes(bytes, label, entry = null) {
   state.bytes = bytes;
   state.source = null;
+  state.streaming = null;
   state.entry = entry;
   document.body.dataset.state = "busy";  // not "ready" for the previous stream any more
   $("error").textContent = "";
@@ -198,10 +200,13 @@ async function inspectBytes(bytes, label, entry = null) {
 
 // Show an answer the server made from something else than bytes the page holds (the Live
 // view's exchanges): `source.bytes()` fetches those bytes when an export needs them, and
-// `source.reinspect()` asks again (another provider or framing).
-export function showAnswer(answer, source) {
+// `source.reinspect()` asks again (another provider or framing). `streaming` ({ age_s,
+// idle_s }) marks a stream still in flight: it is shown without a verdict and without its
+// error-level findings (a stream not ended yet lacks its end, which is no fault) until it ends.
+export function showAnswer(answer, source, streaming = null) {
   state.bytes = null;
   state.source = source;
+  state.streaming = streaming;
   state.entry = answer.entry ?? null;
   state.result = answer;
   state.body = answer.body_b64 ? b64ToBytes(answer.body_b64) : new Uint8Array(0);
@@ -209,6 +214,13 @@ export function showAnswer(answer, source) {
   $("busy").textContent = "";
   render();
   document.body.dataset.state = "ready";
+}
+
+// A stream in flight whose analysis did not change: its age and idle time move on.
+export function setStreaming(streaming) {
+  if (!state.result || !state.streaming || !streaming) return;
+  state.streaming = streaming;
+  $("v-reason").textContent = streamingText(streaming);
 }
 
 async function currentBytes() {
@@ -332,8 +344,33 @@ function renderEntries(entries, chosen) {
   });
 }
 
+// a stream in flight: how long it has run, and how long since its last data
+function streamingText(live) {
+  const parts = ["streaming for " + fmtS(live.age_s)];
+  if (live.idle_s !== null && live.idle_s !== undefined) parts.push("idle " + fmtS(live.idle_s) + " so far");
+  parts.push("no verdict until it ends");
+  return parts.join(" · ");
+}
+
+// the findings shown: all of them once a stream ended; while in flight, neither those
+// about its end (it has not ended) nor any error (it gets no verdict yet)
+function shownDiagnostics(report) {
+  if (!state.streaming) return report.diagnostics;
+  const atEnd = new Set(state.result.end_findings || []);
+  return report.diagnostics.filter((d, i) => !atEnd.has(i) && d.severity !== "error");
+}
+
 function renderVerdict(report) {
   const status = $("v-status");
+  if (state.streaming) {
+    status.textContent = "streaming";
+    status.dataset.status = "streaming";
+    status.dataset.problems = "none";
+    $("v-problems").textContent = "";
+    $("v-reason").textContent = streamingText(state.streaming);
+    renderFacts(report);
+    return;
+  }
   status.textContent = report.status;
   status.dataset.status = report.status;
   const problems = problemCounts(report);
@@ -342,6 +379,10 @@ function renderVerdict(report) {
   $("v-problems").textContent = problems.text ? "· " + problems.text : "";
   const http = report.source && report.source.http_status ? " · HTTP " + report.source.http_status : "";
   $("v-reason").textContent = (report.status_reason || "") + http;
+  renderFacts(report);
+}
+
+function renderFacts(report) {
   $("v-provider").textContent = report.provider;
   $("v-framing").textContent = report.framing;
   $("v-container").textContent = (report.source && report.source.container) || "raw";
@@ -361,9 +402,10 @@ function renderVerdict(report) {
   const t = report.timing || {};
   const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
   $("v-timing-wrap").hidden = !known;
-  $("v-timing").textContent = known
-    ? `first byte ${fmtS(t.first_byte_s)} · first content ${fmtS(t.first_content_s)} · total ${fmtS(t.total_s)} · max gap ${fmtS(t.max_gap_s)}`
-    : "";
+  // (in flight, the total and the longest gap so far would read as final figures)
+  $("v-timing").textContent = !known ? "" : state.streaming
+    ? `first byte ${fmtS(t.first_byte_s)} · first content ${fmtS(t.first_content_s)} · so far`
+    : `first byte ${fmtS(t.first_byte_s)} · first content ${fmtS(t.first_content_s)} · total ${fmtS(t.total_s)} · max gap ${fmtS(t.max_gap_s)}`;
 }
 
 // ---- rendering: the frame table (virtualised) -------------------------------------------------
@@ -623,7 +665,7 @@ function renderOutputs() {
   const atEnd = state.scrub >= lastRecord();
   const now = replay(state.result.timeline, state.scrub);
   const outputs = now.outputs.map((o) => ({ ...joined(o), partial: !atEnd }));
-  const error = atEnd ? report.error : now.error;
+  const error = atEnd && !state.streaming ? report.error : now.error;
   const box = $("outputs");
   box.replaceChildren();
   if (error) {
@@ -648,6 +690,7 @@ function outputPane(out) {
     head.appendChild(fin);
   }
   if (out.partial) head.appendChild(el("span", "pill partial", "replay up to record " + state.scrub));
+  else if (state.streaming) head.appendChild(el("span", "pill partial", "so far: still streaming"));
   pane.appendChild(head);
   if (out.reasoning) {
     const det = el("details", "reasoning");
@@ -762,10 +805,15 @@ function diagItem(d, link) {
 function renderDiagnostics(report) {
   const list = $("diagnostics");
   list.replaceChildren();
-  $("diag-count").textContent = String(report.diagnostics.length);
-  if (!report.diagnostics.length) list.appendChild(el("li", "muted", "No diagnostics: nothing looks wrong."));
+  const shown = shownDiagnostics(report);
+  $("diag-count").textContent = String(shown.length);
+  if (state.streaming) {
+    const note = el("li", "muted", "Still streaming: findings about its end come when it ends.");
+    note.dataset.testid = "diagnostics-held";
+    list.appendChild(note);
+  } else if (!shown.length) list.appendChild(el("li", "muted", "No diagnostics: nothing looks wrong."));
   const order = { error: 0, warning: 1, info: 2 };
-  const sorted = [...report.diagnostics].sort((a, b) => order[a.severity] - order[b.severity]);
+  const sorted = [...shown].sort((a, b) => order[a.severity] - order[b.severity]);
   for (const d of sorted) list.appendChild(diagItem(d, true));
 }
 

@@ -4,7 +4,7 @@
 // changed) and shown in the page's normal debugger view. Stream values go in with
 // textContent.
 
-import { showAnswer } from "./app.js";
+import { setStreaming, showAnswer } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
@@ -49,8 +49,15 @@ function timeOf(name) {
   return d.toLocaleTimeString([], { hour12: false });
 }
 
+function secs(s) {
+  return s === null || s === undefined ? "?" : s.toFixed(1) + " s";
+}
+
 function entryText(e) {
-  const verdict = e.live ? "streaming…" : (e.verdict || "-");
+  // a stream in flight has no verdict yet: its age and how long it has been idle
+  let verdict = e.live ? "streaming… " + secs(e.age_s) + " · idle " + secs(e.idle_s) : (e.verdict || "-");
+  // a silence without content, as the proxy's line names it (2 s or more)
+  if (!e.live && e.content_idle_max_s >= 2) verdict += " · idle " + secs(e.content_idle_max_s) + " without content";
   const size = e.live ? (e.capture_bytes || 0) + " B so far" : (e.bytes || 0) + " B";
   return [timeOf(e.name), e.method || "", e.path || "", e.status ?? "…", e.provider || "", verdict, size]
     .filter((x) => x !== "").join("  ");
@@ -100,9 +107,9 @@ async function openExchange(name) {
     showAnswer(answer, {
       bytes: async () => new Uint8Array(await (await fetch("/api/live/" + encodeURIComponent(name))).arrayBuffer()),
       reinspect: () => { live.version = null; openExchange(name); },
-    });
+    }, meta.ended ? null : meta.streaming);
     detailNote(meta, (answer.report && answer.report.records && answer.report.records.total) || 0);
-  }
+  } else if (!meta.ended) setStreaming(meta.streaming);
   for (const li of $("live-list").children) li.setAttribute("aria-current", li.dataset.name === name ? "true" : "false");
 }
 
