@@ -26,7 +26,7 @@ from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
-from .sourceinfo import SourceInfo
+from .sourceinfo import SourceInfo, WebSocketEnd
 
 __all__ = ["INVALID_CODES", "INVALID_PREFIXES", "Pipeline", "error_from_body"]
 
@@ -325,7 +325,22 @@ class Pipeline:
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
+        if source.websocket is not None:
+            self._websocket_end(source.websocket)
         return out
+
+    def _websocket_end(self, ws: WebSocketEnd) -> None:
+        """Judge how the WebSocket that carried the stream ended (``docs/verdicts.md``)."""
+        if ws.next_response or not ws.known:
+            return
+        end = ws.describe()
+        if ws.dropped:
+            self._extra.append(diagnostic("websocket.no-close-frame"))
+        elif ws.code is not None and ws.code != 1000:
+            self._extra.append(diagnostic("websocket.close-code", close_code=ws.code, end=end))
+        if not self.aggregator.terminal_seen:
+            self._extra.append(diagnostic("websocket.closed-before-terminal", end=end))
+            self.aggregator.cut(f"the WebSocket {end} before the terminal event")
 
     def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
         """Read an unterminated last event that is the provider's terminal event, whole

@@ -25,6 +25,7 @@ from . import (
     openai_chat,
     openai_responses,
     vercel_ui,
+    websocket,
 )
 from ._spec import LAYERS, Code, Layer, Page, Severity
 
@@ -33,6 +34,7 @@ __all__ = ["CODES", "LAYERS", "PAGES", "Code", "Layer", "Page", "Severity", "cod
 _MODULES = (
     containers_http,
     containers_files,
+    websocket,
     framing,
     aggregate,
     openai_chat,
