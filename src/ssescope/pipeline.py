@@ -627,6 +627,7 @@ class Pipeline:
             http_status=self.source.status,
             lost=list(self.source.lost),
             entry=self.source.entry,
+            websocket=self.source.websocket,
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

@@ -126,6 +126,18 @@ class WebSocketEnd:
     next_response: bool = False
     known: bool = True
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``source.websocket`` object)."""
+        return {
+            "close_code": self.code,
+            "close_reason": self.reason,
+            "dropped": self.dropped,
+            "ended_by_next_response": self.next_response,
+            "close_known": self.known,
+            "messages": self.messages,
+            "sent": list(self.sent),
+        }
+
     def describe(self) -> str:
         """The end in words, for a verdict line: ``"closed with code 1011 (overloaded)"``."""
         if self.next_response:

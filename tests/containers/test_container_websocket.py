@@ -8,10 +8,19 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 from tests.cli.cli_helpers import run
 
 import ssescope
 from ssescope.containers import read_all, read_container
+from ssescope.schema import report_schema
+
+VALIDATOR = jsonschema.Draft202012Validator(report_schema())
+
+
+def validate_report(data: dict[str, Any]) -> None:
+    VALIDATOR.validate(data)
+
 
 URL = "wss://api.example.test/v1/responses?api_key=sk-secret"
 
@@ -102,6 +111,20 @@ def test_a_close_before_the_terminal_event_is_truncated_with_the_code_and_reason
     assert report.text == "Hel"
     assert _codes(report) == ["websocket.close-code", "websocket.closed-before-terminal"]
     assert report.timing.total_s == 9.0
+    source = report.to_dict()["source"]
+    assert source["websocket"]["close_code"] == 1011
+    assert source["websocket"]["close_reason"] == "ping timeout"
+    assert source["websocket"]["sent"] == [_create()]
+    validate_report(report.to_dict())
+
+
+def test_a_message_spread_over_lines_is_still_one_record() -> None:
+    events = _response("r1", "Hello")
+    events[1] = json.dumps(json.loads(events[1]), indent=2)
+    report = ssescope.inspect(_one(events, {"code": 1000, "reason": ""}))
+    assert report.status == "completed"
+    assert report.text == "Hello"
+    assert report.records.total == 3
 
 
 def test_a_normal_close_after_the_terminal_event_is_clean() -> None:
@@ -109,6 +132,12 @@ def test_a_normal_close_after_the_terminal_event_is_clean() -> None:
     assert report.status == "completed"
     assert report.text == "Hello"
     assert _codes(report) == []
+    assert report.to_dict()["source"]["websocket"]["close_code"] == 1000
+
+
+def test_a_stream_not_from_a_websocket_has_no_websocket_object() -> None:
+    report = ssescope.inspect(b'data: {"type":"response.created","sequence_number":0}\n\n')
+    assert "websocket" not in report.to_dict()["source"]
 
 
 def test_a_close_code_other_than_1000_is_reported_even_after_a_complete_response() -> None:

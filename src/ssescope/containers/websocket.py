@@ -7,8 +7,8 @@ drops with none. Three forms hold one: the ``.ssecap`` WebSocket form (version 2
 Chrome DevTools HAR entry's ``_webSocketMessages``, and a JSONL log of messages (one
 ``{"type": "send" | "receive", "time": …, "opcode": 1 | 2, "data": …}`` per line).
 
-Each server text message is one record: its bytes and a line feed, so the NDJSON framing
-reads one JSON value per message. Client messages are the requests: they are kept
+Each server text message is one record: its bytes (line breaks in it made spaces) and a
+line feed, so the NDJSON framing reads one JSON value per message. Client messages are the requests: they are kept
 (:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled. Each
 ``response.create`` the client sends after the first starts a new stream, so a
 connection that carried several responses gives several bodies, like the entries of a
@@ -116,7 +116,12 @@ def split_responses(
         if msg.opcode == "binary":
             group.binary.append(diagnostic("websocket.binary-message", index=n, size=len(msg.data)))
             continue
-        group.received.append(Chunk(msg.data + b"\n", msg.time))
+        data = msg.data
+        if b"\n" in data or b"\r" in data:
+            # a line break is JSON whitespace (or invalid inside a string anyway): a space
+            # keeps the message one record
+            data = data.replace(b"\r", b" ").replace(b"\n", b" ")
+        group.received.append(Chunk(data + b"\n", msg.time))
     bodies: list[Body] = []
     several = len(groups) > 1
     for i, group in enumerate(groups):
