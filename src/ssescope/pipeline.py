@@ -26,7 +26,7 @@ from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, make_adapter
-from .sourceinfo import SourceInfo
+from .sourceinfo import SourceInfo, WebSocketEnd
 
 __all__ = ["Pipeline", "error_from_body"]
 
@@ -299,7 +299,22 @@ class Pipeline:
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
+        if source.websocket is not None:
+            self._websocket_end(source.websocket)
         return out
+
+    def _websocket_end(self, ws: WebSocketEnd) -> None:
+        """Judge how the WebSocket that carried the stream ended (``docs/verdicts.md``)."""
+        if ws.next_response or not ws.known:
+            return
+        end = ws.describe()
+        if ws.dropped:
+            self._extra.append(diagnostic(codes.WEBSOCKET_NO_CLOSE_FRAME))
+        elif ws.code is not None and ws.code != 1000:
+            self._extra.append(diagnostic(codes.WEBSOCKET_CLOSE_CODE, close_code=ws.code, end=end))
+        if not self.aggregator.terminal_seen:
+            self._extra.append(diagnostic(codes.WEBSOCKET_CLOSED_BEFORE_TERMINAL, end=end))
+            self.aggregator.cut(f"the WebSocket {end} before the terminal event")
 
     def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
         """Read an unterminated last event that is the provider's terminal event, whole
@@ -589,6 +604,7 @@ class Pipeline:
             http_status=self.source.status,
             lost=list(self.source.lost),
             entry=self.source.entry,
+            websocket=self.source.websocket,
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

@@ -20,7 +20,15 @@ from typing import Any, Literal, TypeAlias, TypedDict
 
 from .diagnostics import Diagnostic
 
-__all__ = ["END_REASONS", "EndReason", "EntryInfo", "RequestInfo", "RequestSummary", "SourceInfo"]
+__all__ = [
+    "END_REASONS",
+    "EndReason",
+    "EntryInfo",
+    "RequestInfo",
+    "RequestSummary",
+    "SourceInfo",
+    "WebSocketEnd",
+]
 
 EndReason: TypeAlias = Literal["eof", "cancelled", "stalled", "error"]
 """How a capture says its stream ended."""
@@ -94,6 +102,57 @@ class RequestSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class WebSocketEnd:
+    """How the WebSocket connection that carried a stream ended.
+
+    Attributes:
+        code: the close frame's status code, or ``None`` when the connection dropped
+            with no close frame (or the close frame had no code).
+        reason: the close frame's reason text (``""`` when none).
+        dropped: ``True`` when the connection ended with no close frame at all.
+        messages: how many messages the connection carried for this stream, both
+            directions.
+        sent: the client's messages of this stream (the requests), as text.
+        next_response: ``True`` when the connection went on with another response (the
+            stream ended at the next ``response.create``, not at the connection's end).
+        known: ``False`` when the form does not record how the connection ended.
+    """
+
+    code: int | None = None
+    reason: str = ""
+    dropped: bool = False
+    messages: int = 0
+    sent: tuple[str, ...] = ()
+    next_response: bool = False
+    known: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``source.websocket`` object)."""
+        return {
+            "close_code": self.code,
+            "close_reason": self.reason,
+            "dropped": self.dropped,
+            "ended_by_next_response": self.next_response,
+            "close_known": self.known,
+            "messages": self.messages,
+            "sent": list(self.sent),
+        }
+
+    def describe(self) -> str:
+        """The end in words, for a verdict line: ``"closed with code 1011 (overloaded)"``."""
+        if self.next_response:
+            return "ended by the next response.create on the connection"
+        if not self.known:
+            return "ended where the capture stops (no close recorded)"
+        if self.dropped:
+            return "dropped with no close frame"
+        if self.code is None:
+            return "closed with no status code"
+        reason = f" ({self.reason})" if self.reason else ""
+        return f"closed with code {self.code}{reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class SourceInfo:
     """Where a body came from, as far as its source knows it. Frozen.
 
@@ -112,6 +171,9 @@ class SourceInfo:
         tools: the tools the request declared, when the source keeps the request's body
             (an ``.ssecap``, a HAR, a proxy record): each one's name and the properties
             its input schema requires (see :mod:`ssescope.containers.request_tools`).
+        websocket: how the WebSocket connection that carried the stream ended, or
+            ``None`` for a stream that did not come over a WebSocket (or one followed by
+            another response on the same connection).
     """
 
     container: str = "raw"
@@ -124,3 +186,4 @@ class SourceInfo:
     diagnostics: tuple[Diagnostic, ...] = ()
     entry: EntryInfo | None = None
     tools: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    websocket: WebSocketEnd | None = None

@@ -635,6 +635,14 @@ class Aggregator:
             if self.timeline is not None:
                 self.timeline.status(resp.last_record or 0, resp)
 
+    def cut(self, reason: str) -> None:
+        """Say why the current response, still without its terminal marker, was cut."""
+        resp = self._current
+        if not resp.terminal_seen and resp.status == "truncated":
+            resp.status_reason = reason
+            if self.timeline is not None:
+                self.timeline.status(resp.last_record or 0, resp)
+
     def trim_content(self, limit: int) -> None:
         """Keep at most ``limit`` characters of each text, reasoning and refusal part and of
         each tool call's arguments (the first ones), counting the rest in

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
-from ..sourceinfo import EntryInfo, RequestSummary
+from ..sourceinfo import EntryInfo, RequestSummary, WebSocketEnd
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -278,6 +278,9 @@ class Report:
     request: RequestSummary | None = None
     """The request a live response answered (method, redacted URL, model, start), when
     the source knows it: the in-process transport (:class:`ssescope.Transport`)."""
+    websocket: WebSocketEnd | None = None
+    """How the WebSocket that carried the stream ended, and the client's messages, for a
+    stream read from a WebSocket capture."""
 
     @property
     def status(self) -> Status:
@@ -325,6 +328,8 @@ class Report:
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "timing": self.timing.to_dict(),
         }
+        if self.websocket is not None:
+            out["source"]["websocket"] = self.websocket.to_dict()
         if len(self.responses) > 1:
             out["responses"] = [r.to_dict() for r in self.responses]
         if self.entry is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..diagnostics import Diagnostic
-from ..sourceinfo import END_REASONS, EntryInfo, RequestInfo, SourceInfo
+from ..sourceinfo import END_REASONS, EntryInfo, RequestInfo, SourceInfo, WebSocketEnd
 from .checks import checked_status, checked_time
 from .request_tools import ToolSchemas
 
@@ -92,6 +92,8 @@ class Body:
             ``None`` for a form that holds one.
         tools: the tools the request declared, when the form keeps its body
             (:func:`~ssescope.containers.request_tools.request_tools`).
+        websocket: how the WebSocket connection ended, for a stream read from a
+            WebSocket capture (:mod:`ssescope.containers.websocket`), else ``None``.
     """
 
     chunks: list[Chunk]
@@ -106,6 +108,7 @@ class Body:
     timing: dict[str, float] = field(default_factory=dict)
     entry: EntryInfo | None = None
     tools: ToolSchemas = ()
+    websocket: WebSocketEnd | None = None
 
     def info(self) -> SourceInfo:
         """What the container knew about this body, as the frozen value a Pipeline takes."""
@@ -125,6 +128,7 @@ class Body:
             diagnostics=diagnostics,
             entry=self.entry,
             tools=self.tools,
+            websocket=self.websocket,
         )
 
     @property

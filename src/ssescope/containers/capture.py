@@ -45,8 +45,16 @@ from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
 from .redact import redact_header_bytes, redact_headers, redact_url
 from .request_tools import request_tools
+from .ws_forms import WS_VERSION, read_ws_capture
 
-__all__ = ["END_REASONS", "CaptureWriter", "EndReason", "Headers", "read_capture"]
+__all__ = [
+    "END_REASONS",
+    "CaptureWriter",
+    "EndReason",
+    "Headers",
+    "read_capture",
+    "read_capture_all",
+]
 
 Headers: TypeAlias = "Iterable[tuple[str, str]] | Mapping[str, str]"
 """Headers as ``(name, value)`` pairs or a mapping."""
@@ -189,11 +197,29 @@ def _headers(value: object) -> list[tuple[str, str]]:
     return out
 
 
+def read_capture_all(data: bytes) -> list[Body]:
+    """Read a ``.ssecap`` capture: one body, or one per response of a WebSocket capture
+    (:mod:`ssescope.containers.ws_forms`). Never raises."""
+    body, ws_lines = _read(data)
+    if ws_lines is None:
+        return [body]
+    return read_ws_capture(ws_lines, body)
+
+
 def read_capture(data: bytes) -> Body:
     """Read a ``.ssecap`` capture: the exact chunks and times it recorded.
 
-    Never raises: a garbled or cut-off line becomes a diagnostic and the rest is read.
+    For a WebSocket capture of several responses, the first, with the info
+    ``websocket.multiple-responses``. Never raises: a garbled or cut-off line becomes a
+    diagnostic and the rest is read.
     """
+    bodies = read_capture_all(data)
+    if len(bodies) > 1:
+        bodies[0].diagnostics.append(diagnostic(codes.WEBSOCKET_MULTIPLE_RESPONSES, n=len(bodies)))
+    return bodies[0]
+
+
+def _read(data: bytes) -> tuple[Body, list[tuple[int, dict[str, Any]]] | None]:
     diags: list[Diagnostic] = []
     chunks: list[Chunk] = []
     body = Body(chunks, "ssecap", diagnostics=diags)
@@ -202,6 +228,7 @@ def read_capture(data: bytes) -> Body:
     lineno = 0
     header_seen = False
     after_end = False
+    ws_lines: list[tuple[int, dict[str, Any]]] | None = None
     while pos < n:
         end = data.find(b"\n", pos)
         complete = end >= 0
@@ -224,6 +251,8 @@ def read_capture(data: bytes) -> Body:
             header_seen = True
             if isinstance(obj, dict) and obj.get("ssescope") in ("capture", 1):
                 _header(obj, body, at)
+                if obj.get("transport") == "websocket":
+                    ws_lines = []
                 continue
             diags.append(
                 diagnostic(
@@ -237,6 +266,9 @@ def read_capture(data: bytes) -> Body:
                 continue
         if not isinstance(obj, dict):
             diags.append(_bad_line(lineno, raw, at, reason, complete))
+            continue
+        if ws_lines is not None:
+            ws_lines.append((at, obj))
             continue
         if after_end:
             after_end = False  # reported once
@@ -283,12 +315,12 @@ def read_capture(data: bytes) -> Body:
         body.timing["first_byte_s"] = chunks[0].time
     if "total_s" not in body.timing and chunks and chunks[-1].time is not None:
         body.timing["total_s"] = chunks[-1].time
-    return body
+    return body, ws_lines
 
 
 def _header(obj: dict[str, Any], body: Body, at: int) -> None:
     version = obj.get("version")
-    if version != VERSION:
+    if version != (WS_VERSION if obj.get("transport") == "websocket" else VERSION):
         body.diagnostics.append(
             diagnostic(codes.SSECAP_UNKNOWN_VERSION, at, version=version, version2=VERSION)
         )

@@ -8,6 +8,7 @@ a JSON object whose first key is ``"log"`` (HAR 1.2)      ``har``
 a curl trace line: ``== Info:``, ``=> Send …``,            ``curl-trace``
 ``<= Recv …``, maybe after ``HH:MM:SS.ffffff``
 a status line: ``HTTP/1.1 200 …``, ``HTTP/2 200``          ``http``
+a WebSocket message (``type`` send/receive, ``data``)     ``jsonl``
 a JSON object with ``chunk`` and ``ts`` keys               ``jsonl``
 anything else, binary garbage included                     ``raw``
 ========================================================  ==============
@@ -24,6 +25,7 @@ from ..framing import BOM
 from ._body import ContainerName
 from ._httpbody import STATUS_LINE
 from .jsonl import is_jsonl_wrapper
+from .ws_forms import is_ws_message
 
 __all__ = ["DETECT_BYTES", "detect_container"]
 
@@ -75,6 +77,8 @@ def detect_container(head: bytes) -> tuple[ContainerName, str]:
         return "curl-trace", "the first line is a curl --trace/--trace-ascii event line"
     if STATUS_LINE.fullmatch(first):
         return "http", "the first line is an HTTP status line (curl -i or a raw response)"
+    if first.startswith(b"{") and is_ws_message(_json(first)):
+        return "jsonl", 'the first line is a WebSocket message ("type": "send"/"receive", "data")'
     if first.startswith(b"{") and is_jsonl_wrapper(_json(first)):
         return "jsonl", 'the first line is a JSON object wrapping a "chunk" with its time'
     return "raw", "no container matched; the input is the response body itself"

@@ -57,6 +57,7 @@ from ._httpbody import decode_limit_diagnostic
 from .checks import checked_status
 from .redact import redact_headers, redact_url
 from .request_tools import request_tools
+from .ws_forms import read_ws_har_entry
 
 __all__ = ["STREAM_TYPES", "read_har", "read_har_all"]
 
@@ -123,6 +124,10 @@ def read_har_all(data: bytes) -> list[Body]:
         declared = _str(content.get("mimeType"))
         header = _header(response.get("headers"), "content-type")
         seen.append(declared or header or "(none)")
+        ws = entry.get("_webSocketMessages")
+        if isinstance(ws, list) and ws:
+            bodies.extend(_ws_entry(i, entry, response, ws))
+            continue
         messages = entry.get("_eventSourceMessages", response.get("_eventSourceMessages"))
         text = content.get("text")
         # either type may name the stream: some exporters write application/octet-stream
@@ -142,6 +147,29 @@ def read_har_all(data: bytes) -> list[Body]:
     if not bodies:
         kinds = ", ".join(sorted(set(seen))[:6]) or "none"
         return [_empty(diagnostic(codes.HAR_NO_STREAM_ENTRY, n_entries=len(entries), kinds=kinds))]
+    return bodies
+
+
+def _ws_entry(
+    index: int, entry: dict[str, Any], response: dict[str, Any], messages: list[Any]
+) -> list[Body]:
+    req = _dict(entry.get("request"))
+    request = RequestInfo(
+        method=_str(req.get("method")) or "GET",
+        url=redact_url(_str(req.get("url"))),
+        headers=redact_headers(_pairs(req.get("headers"))),
+    )
+    raw_status = response.get("status")
+    status, _ = checked_status(None if raw_status in (None, 0) else raw_status)
+    bodies = read_ws_har_entry(
+        messages,
+        request=request,
+        status=status,
+        headers=redact_headers(_pairs(response.get("headers"))),
+        diagnostics=[],
+    )
+    for body in bodies:
+        body.entry = EntryInfo(index, request["method"], request["url"] or None, _started(entry))
     return bodies
 
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+import orjson
+
 from .. import codes
 from ..diagnostics import diagnostic
 from ..errors import UsageError
 from ._body import CONTAINERS, RAW_LOST, Body, Chunk, ContainerName
-from .capture import read_capture
+from .capture import read_capture, read_capture_all
 from .curltrace import read_curl_trace
 from .detect import detect_container
 from .har import read_har, read_har_all
 from .httpdump import read_http
 from .jsonl import read_jsonl, read_jsonl_all
+from .ws_forms import is_ws_message, read_ws_jsonl
 
 __all__ = ["read_all", "read_container", "read_path", "read_raw"]
 
@@ -25,19 +28,44 @@ def read_raw(data: bytes) -> Body:
     return Body(chunks, "raw", lost=list(RAW_LOST))
 
 
+def _ws_log(data: bytes) -> bool:
+    start = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    start = start.lstrip(b" \t\r\n")
+    nl = start.find(b"\n")
+    first = start if nl < 0 else start[:nl]
+    try:
+        return is_ws_message(orjson.loads(first))
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _jsonl_all(data: bytes) -> list[Body]:
+    return read_ws_jsonl(data) if _ws_log(data) else read_jsonl_all(data)
+
+
+def _jsonl(data: bytes) -> Body:
+    if not _ws_log(data):
+        return read_jsonl(data)
+    bodies = read_ws_jsonl(data)
+    if len(bodies) > 1:
+        bodies[0].diagnostics.append(diagnostic(codes.WEBSOCKET_MULTIPLE_RESPONSES, n=len(bodies)))
+    return bodies[0]
+
+
 _READERS: dict[str, Callable[[bytes], Body]] = {
     "raw": read_raw,
     "http": read_http,
     "curl-trace": read_curl_trace,
     "har": read_har,
     "ssecap": read_capture,
-    "jsonl": read_jsonl,
+    "jsonl": _jsonl,
 }
 
 
 _READ_ALL: dict[str, Callable[[bytes], list[Body]]] = {
     "har": read_har_all,
-    "jsonl": read_jsonl_all,
+    "jsonl": _jsonl_all,
+    "ssecap": read_capture_all,
 }
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from types import MappingProxyType, ModuleType
 
-from ..codes import aggregate, containers_files, containers_http, framing, live
+from ..codes import aggregate, containers_files, containers_http, framing, live, websocket
 from ..codes.spec import Code, Form, Layer, Page
 from ..providers.registry import PROVIDERS, codes_module
 
@@ -21,7 +21,7 @@ __all__ = ["CODES", "PAGES", "codes_of", "lookup"]
 
 
 def _modules() -> Iterator[ModuleType]:
-    yield from (containers_http, containers_files, framing, aggregate)
+    yield from (containers_http, containers_files, websocket, framing, aggregate)
     for provider in PROVIDERS:
         module = codes_module(provider)
         if module is not None:

@@ -1,0 +1,165 @@
+"""WebSocket exchanges: messages in both directions, split into one body per response.
+
+A WebSocket exchange is a sequence of messages, each with its arrival time, its
+direction (``"send"``: client to server, ``"receive"``: server to client), its opcode
+(text or binary) and its bytes, and it ends with a close frame (code and reason) or
+drops with none. Three forms hold one: the ``.ssecap`` WebSocket form (version 2), a
+Chrome DevTools HAR entry's ``_webSocketMessages``, and a JSONL log of messages (one
+``{"type": "send" | "receive", "time": …, "opcode": 1 | 2, "data": …}`` per line).
+
+Each server text message is one record: its bytes (line breaks in it made spaces) and a
+line feed, so the NDJSON framing reads one JSON value per message. Client messages are the requests: they are kept
+(:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled. Each
+``response.create`` the client sends after the first starts a new stream, so a
+connection that carried several responses gives several bodies, like the entries of a
+HAR. The connection's end belongs to the last of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import orjson
+
+from .. import codes
+from ..diagnostics import Diagnostic, diagnostic
+from ..sourceinfo import EntryInfo, RequestInfo, WebSocketEnd
+from ._body import Body, Chunk, ContainerName
+
+__all__ = ["Direction", "Message", "Opcode", "split_responses"]
+
+Direction = Literal["send", "receive"]
+"""``"send"``: client to server; ``"receive"``: server to client."""
+Opcode = Literal["text", "binary"]
+"""The message's frame type."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One WebSocket message.
+
+    Attributes:
+        direction: who sent it (:data:`Direction`).
+        opcode: text or binary.
+        data: its bytes (a text message's UTF-8).
+        time: seconds since the connection opened, or ``None`` when not recorded.
+    """
+
+    direction: Direction
+    opcode: Opcode
+    data: bytes
+    time: float | None = None
+
+
+@dataclass(slots=True)
+class _Group:
+    received: list[Chunk] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    messages: int = 0
+    created: bool = False
+    binary: list[Diagnostic] = field(default_factory=list)
+
+
+def _is_create(data: bytes) -> bool:
+    if b"response.create" not in data:
+        return False
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and obj.get("type") == "response.create"
+
+
+def split_responses(
+    messages: Iterable[Message],
+    *,
+    container: ContainerName,
+    close: WebSocketEnd | None,
+    request: RequestInfo | None = None,
+    status: int | None = None,
+    headers: list[tuple[str, str]] | None = None,
+    diagnostics: list[Diagnostic] | None = None,
+    lost: Iterable[str] = (),
+) -> list[Body]:
+    """Split a connection's messages into one :class:`Body` per response.
+
+    Args:
+        messages: the connection's messages, in order.
+        container: the form they came from (the bodies' ``container``).
+        close: how the connection ended, or ``None`` when the form does not say (a
+            capture still being written).
+        request: the upgrade request (secrets redacted), if recorded.
+        status: the upgrade response's status (101), if recorded.
+        headers: the upgrade response's headers, if recorded.
+        diagnostics: what was wrong with the form; reported with the first body.
+        lost: what the form cannot give.
+
+    Returns:
+        At least one body. With several, each carries its :attr:`Body.entry`; the last
+        one carries the connection's end in :attr:`Body.websocket` (the others were ended
+        by the next ``response.create``). Never raises.
+    """
+    groups = [_Group()]
+    for n, msg in enumerate(messages):
+        group = groups[-1]
+        if msg.direction == "send":
+            if msg.opcode == "text" and _is_create(msg.data):
+                if group.created:
+                    group = _Group(created=True)
+                    groups.append(group)
+                group.created = True
+            group.messages += 1
+            group.sent.append(msg.data.decode("utf-8", "replace"))
+            continue
+        group.messages += 1
+        if msg.opcode == "binary":
+            group.binary.append(
+                diagnostic(codes.WEBSOCKET_BINARY_MESSAGE, index=n, size=len(msg.data))
+            )
+            continue
+        data = msg.data
+        if b"\n" in data or b"\r" in data:
+            # a line break is JSON whitespace (or invalid inside a string anyway): a space
+            # keeps the message one record
+            data = data.replace(b"\r", b" ").replace(b"\n", b" ")
+        group.received.append(Chunk(data + b"\n", msg.time))
+    bodies: list[Body] = []
+    several = len(groups) > 1
+    for i, group in enumerate(groups):
+        last = i == len(groups) - 1
+        end = close if last else None
+        diags = list(diagnostics or []) if i == 0 else []
+        diags.extend(group.binary)
+        body = Body(
+            group.received,
+            container,
+            status=status,
+            headers=list(headers or []),
+            request=request,
+            lost=list(lost),
+            diagnostics=diags,
+            entry=(
+                EntryInfo(
+                    i, request["method"] if request else None, request["url"] if request else None
+                )
+                if several
+                else None
+            ),
+            websocket=WebSocketEnd(
+                code=end.code if end else None,
+                reason=end.reason if end else "",
+                dropped=end.dropped if end else False,
+                messages=group.messages,
+                sent=tuple(group.sent),
+                next_response=not last,
+                known=end is not None or not last,
+            ),
+        )
+        if group.received and group.received[0].time is not None:
+            body.timing["first_byte_s"] = group.received[0].time
+        if group.received and group.received[-1].time is not None:
+            body.timing["total_s"] = group.received[-1].time
+        bodies.append(body)
+    return bodies
