@@ -13,7 +13,7 @@ from ssescope.diagnostics import diagnostic
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ssescope"
 PREFIXES = (
-    "anthropic|bedrock|cohere|container|content|curl-trace|eventstream|gemini|har|http|json|"
+    "ag-ui|anthropic|bedrock|cohere|container|content|curl-trace|eventstream|gemini|gemini-interactions|har|http|json|"
     "json-array|jsonl|ndjson|ollama|openai-chat|openai-responses|provider|snapshot|sse|ssecap|"
     "stream|timing|tool|usage|utf8|vercel-ui"
 )

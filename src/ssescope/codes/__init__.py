@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from . import (
+    ag_ui,
     aggregate,
     anthropic,
     bedrock,
@@ -20,6 +21,7 @@ from . import (
     containers_http,
     framing,
     gemini,
+    gemini_interactions,
     live,
     ollama,
     openai_chat,
@@ -43,6 +45,8 @@ _MODULES = (
     cohere,
     bedrock,
     vercel_ui,
+    gemini_interactions,
+    ag_ui,
     live,
 )
 

@@ -353,6 +353,8 @@ CODES: tuple[Code, ...] = (
             "ollama": "Ollama reported an error inside the stream: {text!q:200}.",
             "openai-responses": "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
             "vercel-ui": "The stream reported an error: {message!q:120}; the response is marked failed.",
+            "gemini-interactions": "Gemini reported an error in {where}: {text!q:200}.",
+            "ag-ui": "The agent reported RUN_ERROR: {message!q:200}; the run is failed.",
             "openai-chat": "The provider reported an error inside the stream: {message!q:160}{detail}.",
         },
         (
