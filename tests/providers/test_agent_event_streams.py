@@ -298,3 +298,32 @@ def test_messages_of_a_run_stay_apart() -> None:
     body = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
     outputs = ssescope.inspect(body).to_dict()["outputs"]
     assert [o["text"] for o in outputs] == ["one", "two"]
+
+
+@needs_streams
+@pytest.mark.parametrize(
+    ("name", "quirk", "status", "code"),
+    [
+        (
+            "ag-ui/dotnet-backend-tool-result-text.jsonl",
+            "run-finished-after-run-error",
+            "failed",
+            "ag-ui.order",
+        ),
+        (
+            "gemini-interactions/steps-thought-text.jsonl",
+            "ends-on-content-delta",
+            "truncated",
+            "gemini-interactions.missing-completed",
+        ),
+    ],
+)
+def test_a_quirk_preset_gives_the_servers_bug(
+    name: str, quirk: str, status: str, code: str
+) -> None:
+    from ssescope.serve.quirks import apply_quirks, parse_quirk
+
+    plan = apply_quirks(_as_sse(name, named=True), [parse_quirk(quirk)])
+    report = ssescope.inspect(plan.body)
+    assert report.status == status
+    assert code in [d.code for d in report.diagnostics]

@@ -57,5 +57,6 @@ KNOWLEDGE = Knowledge(
     adapter="adapter:AgUiAdapter",
     rules=(DetectRule(45, _event_type),),
     error_frame=ErrorFrame(None, {"type": "RUN_ERROR", "message": "injected error"}),
+    quirks="quirks",
 )
 """The registry's entry for AG-UI."""

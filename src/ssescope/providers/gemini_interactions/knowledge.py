@@ -49,5 +49,6 @@ KNOWLEDGE = Knowledge(
         "error",
         {"event_type": "error", "error": {"code": "internal", "message": "injected error"}},
     ),
+    quirks="quirks",
 )
 """The registry's entry for the Gemini Interactions API."""
