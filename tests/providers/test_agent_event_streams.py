@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import ssescope
+from ssescope.events import JSON
 from ssescope.providers.ag_ui.patch import PatchError, apply_patch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,7 +195,7 @@ def test_a_cut_recording_is_never_completed(name: str) -> None:
         for cut in _cuts(body):
             report = ssescope.inspect(body[:cut])
             if full == "completed" or full == "incomplete":
-                assert report.status == "truncated", (cut, report.status_reason)
+                assert report.status == "truncated", (cut, report.to_dict()["status_reason"])
             else:  # a failed run stays failed once its RUN_ERROR arrived
                 assert report.status in ("truncated", "failed"), cut
 
@@ -271,8 +272,8 @@ def test_an_interactions_error_event_is_failed() -> None:
 
 
 def test_json_patch_applies_and_a_patch_that_does_not_is_refused() -> None:
-    state = {"items": [1], "n": 0}
-    patch = [
+    state: JSON = {"items": [1], "n": 0}
+    patch: JSON = [
         {"op": "add", "path": "/items/-", "value": 2},
         {"op": "replace", "path": "/n", "value": 5},
         {"op": "copy", "from": "/n", "path": "/m"},
