@@ -21,6 +21,7 @@ from . import (
     framing,
     gemini,
     live,
+    mcp,
     ollama,
     openai_chat,
     openai_responses,
@@ -43,6 +44,7 @@ _MODULES = (
     cohere,
     bedrock,
     vercel_ui,
+    mcp,
     live,
 )
 

@@ -353,6 +353,7 @@ CODES: tuple[Code, ...] = (
             "ollama": "Ollama reported an error inside the stream: {text!q:200}.",
             "openai-responses": "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
             "vercel-ui": "The stream reported an error: {message!q:120}; the response is marked failed.",
+            "mcp": "The server answered the request with a JSON-RPC error: {text!q:200}.",
             "openai-chat": "The provider reported an error inside the stream: {message!q:160}{detail}.",
         },
         (

@@ -43,6 +43,7 @@ ProviderName = Literal[
     "cohere",
     "bedrock",
     "vercel-ui",
+    "mcp",
     "unknown",
 ]
 
@@ -56,6 +57,7 @@ _PACKAGES: dict[str, str] = {
     "cohere": "cohere",
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
+    "mcp": "mcp",
     "unknown": "unknown",
 }
 
