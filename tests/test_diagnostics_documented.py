@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "ssescope"
 PREFIXES = (
     "anthropic|bedrock|cohere|container|content|curl-trace|eventstream|gemini|har|http|json|"
-    "json-array|jsonl|jsonrpc|mcp|ndjson|ollama|openai-chat|openai-responses|provider|snapshot|sse|ssecap|"
+    "a2a|json-array|jsonl|jsonrpc|mcp|ndjson|ollama|openai-chat|openai-responses|provider|snapshot|sse|ssecap|"
     "stream|timing|tool|usage|utf8|vercel-ui"
 )
 CODE = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9]+(?:-[a-z0-9]+)*)"')

@@ -354,6 +354,7 @@ CODES: tuple[Code, ...] = (
             "openai-responses": "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
             "vercel-ui": "The stream reported an error: {message!q:120}; the response is marked failed.",
             "mcp": "The server answered the request with a JSON-RPC error: {text!q:200}.",
+            "a2a": "The agent answered with a JSON-RPC error: {text!q:200}.",
             "openai-chat": "The provider reported an error inside the stream: {message!q:160}{detail}.",
         },
         (

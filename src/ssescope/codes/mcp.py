@@ -7,9 +7,10 @@ from ._spec import Code, Page
 PAGE = Page(
     "mcp",
     (
-        "# MCP and JSON-RPC diagnostics\n"
+        "# MCP, A2A and JSON-RPC diagnostics\n"
         "\n"
-        "Codes raised by the MCP Streamable HTTP adapter (`ssescope.providers.mcp`) and the\n"
+        "Codes raised by the MCP Streamable HTTP and A2A adapters (`ssescope.providers.mcp`,\n"
+        "`ssescope.providers.a2a`) and the\n"
         "JSON-RPC envelope reader it uses. The adapter also raises `json.invalid` and\n"
         "`provider.error` (shared codes). The stream's terminal is the JSON-RPC response to the\n"
         "request; its id is taken from the first response.\n"
@@ -80,6 +81,33 @@ CODES: tuple[Code, ...] = (
             "  Streamable HTTP responses); it is skipped.\n"
             "- **Example:** `[1]`\n"
             "- **What to do:** check that the body really is an MCP stream (`--provider`).\n"
+        ),
+        content=("obj",),
+    ),
+    Code(
+        "a2a.missing-final",
+        "warning",
+        "provider",
+        PAGE,
+        "The A2A stream ended while the task was not in a terminal or interrupted state; it is cut off.",
+        (
+            "- **Means:** the last task state is `submitted` or `working` (or none came): no\n"
+            "  final status. The status stays `truncated`.\n"
+            "- **Example:** a `working` status-update last.\n"
+            "- **What to do:** check the agent server (a cancel that never reached the stream) and\n"
+            "  any proxy timeout; resubscribe to the task.\n"
+        ),
+    ),
+    Code(
+        "a2a.unknown-result",
+        "warning",
+        "provider",
+        PAGE,
+        "Record {record} is a JSON-RPC result that is no A2A task event: {obj!q}; it is skipped.",
+        (
+            "- **Means:** the result is not a task, message, status update or artifact update.\n"
+            '- **Example:** `{"jsonrpc":"2.0","id":1,"result":{"kind":"other"}}`\n'
+            "- **What to do:** check the agent server's A2A version.\n"
         ),
         content=("obj",),
     ),

@@ -44,6 +44,7 @@ ProviderName = Literal[
     "bedrock",
     "vercel-ui",
     "mcp",
+    "a2a",
     "unknown",
 ]
 
@@ -58,6 +59,7 @@ _PACKAGES: dict[str, str] = {
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
     "mcp": "mcp",
+    "a2a": "a2a",
     "unknown": "unknown",
 }
 
