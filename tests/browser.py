@@ -1,6 +1,7 @@
 """Debian's chromium driven by Playwright, for the page tests (the web debugger, scan's
 HTML report). No browser is downloaded: the README's test command and ``.ci/run`` install
-Debian's package.
+Debian's package. One Chromium serves every test of the ``chromium`` group
+(:data:`SHARED`, the ``browser`` fixture of ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.shared import GroupResource
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -42,3 +45,7 @@ def chromium() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+SHARED: GroupResource[Any] = GroupResource("chromium", chromium)
+"""The one Chromium of the page tests: launched by the first, closed after the last."""

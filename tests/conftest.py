@@ -10,13 +10,19 @@ Under pytest-xdist (the README's ``-n auto --dist loadgroup``), the tests that s
 heavy process share one worker: every test that drives Chromium, and every test that uses
 the local Ray, so that two workers never each start one. The groups go by path (the
 xdist controller sees node ids only); collection fails when a test using such a fixture
-sits outside its group.
+sits outside its group. Each group's tests run one after the other (collection puts them
+together, xdist sends a group as one unit), and its heavy process is started once, by the
+first test that needs it, and stopped after the group's last test (tests/shared.py).
+
+Tests marked ``slow`` (the heavy groups, property tests, subprocess suites: tests/slow.py)
+are left out of the everyday loop, ``pytest -m "not slow"``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +30,9 @@ from xdist.scheduler import LoadScopeScheduling
 
 from ssescope.aggregate.report import Report
 from ssescope.schema import report_schema
+from tests.browser import SHARED as CHROMIUM
+from tests.shared import close_group
+from tests.slow import deselects_slow, is_slow, relative_path, slow_module, unknown_slow_tests
 
 pytest_plugins = ["tests.diagnostic_coverage"]
 if not any(ep.value == "ssescope.testing.plugin" for ep in entry_points(group="pytest11")):
@@ -36,6 +45,16 @@ WORKER_GROUPS: dict[str, tuple[str, ...]] = {
 }
 """Tests that start a heavy process, by where they are: each group runs on one worker."""
 _HEAVY_FIXTURES = {"browser": "chromium", "ray_local": "ray"}
+_GROUP_PATHS = tuple(p for prefixes in WORKER_GROUPS.values() for p in prefixes)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With the slow tests deselected, a module or folder of slow tests only is not
+    imported at all (tests/slow.py)."""
+    relative = relative_path(collection_path, config.rootpath)
+    if relative and deselects_slow(config) and slow_module(relative, _GROUP_PATHS):
+        return True
+    return None
 
 
 def worker_group(nodeid: str) -> str | None:
@@ -62,8 +81,23 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return None
 
 
+def _group(item: pytest.Item | None) -> str | None:
+    return None if item is None else worker_group(item.nodeid.rsplit("@", 1)[0])
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the markers added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that uses a heavy fixture must sit where its group is."""
+    """A test that uses a heavy fixture must sit where its group is; a group's tests run
+    one after the other, where its first test was collected; slow tests are marked so."""
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        group = _group(item)
+        if group is not None:
+            first.setdefault(group, index)
+        if is_slow(item, _GROUP_PATHS):
+            item.add_marker(pytest.mark.slow)
+    order = {id(item): first.get(_group(item) or "", index) for index, item in enumerate(items)}
+    items.sort(key=lambda item: order[id(item)])
     astray = [
         f"{item.nodeid} uses {fixture} but is not in the {group!r} group (WORKER_GROUPS)"
         for item in items
@@ -71,8 +105,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if fixture in getattr(item, "fixturenames", ())
         and worker_group(item.nodeid.rsplit("@", 1)[0]) != group
     ]
+    astray += [f"{name} is in SLOW_TESTS but names no test" for name in unknown_slow_tests(items)]
     if astray:
         raise pytest.UsageError("\n".join(astray))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop a group's heavy processes once its last test is torn down."""
+    group = _group(item)
+    if group is not None and _group(nextitem) != group:
+        close_group(group)
+
+
+def pytest_sessionfinish() -> None:
+    """Stop whatever a test run cut short left running."""
+    close_group(None)
+
+
+@pytest.fixture
+def browser() -> Any:
+    """The Chromium shared by the tests of the ``chromium`` group (tests/browser.py)."""
+    return CHROMIUM.get()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,10 +17,10 @@ __all__ = ["Feedable", "all_splits", "assert_split_invariant", "chunk_at", "feed
 class Feedable(Protocol):
     """The incremental shape: ``feed`` chunks, then ``close``."""
 
-    def feed(self, data: bytes, time: float | None = None) -> list[object]:
+    def feed(self, data: bytes, time: float | None = None) -> Sequence[object]:
         """Parse another chunk."""
 
-    def close(self, time: float | None = None) -> list[object]:
+    def close(self, time: float | None = None) -> Sequence[object]:
         """Signal the end of the input."""
 
 

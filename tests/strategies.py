@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Literal
 
 from hypothesis import strategies as st
 
@@ -23,9 +24,11 @@ __all__ = [
     "sse_soup",
 ]
 
+_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)
+
 # Text that is safe inside one SSE line: anything but CR and LF (NUL, U+2028, emoji ok).
 line_text = st.text(
-    alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)),
+    alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=_SURROGATES),
     max_size=12,
 )
 TERMINATORS = ("\n", "\r", "\r\n")

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from ssescope.codes import CODES, PAGES, lookup
 from ssescope.diagnostics import diagnostic
@@ -51,9 +52,11 @@ def test_every_page_is_generated_from_the_registry() -> None:
 
 def _render_with_placeholders(name: str, form: str | None, args: set[str]) -> str:
     try:
-        return diagnostic(name, record=1, form=form, **dict.fromkeys(args, "x")).message
+        words: dict[str, Any] = dict.fromkeys(args, "x")
+        return diagnostic(name, record=1, form=form, **words).message
     except ValueError:  # a numeric format spec: the argument is a number
-        return diagnostic(name, record=1, form=form, **dict.fromkeys(args, 1.5)).message
+        numbers: dict[str, Any] = dict.fromkeys(args, 1.5)
+        return diagnostic(name, record=1, form=form, **numbers).message
 
 
 def test_every_template_renders_with_its_arguments() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "ssescope" / "examples"
 CUT = (EXAMPLES / "broken-openai-cut-mid-tool-call.sse").read_bytes()
 
 
-def rows_of(chunks: list[bytes], **options: str) -> tuple[list[FrameRow], FrameRows]:
+def rows_of(chunks: list[bytes], **options: Any) -> tuple[list[FrameRow], FrameRows]:
     pipeline = Pipeline(keep_records=True, **options)
     table = FrameRows(pipeline)
     rows: list[FrameRow] = []

@@ -32,11 +32,11 @@ def _codes(report: ssescope.Report) -> list[str]:
 def _strict(report: ssescope.Report) -> dict[str, object]:
     """The Report JSON, which must be strict JSON (no NaN or Infinity)."""
     text = json.dumps(report.to_dict(), allow_nan=False)
-    return json.loads(text)  # type: ignore[no-any-return]
+    return json.loads(text)
 
 
 def _chat(delta: dict[str, object], **extra: object) -> bytes:
-    chunk = {
+    chunk: dict[str, object] = {
         "id": "c",
         "object": "chat.completion.chunk",
         "choices": [{"index": 0, "delta": delta}],
@@ -48,7 +48,7 @@ def _chat(delta: dict[str, object], **extra: object) -> bytes:
 def _tool_stream(arguments: str) -> bytes:
     call = {"index": 0, "id": "call_1", "type": "function"}
     call["function"] = {"name": "f", "arguments": arguments}
-    end = {"id": "c", "object": "chat.completion.chunk"}
+    end: dict[str, object] = {"id": "c", "object": "chat.completion.chunk"}
     end["choices"] = [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]
     return _chat({"tool_calls": [call]}) + b"data: " + json.dumps(end).encode() + b"\n\n" + DONE
 
@@ -139,7 +139,7 @@ def test_nan_and_infinity_are_not_valid_tool_arguments(arguments: str) -> None:
 
 def test_negative_fractional_and_text_usage_values_are_reported() -> None:
     usage = {"prompt_tokens": -3, "completion_tokens": 2.5, "total_tokens": "7"}
-    end = {"id": "c", "object": "chat.completion.chunk", "usage": usage}
+    end: dict[str, object] = {"id": "c", "object": "chat.completion.chunk", "usage": usage}
     end["choices"] = [{"index": 0, "delta": {}, "finish_reason": "stop"}]
     body = _chat({"content": "hi"}) + b"data: " + json.dumps(end).encode() + b"\n\n" + DONE
     report = ssescope.inspect(body)

@@ -9,7 +9,7 @@ from ssescope.preview import summaries
 
 def chunk(text: str) -> str:
     body = {"id": "c1", "object": "chat.completion.chunk", "model": "m"}
-    body["choices"] = [{"delta": {"content": text}}]  # type: ignore[list-item]
+    body["choices"] = [{"delta": {"content": text}}]  # type: ignore[assignment]
     return json.dumps(body, separators=(",", ":"))
 
 

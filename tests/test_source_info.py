@@ -71,12 +71,15 @@ def test_open_streams_gives_the_container_metadata_and_the_chunks() -> None:
     (stream,) = open_streams(FIXTURES / "containers" / "interrupted.ssecap")
     body = read_container((FIXTURES / "containers" / "interrupted.ssecap").read_bytes())
     assert stream.info == body.info()
-    assert [c.data for c in stream.chunks] == [c.data for c in body.chunks]
+    chunks = list(stream.chunks)
+    data = [c.data for c in chunks if isinstance(c, Chunk)]
+    assert len(data) == len(chunks)
+    assert data == [c.data for c in body.chunks]
 
 
 def test_chunks_that_are_not_bytes_are_a_usage_error() -> None:
     with pytest.raises(UsageError, match="chunks must be bytes"):
-        ssescope.inspect(iter(["text"]))  # type: ignore[list-item]
+        ssescope.inspect(iter(["text"]))  # type: ignore[arg-type]
 
 
 def test_feed_body_and_feed_raw_still_work_but_are_deprecated() -> None:

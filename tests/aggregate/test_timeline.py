@@ -118,7 +118,11 @@ def _timeline(*events: UnifiedEvent) -> tuple[Timeline, ResponseReport]:
 
 
 def test_without_a_timeline_nothing_is_recorded_and_the_report_is_the_same() -> None:
-    events = [ResponseStart(0, "r", "m"), TextDelta(1, 0, "Hi"), Terminal(2, "completed", "done")]
+    events: list[UnifiedEvent] = [
+        ResponseStart(0, "r", "m"),
+        TextDelta(1, 0, "Hi"),
+        Terminal(2, "completed", "done"),
+    ]
     agg = Aggregator()
     agg.feed(events)
     assert agg.timeline is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_helpers import run
+from tests.cli.cli_helpers import run
 
 
 def test_an_empty_file_says_it_is_empty_and_exits_3(tmp_path: Path) -> None:

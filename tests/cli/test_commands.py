@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, run
+from tests.cli.cli_helpers import EXAMPLES, run
 
 from ssescope.aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport
 from ssescope.cli.exitcodes import exit_code

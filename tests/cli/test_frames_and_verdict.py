@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, ROOT, run
+from tests.cli.cli_helpers import EXAMPLES, ROOT, run
 
 CUT = EXAMPLES / "broken-openai-cut-mid-tool-call.sse"
 

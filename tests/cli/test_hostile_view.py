@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
+from tests.cli.cli_helpers import run
 
 from ssescope.visible import escape_json_text, visible
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import click
 import pytest
-from cli_helpers import run
 from click.testing import CliRunner
+from tests.cli.cli_helpers import run
 
 from ssescope.cli import app
 from ssescope.cli.request_cmd import request_command

@@ -6,7 +6,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from cli_helpers import EXAMPLES, run
+from tests.cli.cli_helpers import EXAMPLES, run
 
 from ssescope.cli._listen import SERVE_PORT, WEB_PORT
 from ssescope.cli.proxy_cmd import proxy_command

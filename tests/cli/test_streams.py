@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_helpers import EXAMPLES, STREAMS, run
+from tests.cli.cli_helpers import EXAMPLES, STREAMS, run
 
 EXAMPLE_FILES = sorted(p for p in EXAMPLES.iterdir() if p.suffix != ".py" and p.is_file())
 

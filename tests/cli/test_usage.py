@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from cli_helpers import EXAMPLES, ROOT, run
+from tests.cli.cli_helpers import EXAMPLES, ROOT, run
 
 import ssescope
 

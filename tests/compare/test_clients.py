@@ -339,7 +339,7 @@ def test_a_capture_of_several_responses_is_compared_with_the_one_the_result_name
     report = report_of(name)
     first, last = report.responses[0], report.responses[-1]
     call = first.outputs[0].tool_calls[0]
-    result = {
+    result: dict[str, Any] = {
         "object": "response",
         "id": first.id,
         "status": "completed",

@@ -12,9 +12,11 @@ generated ids, its finish names) are not differences; what it lost or read other
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,9 @@ from tests.cli.cli_helpers import run
 from tests.compare.clients import STREAMS, stream_bytes
 
 SDK = Path(__file__).parent / "vercel_sdk"
+
+# the tests share one install of the SDK: one worker runs them all (`--dist loadgroup`)
+pytestmark = pytest.mark.xdist_group("vercel-sdk")
 
 # The SDK provider package that reads each provider's streams (as an app would use it).
 PROVIDERS = {
@@ -98,14 +103,18 @@ def sdk() -> Path:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("node and npm are needed to run the Vercel AI SDK (CI has them)")
-    if not (SDK / "node_modules" / "ai" / "package.json").is_file():
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
-            cwd=SDK,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
+    # One install per machine: pytest-xdist workers that meet this fixture at once wait for
+    # the first (two `npm ci` in one folder remove each other's files).
+    with (Path(tempfile.gettempdir()) / "ssescope-vercel-sdk.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (SDK / "node_modules" / "ai" / "package.json").is_file():
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+                cwd=SDK,
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
     return SDK / "stream_text.mjs"
 
 

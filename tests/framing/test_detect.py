@@ -76,7 +76,7 @@ def test_a_zero_byte_that_is_not_an_eventstream_prelude_falls_back_to_sse() -> N
     ],
 )
 def test_the_framer_gives_the_chosen_parsers_records_in_any_chunking(body: bytes) -> None:
-    out = assert_split_invariant(Framer, body)  # type: ignore[arg-type]
+    out = assert_split_invariant(Framer, body)
     framer = Framer()
     feed_all(framer, [body])
     direct = feed_all(make_parser(framer.framing), [body])  # type: ignore[arg-type]
@@ -133,7 +133,7 @@ def test_a_forced_framing_is_used_whatever_the_bytes(framing: str) -> None:
     assert framer.framing == framing
     assert framer.rule == "given by the caller"
     out = feed_all(framer, [b'{"a":1}\n'])
-    expected = feed_all(make_parser(framing), [b'{"a":1}\n'])  # type: ignore[arg-type]
+    expected = feed_all(make_parser(framing), [b'{"a":1}\n'])
     assert out == expected
 
 
@@ -146,7 +146,7 @@ def test_make_parser_builds_each_framer() -> None:
 
 def test_the_cap_reaches_the_detected_sse_parser() -> None:
     out = feed_all(Framer(max_event_bytes=10), [b"data: " + b"x" * 20 + b"\n\n"])
-    assert [d.code for d in out] == ["sse.event-too-large"]  # type: ignore[union-attr]
+    assert [d.code for d in out] == ["sse.event-too-large"]  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("bad", ["xml", "SSE", ""])

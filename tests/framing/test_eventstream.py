@@ -23,7 +23,7 @@ STOP = encode_message(
 
 
 def parse(data: bytes) -> list[object]:
-    return assert_split_invariant(EventStreamParser, data)  # type: ignore[arg-type]
+    return assert_split_invariant(EventStreamParser, data)
 
 
 def codes(out: list[object]) -> list[str]:

@@ -12,7 +12,7 @@ from ..splits import assert_split_invariant, feed_all
 
 
 def parse(data: bytes) -> list[object]:
-    return assert_split_invariant(JSONArrayParser, data)  # type: ignore[arg-type]
+    return assert_split_invariant(JSONArrayParser, data)
 
 
 def records(out: list[object]) -> list[JSONRecord]:

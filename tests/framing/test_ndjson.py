@@ -8,7 +8,7 @@ from ..splits import assert_split_invariant, feed_all
 
 
 def parse(data: bytes) -> list[object]:
-    return assert_split_invariant(NDJSONParser, data)  # type: ignore[arg-type]
+    return assert_split_invariant(NDJSONParser, data)
 
 
 def codes(out: list[object]) -> list[str]:

@@ -148,7 +148,7 @@ def test_eventstream_messages_come_back_in_any_chunking(
 ) -> None:
     body, messages = generated
     out = feed_all(EventStreamParser(), data.draw(chunked(body)))
-    assert [(r.event, r.data) for r in out] == [  # type: ignore[union-attr]
+    assert [(r.event, r.data) for r in out] == [  # type: ignore[attr-defined]
         (f"event:{k}", p.decode()) for k, p in messages
     ]
     assert out == feed_all(Framer(), [body])

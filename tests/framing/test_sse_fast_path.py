@@ -112,7 +112,7 @@ def test_the_shortcuts_give_what_the_general_path_gives(
         assert _run(fast, chunks) == _run(general, chunks), chunks
 
 
-class _Counting(_sse.SSEParser):  # type: ignore[misc,name-defined]
+class _Counting(_sse.SSEParser):  # type: ignore[name-defined]
     """Counts the lines that go through the general line interpreter."""
 
     __slots__ = ("general",)
@@ -121,12 +121,12 @@ class _Counting(_sse.SSEParser):  # type: ignore[misc,name-defined]
         super().__init__()
         self.general = 0
 
-    def _line(self, *args: object) -> None:  # type: ignore[override]
+    def _line(self, *args: object) -> None:
         self.general += 1
-        super()._line(*args)  # type: ignore[arg-type]
+        super()._line(*args)
 
 
-class _GeneralCounting(_sse._GeneralSSEParser, _Counting):  # type: ignore[misc,name-defined]
+class _GeneralCounting(_sse._GeneralSSEParser, _Counting):  # type: ignore[name-defined]
     """The same count with every shortcut off."""
 
     __slots__ = ()

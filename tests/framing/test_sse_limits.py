@@ -81,7 +81,7 @@ def test_a_bom_does_not_count_towards_the_cap_or_move_the_offset() -> None:
 @pytest.mark.parametrize("value", [0, -1, 1.5, True, "10"])
 def test_an_invalid_cap_is_a_usage_error(value: object) -> None:
     with pytest.raises(UsageError):
-        SSEParser(max_event_bytes=value)  # type: ignore[arg-type]
+        SSEParser(max_event_bytes=value)
 
 
 def test_feeding_after_close_or_closing_twice_is_a_usage_error() -> None:

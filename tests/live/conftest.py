@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def server() -> Iterator[ServerThread]:
         yield running
 
 
-class _Null:
+class _Null(io.StringIO):
     def write(self, text: str) -> int:
         return len(text)
 

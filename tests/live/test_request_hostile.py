@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from rawserver import RawServer, canned
+from tests.live.rawserver import RawServer, canned
 
 from ssescope.cli.request_cmd import ERROR_BODY_CAP, request_command
 from ssescope.containers import read_path

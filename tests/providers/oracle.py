@@ -267,9 +267,9 @@ def _mismatches(
 
 
 def _readings(entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, list[Any]]]]:
-    base = {k: entry[k] for k in ("status", "outputs", "usage") if k in entry}
+    base: dict[str, Any] = {k: entry[k] for k in ("status", "outputs", "usage") if k in entry}
     alternatives = dict(entry.get("alternatives", {}))
-    readings = [(base, alternatives)]
+    readings: list[tuple[dict[str, Any], dict[str, list[Any]]]] = [(base, alternatives)]
     for variant in entry.get("variants", []):
         reading = json.loads(json.dumps(base))
         for path, value in variant.get("overrides", {}).items():

@@ -170,7 +170,7 @@ def test_text_deltas_are_keyed_by_block_index() -> None:
 
 
 def test_a_text_block_that_starts_with_text_and_citations_keeps_them() -> None:
-    cite = {"type": "char_location", "cited_text": "x"}
+    cite: dict[str, Any] = {"type": "char_location", "cited_text": "x"}
     body = sse(message_start(), block_start(3, type="text", text="Pre", citations=[cite]))
     assert events(body)[2:] == [TextDelta(1, 0, "Pre", 3), Citation(1, 0, cite, 3)]
 
@@ -212,7 +212,7 @@ def test_tool_use_gives_identity_then_fragments_then_an_end() -> None:
 
 
 def test_server_tool_use_is_a_server_call_and_its_result_comes_whole() -> None:
-    content = [{"type": "web_search_result", "url": "https://example.com"}]
+    content: list[Any] = [{"type": "web_search_result", "url": "https://example.com"}]
     body = sse(
         message_start(),
         block_start(0, type="server_tool_use", id="srvtoolu_1", name="web_search", input={}),
@@ -252,7 +252,7 @@ def test_fragments_win_over_a_start_input_object() -> None:
 
 
 def test_citations_delta_is_a_citation_of_its_block() -> None:
-    cite = {"type": "web_search_result_location", "url": "https://example.com"}
+    cite: dict[str, Any] = {"type": "web_search_result_location", "url": "https://example.com"}
     body = sse(
         message_start(),
         block_start(2, type="text", text=""),
@@ -301,7 +301,7 @@ def test_a_paused_turn_is_incomplete_with_what_the_client_must_do(raw: str) -> N
 
 
 def test_message_delta_usage_restating_input_and_cache_fields_is_reported_whole() -> None:
-    usage = {"input_tokens": 61, "cache_read_input_tokens": 3, "output_tokens": 2}
+    usage: dict[str, Any] = {"input_tokens": 61, "cache_read_input_tokens": 3, "output_tokens": 2}
     body = sse(message_start(), {"type": "message_delta", "delta": {}, "usage": usage})
     assert events(body)[2:] == [
         Usage(
@@ -336,7 +336,7 @@ def test_stop_details_of_a_refusal_is_not_refusal_text() -> None:
 
 
 def test_an_error_event_is_a_provider_error_and_a_failed_terminal() -> None:
-    err = {
+    err: dict[str, Any] = {
         "type": "error",
         "error": {"type": "overloaded_error", "message": "Overloaded", "details": None},
         "request_id": "req_1",

@@ -221,7 +221,7 @@ def test_reasoning_content_gives_reasoning_a_signature_and_redacted_data() -> No
 
 
 def test_a_citation_delta_is_a_citation_of_its_block() -> None:
-    cite = {"location": {"documentChar": {"start": 0, "end": 4}}, "title": "doc"}
+    cite: dict[str, Any] = {"location": {"documentChar": {"start": 0, "end": 4}}, "title": "doc"}
     body = jsonl({"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"citation": cite}}})
     assert events(body, "ndjson") == [Citation(0, 0, cite, 2)]
 
@@ -271,7 +271,11 @@ def test_each_exception_frame_fails_the_response(etype: str) -> None:
 
 
 def test_a_model_stream_error_keeps_the_original_status_code() -> None:
-    payload = {"message": "Model error", "originalStatusCode": 424, "originalMessage": "x"}
+    payload: dict[str, Any] = {
+        "message": "Model error",
+        "originalStatusCode": 424,
+        "originalMessage": "x",
+    }
     items = run(jsonl({"modelStreamErrorException": payload}), "ndjson")
     assert items[0] == ProviderError(0, "modelStreamErrorException", "Model error", "424", payload)
 

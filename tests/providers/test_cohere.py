@@ -87,7 +87,7 @@ def sse(*objs: dict[str, Any], named: bool = True) -> bytes:
     return "".join(parts).encode()
 
 
-USAGE_RAW = {
+USAGE_RAW: dict[str, Any] = {
     "billed_units": {"input_tokens": 10, "output_tokens": 6},
     "tokens": {"input_tokens": 210, "output_tokens": 9},
     "cached_tokens": 192,

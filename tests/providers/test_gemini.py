@@ -110,15 +110,15 @@ def test_sse_chunks_with_crlf_give_reasoning_text_signature_usage_and_a_complete
         "reasoning_tokens": None,
         "cached_input_tokens": None,
     }
-    usage_2 = {
+    usage_2: dict[str, Any] = {
         "input_tokens": 12,
         "output_tokens": 9,
         "total_tokens": 51,
         "reasoning_tokens": 30,
         "cached_input_tokens": 4,
     }
-    raw_1 = {"promptTokenCount": 12, "totalTokenCount": 12}
-    raw_2 = {
+    raw_1: dict[str, Any] = {"promptTokenCount": 12, "totalTokenCount": 12}
+    raw_2: dict[str, Any] = {
         "promptTokenCount": 12,
         "candidatesTokenCount": 9,
         "thoughtsTokenCount": 30,
@@ -226,7 +226,7 @@ def test_an_error_written_without_data_prefix_mid_stream_fails_the_response() ->
     assert [d.code for d in framing_diags] == ["sse.unprefixed-json"]
     out = run(data, "sse")
     assert codes(out) == ["provider.error"]
-    error = {
+    error: dict[str, Any] = {
         "code": 503,
         "message": "The model is overloaded. Please try again later.",
         "status": "UNAVAILABLE",

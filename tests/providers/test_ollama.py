@@ -32,7 +32,7 @@ from ssescope.providers.ollama import OllamaAdapter, finish_status, map_finish_r
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "ollama"
 
 MODEL = "qwen3:8b"
-METRICS = {
+METRICS: dict[str, Any] = {
     "total_duration": 5191566416,
     "load_duration": 2154458,
     "prompt_eval_count": 26,

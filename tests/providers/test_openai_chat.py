@@ -355,7 +355,7 @@ def test_a_done_line_inside_jsonl_is_still_the_end_marker() -> None:
 
 
 def test_an_error_frame_is_a_provider_error_and_a_failed_terminal() -> None:
-    err = {"message": "boom", "type": "server_error", "param": None, "code": None}
+    err: dict[str, Any] = {"message": "boom", "type": "server_error", "param": None, "code": None}
     events = run(sse(chunk(choice(content="a")), {"error": err}))
     assert events[-3:-1] == [
         ProviderError(1, "server_error", "boom", None, err),
@@ -373,7 +373,12 @@ def test_a_string_error_frame_is_read_too() -> None:
 
 
 def test_a_vllm_error_object_fails_the_response() -> None:
-    obj = {"object": "error", "message": "too long", "type": "BadRequestError", "code": 400}
+    obj: dict[str, Any] = {
+        "object": "error",
+        "message": "too long",
+        "type": "BadRequestError",
+        "code": 400,
+    }
     events = run(sse(obj))
     assert events[0] == ProviderError(0, "BadRequestError", "too long", "400", obj)
     assert events[-1] == Terminal(0, "failed", "error chunk")
@@ -553,7 +558,10 @@ def test_logprobs_of_any_shape_are_ignored() -> None:
 
 
 def test_delta_annotations_become_citations() -> None:
-    ann = {"type": "url_citation", "url_citation": {"url": "https://x.test", "start_index": 0}}
+    ann: dict[str, Any] = {
+        "type": "url_citation",
+        "url_citation": {"url": "https://x.test", "start_index": 0},
+    }
     events = run(sse(chunk(choice(annotations=[ann]))))
     assert Citation(0, 0, ann) in events
 
@@ -615,7 +623,7 @@ def test_a_legacy_completions_text_choice_is_text() -> None:
 
 
 def test_usage_maps_names_without_arithmetic() -> None:
-    u = {
+    u: dict[str, Any] = {
         "prompt_tokens": 10,
         "completion_tokens": 5,
         "total_tokens": 99,
@@ -627,25 +635,29 @@ def test_usage_maps_names_without_arithmetic() -> None:
 
 
 def test_deepseek_cache_hit_tokens_are_cached_input_when_details_are_absent() -> None:
-    u = {"prompt_tokens": 10, "prompt_cache_hit_tokens": 7, "prompt_cache_miss_tokens": 3}
+    u: dict[str, Any] = {
+        "prompt_tokens": 10,
+        "prompt_cache_hit_tokens": 7,
+        "prompt_cache_miss_tokens": 3,
+    }
     events = run(sse(chunk(choice("stop"), usage=u)))
     assert Usage(0, usage(10, None, None, None, 7), u, "finish chunk") in events
 
 
 def test_usage_numbers_that_are_not_integers_are_absent() -> None:
-    u = {"prompt_tokens": "10", "completion_tokens": 4.0, "total_tokens": True}
+    u: dict[str, Any] = {"prompt_tokens": "10", "completion_tokens": 4.0, "total_tokens": True}
     events = run(sse(chunk(usage=u)))
     assert Usage(0, usage(), u, "usage chunk") in events
 
 
 def test_groq_x_groq_usage_is_its_own_usage_source() -> None:
-    u = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
+    u: dict[str, Any] = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
     events = run(sse(chunk(choice("stop"), x_groq={"id": "req", "usage": u})))
     assert Usage(0, usage(1, 2, 3), u, "x_groq.usage") in events
 
 
 def test_usage_on_a_content_chunk_has_source_chunk() -> None:
-    u = {"prompt_tokens": 1}
+    u: dict[str, Any] = {"prompt_tokens": 1}
     events = run(sse(chunk(choice(content="a"), usage=u)))
     assert Usage(0, usage(1), u, "chunk") in events
 

@@ -178,12 +178,12 @@ def test_a_done_marker_added_by_a_proxy_is_noted_and_ignored() -> None:
 
 
 def test_an_unknown_event_type_is_passed_on_as_unknown() -> None:
-    event = {"type": "response.new_thing.delta", "delta": "?"}
+    event: dict[str, Any] = {"type": "response.new_thing.delta", "delta": "?"}
     assert run(sse(event)) == [Unknown(0, "response.new_thing.delta", event)]
 
 
 def test_content_part_added_and_status_events_are_known_and_emit_nothing() -> None:
-    quiet = [
+    quiet: list[dict[str, Any]] = [
         {"type": "response.queued", "response": {"status": "queued"}},
         {"type": "response.content_part.added", "item_id": "m", "content_index": 0, "part": {}},
         {"type": "response.reasoning_summary_part.added", "item_id": "r", "summary_index": 0},
@@ -281,7 +281,12 @@ def test_refusal_deltas_are_refusal_and_its_done_event_a_snapshot() -> None:
 
 
 def test_annotations_become_citations_and_are_not_repeated_by_the_finished_part() -> None:
-    annotation = {"type": "url_citation", "url": "https://e.x", "start_index": 0, "end_index": 1}
+    annotation: dict[str, Any] = {
+        "type": "url_citation",
+        "url": "https://e.x",
+        "start_index": 0,
+        "end_index": 1,
+    }
     base = {"item_id": "msg_1", "output_index": 0, "content_index": 0}
     part = {"type": "output_text", "text": "A", "annotations": [annotation]}
     out = run(
@@ -302,7 +307,12 @@ def test_annotations_become_citations_and_are_not_repeated_by_the_finished_part(
 
 
 def test_annotations_that_only_the_finished_part_carries_become_citations() -> None:
-    annotation = {"type": "file_citation", "file_id": "f", "filename": "a.pdf", "index": 3}
+    annotation: dict[str, Any] = {
+        "type": "file_citation",
+        "file_id": "f",
+        "filename": "a.pdf",
+        "index": 3,
+    }
     part = {"type": "output_text", "text": "A", "annotations": [annotation]}
     event = {
         "type": "response.content_part.done",
@@ -445,7 +455,7 @@ def test_an_mcp_call_is_an_mcp_kind_call_whose_finished_item_is_a_server_result(
         "server_label": "d",
         "arguments": "",
     }
-    final = {**item, "arguments": "{}", "output": "ok", "status": "completed"}
+    final: dict[str, Any] = {**item, "arguments": "{}", "output": "ok", "status": "completed"}
     base = {"item_id": "mcp_1", "output_index": 0}
     out = run(
         sse(
@@ -465,7 +475,7 @@ def test_an_mcp_call_is_an_mcp_kind_call_whose_finished_item_is_a_server_result(
 
 
 def test_built_in_tool_items_are_server_calls_and_results_not_client_calls() -> None:
-    item = {
+    item: dict[str, Any] = {
         "id": "ws_1",
         "type": "web_search_call",
         "status": "completed",
@@ -496,7 +506,7 @@ def test_built_in_tool_items_are_server_calls_and_results_not_client_calls() -> 
 
 # -- lifecycle ----------------------------------------------------------------------------
 
-USAGE = {
+USAGE: dict[str, Any] = {
     "input_tokens": 10,
     "input_tokens_details": {"cached_tokens": 2},
     "output_tokens": 5,
@@ -552,7 +562,7 @@ def test_incomplete_gives_the_reason_and_an_incomplete_terminal(reason: str, uni
 
 
 def test_failed_reports_the_error_finish_error_and_a_failed_terminal() -> None:
-    error = {"code": "server_error", "message": "Boom"}
+    error: dict[str, Any] = {"code": "server_error", "message": "Boom"}
     event = {
         "type": "response.failed",
         "response": {"status": "failed", "error": error, "output": []},

@@ -269,8 +269,13 @@ def test_tool_chunks_with_ill_typed_ids_or_deltas_are_diagnosed(chunk: dict[str,
 
 
 def test_sources_are_citations_kept_as_sent() -> None:
-    url = {"type": "source-url", "sourceId": "s1", "url": "https://e.x", "title": "E"}
-    doc = {
+    url: dict[str, Any] = {
+        "type": "source-url",
+        "sourceId": "s1",
+        "url": "https://e.x",
+        "title": "E",
+    }
+    doc: dict[str, Any] = {
         "type": "source-document",
         "sourceId": "s2",
         "mediaType": "application/pdf",
@@ -280,7 +285,7 @@ def test_sources_are_citations_kept_as_sent() -> None:
 
 
 def test_steps_data_files_and_approvals_are_known_and_emit_nothing() -> None:
-    quiet = [
+    quiet: list[dict[str, Any]] = [
         {"type": "start-step"},
         {"type": "finish-step"},
         {"type": "text-end", "id": "t"},
@@ -298,7 +303,7 @@ def test_steps_data_files_and_approvals_are_known_and_emit_nothing() -> None:
 
 
 def test_an_unknown_chunk_type_is_passed_on_as_unknown() -> None:
-    chunk = {"type": "brand-new", "x": 1}
+    chunk: dict[str, Any] = {"type": "brand-new", "x": 1}
     assert run(sse(chunk, done=False)) == [Unknown(0, "brand-new", chunk)]
 
 
@@ -318,7 +323,7 @@ def test_start_gives_the_message_id_and_a_model_named_in_its_metadata() -> None:
 
 
 def test_an_error_chunk_is_a_provider_error_with_its_diagnostic() -> None:
-    chunk = {"type": "error", "errorText": "Overloaded"}
+    chunk: dict[str, Any] = {"type": "error", "errorText": "Overloaded"}
     out = run(sse(chunk, done=False))
     assert events_of(out) == [ProviderError(0, None, "Overloaded", None, chunk)]
     assert codes(out) == ["provider.error"]
@@ -449,7 +454,7 @@ USAGE_V6_DETAILS = {
     "inputTokenDetails": {"cacheReadTokens": 2},
     "outputTokenDetails": {"reasoningTokens": 3},
 }
-NORMALISED = {
+NORMALISED: dict[str, Any] = {
     "input_tokens": 10,
     "output_tokens": 7,
     "total_tokens": 17,

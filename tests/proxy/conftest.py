@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from .upstream import Scripted, scripted_app
 LIVE = Path(__file__).resolve().parent.parent / "fixtures" / "live"
 
 
-class Null:
+class Null(io.StringIO):
     """A log that keeps nothing."""
 
     def write(self, text: str) -> int:

@@ -9,6 +9,7 @@ left out.
 from __future__ import annotations
 
 import os
+from array import array
 from pathlib import Path
 
 import orjson
@@ -146,9 +147,9 @@ def test_the_running_timing_figures_are_those_of_every_record_time(
     assert [d.to_dict() for d in got[1]] == [d.to_dict() for d in expected[1]]
 
 
-def array_of(n: int) -> list[int]:
-    """Byte offsets of ``n`` records of 100 bytes each."""
-    return [100 * i for i in range(n)]
+def array_of(n: int) -> array[int]:
+    """Byte offsets of ``n`` records of 100 bytes each (the pipeline's array of starts)."""
+    return array("q", [100 * i for i in range(n)])
 
 
 def test_no_first_byte_means_no_timing() -> None:

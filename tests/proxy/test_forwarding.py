@@ -278,7 +278,7 @@ def test_an_upstream_that_breaks_mid_stream_breaks_the_client_too(tmp_path: Path
     try:
         url = f"http://127.0.0.1:{listener.getsockname()[1]}"
         with ProxyThread(url, record=tmp_path) as proxy:
-            received = []
+            received: list[bytes] = []
             with (
                 pytest.raises(httpx.RemoteProtocolError),
                 httpx.Client() as client,

@@ -101,7 +101,7 @@ def test_the_command_refuses_other_hosts_and_takes_allow_host(
         assert bad.status_code == 421
     finally:
         proc.terminate()
-        _out, err = proc.communicate(10)
+        _out, err = proc.communicate(timeout=10)
     assert "refused POST /json (421): the Host header names 'evil.example'" in err
 
 

@@ -191,4 +191,4 @@ def test_half_sent_requests_beyond_the_open_file_limit_do_not_lock_everyone_out(
         for sock in attackers:
             sock.close()
         proc.terminate()
-        proc.communicate(10)
+        proc.communicate(timeout=10)

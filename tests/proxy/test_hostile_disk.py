@@ -47,7 +47,7 @@ def test_a_file_size_limit_stops_the_recording_and_keeps_every_verdict(
             lines.append(json.loads(proc.stdout.readline()))
     finally:
         proc.terminate()
-        _out, err = proc.communicate(10)
+        _out, err = proc.communicate(timeout=10)
     assert [line["verdict"] for line in lines] == ["completed"] * len(SIZES)
     assert [line["records"] for line in lines] == [n + 2 for n in SIZES]
     stopped = [x for x in err.splitlines() if "recording stopped" in x]

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import brotli
 import httpx
@@ -98,7 +98,7 @@ class TLSUpstream:
             self._stop = asyncio.Event()
             self._loop = asyncio.get_running_loop()
             self._ready.set()
-            await serve(upstream_app, self.config, shutdown_trigger=self._stop.wait)
+            await serve(cast(Any, upstream_app), self.config, shutdown_trigger=self._stop.wait)
 
         asyncio.run(main())
 

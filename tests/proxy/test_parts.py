@@ -256,7 +256,11 @@ async def test_the_recorder_queue_is_bounded_and_the_forwarder_waits_for_it() ->
     ex.status = 200
     release = threading.Event()
     recorder.start(ex)
-    recorder.call(lambda: release.wait(5))  # a recorder stuck behind a slow disk
+
+    def stuck() -> None:  # a recorder stuck behind a slow disk
+        release.wait(5)
+
+    recorder.call(stuck)
     for i in range(40):
         recorder.chunk(ex, OPENAI[1], 0.01 * i)
     assert recorder.backlog > recorder.limit

@@ -44,7 +44,7 @@ def tee_transport(http: Any) -> Any:
     """A transport of the ``http`` module (httpx, or the fork an SDK bundles) that keeps
     every raw body chunk the SDK receives, with its arrival time."""
 
-    class Tee(http.SyncByteStream):  # type: ignore[misc,name-defined]
+    class Tee(http.SyncByteStream):
         def __init__(self, inner: Any, sink: list[tuple[float, bytes]]) -> None:
             self.inner = inner
             self.sink = sink
@@ -57,7 +57,7 @@ def tee_transport(http: Any) -> Any:
         def close(self) -> None:
             self.inner.close()
 
-    class TeeTransport(http.HTTPTransport):  # type: ignore[misc,name-defined]
+    class TeeTransport(http.HTTPTransport):
         def __init__(self) -> None:
             super().__init__()
             self.chunks: list[tuple[float, bytes]] = []

@@ -66,7 +66,7 @@ CARRIED = {
 }  # fmt: skip
 
 
-def _secret(core: str):  # type: ignore[no-untyped-def]
+def _secret(core: str):
     return lambda tag: f"{HEAD}{tag}{core}{TAIL}"
 
 
@@ -86,14 +86,14 @@ def _surfaces(provider: str, body: bytes) -> dict[str, str]:
     return out
 
 
-def _web_export(client, provider: str, body: bytes) -> str:  # type: ignore[no-untyped-def]
+def _web_export(client, provider: str, body: bytes) -> str:
     res = client.post(f"/api/report?redact=1&provider={provider}", content=body)
     assert res.status_code == 200
     return res.text
 
 
 @pytest.fixture(scope="module")
-def client():  # type: ignore[no-untyped-def]
+def client():
     from starlette import testclient
 
     from ssescope.web import create_app
@@ -118,7 +118,7 @@ def test_every_content_field_reaches_the_report(provider: str) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(core=cores)
-def test_no_secret_appears_in_any_redacted_surface(client, provider: str, core: str) -> None:  # type: ignore[no-untyped-def]
+def test_no_secret_appears_in_any_redacted_surface(client, provider: str, core: str) -> None:
     body = BUILDERS[provider](_secret(core))
     surfaces = _surfaces(provider, body)
     surfaces["web redacted export"] = _web_export(client, provider, body)

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import gc
-import os
 import random
 import shutil
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.local_ray import RAY
 
 
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory tree: every real stream, two random cuts of each, the HAR fixtures,
     a capture, a hidden file and one dangling link (an input that cannot be read)."""
-    from scan_helpers import CONTAINERS, STREAMS, stream_files
+    from tests.scan.scan_helpers import CONTAINERS, STREAMS, stream_files
 
     root = tmp_path_factory.mktemp("corpus")
     rng = random.Random(13)
@@ -39,25 +36,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def ray_local() -> Iterator[Any]:
-    """One local Ray for the module that uses it (two CPUs), this tree's code on its path;
-    shut down after it, so that its processes do not idle through the rest of the run."""
-    import ray
-    import ray.data
-
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p)
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        configure_logging=False,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
-    )
-    yield ray
-    ray.shutdown()
-    # connections Ray leaves to the garbage collector are closed here, not in a later test
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        gc.collect()
+@pytest.fixture
+def ray_local() -> Any:
+    """The shared local Ray (:data:`RAY`)."""
+    return RAY.get()

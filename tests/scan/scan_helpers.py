@@ -70,7 +70,7 @@ def expected_rows(path: Path) -> list[dict[str, Any]]:
         reports = [feed_body(Pipeline(), b).report() for b in bodies]
     else:
         reports = [inspect(path)]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for report in reports:
         if len(report.responses) > 1:
             # each response is judged as the Report of that response alone

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from scan_helpers import CONTAINERS, compared, expected_rows, stream_files
+from tests.scan.scan_helpers import CONTAINERS, compared, expected_rows, stream_files
 
 from ssescope import inspect
 from ssescope.scan import RESULT_SCHEMA, scan_batch

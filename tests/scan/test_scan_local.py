@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from scan_helpers import ROOT, compared, expected_rows
+from tests.scan.scan_helpers import ROOT, compared, expected_rows
 
 from ssescope import inspect
 from ssescope.cli import main

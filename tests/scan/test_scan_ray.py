@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from scan_helpers import compared, expected_rows
+from tests.scan.scan_helpers import compared, expected_rows
 
 from ssescope.cli import main
 from ssescope.scan import scan
@@ -68,3 +68,12 @@ def test_ray_reads_a_parquet_table_with_keys_and_a_corrupt_one_is_a_row(
     broken = [r for r in rows if r["source"] == str(tmp_path / "broken.parquet")]
     assert len(broken) == 1 and broken[0]["error"]
     assert summary["streams"] == 2 and summary["input_errors"] == 2
+
+
+def test_one_local_ray_with_one_cpu_serves_the_ray_tests(ray_local: Any) -> None:
+    from tests.local_ray import RAY, RAY_OBJECT_STORE
+
+    assert RAY.opened == 1 and ray_local.is_initialized()
+    resources = ray_local.cluster_resources()
+    assert resources["CPU"] == 1
+    assert resources["object_store_memory"] <= RAY_OBJECT_STORE

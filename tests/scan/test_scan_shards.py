@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from scan_helpers import stream_files
+from tests.scan.scan_helpers import stream_files
 
 from ssescope.scan import scan, scan_batch
 from ssescope.scan.engines.local import FILE_SHARD, ROW_SHARD, local_inputs, plan, table_info

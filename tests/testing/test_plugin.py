@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import anthropic
 import httpx
-import openai
 import pytest
 
 from ssescope.errors import UsageError
@@ -47,6 +45,8 @@ def naive_text(url: str) -> dict[str, object]:
 
 def careful_text(url: str) -> dict[str, object]:
     """The same client, decoding the bytes incrementally."""
+    import openai  # imported by the tests that drive it, not at collection
+
     client = openai.OpenAI(base_url=url, api_key="test", max_retries=0)
     with client.chat.completions.stream(model="m", messages=[]) as stream:
         for _ in stream:
@@ -88,6 +88,8 @@ def test_the_judge_names_every_differing_field_of_an_sdk_object(
     ssescope_server: SSEScopeServer,
 ) -> None:
     url = ssescope_server.url("openai-chat-tool-call", quirk="duplicate-tool-args")
+    import openai  # imported by the tests that drive it, not at collection
+
     client = openai.OpenAI(base_url=url, api_key="test", max_retries=0)
     with client.chat.completions.stream(model="m", messages=[]) as stream:
         for _ in stream:
@@ -120,6 +122,8 @@ def test_the_judge_reads_a_path_bytes_or_an_example_name(tmp_path: Path) -> None
 
 async def test_an_async_sdk_client_reads_the_fixture_too(ssescope_server: SSEScopeServer) -> None:
     url = ssescope_server.url("anthropic-thinking-tool-use", chunk="random:7", delay=1)
+    import anthropic
+
     client = anthropic.AsyncAnthropic(base_url=url, api_key="test", max_retries=0)
     async with client.messages.stream(
         model="m", max_tokens=64, messages=[{"role": "user", "content": "hi"}]

@@ -1,4 +1,5 @@
-"""Fixtures for the web page tests: the app, a live server on a free port, a browser."""
+"""Fixtures for the web page tests: the app, a live server on a free port, a page (in the
+shared Chromium: the ``browser`` fixture of ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.browser import chromium
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "web"
 
@@ -55,14 +54,6 @@ def base_url(examples_dir: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
-
-
-@pytest.fixture(scope="package")
-def browser() -> Iterator[Any]:
-    """One Chromium for the page tests, closed when they are done: its event loop must not
-    outlive them, for the asyncio tests that may run next (under xdist, on any worker)."""
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

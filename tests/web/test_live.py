@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from ssescope.web import create_app
 LIVE = Path(__file__).resolve().parents[1] / "fixtures" / "live"
 
 
-class _Null:
+class _Null(io.StringIO):
     def write(self, text: str) -> int:
         return len(text)
 

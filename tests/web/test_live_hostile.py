@@ -161,9 +161,12 @@ def test_the_list_reads_only_what_was_added_to_the_index(
             return real_loads(data)
 
     monkeypatch.setattr(live_module, "orjson", CountingJson)
-    monkeypatch.setattr(
-        live_module.os, "scandir", lambda p: scanned.append(str(p)) or real_scandir(p)
-    )
+
+    def scandir(path: Any) -> Any:
+        scanned.append(str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(live_module.os, "scandir", scandir)
     assert page.get("/api/live").json()["exchanges"] == first
     assert parsed == [] and scanned == []  # nothing new: nothing read, nothing scanned
     in_flight = "20260101T000001.000000Z-3000-post-v1"

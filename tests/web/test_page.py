@@ -101,7 +101,12 @@ def test_every_example_loads_with_a_verdict_and_no_error(page: Any, name: str) -
 
 def test_markup_and_links_in_the_stream_never_run(page: Any) -> None:
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     text = (FIXTURES / "ollama-hostile-text.ndjson").read_text()
     _inspect_text(page, text)
     shown = page.get_by_test_id("text").text_content()

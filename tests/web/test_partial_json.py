@@ -90,3 +90,10 @@ def test_the_page_says_ok_only_of_complete_json(page: Any) -> None:
         ['{"a": 1}', '{"a": 1', "[1, 2]", "[1, 2.", ""],
     )
     assert oks == [True, False, True, False, False]
+
+
+def test_one_chromium_serves_every_page_test(browser: Any) -> None:
+    """The page tests share one browser: it was launched once in this run, not per test."""
+    from tests.browser import SHARED
+
+    assert SHARED.opened == 1 and browser.is_connected()
