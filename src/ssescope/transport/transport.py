@@ -18,7 +18,7 @@ import importlib
 import logging
 import time as _time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
@@ -36,12 +36,12 @@ OnReport = ReportSink | Sequence[ReportSink] | None
 """``on_report=``: one callable, several, or none."""
 
 
-class Recording:
+class Recording(Protocol):
     """What records captures for a transport (:class:`ssescope.transport.CaptureSampler`)."""
 
     def open(self, request: dict[str, Any], status: int, headers: list[tuple[str, str]]) -> Tape:
         """Open the tape of one stream (its request redacted by the capture writer)."""
-        raise NotImplementedError
+        ...
 
 
 def sinks_of(on_report: OnReport) -> tuple[ReportSink, ...]:
@@ -58,12 +58,13 @@ class _Common:
 
     def __init__(
         self,
-        inner: Any,
-        on_report: OnReport,
-        record: Recording | None,
-        provider: str,
-        timing: TimingOptions | None,
-        max_event_bytes: int | None,
+        inner: Any = None,
+        *,
+        on_report: OnReport = None,
+        record: Recording | None = None,
+        provider: str = "auto",
+        timing: TimingOptions | None = None,
+        max_event_bytes: int | None = 16 * 1024 * 1024,
     ) -> None:
         self._inner = inner
         self._record = record
@@ -150,18 +151,6 @@ class Transport(_Common):
         max_event_bytes: the largest SSE event judged (memory per stream stays bounded).
     """
 
-    def __init__(
-        self,
-        inner: Any = None,
-        *,
-        on_report: OnReport = None,
-        record: Recording | None = None,
-        provider: str = "auto",
-        timing: TimingOptions | None = None,
-        max_event_bytes: int | None = 16 * 1024 * 1024,
-    ) -> None:
-        super().__init__(inner, on_report, record, provider, timing, max_event_bytes)
-
     def handle_request(self, request: Any) -> Any:
         """Send ``request`` through the inner transport; tee the response if it streams."""
         start = _time.monotonic()
@@ -192,18 +181,6 @@ class Transport(_Common):
 
 class AsyncTransport(_Common):
     """The async form of :class:`Transport` (for ``AsyncClient``); same arguments."""
-
-    def __init__(
-        self,
-        inner: Any = None,
-        *,
-        on_report: OnReport = None,
-        record: Recording | None = None,
-        provider: str = "auto",
-        timing: TimingOptions | None = None,
-        max_event_bytes: int | None = 16 * 1024 * 1024,
-    ) -> None:
-        super().__init__(inner, on_report, record, provider, timing, max_event_bytes)
 
     async def handle_async_request(self, request: Any) -> Any:
         """Send ``request`` through the inner transport; tee the response if it streams."""
