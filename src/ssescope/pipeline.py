@@ -8,6 +8,7 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from . import codes
@@ -261,7 +262,9 @@ class Pipeline:
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
         return out
 
-    def close(self, time: float | None = None) -> list[AdapterOutput]:
+    def close(
+        self, time: float | None = None, *, websocket: WebSocketEnd | None = None
+    ) -> list[AdapterOutput]:
         """Signal the end of the body.
 
         Args:
@@ -270,6 +273,9 @@ class Pipeline:
                 (``source.total_s``) ends it then, or at the last chunk if that came later.
                 A source whose capture says the client cancelled marks the response
                 cancelled.
+            websocket: how the WebSocket that carried the stream ended, when that is known
+                only now (a live connection: ``ssescope proxy``, ``request`` over a
+                WebSocket); it replaces ``source.websocket`` and is judged the same way.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -279,6 +285,8 @@ class Pipeline:
         """
         if self._closed:
             raise UsageError(CLOSE_TWICE)
+        if websocket is not None:
+            self._source = replace(self._source, websocket=websocket)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
