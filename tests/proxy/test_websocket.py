@@ -4,6 +4,7 @@ the connection recorded in the ``.ssecap`` WebSocket form and judged like a capt
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 import threading
@@ -12,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 import ssescope
 from ssescope.proxy import ProxyThread
-from ssescope.proxy.display import exchange_line
+from ssescope.proxy.display import LiveDisplay, exchange_line
 from ssescope.serve.app import ServerThread
+from ssescope.web.live import list_exchanges
 
 from .ws_upstream import WSUpstream, ws_upstream_app
 
@@ -124,6 +127,9 @@ def test_two_responses_pass_through_message_by_message(
     index = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
     assert index[0]["transport"] == "websocket"
     assert index[0]["verdict"] == "completed"
+    # the Live view of the web page lists it from the index, as an HTTP exchange
+    (listed,) = list_exchanges(tmp_path)
+    assert (listed["name"], listed["verdict"], listed["live"]) == (ex.name, "completed", False)
 
 
 def test_the_upstream_closing_mid_response_is_passed_on_with_its_code(
@@ -148,6 +154,7 @@ def test_the_upstream_closing_mid_response_is_passed_on_with_its_code(
     assert "closed 1011 (overloaded) by server" in exchange_line(ex).plain
     assert exchange_line(ex).plain.split()[1] == "WS"
     last = _capture_lines(ex.capture)[-1]
+    assert next(iter(last)) == "close"
     assert last["close"] == {"code": 1011, "reason": "overloaded"}
     assert last["by"] == "server"
 
@@ -311,3 +318,17 @@ def test_the_host_and_origin_guard_refuses_upgrades_as_it_refuses_requests(
         assert b"--allow-origin" in foreign
         assert _raw_upgrade(proxy.url, f"127.0.0.1:{port}").startswith(b"HTTP/1.1 101")
         assert [r[2] for r in proxy.refused] == [421, 403]
+
+
+def test_an_open_connection_is_listed_in_flight_as_ws(
+    upstream: tuple[ServerThread, WSUpstream],
+) -> None:
+    server, _ = upstream
+    with ProxyThread(server.url) as proxy, connect(_ws(proxy, "/v1/responses")) as ws:
+        ws.send(_create("still open"))
+        _until_terminal(ws)
+        console = Console(record=True, width=160, file=io.StringIO())
+        console.print(LiveDisplay(proxy.registry, console).render())
+        shown = console.export_text()
+        assert "WS /v1/responses" in shown
+        assert "STREAMING" in shown

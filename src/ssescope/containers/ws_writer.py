@@ -81,10 +81,10 @@ class WebSocketCaptureWriter(CaptureWriter):
         """
         if self.closed:
             return
-        line: dict[str, Any] = dict(extra or {})
-        line["close"] = "dropped" if dropped else {"code": code, "reason": reason}
+        line: dict[str, Any] = {"close": "dropped" if dropped else {"code": code, "reason": reason}}
         if time is not None and _finite(time):
             line["t"] = time
+        line.update({k: v for k, v in (extra or {}).items() if k not in ("close", "t")})
         try:
             self._line(line)
         finally:

@@ -86,6 +86,11 @@ def silence_note(ex: Exchange) -> str:
     return f" · idle {quiet:.1f} s{where}"
 
 
+def _verb(ex: Exchange) -> str:
+    """``WS`` for a WebSocket connection, else the request's method."""
+    return "WS" if ex.transport == "websocket" else ex.method
+
+
 def socket_note(ex: Exchange) -> str:
     """`` · 2 responses · closed 1011 (overloaded) by server`` for a WebSocket connection
     (``dropped by client, no close frame`` when it ended with none); else ``""``."""
@@ -128,7 +133,7 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     if ex.unrecorded:
         tail += " (not recorded: the recording stopped)"
     path = visible(ex.path)
-    method = "WS" if ex.transport == "websocket" else visible(ex.method)
+    method = visible(_verb(ex))
     head = f"{ex.started.astimezone():%H:%M:%S} {method} "
     middle = f" {status} {visible(ex.provider or '-')} {verdict}"
     below = False  # the capture's name on a line of its own, under the exchange's
@@ -277,7 +282,7 @@ class LiveDisplay:
             table.add_row(
                 Text("STREAMING", "cyan"),
                 Text(f"{ex.elapsed():.1f}s"),
-                _plain(f"{ex.method} {ex.path}"),
+                _plain(f"{_verb(ex)} {ex.path}"),
                 Text(str(ex.status or "…")),
                 _plain(ex.provider or "-"),
                 Text(_size(ex.wire_bytes)),
