@@ -30,6 +30,9 @@ class WebSocketCaptureWriter(CaptureWriter):
 
     FORM: ClassVar[Mapping[str, Any]] = {"version": WS_VERSION, "transport": "websocket"}
 
+    def __enter__(self) -> WebSocketCaptureWriter:
+        return self
+
     def write_chunk(self, data: bytes, time: float | None) -> None:  # noqa: ARG002
         """Not part of this form: a WebSocket carries messages (:meth:`write_message`).
 

@@ -26,6 +26,7 @@ from .. import codes
 from ..containers.capture import EndReason
 from ..containers.redact import redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
+from ..serve.ws_app import quiet_denied_upgrades
 from .exchange import Exchange, Registry
 from .headers import forward_headers, header, is_stream, redact_pairs, request_ids
 from .recorder import Recorder
@@ -91,20 +92,16 @@ def make_client(verify: ssl.SSLContext | str | bool = True) -> httpx.AsyncClient
     return client
 
 
-_DENIED_UPGRADE = "ASGI callable returned without completing handshake."
-
-
 def quiet_upstream_breaks() -> None:
     """Keep uvicorn from printing a traceback for a connection dropped on purpose."""
 
     class _Filter(logging.Filter):
         def filter(self, record: logging.LogRecord) -> bool:
             exc = record.exc_info[1] if record.exc_info else None
-            if record.getMessage() == _DENIED_UPGRADE:
-                return False  # (uvicorn says so of an upgrade answered with a refusal too)
             return not isinstance(exc, UpstreamBroke)
 
     logging.getLogger("uvicorn.error").addFilter(_Filter())
+    quiet_denied_upgrades()
 
 
 def _pairs(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
