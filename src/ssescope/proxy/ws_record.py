@@ -26,6 +26,7 @@ from ..containers.redact import REDACTED, scrub
 from ..containers.websocket import Direction, Opcode, is_response_create, message_record
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import diagnostic
+from ..events import ProviderError
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo, WebSocketEnd
 from ..sources.decode import ContentDecoder
@@ -54,6 +55,7 @@ class SocketTape(Tape):
     sent: list[str] = field(default_factory=list)
     seen: int = 0  # the connection's messages so far
     echoed: bool = False  # a message repeated a credential (scrubbed)
+    failed: bool = False  # an error event failed the current response
     reports: list[Report] = field(default_factory=list)
 
 
@@ -131,7 +133,9 @@ def message(
         return
     record = message_record(data)
     ex.body_bytes += len(record)
-    recorder.note(ex, tape, tape.pipeline.feed(record, t), t)
+    events = tape.pipeline.feed(record, t)
+    tape.failed = tape.failed or any(isinstance(ev, ProviderError) for ev in events)
+    recorder.note(ex, tape, events, t)
 
 
 def _write(
@@ -161,7 +165,8 @@ def _finish(
     pipeline = tape.pipeline
     if tape.echoed:
         pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
-    if end is not None and end.by == "client" and not pipeline.aggregator.terminal_seen:
+    ended = pipeline.aggregator.terminal_seen or tape.failed
+    if end is not None and end.by == "client" and not ended:
         waited = t - (tape.last_byte if tape.last_byte is not None else 0.0)
         pipeline.cancel(f"the client closed the WebSocket after {max(0.0, waited):.1f} s")
     websocket = WebSocketEnd(
@@ -185,6 +190,7 @@ def _finish(
         tape.messages = 0
         tape.sent = []
         tape.echoed = False
+        tape.failed = False
         tape.last_content = None
 
 
