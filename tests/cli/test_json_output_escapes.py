@@ -10,8 +10,8 @@ option without a case here fails :func:`test_every_json_option_has_a_case`.
 from __future__ import annotations
 
 import io
-import os
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
