@@ -22,7 +22,7 @@ from .events import UnifiedEvent
 from .framing.framer import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
-from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE, Incremental
+from .incremental import Incremental, close_once, refuse_feed_after_close
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
@@ -243,7 +243,7 @@ class Pipeline:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
+            refuse_feed_after_close()
         if data:
             if self._bytes < _ERROR_BODY_BYTES:
                 self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
@@ -279,8 +279,7 @@ class Pipeline:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
+        close_once(self)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
@@ -291,7 +290,6 @@ class Pipeline:
         if time is not None:
             self._last_time = time
         out = self._records(self._framer.close(time))
-        self._closed = True
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
