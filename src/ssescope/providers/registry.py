@@ -45,6 +45,8 @@ ProviderName = Literal[
     "cohere",
     "bedrock",
     "vercel-ui",
+    "gemini-interactions",
+    "ag-ui",
     "unknown",
 ]
 
@@ -58,6 +60,8 @@ _PACKAGES: dict[str, str] = {
     "cohere": "cohere",
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
+    "gemini-interactions": "gemini_interactions",
+    "ag-ui": "ag_ui",
     "unknown": "unknown",
 }
 
