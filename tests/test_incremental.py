@@ -18,6 +18,7 @@ from ssescope.providers.anthropic.adapter import AnthropicAdapter
 from ssescope.providers.bedrock.adapter import BedrockAdapter
 from ssescope.providers.cohere.adapter import CohereAdapter
 from ssescope.providers.gemini.adapter import GeminiAdapter
+from ssescope.providers.mcp.adapter import McpAdapter
 from ssescope.providers.ollama.adapter import OllamaAdapter
 from ssescope.providers.openai_chat.adapter import OpenAIChatAdapter
 from ssescope.providers.openai_responses.adapter import OpenAIResponsesAdapter
@@ -36,6 +37,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
     "cohere": CohereAdapter,
     "bedrock": BedrockAdapter,
     "vercel-ui": VercelUIAdapter,
+    "mcp": McpAdapter,
     "unknown": UnknownAdapter,
 }
 

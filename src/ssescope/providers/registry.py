@@ -45,6 +45,7 @@ ProviderName = Literal[
     "cohere",
     "bedrock",
     "vercel-ui",
+    "mcp",
     "unknown",
 ]
 
@@ -58,6 +59,7 @@ _PACKAGES: dict[str, str] = {
     "cohere": "cohere",
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
+    "mcp": "mcp",
     "unknown": "unknown",
 }
 
