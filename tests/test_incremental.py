@@ -14,6 +14,7 @@ from ssescope.framing import EventStreamParser, Framer, JSONArrayParser, NDJSONP
 from ssescope.framing.records import JSONRecord
 from ssescope.incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ssescope.providers._base import Adapter
+from ssescope.providers.a2a.adapter import A2aAdapter
 from ssescope.providers.anthropic.adapter import AnthropicAdapter
 from ssescope.providers.bedrock.adapter import BedrockAdapter
 from ssescope.providers.cohere.adapter import CohereAdapter
@@ -38,6 +39,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
     "bedrock": BedrockAdapter,
     "vercel-ui": VercelUIAdapter,
     "mcp": McpAdapter,
+    "a2a": A2aAdapter,
     "unknown": UnknownAdapter,
 }
 

@@ -46,6 +46,7 @@ ProviderName = Literal[
     "bedrock",
     "vercel-ui",
     "mcp",
+    "a2a",
     "unknown",
 ]
 
@@ -60,6 +61,7 @@ _PACKAGES: dict[str, str] = {
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
     "mcp": "mcp",
+    "a2a": "a2a",
     "unknown": "unknown",
 }
 
