@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -82,7 +83,12 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
     from ..scan.summary import STATUSES
 
     streams = summary["streams"]
-    head = Text(f"{streams:,} streams · {summary['bytes']:,} bytes", style="bold")
+    inputs = summary.get("inputs", streams)
+    head = Text(
+        f"{inputs:,} input{'' if inputs == 1 else 's'} · {streams:,} "
+        f"response{'' if streams == 1 else 's'} · {summary['bytes']:,} bytes",
+        style="bold",
+    )
     if summary["input_errors"]:
         head.append(f" · {summary['input_errors']:,} inputs not read", style="bold red")
     if summary.get("inputs_cut"):
@@ -184,6 +190,13 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int | None], None] | Non
         yield update
 
 
+def _missing(path: str) -> bool:
+    # a local path (not a glob, not a URL) that names nothing, not even a dangling link
+    if "://" in path or set("*?[") & set(path) or "\0" in path:
+        return False
+    return not os.path.lexists(path)
+
+
 def _keys(values: tuple[str, ...]) -> list[str] | None:
     keys = [k.strip() for v in values for k in v.split(",") if k.strip()]
     return keys or None
@@ -253,7 +266,8 @@ def scan_command(
     PATH is a stream file in any form `inspect` reads, a directory (read recursively; a
     `proxy --record` directory through its index.jsonl), a glob, or a Parquet table of
     bodies (--body). Each HAR entry and each response of a capture is one stream. Exit 0
-    when the scan ran, unless --fail-on finds one of its verdicts.
+    when the scan ran, unless --fail-on finds one of its verdicts; 2 when a PATH names
+    nothing.
     """
     levels = [v.strip() for v in (fail_on or "").split(",") if v.strip()]
     bad = [v for v in levels if v not in FAIL_ON]
@@ -261,6 +275,11 @@ def scan_command(
         raise click.BadParameter(
             f"{bad[0]!r} is not one of {', '.join(FAIL_ON)}", param_hint="--fail-on"
         )
+    missing = [p for p in paths if _missing(p)]
+    if missing:
+        for path in missing:
+            print(f"ssescope: {visible(path)}: no such file or directory", file=sys.stderr)
+        return exitcodes.USAGE
     import duckdb  # noqa: F401  (the scan extra; a missing one is named in one line)
     import pyarrow  # noqa: F401
 

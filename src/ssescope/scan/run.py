@@ -72,11 +72,13 @@ def _engine(
     if engine == "ray":
         from .engines.ray import ray_inputs, run_ray
 
-        inputs = ray_inputs(paths, json_tables=body is not None, follow_links=follow_links)
+        inputs = ray_inputs(
+            paths, json_tables=body is not None, follow_links=follow_links, body=body
+        )
         return run_ray(inputs, body=column, keys=keys)
     from .engines.local import local_inputs, run_local
 
-    inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links)
+    inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links, body=body)
     return run_local(inputs, body=column, keys=keys, jobs=jobs)
 
 

@@ -17,6 +17,8 @@ _WORST_ORDER = (
     "WHEN 'incomplete' THEN 3 ELSE 4 END"
 )
 _BINS = 20
+_INPUT = "(coalesce(source, '') || chr(0) || coalesce(CAST(table_row AS VARCHAR), ''))"
+# one input: a file, or a row of a table (a HAR or a capture of several responses is one)
 
 
 def sql_string(value: str | os.PathLike[str]) -> str:
@@ -67,7 +69,9 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
     """Summarize the rows in ``parquet`` (what ``scan --json`` prints).
 
     Returns:
-        ``streams`` (judged), ``input_errors``, ``bytes`` (judged), ``inputs_cut`` (inputs
+        ``inputs`` (files and table rows, read or not), ``streams`` (the responses
+        judged: a HAR entry or a response of a capture holding several is one),
+        ``input_errors``, ``bytes`` (judged), ``inputs_cut`` (inputs
         judged by their first 64 MiB only: their rows' ``unread_bytes``), ``verdicts`` (count and rate of each),
         ``by_provider`` and ``by_model`` (counts and rates per verdict), ``diagnostics``
         (the ``top`` codes: streams they occur in, and occurrences), ``timing`` (p50, p90,
@@ -80,10 +84,10 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
     con: Any = connect(threads=1)  # one thread: its working set does not grow with the rows
     try:
         con.execute(f"CREATE VIEW rows AS SELECT * FROM read_parquet({sql_string(parquet)})")
-        judged, errors, nbytes, cut = con.execute(
+        judged, errors, nbytes, cut, inputs = con.execute(
             "SELECT count(*) FILTER (WHERE error IS NULL), count(*) FILTER (WHERE error IS NOT NULL), "
-            "coalesce(sum(bytes), 0), count(DISTINCT source) FILTER (WHERE unread_bytes IS NOT NULL) "
-            "FROM rows"
+            "coalesce(sum(bytes), 0), count(DISTINCT source) FILTER (WHERE unread_bytes IS NOT NULL), "
+            f"count(DISTINCT {_INPUT}) FROM rows"
         ).fetchone()
         judged, errors = int(judged), int(errors)
         found = dict(
@@ -142,6 +146,7 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
         ]
         ttft = "first_content_s" if timing["first_content_s"]["streams"] else "first_byte_s"
         return {
+            "inputs": int(inputs),
             "streams": judged,
             "input_errors": errors,
             "bytes": int(nbytes),
