@@ -244,6 +244,14 @@ _OPEN_COLUMNS = (
     "max_content_idle_s",
     "errors",
     "diagnostics",
+    "finish_reason",
+    "http_status",
+    "records",
+    "bytes",
+    "tool_calls",
+    "first_content_s",
+    "total_s",
+    "started",
 )
 
 
@@ -267,6 +275,7 @@ def open_next(con: Any, columns: list[str], *, body: str = BODY) -> list[dict[st
             params,
         ).fetchall():
             item = dict(zip(_OPEN_COLUMNS, row[: len(_OPEN_COLUMNS)], strict=True))
+            item["started"] = _plain(item["started"])
             values = row[len(_OPEN_COLUMNS) :]
             item["keys"] = {
                 k: _plain(v) for k, v in zip(keys, values, strict=True) if v is not None
@@ -279,7 +288,9 @@ def open_next(con: Any, columns: list[str], *, body: str = BODY) -> list[dict[st
 
 
 def _plain(value: object) -> object:
-    # a key's value as JSON can carry it
+    # a value as JSON can carry it (a time in ISO 8601)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, datetime):
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return str(value)
