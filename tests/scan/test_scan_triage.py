@@ -228,3 +228,68 @@ def test_time_and_group_by_columns_join_the_keys(
     )
     assert {g["route"] for g in summary["by"]["route"]} == {*ROUTES, "(none)"}
     assert summary["timeline"]["source"] == "started, ts"
+
+
+def test_hostile_names_are_shown_never_obeyed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    routes = ["<script>alert(1)</script>", "[/x]", "\x1b[31mred"]
+    lines = [{"route": r, "body": TEXT} for r in routes]
+    folder = tmp_path / "it's here"
+    folder.mkdir()
+    (folder / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (folder / "a b.sse").write_text(TEXT)
+    html = tmp_path / "report.html"
+    code, out, _ = run(capsys, str(folder), "--group-by", "route", "--html", str(html))
+    assert code == 0
+    assert "\x1b" not in out and "\\x1b[31mred" in out and "[/x]" in out
+    # the commands are shell-quoted: they open the files whatever their names
+    assert f"ssescope inspect {shlex.quote(str(folder / 'a b.sse'))}" in out
+    page = html.read_text()
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    summary = summary_of(capsys, str(folder))
+    commands = [w["command"] for w in summary["worst"]]
+    assert len(commands) == 4
+    for command in commands:
+        assert _reopen(command, capsys)["status"] == "truncated"
+
+
+def test_a_har_entry_carries_its_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rows.jsonl"
+    har = CONTAINERS / "devtools-several-streams.har"
+    summary = summary_of(capsys, str(har), "--out", str(out))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["entry"], r["started"][:19].replace(" ", "T")) for r in rows] == [
+        (1, "2026-03-01T10:00:01"),
+        (2, "2026-03-01T10:00:05"),
+        (3, "2026-03-01T10:00:09"),
+    ]
+    assert summary["timeline"]["step"] == "hour"
+    assert summary["timeline"]["buckets"] == [
+        {**summary["timeline"]["buckets"][0], "start": "2026-03-01T10:00:00Z", "streams": 3}
+    ]
+
+
+def test_a_table_s_epoch_time_column_is_its_time_axis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    day = 86400 * 1000
+    base = 1772323200000  # 2026-03-01T00:00:00Z, in milliseconds
+    table = pa.table(
+        {
+            "created_at": pa.array([base, base + day, base + 3 * day], pa.int64()),
+            "body": [TEXT, TEXT, TEXT],
+        }
+    )
+    pq.write_table(table, tmp_path / "t.parquet")
+    summary = summary_of(capsys, str(tmp_path / "t.parquet"), "--time", "created_at")
+    timeline = summary["timeline"]
+    assert timeline["step"] == "day" and timeline["source"] == "started, created_at"
+    assert [b["start"] for b in timeline["buckets"]] == [
+        "2026-03-01T00:00:00Z",
+        "2026-03-02T00:00:00Z",
+        "2026-03-04T00:00:00Z",
+    ]
