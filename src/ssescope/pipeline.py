@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import codes
@@ -263,7 +264,9 @@ class Pipeline:
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
         return out
 
-    def close(self, time: float | None = None) -> list[AdapterOutput]:
+    def close(
+        self, time: float | None = None, *, websocket: WebSocketEnd | None = None
+    ) -> list[AdapterOutput]:
         """Signal the end of the body.
 
         Args:
@@ -272,6 +275,9 @@ class Pipeline:
                 (``source.total_s``) ends it then, or at the last chunk if that came later.
                 A source whose capture says the client cancelled marks the response
                 cancelled.
+            websocket: how the WebSocket that carried the stream ended, when that is known
+                only now (a live connection: ``ssescope proxy``, ``request`` over a
+                WebSocket); it replaces ``source.websocket`` and is judged the same way.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -280,6 +286,8 @@ class Pipeline:
             UsageError: if called twice.
         """
         close_once(self)
+        if websocket is not None:
+            self._source = replace(self._source, websocket=websocket)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
