@@ -326,8 +326,6 @@ class Recorder:
         before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
-                if ex.first_content_s is None:
-                    ex.first_content_s = t
                 ex.content_kind = _KINDS.get(type(ev), "text")
                 if isinstance(ev, TextDelta) and not self.redact_content:
                     ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
@@ -336,6 +334,8 @@ class Recorder:
         # content-idle as the engine counts it (content records, the terminal event
         # included, from the first byte); the Report's figure replaces it at the end
         pipeline = tape.pipeline
+        if ex.first_content_s is None:
+            ex.first_content_s = pipeline.first_content_time  # (the Report's own figure)
         content = pipeline.last_content_time
         if content is not None and content != tape.last_content:
             since = tape.last_content
