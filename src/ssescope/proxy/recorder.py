@@ -400,6 +400,10 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
+        # the idle figures are the Report's, the ones `inspect` of the capture gives
+        # (a silence until the client hung up included)
+        if report.timing.max_gap_s is not None:
+            ex.byte_idle_max_s = report.timing.max_gap_s
         longest = report.timing.max_content_idle_s
         if longest is not None:
             if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:
