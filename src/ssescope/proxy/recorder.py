@@ -388,8 +388,6 @@ class Recorder:
         before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
-                if ex.first_content_s is None:
-                    ex.first_content_s = t
                 ex.content_kind = _KINDS.get(type(ev), "text")
                 if isinstance(ev, TextDelta) and not self.redact_content:
                     ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
@@ -398,6 +396,8 @@ class Recorder:
         # content-idle as the engine counts it (content records, the terminal event
         # included, from the first byte); the Report's figure replaces it at the end
         pipeline = tape.pipeline
+        if ex.first_content_s is None:
+            ex.first_content_s = pipeline.first_content_time  # (the Report's own figure)
         content = pipeline.last_content_time
         if content is not None and content != tape.last_content:
             since = tape.last_content
@@ -462,6 +462,10 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
+        # the idle figures are the Report's, the ones `inspect` of the capture gives
+        # (a silence until the client hung up included)
+        if report.timing.max_gap_s is not None:
+            ex.byte_idle_max_s = report.timing.max_gap_s
         longest = report.timing.max_content_idle_s
         if longest is not None:
             if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:
