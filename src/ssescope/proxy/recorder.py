@@ -19,6 +19,7 @@ import queue
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,74 @@ _KINDS: dict[type, str] = {
 }
 _REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
-_STOP = object()
-_OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
+_OVERHEAD = 160  # what a queued chunk costs besides its bytes (object, bytes header, float)
+
+
+# -- what crosses from the forwarder's event loop to the recorder thread -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    ex: Exchange
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    ex: Exchange
+    data: bytes
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Diag:
+    ex: Exchange
+    diagnostic: Diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    ex: Exchange
+    end: EndReason
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _SocketOpen:
+    ex: Exchange
+
+
+@dataclass(frozen=True, slots=True)
+class _SocketMessage:
+    ex: Exchange
+    direction: Direction
+    opcode: Opcode
+    data: bytes
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _SocketEnd:
+    ex: Exchange
+    by: str
+    code: int | None
+    reason: str
+    dropped: bool
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    fn: Callable[[], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    pass
+
+
+_Message = (
+    _Start | _Chunk | _Diag | _End | _SocketOpen | _SocketMessage | _SocketEnd | _Call | _Stop
+)
 log = logging.getLogger("ssescope.proxy")
 
 
@@ -97,7 +164,7 @@ class Recorder:
         self.provider = provider
         self.redact_content = redact_content
         self.limit = limit
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Message] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._backlog = 0
         self._tapes: dict[int, Tape] = {}
@@ -116,25 +183,25 @@ class Recorder:
 
     def start(self, ex: Exchange) -> None:
         """The response's status and headers are known: open the capture."""
-        self._queue.put(("start", ex))
+        self._queue.put(_Start(ex))
 
     def chunk(self, ex: Exchange, data: bytes, t: float) -> None:
         """Queue a copy of a chunk already handed to the client."""
         with self._lock:
             self._backlog += len(data) + _OVERHEAD
-        self._queue.put(("chunk", ex, data, t))
+        self._queue.put(_Chunk(ex, data, t))
 
     def diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
         """Attach a diagnostic found by the forwarder (open after finish, connection error)."""
-        self._queue.put(("diag", ex, diagnostic))
+        self._queue.put(_Diag(ex, diagnostic))
 
     def end(self, ex: Exchange, end: EndReason, t: float) -> None:
         """The exchange is over: judge it, close its capture, write its index line."""
-        self._queue.put(("end", ex, end, t))
+        self._queue.put(_End(ex, end, t))
 
     def open_socket(self, ex: Exchange) -> None:
         """A WebSocket upgrade succeeded: open its capture (:mod:`.ws_record`)."""
-        self._queue.put(("ws_open", ex))
+        self._queue.put(_SocketOpen(ex))
 
     def message(
         self, ex: Exchange, direction: Direction, opcode: Opcode, data: bytes, t: float
@@ -142,7 +209,7 @@ class Recorder:
         """Queue a copy of a WebSocket message already handed on (either direction)."""
         with self._lock:
             self._backlog += len(data) + _OVERHEAD
-        self._queue.put(("msg", ex, direction, opcode, data, t))
+        self._queue.put(_SocketMessage(ex, direction, opcode, data, t))
 
     def close_socket(
         self,
@@ -155,7 +222,7 @@ class Recorder:
     ) -> None:
         """The WebSocket connection ended (``by`` ``"client"``, ``"server"`` or
         ``"proxy"``): judge its last response, close its capture, write its index line."""
-        self._queue.put(("ws_end", ex, by, code, reason, dropped, t))
+        self._queue.put(_SocketEnd(ex, by, code, reason, dropped, t))
 
     @property
     def backlog(self) -> int:
@@ -169,11 +236,11 @@ class Recorder:
 
     def call(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on the recorder thread after everything queued so far."""
-        self._queue.put(("call", fn))
+        self._queue.put(_Call(fn))
 
     def stop(self, timeout: float = 30.0) -> None:
         """Record what is queued, then stop the thread and close the index."""
-        self._queue.put(_STOP)
+        self._queue.put(_Stop())
         self._thread.join(timeout)
         self.folder.close()
 
@@ -182,51 +249,50 @@ class Recorder:
     def _run(self) -> None:
         while True:
             item = self._queue.get()
-            if item is _STOP:
+            if isinstance(item, _Stop):
                 return
             try:
                 self._handle(item)
             except Exception as exc:  # a recording problem must never stop the proxy
                 message = f"recording failed: {type(exc).__name__}: {exc}"
                 self.errors.append(message)
-                if isinstance(item[1], Exchange) and item[1].error is None:
-                    item[1].error = message
+                ex = getattr(item, "ex", None)
+                if isinstance(ex, Exchange) and ex.error is None:
+                    ex.error = message
             finally:
-                if item[0] in ("chunk", "msg"):
+                if isinstance(item, (_Chunk, _SocketMessage)):
                     with self._lock:
-                        self._backlog -= len(item[2 if item[0] == "chunk" else 4]) + _OVERHEAD
+                        self._backlog -= len(item.data) + _OVERHEAD
 
-    def _handle(self, item: tuple[Any, ...]) -> None:
-        kind = item[0]
-        if kind == "call":
-            item[1]()
-            return
-        ex: Exchange = item[1]
-        if kind == "start":
-            self._open(ex)
-        elif kind == "chunk":
-            tape = self._tapes.get(ex.seq)
+    def _handle(self, item: _Message) -> None:
+        if isinstance(item, _Call):
+            item.fn()
+        elif isinstance(item, _Start):
+            self._open(item.ex)
+        elif isinstance(item, _Chunk):
+            tape = self._tapes.get(item.ex.seq)
             if tape is not None:
-                self._feed(ex, tape, item[2], item[3])
-        elif kind == "diag":
-            tape = self._tapes.get(ex.seq)
+                self._feed(item.ex, tape, item.data, item.t)
+        elif isinstance(item, _Diag):
+            tape = self._tapes.get(item.ex.seq)
             if tape is not None:
-                tape.pipeline.add_diagnostic(item[2])
-        elif kind == "ws_open":
-            self._tapes[ex.seq] = open_socket(self, ex)
-        elif kind == "msg":
-            tape = self._tapes.get(ex.seq)
+                tape.pipeline.add_diagnostic(item.diagnostic)
+        elif isinstance(item, _SocketOpen):
+            self._tapes[item.ex.seq] = open_socket(self, item.ex)
+        elif isinstance(item, _SocketMessage):
+            tape = self._tapes.get(item.ex.seq)
             if isinstance(tape, SocketTape):
-                message(self, ex, tape, item[2], item[3], item[4], item[5])
-        elif kind in ("end", "ws_end"):
+                message(self, item.ex, tape, item.direction, item.opcode, item.data, item.t)
+        elif isinstance(item, (_End, _SocketEnd)):
+            ex = item.ex
             try:
-                if kind == "end":
-                    self._close(ex, item[2], item[3])
+                if isinstance(item, _End):
+                    self._close(ex, item.end, item.t)
                 else:
-                    self._close_socket(ex, *item[2:])
+                    self._close_socket(ex, item.by, item.code, item.reason, item.dropped, item.t)
             finally:
                 if not ex.finished:  # judging failed: still list and index the exchange
-                    ex.end = item[2] if kind == "end" else (ex.end or "error")
+                    ex.end = item.end if isinstance(item, _End) else (ex.end or "error")
                     ex.finished = True
                     ex.verdict = ex.verdict or "failed"
                     self._tapes.pop(ex.seq, None)
@@ -322,8 +388,6 @@ class Recorder:
         before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
-                if ex.first_content_s is None:
-                    ex.first_content_s = t
                 ex.content_kind = _KINDS.get(type(ev), "text")
                 if isinstance(ev, TextDelta) and not self.redact_content:
                     ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
@@ -332,6 +396,8 @@ class Recorder:
         # content-idle as the engine counts it (content records, the terminal event
         # included, from the first byte); the Report's figure replaces it at the end
         pipeline = tape.pipeline
+        if ex.first_content_s is None:
+            ex.first_content_s = pipeline.first_content_time  # (the Report's own figure)
         content = pipeline.last_content_time
         if content is not None and content != tape.last_content:
             since = tape.last_content
@@ -396,6 +462,10 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
+        # the idle figures are the Report's, the ones `inspect` of the capture gives
+        # (a silence until the client hung up included)
+        if report.timing.max_gap_s is not None:
+            ex.byte_idle_max_s = report.timing.max_gap_s
         longest = report.timing.max_content_idle_s
         if longest is not None:
             if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:
