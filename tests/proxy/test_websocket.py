@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 import ssescope
 from ssescope.proxy import ProxyThread
 from ssescope.proxy.display import LiveDisplay, exchange_line
-from ssescope.serve.app import ServerThread
+from ssescope.serve.app import ServerThread, bind
 from ssescope.web.live import list_exchanges
 
 from .ws_upstream import WSUpstream, ws_upstream_app
@@ -332,3 +333,58 @@ def test_an_open_connection_is_listed_in_flight_as_ws(
         shown = console.export_text()
         assert "WS /v1/responses" in shown
         assert "STREAMING" in shown
+
+
+class _TLSWebSocketUpstream:
+    """The scripted WebSocket upstream served by uvicorn over TLS (a throwaway CA)."""
+
+    def __init__(self, folder: Path) -> None:
+        import trustme
+        import uvicorn
+
+        ca = trustme.CA()
+        pem = folder / "upstream.pem"
+        ca.issue_cert("127.0.0.1").private_key_and_cert_chain_pem.write_to_path(str(pem))
+        self.trust = ssl.create_default_context()
+        ca.configure_trust(self.trust)
+        self.state = WSUpstream()
+        self._sock = bind("127.0.0.1", 0)
+        self.url = f"https://127.0.0.1:{self._sock.getsockname()[1]}"
+        config = uvicorn.Config(
+            ws_upstream_app(self.state),
+            ssl_certfile=str(pem),
+            ssl_keyfile=str(pem),
+            log_level="warning",
+            lifespan="off",
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True
+        )
+
+    def __enter__(self) -> _TLSWebSocketUpstream:
+        self._thread.start()
+        while not self._server.started:
+            threading.Event().wait(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
+        self._sock.close()
+
+
+def test_a_wss_upstream_is_reached_with_the_proxys_trust_settings(tmp_path: Path) -> None:
+    with _TLSWebSocketUpstream(tmp_path) as tls:
+        with ProxyThread(tls.url, record=tmp_path, verify=tls.trust) as proxy:
+            with connect(_ws(proxy, "/v1/responses")) as ws:
+                ws.send(_create("over tls"))
+                got = _until_terminal(ws)
+            ex = _one(proxy)
+        assert ex.upstream.startswith("wss://127.0.0.1:")
+        assert (ex.verdict, len(got)) == ("completed", 4)  # created, 2 deltas, completed
+        with ProxyThread(tls.url) as untrusting:  # the default CA bundle: refused
+            with pytest.raises(InvalidStatus) as raised:
+                connect(_ws(untrusting, "/v1/responses"))
+            assert raised.value.response.status_code == 502
+            assert b"cannot reach https://127.0.0.1" in raised.value.response.body

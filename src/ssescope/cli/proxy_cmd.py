@@ -163,7 +163,9 @@ def proxy_command(
     Point an SDK's base URL at the printed address. Streams are forwarded as they arrive,
     never buffered; each exchange prints one line as it ends (time, method, path, status,
     provider, verdict, first-content time, records, bytes, capture). Secrets in headers
-    are never written: captures and lines show a short hash instead.
+    are never written: captures and lines show a short hash instead. WebSocket upgrades
+    are relayed message by message, both ways, and judged one response per
+    response.create (docs/websocket.md).
     """
     import asyncio
 

@@ -24,6 +24,7 @@ from .exchange import Exchange, Registry
 from .forward import ProxyApp, ProxyOptions, make_client, quiet_upstream_breaks
 from .guard import ProxyGuard, guarded
 from .recorder import Recorder
+from .ws_forward import ws_ssl_context
 
 __all__ = ["ProxyThread", "serve", "server_config"]
 
@@ -178,7 +179,12 @@ class ProxyThread:
                 from ..web import create_app
 
                 web_app = create_app(live_dir=self.recorder.directory)
-            app = ProxyApp(self.options, self.recorder, make_client(self._verify))
+            app = ProxyApp(
+                self.options,
+                self.recorder,
+                make_client(self._verify),
+                ws_ssl=ws_ssl_context(self._verify),
+            )
             await serve(
                 app,
                 self._sock,
