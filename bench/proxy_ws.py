@@ -29,12 +29,13 @@ import asyncio
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from proxy import free_port, memory, pct  # (bench/proxy.py: the SSE proxy's benchmark)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,26 +128,6 @@ async def long_connection(url: str, n: int, pid: int) -> list[tuple[int, int]]:
             if seen in marks:
                 samples.append((seen, memory(pid)["VmRSS"]))
     return samples
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
-def memory(pid: int) -> dict[str, int]:
-    out = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0]) // 1024
-    return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _up(url: str) -> bool:

@@ -81,14 +81,19 @@ def _closed(ws: ClientConnection) -> tuple[list[dict[str, Any]], ConnectionClose
         return got, exc
 
 
+def _one_turn(url: str) -> tuple[list[dict[str, Any]], ConnectionClosed]:
+    """Past the preamble, one response.create, and what came until the connection ended."""
+    with connect(url) as ws:
+        ws.recv(timeout=5)
+        ws.send(CREATE)
+        return _closed(ws)
+
+
 def test_close_at_a_record_sends_that_close_code_mid_response(
     server: tuple[str, io.StringIO],
 ) -> None:
     url, _ = server
-    with connect(url + "/v1/responses?fault=close@record:2:1011") as ws:
-        ws.recv(timeout=5)
-        ws.send(CREATE)
-        got, closed = _closed(ws)
+    got, closed = _one_turn(url + "/v1/responses?fault=close@record:2:1011")
     assert _types(got) == ["response.created", "response.output_text.delta"]
     assert closed.rcvd is not None and closed.rcvd.code == 1011
     assert closed.rcvd.reason == "ssescope serve: close@record:2:1011"
@@ -98,10 +103,7 @@ def test_drop_at_a_record_cuts_the_connection_without_a_close_frame(
     server: tuple[str, io.StringIO],
 ) -> None:
     url, _ = server
-    with connect(url + "/v1/responses?fault=drop@record:3") as ws:
-        ws.recv(timeout=5)
-        ws.send(CREATE)
-        got, closed = _closed(ws)
+    got, closed = _one_turn(url + "/v1/responses?fault=drop@record:3")
     assert len(got) == 3
     assert closed.rcvd is None
 
@@ -219,10 +221,7 @@ def test_the_pytest_fixture_serves_a_websocket_url(capture: Path) -> None:
     with SSEScopeServer() as served:
         url = served.ws_url(capture, fault="close@record:3:4001")
         assert url.startswith("ws://127.0.0.1:")
-        with connect(url + "/v1/responses") as ws:
-            ws.recv(timeout=5)
-            ws.send(CREATE)
-            got, closed = _closed(ws)
+        got, closed = _one_turn(url + "/v1/responses")
         assert len(got) == 3
         assert closed.rcvd is not None and closed.rcvd.code == 4001
         with pytest.raises(UsageError, match="record"):
