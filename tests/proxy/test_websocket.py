@@ -388,3 +388,22 @@ def test_a_wss_upstream_is_reached_with_the_proxys_trust_settings(tmp_path: Path
                 connect(_ws(untrusting, "/v1/responses"))
             assert raised.value.response.status_code == 502
             assert b"cannot reach https://127.0.0.1" in raised.value.response.body
+
+
+def test_a_key_offered_as_a_subprotocol_is_kept_out_of_the_capture(
+    upstream: tuple[ServerThread, WSUpstream], tmp_path: Path
+) -> None:
+    # a browser cannot set Authorization on a WebSocket: the Realtime API takes the key
+    # as a subprotocol
+    server, _ = upstream
+    offered = ["realtime", f"openai-insecure-api-key.{KEY}"]
+    with ProxyThread(server.url, record=tmp_path) as proxy:
+        with connect(_ws(proxy, "/v1/realtime"), subprotocols=offered) as ws:  # type: ignore[arg-type]
+            assert ws.subprotocol == "realtime"
+            ws.send(_create("hi"))
+            _until_terminal(ws)
+        ex = _one(proxy)
+    text = Path(ex.capture).read_text()
+    assert KEY not in text
+    assert "openai-insecure-api-key.[redacted]" in text
+    assert KEY not in (tmp_path / "index.jsonl").read_text()

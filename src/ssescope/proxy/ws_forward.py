@@ -35,7 +35,15 @@ if TYPE_CHECKING:
 
     from .forward import ProxyApp
 
-__all__ = ["HANDSHAKE_HEADERS", "SENDABLE", "relay_websocket", "ws_ssl_context", "ws_url"]
+__all__ = [
+    "HANDSHAKE_HEADERS",
+    "SECRET_SUBPROTOCOLS",
+    "SENDABLE",
+    "relay_websocket",
+    "subprotocol_secrets",
+    "ws_ssl_context",
+    "ws_url",
+]
 
 HANDSHAKE_HEADERS = frozenset(
     {
@@ -61,6 +69,22 @@ def sendable(code: int | None) -> bool:
 
 SENDABLE = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014})
 """The close codes below 3000 that a close frame may carry."""
+
+
+SECRET_SUBPROTOCOLS = ("openai-insecure-api-key.", "openai-organization.", "openai-project.")
+"""Subprotocol prefixes a browser client carries a credential or an account id behind
+(it cannot set an ``Authorization`` header on a WebSocket)."""
+
+
+def subprotocol_secrets(subprotocols: Iterable[str]) -> list[str]:
+    """The credentials and account ids offered as subprotocols (``openai-insecure-api-key.sk-…``):
+    scrubbed from the recorded handshake and from every message, as a key header is."""
+    return [
+        token[len(prefix) :]
+        for token in subprotocols
+        for prefix in SECRET_SUBPROTOCOLS
+        if token.startswith(prefix) and len(token) > len(prefix)
+    ]
 
 
 def ws_url(base: str, path: str) -> str:
@@ -134,10 +158,11 @@ async def relay_websocket(app: ProxyApp, scope: Any, receive: Any, send: Any) ->
     ex = app.registry.new("GET", redact_url(full), redact_url(url))
     ex.transport = "websocket"
     headers_in = _pairs(scope.get("headers", []))
-    ex.secrets = secret_values(headers_in, url)
-    fwd = forward_headers(headers_in, drop=HANDSHAKE_HEADERS)
-    ex.request_headers = redact_pairs(forward_headers(headers_in, drop=("sec-websocket-key",)))
     subprotocols = list(scope.get("subprotocols") or [])
+    ex.secrets = secret_values(headers_in, url) + subprotocol_secrets(subprotocols)
+    fwd = forward_headers(headers_in, drop=HANDSHAKE_HEADERS)
+    recorded = forward_headers(headers_in, drop=("sec-websocket-key",))
+    ex.request_headers = redact_pairs([(k, scrub(v, ex.secrets)) for k, v in recorded])
     try:
         upstream = await connect(
             url,
