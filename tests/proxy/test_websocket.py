@@ -318,7 +318,7 @@ def test_the_host_and_origin_guard_refuses_upgrades_as_it_refuses_requests(
         assert foreign.startswith(b"HTTP/1.1 403")
         assert b"--allow-origin" in foreign
         assert _raw_upgrade(proxy.url, f"127.0.0.1:{port}").startswith(b"HTTP/1.1 101")
-        assert [r[2] for r in proxy.refused] == [421, 403]
+        assert [(r[0], r[2]) for r in proxy.refused] == [("WS", 421), ("WS", 403)]
 
 
 def test_an_open_connection_is_listed_in_flight_as_ws(

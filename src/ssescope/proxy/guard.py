@@ -71,7 +71,7 @@ class ProxyGuard:
         return None
 
     def _refuse(self, scope: Scope, status: int, why: str) -> Response:
-        method = str(scope.get("method", ""))
+        method = str(scope.get("method") or ("WS" if scope.get("type") == "websocket" else ""))
         raw = scope.get("raw_path") or str(scope.get("path", "")).encode()
         path = raw.decode("latin-1")
         if self.on_refusal is not None:
