@@ -28,7 +28,7 @@ from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
-from .providers.registry import PROVIDERS, make_adapter
+from .providers.registry import PROVIDERS, knowledge, make_adapter
 from .sourceinfo import SourceInfo, WebSocketEnd
 
 __all__ = ["Pipeline", "error_from_body"]
@@ -498,6 +498,7 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
+        self.aggregator.reports_usage = knowledge(provider).reports_usage
         held = self._held
         if record is not None:
             held.append(record)

@@ -34,5 +34,6 @@ KNOWLEDGE = Knowledge(
     error_frame=ErrorFrame(
         None, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "injected error"}}
     ),
+    reports_usage=False,  # the protocol carries no token usage
 )
 """The registry's entry for A2A."""

@@ -23,5 +23,6 @@ KNOWLEDGE = Knowledge(
         "message",
         {"jsonrpc": "2.0", "id": 0, "error": {"code": -32603, "message": "injected error"}},
     ),
+    reports_usage=False,  # the protocol carries no token usage
 )
 """The registry's entry for MCP Streamable HTTP."""
