@@ -32,7 +32,7 @@ from ..diagnostics import build, diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
-from ..sourceinfo import EndReason, SourceInfo
+from ..sourceinfo import EndReason, SourceInfo, WebSocketEnd
 from ._watchdog import Watchdog, shut_reading
 
 __all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase", "SyncStream"]
@@ -224,12 +224,17 @@ class LiveCore:
         self.cancelled = True
         self.pipeline.cancel(reason)
 
-    def finish(self) -> list[AdapterOutput]:
-        """Close the pipeline and the capture; build the Report. Idempotent."""
+    def finish(self, websocket: WebSocketEnd | None = None) -> list[AdapterOutput]:
+        """Close the pipeline and the capture; build the Report. Idempotent.
+
+        Args:
+            websocket: how the WebSocket that carried the stream ended (``request`` over a
+                WebSocket), judged by the pipeline (:meth:`Pipeline.close`).
+        """
         if self._report is not None:
             return []
         t = self.now()
-        out = self.pipeline.close(t)
+        out = self.pipeline.close(t, websocket=websocket)
         if self.capture is not None:
             end: EndReason = "eof"
             if self.cancelled:
