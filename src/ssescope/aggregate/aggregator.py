@@ -44,6 +44,7 @@ from ..events import (
     ResponseStart,
     ServerToolResult,
     Snapshot,
+    StateChange,
     Terminal,
     TextDelta,
     ToolCall,
@@ -57,7 +58,7 @@ from ..events import (
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from .build import ReportBuilder
 from .capped import DiagnosticCap
-from .report import AudioReport, ResponseReport
+from .report import AudioReport, ResponseReport, StateReport
 from .state import (
     _FOLD,
     ToolCallState,
@@ -145,6 +146,8 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.state: StateReport | None = None
+        """The shared state the stream kept with its client, once a state event arrived."""
         self.tool_schemas: dict[str, tuple[str, ...]] = {}
         """The request's tools, when known: each name and the properties its input
         schema requires (a call to one of them with empty arguments is a warning)."""
@@ -167,6 +170,7 @@ class Aggregator:
             ResponseStart: self._start,
             ServerToolResult: self._server_result,
             Audio: self._audio,
+            StateChange: self._state,
             Unknown: self._unknown_event,
         }
 
@@ -304,6 +308,18 @@ class Aggregator:
             timeline.kind(ev.record, changed)
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
+
+    def _state(self, ev: StateChange) -> None:
+        state = self.state
+        if state is None:
+            state = self.state = StateReport()
+        if ev.kind == "snapshot":
+            state.snapshots += 1
+        else:
+            state.deltas += 1
+            if not ev.applied:
+                state.failed_patches += 1
+        state.value = ev.value
 
     def _content(self, record: int) -> None:
         if self.first_content_record is None:

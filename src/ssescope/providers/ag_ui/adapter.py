@@ -10,6 +10,7 @@ from ...events import (
     ReasoningDelta,
     ResponseStart,
     ServerToolResult,
+    StateChange,
     Terminal,
     TextDelta,
     ToolCall,
@@ -161,15 +162,23 @@ class AgUiAdapter(AdapterBase):
                 out.append(ReasoningDelta(record.index, self._last_output, delta))
         elif kind == "STATE_SNAPSHOT":
             self._state = obj.get("snapshot")
+            out.append(StateChange(record.index, "snapshot", self._state))
         elif kind == "STATE_DELTA":
-            try:
-                self._state = apply_patch(
-                    self._state if self._state is not None else {}, obj.get("delta")
-                )
-            except PatchError as exc:
-                out.append(diag(codes.PATCH_FAILED, record, reason=str(exc)))
+            self._delta(obj, record, out)
         elif kind not in _PASSIVE:
             out.append(Unknown(record.index, kind, obj))
+
+    def _delta(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Apply a ``STATE_DELTA``'s JSON Patch to the state (to ``{}`` before any snapshot);
+        a patch that does not apply is reported and leaves the state as it was."""
+        try:
+            state = {} if self._state is None else self._state
+            self._state = apply_patch(state, obj.get("delta"))
+        except PatchError as exc:
+            out.append(diag(codes.PATCH_FAILED, record, reason=str(exc)))
+            out.append(StateChange(record.index, "delta", self._state, applied=False))
+            return
+        out.append(StateChange(record.index, "delta", self._state))
 
     # the run
 
@@ -186,7 +195,9 @@ class AgUiAdapter(AdapterBase):
             return
         if self._ended is not None:  # a further run of the same stream: a new response
             self._left_open(record, out)
+            state = self._state  # the state belongs to the thread: a new run starts from it
             self.__init__(self.framing)  # type: ignore[misc]
+            self._state = state
         self._begin(obj, record, out)
 
     def _left_open(self, record: DataRecord, out: list[AdapterOutput]) -> None:
