@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-EVENTS = [
+EVENTS: list[dict[str, Any]] = [
     {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
     {"type": "STATE_SNAPSHOT", "snapshot": {"step": 1}},
     {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
