@@ -47,6 +47,8 @@ ProviderName = Literal[
     "vercel-ui",
     "gemini-interactions",
     "ag-ui",
+    "mcp",
+    "a2a",
     "unknown",
 ]
 
@@ -62,6 +64,8 @@ _PACKAGES: dict[str, str] = {
     "vercel-ui": "vercel_ui",
     "gemini-interactions": "gemini_interactions",
     "ag-ui": "ag_ui",
+    "mcp": "mcp",
+    "a2a": "a2a",
     "unknown": "unknown",
 }
 

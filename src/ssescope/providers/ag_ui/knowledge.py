@@ -58,5 +58,6 @@ KNOWLEDGE = Knowledge(
     rules=(DetectRule(45, _event_type),),
     error_frame=ErrorFrame(None, {"type": "RUN_ERROR", "message": "injected error"}),
     quirks="quirks",
+    reports_usage=False,  # the protocol carries no token usage
 )
 """The registry's entry for AG-UI."""
