@@ -208,3 +208,13 @@ def test_each_message_of_a_run_is_an_output_of_its_own_with_its_tool_call() -> N
     assert [(c["name"], c["input"]) for c in outputs[0]["tool_calls"]] == [("f", {"q": 1})]
     assert outputs[1]["tool_calls"] == []
     assert _order(report) == []
+
+
+@pytest.mark.parametrize(
+    ("outcome", "status"),
+    [("interrupt", "incomplete"), ("suspended", "incomplete"), ("success", "completed")],
+)
+def test_the_outcome_of_run_finished_gives_the_verdict(outcome: str, status: str) -> None:
+    report = ssescope.inspect(_body(START, {**FINISH, "outcome": {"type": outcome}}))
+    assert report.status == status
+    assert report.to_dict()["outputs"][-1]["raw_finish_reason"] == outcome

@@ -213,9 +213,9 @@ class AgUiAdapter(AdapterBase):
         rec = record.index
         outcome = obj.get("outcome")
         otype = outcome.get("type") if isinstance(outcome, dict) else None
-        if otype == "interrupt":
-            out.append(Finish(rec, self._last_output, "other", "interrupt"))
-            out.append(Terminal(rec, "incomplete", "RUN_FINISHED (outcome interrupt)"))
+        if otype in ("interrupt", "suspended"):  # paused for input or approval
+            out.append(Finish(rec, self._last_output, "other", otype))
+            out.append(Terminal(rec, "incomplete", f"RUN_FINISHED (outcome {otype})"))
         elif otype in ("cancelled", "canceled", "cancel"):
             out.append(Finish(rec, self._last_output, "other", str(otype)))
             out.append(Terminal(rec, "cancelled", f"RUN_FINISHED (outcome {otype})"))
