@@ -144,6 +144,14 @@ def test_redaction_hides_the_state_value_and_keeps_the_counts() -> None:
             [{"type": "TEXT_MESSAGE_START", "messageId": "m"}],
             "The message 'm' was started but never ended before the run ended.",
         ),
+        (
+            [{"type": "STEP_FINISHED", "stepName": "plan"}],
+            "STEP_FINISHED for the step 'plan', which was never started.",
+        ),
+        (
+            [{"type": "STEP_STARTED", "stepName": "plan"}],
+            "The step 'plan' was started but never ended before the run ended.",
+        ),
     ],
 )
 def test_an_ordering_rule_broken_inside_the_run_is_reported(
@@ -185,6 +193,7 @@ def test_each_message_of_a_run_is_an_output_of_its_own_with_its_tool_call() -> N
     report = ssescope.inspect(
         _body(
             START,
+            {"type": "STEP_STARTED", "stepName": "search"},
             {"type": "TEXT_MESSAGE_START", "messageId": "a"},
             {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": "Looking"},
             {"type": "TEXT_MESSAGE_END", "messageId": "a"},
@@ -197,6 +206,7 @@ def test_each_message_of_a_run_is_an_output_of_its_own_with_its_tool_call() -> N
             {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"q":'},
             {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "1}"},
             {"type": "TOOL_CALL_END", "toolCallId": "c"},
+            {"type": "STEP_FINISHED", "stepName": "search"},
             {"type": "TEXT_MESSAGE_START", "messageId": "b"},
             {"type": "TEXT_MESSAGE_CONTENT", "messageId": "b", "delta": "Found"},
             {"type": "TEXT_MESSAGE_END", "messageId": "b"},

@@ -38,6 +38,7 @@ _SNAKE = {
     "parentMessageId": "parent_message_id",
     "threadId": "thread_id",
     "runId": "run_id",
+    "stepName": "step_name",
 }
 
 _REASONING_CONTENT = {
@@ -89,6 +90,7 @@ class AgUiAdapter(AdapterBase):
         self._ended_messages: set[str] = set()
         self._calls: dict[str, _Call] = {}
         self._ended_calls: set[str] = set()
+        self._open_steps: set[str] = set()
         self._next_call = 0
         self._last_output = 0
         self._state: JSON = None
@@ -156,6 +158,8 @@ class AgUiAdapter(AdapterBase):
             self._text(kind, obj, record, out)
         elif kind.startswith("TOOL_CALL_"):
             self._tool(kind, obj, record, out)
+        elif kind in ("STEP_STARTED", "STEP_FINISHED"):
+            self._step(kind, obj, record, out)
         elif kind in _REASONING_CONTENT:
             delta = obj.get("delta")
             if isinstance(delta, str) and delta:
@@ -205,7 +209,26 @@ class AgUiAdapter(AdapterBase):
             self._order(record, out, "left-open", what="message", id=message)
         for call in sorted(self._calls):
             self._order(record, out, "left-open", what="tool call", id=call)
+        for step in sorted(self._open_steps):
+            self._order(record, out, "left-open", what="step", id=step)
         self._open_messages.clear()
+        self._open_steps.clear()
+
+    def _step(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Steps are named, and a step ends only once it started (the spec's verifier)."""
+        name = self._field(obj, "stepName", record, out)
+        if name is None:
+            return
+        if kind == "STEP_STARTED":
+            if name in self._open_steps:
+                self._order(record, out, "started-again", what="step", id=name)
+            self._open_steps.add(name)
+        elif name in self._open_steps:
+            self._open_steps.discard(name)
+        else:
+            self._order(record, out, "not-started", what="step", id=name, event_type=kind)
 
     def _finished(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._left_open(record, out)
