@@ -640,6 +640,7 @@ class Pipeline:
             lost=list(self.source.lost),
             entry=self.source.entry,
             websocket=self.source.websocket,
+            state=agg.state,
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

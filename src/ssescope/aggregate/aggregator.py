@@ -43,6 +43,7 @@ from ..events import (
     ResponseStart,
     ServerToolResult,
     Snapshot,
+    StateChange,
     Terminal,
     TextDelta,
     ToolCall,
@@ -57,7 +58,7 @@ from ..incremental import close_once, refuse_feed_after_close
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .content import GENERATED_TYPES, is_generated_content
-from .report import AudioReport, ResponseReport
+from .report import AudioReport, ResponseReport, StateReport
 from .state import (
     _FOLD,
     ToolCallState,
@@ -141,6 +142,8 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.state: StateReport | None = None
+        """The shared state the stream kept with its client, once a state event arrived."""
         self.reports_usage = True
         """Whether the protocol carries token usage (set by the pipeline from the
         provider's knowledge); without it, no response is told its usage is missing."""
@@ -166,6 +169,7 @@ class Aggregator:
             ResponseStart: self._start,
             ServerToolResult: self._server_result,
             Audio: self._audio,
+            StateChange: self._state,
             Unknown: self._unknown_event,
         }
 
@@ -305,6 +309,18 @@ class Aggregator:
             timeline.kind(ev.record, changed)
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
+
+    def _state(self, ev: StateChange) -> None:
+        state = self.state
+        if state is None:
+            state = self.state = StateReport()
+        if ev.kind == "snapshot":
+            state.snapshots += 1
+        else:
+            state.deltas += 1
+            if not ev.applied:
+                state.failed_patches += 1
+        state.value = ev.value
 
     def _text(self, ev: TextDelta) -> None:
         out = self._current.outputs.get(ev.output) or self._output(ev.output)

@@ -229,6 +229,27 @@ def _response(resp: dict[str, Any], only: Collection[str], full: bool) -> list[R
     return parts
 
 
+STATE_CHARS = 200
+"""How much of the shared state's document the state line shows (all of it with ``full``)."""
+
+
+def _state(state: dict[str, Any], full: bool) -> Text:
+    """One line: how the stream's shared state was built, and the document it ended as."""
+    deltas, failed = state["deltas"], state["failed_patches"]
+    line = Text("state: ")
+    line.append(f"{state['snapshots']} snapshot{'' if state['snapshots'] == 1 else 's'}, ")
+    line.append(f"{deltas} patch{'' if deltas == 1 else 'es'}")
+    if failed:
+        line.append(f" ({failed} did not apply)", style="yellow")
+    value = state["value"]
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if not full and len(shown) > STATE_CHARS:
+        shown = f"{shown[:STATE_CHARS]}… ({len(shown) - STATE_CHARS:,} more characters)"
+    line.append(" · ")
+    line.append(visible(shown), style="dim")
+    return line
+
+
 def render_report(
     console: Console,
     data: dict[str, Any],
@@ -280,6 +301,8 @@ def render_report(
             console.print(Text(visible(ident), style="dim"))
         for part in _response(data, only, full):
             console.print(part)
+    if "text" in only and data.get("state") is not None:
+        console.print(_state(data["state"], full), soft_wrap=True)
     if "diagnostics" in only and streaming is not None:
         # not ended: it lacks its end, which is no fault (the errors come when it ends)
         held = [d for d in data.get("diagnostics", []) if d["severity"] != "error"]
