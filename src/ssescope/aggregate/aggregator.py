@@ -55,6 +55,7 @@ from ..events import (
     Usage,
 )
 from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..toolschema.check import ToolChecker
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .report import AudioReport, ResponseReport
@@ -145,9 +146,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
-        self.tool_schemas: dict[str, tuple[str, ...]] = {}
-        """The request's tools, when known: each name and the properties its input
-        schema requires (a call to one of them with empty arguments is a warning)."""
+        self.tool_checker = ToolChecker(())
+        """The request's tools, when known: each call is checked against its tool's
+        input schema (and a call of a tool the request did not offer is reported)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -675,7 +676,7 @@ class Aggregator:
             raise UsageError(CLOSE_TWICE)
         self._finished = True
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
+        builder = ReportBuilder(self._diag, self.end_offset, self.tool_checker)
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):
