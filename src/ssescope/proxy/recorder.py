@@ -256,7 +256,7 @@ class Recorder:
                 container="http",
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
-                tools=request_tools(ex.request_body),
+                tools=request_tools(ex.request_body, ex.request_headers),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")
