@@ -5,7 +5,7 @@
 mode's rules, :mod:`.check` checks a call's arguments with the ``jsonschema`` library (the
 ``schema`` extra, imported lazily), and :mod:`.calls` is the library's
 :func:`validate_tool_call`, which takes ssescope's own calls and the openai / anthropic SDK
-objects.
+objects (imported from ``ssescope``; not re-exported here, since it reads Reports).
 """
 
 from __future__ import annotations
@@ -13,4 +13,11 @@ from __future__ import annotations
 from .check import Finding, Mismatch, ToolChecker
 from .request import DeclaredTool, ToolSchemas, request_tools
 
-__all__ = ["DeclaredTool", "Finding", "Mismatch", "ToolChecker", "ToolSchemas", "request_tools"]
+__all__ = [
+    "DeclaredTool",
+    "Finding",
+    "Mismatch",
+    "ToolChecker",
+    "ToolSchemas",
+    "request_tools",
+]
