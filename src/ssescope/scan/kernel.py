@@ -11,6 +11,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..aggregate.report import Report
+from ..diagnostics import Diagnostic
 from .streams import Entry, inspect_streams
 
 __all__ = [
@@ -57,6 +58,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("outputs", pa.int32()),
         pa.field("tool_calls", pa.int32()),
         pa.field("invalid_tool_calls", pa.int32()),
+        pa.field("schema_mismatches", pa.int32()),
         pa.field("diagnostics", pa.list_(pa.string())),
         pa.field("errors", pa.int32()),
         pa.field("warnings", pa.int32()),
@@ -112,6 +114,7 @@ def _values(
         len(outputs),
         len(calls),
         sum(1 for call in calls if call.error is not None),
+        None if entry.tools is None else _schema_mismatches(diagnostics),
         tuple([d.code for d in diagnostics]),
         severities.count("error"),
         severities.count("warning"),
@@ -134,6 +137,14 @@ def _values(
         timing.max_content_idle_s,
         None,
     )
+
+
+_SCHEMA_CODES = frozenset({"tool.schema-mismatch", "tool.not-offered"})
+
+
+def _schema_mismatches(diagnostics: list[Diagnostic]) -> int:
+    """How many calls break their request's tool schemas (or call a tool not offered)."""
+    return len({(d.args or {}).get("label") for d in diagnostics if d.spec.name in _SCHEMA_CODES})
 
 
 def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:

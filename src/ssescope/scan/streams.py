@@ -21,11 +21,14 @@ class Entry:
             order), or ``None`` when the input holds one stream.
         method: the request method, when the input records it (HAR, ``.ssecap``, curl).
         url: the request URL (secrets redacted), when the input records it.
+        tools: how many tools the request declared, when the input keeps the request's
+            body (``.ssecap``, HAR); ``None`` when it does not, or declares none.
     """
 
     index: int | None = None
     method: str | None = None
     url: str | None = None
+    tools: int | None = None
 
 
 def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
@@ -39,7 +42,7 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
     response, with that response's verdict, outputs and usage, and the whole capture's
     records, diagnostics and timing.
     """
-    found: list[tuple[str | None, str | None, Report]] = []
+    found: list[tuple[str | None, str | None, int | None, Report]] = []
     # one stream, as inspect(data) unwraps it; or each streamed entry of a HAR or JSONL log
     for stream in open_streams(data, every=True):
         info = stream.info
@@ -48,15 +51,18 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
         request, entry = info.request, info.entry
         method = entry.method if entry is not None else request["method"] if request else None
         url = entry.url if entry is not None else request["url"] if request else None
-        found.append((method, url, report))
+        found.append((method, url, len(info.tools) or None, report))
     parts = [
-        (method, url, dataclasses.replace(report, response=response, responses=[response]))
+        (method, url, tools, dataclasses.replace(report, response=response, responses=[response]))
         if len(report.responses) > 1
-        else (method, url, report)
-        for method, url, report in found
+        else (method, url, tools, report)
+        for method, url, tools, report in found
         for response in (report.responses if len(report.responses) > 1 else [report.response])
     ]
     if len(parts) == 1:
-        method, url, report = parts[0]
-        return [(Entry(None, method, url), report)]
-    return [(Entry(i, method, url), report) for i, (method, url, report) in enumerate(parts)]
+        method, url, tools, report = parts[0]
+        return [(Entry(None, method, url, tools), report)]
+    return [
+        (Entry(i, method, url, tools), report)
+        for i, (method, url, tools, report) in enumerate(parts)
+    ]
