@@ -33,6 +33,7 @@ from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo
 from ..sources.decode import ContentDecoder
+from ..toolschema.check import mismatched_calls
 from .exchange import Exchange, Registry
 from .folder import RecordFolder
 from .headers import header, redact_pairs
@@ -406,6 +407,8 @@ class Recorder:
                 ex.content_idle_during = ex.content_kind  # (after the last content)
             ex.content_idle_max_s = longest
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
+        if tape.pipeline.source.tools:  # the request declared tools: its calls were checked
+            ex.schema_mismatches = mismatched_calls(report.diagnostics)
         if self.on_report is not None:
             try:
                 self.on_report(ex, report)

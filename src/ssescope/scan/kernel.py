@@ -11,7 +11,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..aggregate.report import Report
-from ..diagnostics import Diagnostic
+from ..toolschema.check import mismatched_calls
 from .streams import Entry, inspect_streams
 
 __all__ = [
@@ -114,7 +114,7 @@ def _values(
         len(outputs),
         len(calls),
         sum(1 for call in calls if call.error is not None),
-        None if entry.tools is None else _schema_mismatches(diagnostics),
+        None if entry.tools is None else mismatched_calls(diagnostics),
         tuple([d.code for d in diagnostics]),
         severities.count("error"),
         severities.count("warning"),
@@ -137,14 +137,6 @@ def _values(
         timing.max_content_idle_s,
         None,
     )
-
-
-_SCHEMA_CODES = frozenset({"tool.schema-mismatch", "tool.not-offered"})
-
-
-def _schema_mismatches(diagnostics: list[Diagnostic]) -> int:
-    """How many calls break their request's tool schemas (or call a tool not offered)."""
-    return len({(d.args or {}).get("label") for d in diagnostics if d.spec.name in _SCHEMA_CODES})
 
 
 def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:

@@ -20,11 +20,19 @@ from typing import Any
 
 from .. import codes
 from ..codes.spec import Code
+from ..diagnostics import Diagnostic
 from ..events import JSON
 from .dialect import from_openapi, strict_form
 from .request import DeclaredTool
 
-__all__ = ["MAX_MISMATCHES", "Finding", "Mismatch", "ToolChecker", "json_path"]
+__all__ = [
+    "MAX_MISMATCHES",
+    "Finding",
+    "Mismatch",
+    "ToolChecker",
+    "json_path",
+    "mismatched_calls",
+]
 
 MAX_MISMATCHES = 5
 """At most this many mismatches are reported per call (the last says how many more)."""
@@ -79,6 +87,15 @@ class Finding:
     code: Code
     form: str | None = None
     args: dict[str, object] = field(default_factory=dict)
+
+
+_MISMATCH_CODES = frozenset({"tool.schema-mismatch", "tool.not-offered"})
+
+
+def mismatched_calls(diagnostics: Iterable[Diagnostic]) -> int:
+    """How many calls break their request's tool schemas or call a tool not offered (the
+    calls named by ``tool.schema-mismatch`` and ``tool.not-offered`` diagnostics)."""
+    return len({(d.args or {}).get("label") for d in diagnostics if d.spec.name in _MISMATCH_CODES})
 
 
 def json_path(parts: Iterable[object]) -> str:
