@@ -78,7 +78,7 @@ def validate_tool_call(
     Raises:
         UsageError: for a call of none of those shapes.
     """
-    checker = ToolChecker(request_tools(_request_body(request), headers))
+    checker = ToolChecker(request_tools(request, headers))
     read = _read_call(call)
     out: list[Diagnostic] = []
 
@@ -148,15 +148,6 @@ def _parse(arguments: str) -> tuple[JSON] | str:
             pos = getattr(exc, "pos", None)
             msg = getattr(exc, "msg", str(exc))
             return f"{msg} at character {pos}" if pos is not None else msg
-
-
-def _request_body(request: object) -> object:
-    dump = getattr(request, "model_dump", None)
-    if callable(dump) and not isinstance(request, Mapping):
-        return dump(mode="json", exclude_none=True)
-    if isinstance(request, Mapping) and not isinstance(request, dict):
-        return dict(request)
-    return request
 
 
 def _get(obj: object, key: str) -> Any:

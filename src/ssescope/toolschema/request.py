@@ -21,7 +21,7 @@ the first levels of the body are walked (no recursion), however deep it nests.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +66,9 @@ ToolSchemas = tuple[DeclaredTool, ...]
 
 
 def request_tools(body: object, headers: Iterable[tuple[str, str]] = ()) -> ToolSchemas:
-    """The tools declared by a request body: JSON text (``str`` or ``bytes``) or the
-    decoded JSON value; anything else gives none.
+    """The tools declared by a request body: JSON text (``str`` or ``bytes``), the
+    decoded JSON value (an SDK's request params are plain dicts), or a pydantic model of
+    it (``model_dump()``); anything else gives none.
 
     Args:
         body: the request body.
@@ -77,8 +78,16 @@ def request_tools(body: object, headers: Iterable[tuple[str, str]] = ()) -> Tool
     Returns:
         Each declared tool (with a name that is a non-empty string), in request order.
     """
-    if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
+    if isinstance(body, bytes | bytearray | memoryview):
+        body = bytes(body).decode("utf-8", "replace")
+    dump = getattr(body, "model_dump", None)
+    if callable(dump) and not isinstance(body, Mapping):
+        try:
+            body = dump(mode="json", exclude_none=True)
+        except Exception:  # (a model that cannot dump itself: no tools known)
+            return ()
+    if isinstance(body, Mapping) and not isinstance(body, dict):
+        body = dict(body)
     if isinstance(body, str):
         if len(body) > _BODY_LIMIT or ("tool" not in body and "function" not in body):
             return ()
