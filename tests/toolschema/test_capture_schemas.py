@@ -110,3 +110,10 @@ def test_the_human_view_shows_the_findings_in_the_tool_call_card(name: str, show
     result = run("inspect", "--pretty", "--no-color", "--only", "tools", str(FIXTURES / name))
     # the card's text, its lines unwrapped
     assert shown in " ".join(result.out.replace("│", " ").split())
+
+
+def test_redact_hides_the_values_a_mismatch_quotes() -> None:
+    _, data = report("chat-strict-mismatch.ssecap", "--redact")
+    text = json.dumps(found(data, "tool.schema-mismatch"))
+    assert "kelvin" not in text and "country" not in text
+    assert "$.unit" in text  # the path and the rule stay
