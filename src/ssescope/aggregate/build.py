@@ -45,6 +45,8 @@ class ReportBuilder:
             there).
         tools: the request's tools, when known: each call is checked against its
             tool's input schema.
+        reports_usage: whether the protocol carries token usage (``usage.missing`` only
+            when it does).
     """
 
     def __init__(
@@ -52,16 +54,24 @@ class ReportBuilder:
         diag: Callable[..., None],
         end_offset: int | None,
         tools: ToolChecker | None = None,
+        *,
+        reports_usage: bool = True,
     ) -> None:
         self._diag = diag
         self.end_offset = end_offset
         self.tools = tools if tools is not None else ToolChecker(())
+        self.reports_usage = reports_usage
 
     def response(self, resp: _Response) -> ResponseReport:
         """The report of one response (its outputs, usage, status), with its diagnostics."""
         outputs = [self.output(resp.outputs[k]) for k in sorted(resp.outputs)]
         usage = _usage_report(resp)
-        if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
+        if (
+            usage is None
+            and self.reports_usage
+            and resp.terminal_seen
+            and resp.status in ("completed", "incomplete")
+        ):
             self._diag(codes.USAGE_MISSING, resp.last_record)
         return ResponseReport(
             status=resp.status,
