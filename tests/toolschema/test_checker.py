@@ -57,6 +57,18 @@ def test_strict_eager_and_where_are_read_from_each_shape() -> None:
     assert found["a"].schema == OBJECT
 
 
+def test_only_openai_s_strict_flag_brings_its_stricter_rules() -> None:
+    body = {
+        "tools": [
+            {"name": "anthropic", "input_schema": OBJECT, "strict": True},
+            {"type": "function", "name": "responses", "parameters": OBJECT, "strict": True},
+        ]
+    }
+    found = {t.name: t.strict for t in request_tools(body)}
+    # Anthropic's strict guarantees the schema as written: no rule is added to it
+    assert found == {"anthropic": False, "responses": True}
+
+
 def test_the_fine_grained_beta_header_makes_every_tool_eager() -> None:
     body = json.dumps({"tools": [{"name": "c", "input_schema": OBJECT}]})
     headers = [("Anthropic-Beta", "fine-grained-tool-streaming-2025-05-14,other")]

@@ -44,8 +44,10 @@ class DeclaredTool:
         schema: its input schema as the request wrote it, or ``None`` when it gives none.
         where: where the schema sits in the request body, e.g.
             ``"tools[0].function.parameters"``.
-        strict: whether the request asked for strict mode (OpenAI's and Anthropic's
-            ``strict: true``): the model's arguments are then guaranteed to match.
+        strict: whether the request asked for OpenAI's strict mode (``strict: true`` on an
+            OpenAI Chat or Responses tool): the arguments are then guaranteed to match, and
+            every object's properties are all required and none is added. (Anthropic's
+            ``strict: true`` guarantees the schema as written, which is checked anyway.)
         eager: how the request asked for the arguments to stream without JSON
             validation (Anthropic's fine-grained tool streaming):
             ``"eager_input_streaming"``, ``"the fine-grained-tool-streaming beta"``, or
@@ -136,6 +138,8 @@ def _tool(
     where: str,
     owner: dict[str, Any],
     dialect: str = "json-schema",
+    *,
+    openai: bool = False,
 ) -> DeclaredTool:
     kept = schema if isinstance(schema, dict) else None
     return DeclaredTool(
@@ -143,7 +147,7 @@ def _tool(
         _required(kept),
         kept,
         where,
-        owner.get("strict") is True,
+        openai and owner.get("strict") is True,
         "eager_input_streaming" if owner.get("eager_input_streaming") is True else "",
         dialect,
     )
@@ -172,6 +176,7 @@ def _declared(body: dict[str, Any]) -> list[DeclaredTool]:
                     function.get("parameters"),
                     f"{at}.function.parameters",
                     function,
+                    openai=True,
                 )
             )
         elif isinstance(spec, dict):  # Bedrock Converse
@@ -187,7 +192,8 @@ def _declared(body: dict[str, Any]) -> list[DeclaredTool]:
                 _tool(tool.get("name"), tool.get("input_schema"), f"{at}.input_schema", tool)
             )
         elif "name" in tool:  # OpenAI Responses (and other flat shapes)
-            out.append(_tool(tool.get("name"), tool.get("parameters"), f"{at}.parameters", tool))
+            parameters = tool.get("parameters")
+            out.append(_tool(tool.get("name"), parameters, f"{at}.parameters", tool, openai=True))
     functions = body.get("functions")  # Chat's legacy functions
     out.extend(
         _tool(function.get("name"), function.get("parameters"), f"functions[{i}].parameters", {})
