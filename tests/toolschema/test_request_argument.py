@@ -13,8 +13,10 @@ from typing import Any
 import httpx
 import openai
 import pytest
+from click.testing import CliRunner
 
 import ssescope
+from ssescope.cli.request_cmd import request_command
 from ssescope.containers import read_path
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.sources.httpx import iter_events
@@ -93,3 +95,22 @@ def test_the_transport_checks_the_calls_of_the_openai_sdk_against_its_request(
         pass
     (report,) = reports
     assert mismatches(report) == ["$", "$.unit"]
+
+
+@pytest.mark.network
+def test_ssescope_request_checks_the_calls_against_the_body_it_sends(
+    upstream: ServerThread, tmp_path: Path
+) -> None:
+    saved = tmp_path / "run.ssecap"
+    url = upstream.url + "/weather/v1/chat/completions"
+    result = CliRunner().invoke(
+        request_command, [url, "-d", json.dumps(REQUEST), "--json", "--save", str(saved)]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    found = sorted(
+        d["args"]["path"] for d in data["diagnostics"] if d["code"] == "tool.schema-mismatch"
+    )
+    assert found == ["$", "$.unit"]
+    # and the capture it saved finds the same when inspected later
+    assert mismatches(ssescope.inspect(saved)) == ["$", "$.unit"]
