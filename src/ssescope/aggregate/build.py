@@ -19,7 +19,6 @@ from ..events import JSON
 from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
 from ..toolschema.check import Finding, ToolChecker
 from .leaks import find_leak
-from .partial_json import parse_partial
 from .report import OutputReport, ResponseReport, ToolCallReport
 from .state import (
     ToolCallState,
@@ -262,24 +261,12 @@ class ReportBuilder:
 
     def _check_cut(self, call: ToolCallState, label: str, arguments: str) -> None:
         """Check what arrived of a cut call's arguments, read as partial JSON."""
-        if not self.tools:
-            return
-        value = parse_partial(arguments) if arguments.strip() else None
-        if isinstance(value, dict | list):
-            for finding in self.tools.check(call.name, value, cut=True):
-                self._emit(finding, call, label, n_arguments=len(arguments))
-        self._fine_grained(call, label, f"cut after {len(arguments)} characters")
+        if self.tools:
+            for finding in self.tools.cut(call.name, arguments):
+                self._emit(finding, call, label)
 
     def _fine_grained(self, call: ToolCallState, label: str, what: str) -> None:
         """Say that fine-grained tool streaming allows invalid or partial arguments."""
-        tool = self.tools.tools.get(call.name) if call.name is not None else None
-        if tool is None or not tool.eager:
-            return
-        self._diag(
-            codes.TOOL_FINE_GRAINED_STREAMING,
-            call.last_record,
-            label=label,
-            name=call.name,
-            how=tool.eager,
-            what=what,
-        )
+        note = self.tools.fine_grained(call.name, what)
+        if note is not None:
+            self._emit(note, call, label)

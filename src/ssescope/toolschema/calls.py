@@ -19,9 +19,8 @@ from typing import Any
 import orjson
 
 from .. import codes
-from ..aggregate.partial_json import parse_partial
 from ..aggregate.report import ToolCallReport
-from ..diagnostics import Diagnostic, build, diagnostic
+from ..diagnostics import Diagnostic, build
 from ..errors import UsageError
 from ..events import JSON
 from ..limits import loads_finite
@@ -82,56 +81,35 @@ def validate_tool_call(
     read = _read_call(call)
     out: list[Diagnostic] = []
 
-    def emit(finding: Finding, **extra: object) -> None:
-        args = {"label": read.label, "name": read.name, **finding.args, **extra}
-        out.append(build(finding.code, args, form=finding.form))
+    def emit(finding: Finding | None) -> None:
+        if finding is not None:
+            args = {"label": read.label, "name": read.name, **finding.args}
+            out.append(build(finding.code, args, form=finding.form))
 
     offered = checker.offered(read.name)
-    if offered is not None:
+    if offered is not None or read.name not in checker.tools:
         emit(offered)
         return out
-    tool = checker.tools.get(read.name) if read.name is not None else None
-    if tool is None:
+    if read.arguments is not None and not read.complete:
+        for finding in checker.cut(read.name, read.arguments):
+            emit(finding)
         return out
     value = read.value
-    if read.arguments is not None and not read.complete:
-        partial = parse_partial(read.arguments) if read.arguments.strip() else None
-        if isinstance(partial, dict | list):
-            for finding in checker.check(read.name, partial, cut=True):
-                emit(finding, n_arguments=len(read.arguments))
-        _fine_grained(out, read, tool.eager, f"cut after {len(read.arguments)} characters")
-        return out
     if read.arguments is not None:
         parsed = _parse(read.arguments)
         if isinstance(parsed, str):
-            out.append(
-                diagnostic(
+            emit(
+                Finding(
                     codes.TOOL_INVALID_ARGUMENTS,
-                    label=read.label,
-                    name=read.name,
-                    error=parsed,
-                    arguments=read.arguments,
+                    args={"error": parsed, "arguments": read.arguments},
                 )
             )
-            _fine_grained(out, read, tool.eager, "not valid JSON")
+            emit(checker.fine_grained(read.name, "not valid JSON"))
             return out
         value = parsed[0]
     for finding in checker.check(read.name, value):
         emit(finding)
     return out
-
-
-def _fine_grained(out: list[Diagnostic], read: _Call, how: str, what: str) -> None:
-    if how:
-        out.append(
-            diagnostic(
-                codes.TOOL_FINE_GRAINED_STREAMING,
-                label=read.label,
-                name=read.name,
-                how=how,
-                what=what,
-            )
-        )
 
 
 def _parse(arguments: str) -> tuple[JSON] | str:

@@ -218,6 +218,30 @@ class ToolChecker:
             )
         return out
 
+    def cut(self, name: str | None, arguments: str) -> list[Finding]:
+        """The findings of a call that the stream cut after ``arguments``: what arrived,
+        read as partial JSON, checked with :meth:`check` (``cut=True``), then the note that
+        fine-grained streaming allows it, for an eager tool."""
+        from ..aggregate.partial_json import parse_partial  # (the aggregator imports this)
+
+        value = parse_partial(arguments) if arguments.strip() else None
+        found = []
+        if isinstance(value, dict | list):
+            found = [
+                Finding(f.code, f.form, {**f.args, "n_arguments": len(arguments)})
+                for f in self.check(name, value, cut=True)
+            ]
+        note = self.fine_grained(name, f"cut after {len(arguments)} characters")
+        return found + ([note] if note is not None else [])
+
+    def fine_grained(self, name: str | None, what: str) -> Finding | None:
+        """A ``tool.fine-grained-streaming`` note about a call of ``name`` whose arguments
+        are ``what`` (invalid JSON, cut), or ``None`` when its tool is not eager."""
+        tool = self.tools.get(name) if name is not None else None
+        if tool is None or not tool.eager:
+            return None
+        return Finding(codes.TOOL_FINE_GRAINED_STREAMING, args={"how": tool.eager, "what": what})
+
     def _validator(self, tool: DeclaredTool, *, strict: bool) -> Any:
         key = (tool.name, strict)
         validator = self._validators.get(key)
