@@ -57,6 +57,13 @@ def test_strict_eager_and_where_are_read_from_each_shape() -> None:
     assert found["a"].schema == OBJECT
 
 
+def test_chat_s_custom_tools_are_offered_without_a_schema() -> None:
+    body = {"tools": [{"type": "custom", "custom": {"name": "sql", "format": {"type": "text"}}}]}
+    (declared,) = request_tools(body)
+    assert (declared.name, declared.schema, declared.where) == ("sql", None, "tools[0].custom")
+    assert ToolChecker([declared]).offered("sql") is None
+
+
 def test_only_openai_s_strict_flag_brings_its_stricter_rules() -> None:
     body = {
         "tools": [

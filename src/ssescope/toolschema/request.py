@@ -5,8 +5,9 @@ A capture that keeps the request (an ``.ssecap`` header's ``request.body``, a HA
 model was offered, and with which JSON Schema for their arguments. Every provider's
 request shape is read:
 
-* OpenAI Chat, Ollama, Cohere v2: ``tools[].function.{name, parameters, strict}``, and
-  Chat's legacy ``functions[].{name, parameters}``;
+* OpenAI Chat, Ollama, Cohere v2: ``tools[].function.{name, parameters, strict}``, Chat's
+  custom tools ``tools[].custom.name`` (no schema: their input is free text), and Chat's
+  legacy ``functions[].{name, parameters}``;
 * OpenAI Responses: ``tools[].{name, parameters, strict}`` (``type: "function"``);
 * Anthropic Messages: ``tools[].{name, input_schema, strict, eager_input_streaming}``
   (and the ``fine-grained-tool-streaming`` beta header, which makes every tool eager);
@@ -179,6 +180,8 @@ def _declared(body: dict[str, Any]) -> list[DeclaredTool]:
                     openai=True,
                 )
             )
+        elif isinstance(tool.get("custom"), dict):  # Chat's custom (freeform) tools
+            out.append(_tool(tool["custom"].get("name"), None, f"{at}.custom", {}))
         elif isinstance(spec, dict):  # Bedrock Converse
             schema = spec.get("inputSchema")
             schema = schema.get("json") if isinstance(schema, dict) else None
