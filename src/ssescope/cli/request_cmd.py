@@ -320,7 +320,12 @@ def _run(
                     response_headers=list(response.headers.multi_items()),
                 )
             live = iter_events(
-                response, provider=provider, capture=capture, stall=stall, start=start
+                response,
+                provider=provider,
+                capture=capture,
+                stall=stall,
+                start=start,
+                request=body,
             )
             if response.status_code >= 300:
                 report = _not_a_stream(response, live, capture, start, secrets)
