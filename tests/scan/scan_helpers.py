@@ -45,6 +45,7 @@ COMPARED = (
     "outputs",
     "tool_calls",
     "invalid_tool_calls",
+    "schema_mismatches",
     "diagnostics",
     "errors",
     "warnings",
