@@ -55,6 +55,7 @@ from ..events import (
     Usage,
 )
 from ..incremental import close_once, refuse_feed_after_close
+from ..toolschema.check import ToolChecker
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .content import GENERATED_TYPES, is_generated_content
@@ -147,9 +148,9 @@ class Aggregator:
         self.reports_usage = True
         """Whether the protocol carries token usage (set by the pipeline from the
         provider's knowledge); without it, no response is told its usage is missing."""
-        self.tool_schemas: dict[str, tuple[str, ...]] = {}
-        """The request's tools, when known: each name and the properties its input
-        schema requires (a call to one of them with empty arguments is a warning)."""
+        self.tool_checker = ToolChecker(())
+        """The request's tools, when known: each call is checked against its tool's
+        input schema (and a call of a tool the request did not offer is reported)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -678,7 +679,7 @@ class Aggregator:
         close_once(self)
         responses = [*self._done, self._current]
         builder = ReportBuilder(
-            self._diag, self.end_offset, self.tool_schemas, reports_usage=self.reports_usage
+            self._diag, self.end_offset, self.tool_checker, reports_usage=self.reports_usage
         )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
