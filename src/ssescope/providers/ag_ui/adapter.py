@@ -137,6 +137,15 @@ class AgUiAdapter(AdapterBase):
         if obj is None:
             return out
         kind = obj.get("type")
+        if kind == "TEXT_MESSAGE_CONTENT" and self._started and self._ended is None:
+            # the hot path (most events of a run): content for a message that is open
+            message = obj.get("messageId")
+            delta = obj.get("delta")
+            if isinstance(message, str) and message in self._open_messages:
+                if isinstance(delta, str) and delta:
+                    output = self._last_output = self._outputs[message]
+                    out.append(TextDelta(record.index, output, delta))
+                return out
         if not isinstance(kind, str):
             out.append(diag(codes.MISSING_TYPE, record))
             return out
