@@ -399,6 +399,13 @@ function renderFacts(report) {
   $("v-usage").textContent = u
     ? `${u.input_tokens ?? "?"} in · ${u.output_tokens ?? "?"} out` + (u.reasoning_tokens ? ` · ${u.reasoning_tokens} reasoning` : "")
     : "not reported";
+  // the shared state an agent stream kept with its client (AG-UI): counts, the document on hover
+  const st = report.state;
+  $("v-state-wrap").hidden = !st;
+  $("v-state").textContent = !st ? "" : `${st.snapshots} snapshot${st.snapshots === 1 ? "" : "s"} · `
+    + `${st.deltas} patch${st.deltas === 1 ? "" : "es"}`
+    + (st.failed_patches ? ` (${st.failed_patches} did not apply)` : "");
+  $("v-state").title = !st ? "" : (typeof st.value === "string" ? st.value : JSON.stringify(st.value));
   const t = report.timing || {};
   const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
   $("v-timing-wrap").hidden = !known;
