@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import codes
@@ -27,7 +28,7 @@ from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
-from .providers.registry import PROVIDERS, make_adapter
+from .providers.registry import PROVIDERS, knowledge, make_adapter
 from .sourceinfo import SourceInfo, WebSocketEnd
 
 __all__ = ["Pipeline", "error_from_body"]
@@ -278,7 +279,9 @@ class Pipeline:
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
         return out
 
-    def close(self, time: float | None = None) -> list[AdapterOutput]:
+    def close(
+        self, time: float | None = None, *, websocket: WebSocketEnd | None = None
+    ) -> list[AdapterOutput]:
         """Signal the end of the body.
 
         Args:
@@ -287,6 +290,9 @@ class Pipeline:
                 (``source.total_s``) ends it then, or at the last chunk if that came later.
                 A source whose capture says the client cancelled marks the response
                 cancelled.
+            websocket: how the WebSocket that carried the stream ended, when that is known
+                only now (a live connection: ``ssescope proxy``, ``request`` over a
+                WebSocket); it replaces ``source.websocket`` and is judged the same way.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -295,6 +301,8 @@ class Pipeline:
             UsageError: if called twice.
         """
         close_once(self)
+        if websocket is not None:
+            self._source = replace(self._source, websocket=websocket)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
@@ -490,6 +498,7 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
+        self.aggregator.reports_usage = knowledge(provider).reports_usage
         held = self._held
         if record is not None:
             held.append(record)

@@ -141,6 +141,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.reports_usage = True
+        """Whether the protocol carries token usage (set by the pipeline from the
+        provider's knowledge); without it, no response is told its usage is missing."""
         self.tool_schemas: dict[str, tuple[str, ...]] = {}
         """The request's tools, when known: each name and the properties its input
         schema requires (a call to one of them with empty arguments is a warning)."""
@@ -658,7 +661,9 @@ class Aggregator:
         """
         close_once(self)
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
+        builder = ReportBuilder(
+            self._diag, self.end_offset, self.tool_schemas, reports_usage=self.reports_usage
+        )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):
