@@ -76,6 +76,9 @@ class Check:
         protocols: the providers the check applies to (empty: every provider).
         any_stream: whether the check also judges a stream of no recognised LLM
             protocol (an agent protocol, plain events); most checks do not.
+        needs_case: whether the check judges what URL mode's request asked for (it
+            skips recorded exchanges); the other checks skip the stream the client
+            hung up on.
     """
 
     id: str
@@ -86,6 +89,7 @@ class Check:
     judge: Judge = field(compare=False, repr=False)
     protocols: frozenset[str] = frozenset()
     any_stream: bool = False
+    needs_case: bool = False
 
     def applies_to(self, exchange: Exchange) -> bool:
         """Whether the check concerns this exchange's protocol."""
@@ -96,6 +100,9 @@ class Check:
 
     def run(self, exchange: Exchange) -> Outcome:
         """Judge ``exchange`` (``skip`` when the check does not concern its protocol)."""
+        case = exchange.case
+        if case is not None and case.expect.hangup and not self.needs_case:
+            return Outcome("skip", reason="the client hung up on purpose")
         if not self.applies_to(exchange):
             if not self.protocols:
                 return Outcome("skip", reason="not a stream of a known LLM protocol")

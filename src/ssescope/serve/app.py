@@ -14,9 +14,11 @@ control characters made visible.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import socket
 import sys
 import threading
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,7 @@ from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..containers import read_path
@@ -35,7 +37,10 @@ from .guard import LOOPBACK_HOSTS, HostGuard
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 
 __all__ = [
+    "SERVED_LOG",
+    "SERVED_PATH",
     "SERVE_CSP",
+    "STREAM_HEADERS",
     "Capture",
     "LogStream",
     "ReplayOptions",
@@ -46,6 +51,16 @@ __all__ = [
 
 SERVE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
 """The Content-Security-Policy of every answer of the replay server: it serves data only."""
+
+STREAM_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+"""The headers a well-behaved stream carries: not cached, not buffered by a reverse proxy
+(a quirk may change them)."""
+
+SERVED_PATH = "/.ssescope/served"
+"""Where the server answers with its log of served streams (JSON), so that a test in front
+of a gateway can see whether the gateway hung up on its upstream too."""
+SERVED_LOG = 100
+"""How many served streams the log keeps."""
 
 _CONTENT_TYPES = {
     "sse": "text/event-stream",
@@ -164,6 +179,8 @@ def make_app(
             names); ``[]`` disables the check.
     """
     opts = options or ReplayOptions()
+    log_served: deque[dict[str, object]] = deque(maxlen=SERVED_LOG)
+    numbers = itertools.count(1)
 
     def _log(line: str) -> None:
         stream = log if log is not None else sys.stderr
@@ -211,19 +228,41 @@ def make_app(
         )
         media = cap.content_type or _CONTENT_TYPES.get(plan.framing, "text/event-stream")
 
-        async def body() -> AsyncIterator[bytes]:
-            for data, wait in chunks:
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                yield data
-            if served.hold_after > 0:
-                await asyncio.sleep(served.hold_after)
+        entry: dict[str, object] = {
+            "n": next(numbers),
+            "path": request.url.path,
+            "capture": cap.name,
+            "state": "streaming",
+            "bytes": 0,
+        }
+        log_served.append(entry)
 
-        headers = {"cache-control": "no-cache", **served.headers}
+        async def body() -> AsyncIterator[bytes]:
+            sent = 0
+            try:
+                for data, wait in chunks:
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    yield data
+                    sent += len(data)
+                    entry["bytes"] = sent
+                if served.hold_after > 0:
+                    await asyncio.sleep(served.hold_after)
+                entry["state"] = "complete"
+            finally:
+                if entry["state"] == "streaming":
+                    entry["state"] = "client-closed"
+
+        usual = {k: v for k, v in STREAM_HEADERS.items() if k not in served.dropped}
+        headers = {**usual, **served.headers}
         return StreamingResponse(body(), media_type=media, headers=headers)
+
+    async def served_log(_request: Request) -> Response:
+        return JSONResponse({"served": list(log_served)})
 
     app = Starlette(
         routes=[
+            Route(SERVED_PATH, served_log, methods=["GET"]),
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
         ]
