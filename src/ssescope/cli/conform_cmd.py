@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..aggregate.timing import TimingOptions
 from ..conform import PROTOCOLS, ConformResult, Exchange, cases_for, exchanges_of, run_checks
 from ..conform.cases import CASE_IDS, KEY_HEADERS
 from ..conform.junit import junit_xml
@@ -144,6 +145,7 @@ def _exchanges(
         timeout=options["timeout"],
         record=None if record is None else Path(record),
         upstream=options["upstream"],
+        stall_s=options["stall"],
     )
     try:
         cases = cases_for(protocol, model, options["cases"])
@@ -176,6 +178,14 @@ def _exchanges(
     default=60.0,
     show_default=True,
     help="URL mode: seconds to wait for a connection, each read, and content.",
+)
+@click.option(
+    "--stall",
+    type=float,
+    callback=positive,
+    default=TimingOptions().stall_s,
+    show_default=True,
+    help="URL mode: a silence of SECONDS between records is a stall (timing.no-stall).",
 )
 @click.option(
     "--case",

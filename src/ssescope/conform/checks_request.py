@@ -61,7 +61,15 @@ def _connection_error(exchange: Exchange) -> str:
 
 @_when(lambda e: not e.reject and not e.hangup, "valid requests that are read to the end")
 def _answered(exchange: Exchange) -> Outcome:
-    return _answered_ok(exchange) or passed()
+    failed = _answered_ok(exchange)
+    if failed is not None:
+        return failed
+    response = exchange.report.response
+    if response.status in ("completed", "incomplete"):
+        return passed()
+    error = exchange.report.error
+    why = f": {error.get('message')}" if error else f" ({response.status_reason})"
+    return _fail(exchange, f"a valid request ended {response.status}{why}")
 
 
 @_when(lambda e: e.usage is not None, "requests that say whether they want usage")
@@ -190,8 +198,9 @@ CHECKS: tuple[Check, ...] = (
     check(
         "request.answered",
         "MUST",
-        "every valid request is answered with a stream",
-        "A valid streaming request is answered 2xx with a stream, within the timeout.",
+        "every valid request is answered with a whole stream",
+        "A valid streaming request is answered 2xx, within the timeout, with a stream that "
+        "ends completed (or incomplete, for a cut by the token limit).",
         src.HTTP,
         _answered,
         any_stream=True,

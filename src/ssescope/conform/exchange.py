@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..aggregate.report import Report
 from ..sourceinfo import SourceInfo
 from .cases import Case
+from .wire import Wire
 
 __all__ = ["Exchange", "UpstreamView"]
 
@@ -37,6 +38,8 @@ class Exchange:
         info: what the source knew: the response headers, the request, the offered tools.
         case: the request of URL mode's set this answered (``None`` for a capture).
         upstream: what the upstream saw of it, when ``--upstream`` names one.
+        wire: how the stream sat on the wire (line endings, data lines, chunks).
+        protocol: the protocol URL mode spoke (the Report's provider when it saw none).
     """
 
     name: str
@@ -44,6 +47,16 @@ class Exchange:
     info: SourceInfo
     case: Case | None = None
     upstream: UpstreamView | None = None
+    wire: Wire | None = None
+    protocol: str | None = None
+
+    @property
+    def provider(self) -> str:
+        """The stream's provider: the Report's, else the protocol URL mode spoke."""
+        found = self.report.provider
+        if found == "unknown" and self.protocol is not None:
+            return self.protocol
+        return found
 
     def header(self, name: str) -> str | None:
         """The first response header called ``name`` (case-insensitive), or ``None``."""

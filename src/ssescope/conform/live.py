@@ -16,23 +16,25 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
 
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..containers import CaptureWriter
 from ..containers.redact import redact_headers, redact_url, secret_values
 from ..containers.request_tools import request_tools
 from ..events import Terminal
-from ..sourceinfo import RequestInfo, SourceInfo
+from ..sourceinfo import EndReason, RequestInfo, SourceInfo
 from ..sources._live import LiveCore
 from ..sources.answer import read_answer
 from ..sources.httpx import LiveStream, iter_events
 from .cases import Case
 from .exchange import Exchange, UpstreamView
 from .upstream import Upstream
+from .wire import wire_of
 
 __all__ = ["HANGUP_RECORDS", "Target", "join_url", "url_exchanges"]
 
@@ -52,6 +54,8 @@ class Target:
         timeout: seconds to wait for a connection, for each read, and for content.
         record: a folder to write each exchange into as ``CASE.ssecap``, if any.
         upstream: the URL of an ``ssescope serve`` the server forwards to, if any.
+        stall_s: a silence between records at least this long is a stall
+            (``timing.stall``, judged by ``timing.no-stall``).
     """
 
     url: str
@@ -60,6 +64,7 @@ class Target:
     timeout: float = 60.0
     record: Path | None = None
     upstream: str | None = None
+    stall_s: float = TimingOptions().stall_s
 
 
 def join_url(base: str, path: str) -> str:
@@ -95,6 +100,25 @@ def _no_answer(target: Target, exc: BaseException, secrets: list[str]) -> Report
     return report
 
 
+class _Tee:
+    """The chunks as the client received them, passed on to a capture (if any)."""
+
+    def __init__(self, capture: CaptureWriter | None) -> None:
+        self.capture = capture
+        self.chunks: list[bytes] = []
+
+    def write_chunk(self, data: bytes, time: float) -> None:
+        """Keep one received chunk (and record it)."""
+        self.chunks.append(bytes(data))
+        if self.capture is not None:
+            self.capture.write_chunk(data, time)
+
+    def close(self, end: EndReason | None = None, time: float | None = None) -> None:
+        """Close the capture."""
+        if self.capture is not None:
+            self.capture.close(end, time)
+
+
 def _capture(
     target: Target,
     case: Case,
@@ -124,23 +148,25 @@ def _send(client: httpx.Client, target: Target, case: Case) -> Exchange:
     content = json.dumps(case.body).encode()
     status: int | None = None
     got: list[tuple[str, str]] = []
-    capture: CaptureWriter | None = None
+    live: LiveStream | None = None
+    tee = _Tee(None)
     try:
         request = client.build_request("POST", url, headers=headers, content=content)
         start = time.monotonic()
         with closing(client.send(request, stream=True)) as response:
             status = response.status_code
             got = list(response.headers.multi_items())
-            capture = _capture(target, case, url, headers, response)
+            tee.capture = _capture(target, case, url, headers, response)
             live = iter_events(
                 response,
                 provider=target.protocol,
-                capture=capture,
+                capture=tee,
                 stall=target.timeout,
                 start=start,
+                timing=TimingOptions(stall_s=target.stall_s),
             )
             if status >= 300:
-                report = read_answer(response, live, capture, start, secrets)
+                report = read_answer(response, live, tee, start, secrets)
             elif case.expect.hangup:
                 report = _hang_up(live)
             else:
@@ -148,9 +174,11 @@ def _send(client: httpx.Client, target: Target, case: Case) -> Exchange:
                     pass
                 report = live.report if live.report is not None else live.close()
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
-        if capture is not None:
-            capture.close("error")
-        report = _no_answer(target, exc, secrets)
+        if live is not None and live.report is not None:
+            report = live.report
+        else:
+            tee.close("error")
+            report = _no_answer(target, exc, secrets)
     info = SourceInfo(
         container="http",
         status=status,
@@ -160,7 +188,8 @@ def _send(client: httpx.Client, target: Target, case: Case) -> Exchange:
         ),
         tools=request_tools(case.body),
     )
-    return Exchange(case.id, report, info, case)
+    wire = wire_of(tee.chunks, chat=report.provider == "openai-chat")
+    return Exchange(case.id, report, info, case, wire=wire, protocol=target.protocol)
 
 
 def url_exchanges(target: Target, cases: Sequence[Case]) -> Iterator[Exchange]:
@@ -173,5 +202,5 @@ def url_exchanges(target: Target, cases: Sequence[Case]) -> Iterator[Exchange]:
             exchange = _send(client, target, case)
             if upstream is not None and mark is not None:
                 view: UpstreamView = upstream.after_hangup(mark)
-                exchange = Exchange(exchange.name, exchange.report, exchange.info, case, view)
+                exchange = replace(exchange, upstream=view)
             yield exchange

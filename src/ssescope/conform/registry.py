@@ -93,7 +93,7 @@ class Check:
 
     def applies_to(self, exchange: Exchange) -> bool:
         """Whether the check concerns this exchange's protocol."""
-        provider = exchange.report.provider
+        provider = exchange.provider
         if provider == "unknown" and not self.any_stream:
             return False
         return not self.protocols or provider in self.protocols

@@ -34,6 +34,7 @@ from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
+from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 
 __all__ = [
@@ -81,6 +82,8 @@ class Capture:
     content_type: str | None = None
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
     options: ReplayOptions | None = None  # replaces the server's options for this capture
+    status: int | None = None  # the recorded status: an error (>= 400) is answered as one
+    request: object = None  # the recorded request body (what --by-request matches)
 
 
 def _read_capture(path: Path) -> Capture:
@@ -101,7 +104,8 @@ def _read_capture(path: Path) -> Capture:
     for key, value in dict(headers).items():
         if str(key).lower() == "content-type":
             content_type = str(value)
-    return Capture(name, data, content_type, chunks)
+    status = body.status if body.status is not None and body.status >= 400 else None
+    return Capture(name, data, content_type, chunks, status=status, request=body.request_body)
 
 
 def load_captures(path: str | Path) -> dict[str, Capture]:
@@ -128,22 +132,31 @@ def load_captures(path: str | Path) -> dict[str, Capture]:
 
 @dataclass(slots=True)
 class ReplayOptions:
-    """How to replay: chunking, delay, speed, faults and quirks applied to every request."""
+    """How to replay: chunking, delay, speed, faults and quirks applied to every request;
+    with ``by_request``, a request not naming its capture gets the one whose recorded
+    request is most like it (:mod:`ssescope.serve.match`)."""
 
     chunk: str = "original"
     delay: str = "0"
     speed: float = 1.0
     faults: list[Fault] = field(default_factory=list)
     quirks: list[Quirk] = field(default_factory=list)
+    by_request: bool = False
 
 
-def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | None, str]:
+def _pick(
+    captures: dict[str, Capture], request: Request, body: bytes | None = None
+) -> tuple[Capture | None, str]:
     wanted = request.query_params.get("capture")
     if wanted is not None:
         return captures.get(wanted), wanted
     first = request.url.path.strip("/").split("/", 1)[0]
     if first in captures:
         return captures[first], first
+    if body is not None:
+        matched = pick(captures, body)
+        if matched is not None:
+            return captures[matched], matched
     if len(captures) == 1:
         cap = next(iter(captures.values()))
         return cap, cap.name
@@ -187,7 +200,8 @@ def make_app(
         print(visible(line), file=stream, flush=True)
 
     async def endpoint(request: Request) -> Response:
-        cap, name = _pick(captures, request)
+        received = await request.body()
+        cap, name = _pick(captures, request, received if opts.by_request else None)
         use = cap.options if cap is not None and cap.options is not None else opts
         query = request.query_params
         try:
@@ -203,7 +217,6 @@ def make_app(
             return PlainTextResponse(
                 f"no capture named {name!r}; available: {names}\n", status_code=404
             )
-        await request.body()
         shown = " ".join([str(f) for f in faults] + [str(q) for q in quirks]) or "none"
         if served.status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
@@ -217,6 +230,11 @@ def make_app(
         if plan.http_status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             return Response(plan.body, status_code=plan.http_status, media_type="application/json")
+        if cap.status is not None:  # a recorded error answer is answered as one
+            _log(f"{request.method} {request.url.path} capture={cap.name} -> {cap.status}")
+            return Response(
+                plan.body, status_code=cap.status, media_type=cap.content_type or "application/json"
+            )
         original = cap.chunks if plan.body == cap.body else None
         chunks = schedule(
             plan, chunk=use.chunk, delay=use.delay, speed=use.speed, original=original
