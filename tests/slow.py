@@ -39,6 +39,9 @@ SLOW_TESTS: frozenset[str] = frozenset(
     {
         # whole modules: real SDK clients, and pytest or the compiled core in a subprocess
         "tests/live/test_real_clients.py",
+        "tests/conform/test_conform_litellm.py",
+        "tests/conform/test_conform_real_streams.py",
+        "tests/conform/test_conform_selftest.py",
         "tests/proxy/test_sdks.py",
         "tests/test_core_parity.py",
         "tests/testing/test_docs.py",

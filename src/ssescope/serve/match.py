@@ -5,9 +5,9 @@ A request body is reduced to its features: every key path it holds (``tools``,
 ``stream_options.include_usage``, ``n``), for each short scalar the path with its value
 (``tool_choice=required``, ``n=2``), and each text said in the messages, wherever it sits
 (so that a gateway that translates the request into another protocol's shape still
-matches). The capture whose recorded request shares the most
-features with the request (Jaccard similarity) answers it; a tie goes to the first by
-name. Nothing here does I/O.
+matches). The capture whose recorded request said the most of the same texts answers it,
+and among those the one sharing the most features (Jaccard similarity); a tie goes to the
+first by name. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -85,13 +85,15 @@ def pick(captures: Mapping[str, Recorded], body: object) -> str | None:
     """The name of the capture whose recorded request is most like ``body``, or ``None``
     when no capture recorded a request."""
     wanted = features(body)
-    best: tuple[float, str] | None = None
+    best: tuple[tuple[int, float], str] | None = None
     for name, capture in sorted(captures.items()):
         if capture.request is None:
             continue
         have = features(capture.request)
         union = wanted | have
-        score = len(wanted & have) / len(union) if union else 0.0
+        shared = wanted & have
+        said = sum(1 for f in shared if f.startswith("said="))
+        score = (said, len(shared) / len(union) if union else 0.0)
         if best is None or score > best[0]:
             best = (score, name)
     return None if best is None else best[1]
