@@ -128,6 +128,23 @@ def test_a_forced_tool_call_passes_against_a_replay_calling_the_tool(tmp_path: P
     assert code == 0
 
 
+def test_a_forced_call_under_finish_reason_stop_fails(tmp_path: Path) -> None:
+    (tmp_path / "stop.sse").write_bytes(_TOOL_CALL.replace(b'"tool_calls"}', b'"stop"}'))
+    with ServerThread(make_app(load_captures(tmp_path / "stop.sse"))) as server:
+        _, doc = _json(
+            server.url + "/v1",
+            "--protocol",
+            "openai-chat",
+            "--model",
+            "m",
+            "--case",
+            "tool-forced",
+        )
+    assert _evidence(doc, "request.forced-tool-call")[0]["excerpt"] == (
+        "the forced call ended with finish reason stop"
+    )
+
+
 def test_a_replay_calling_another_tool_fails_the_forced_call() -> None:
     captures = load_captures(FIXTURES / "openai_chat" / "n2-text-and-tool.sse")
     with ServerThread(make_app(captures)) as server:

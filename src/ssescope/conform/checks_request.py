@@ -20,6 +20,9 @@ from .registry import Check, Judge, Outcome
 __all__ = ["CHECKS"]
 
 _NO_CASE = "needs a request conform sent (URL mode)"
+_TOOL_FINISH = frozenset({"openai-chat", "anthropic"})
+"""The protocols whose reply to a forced call ends with the tool-call finish reason
+(`tool_calls`, `tool_use`); Gemini says `STOP`, and Responses has none."""
 
 
 def _when(wanted: Callable[[Expectation], bool], why: str) -> Callable[[Judge], Judge]:
@@ -104,10 +107,15 @@ def _forced_call(exchange: Exchange) -> Outcome:
         return skipped("the server did not answer with a stream")
     wanted = exchange.case.expect.tool
     names = _calls(exchange)
-    if wanted in names:
-        return passed()
-    got = ", ".join(names) if names else "no tool call"
-    return _fail(exchange, f"the request forced a call to {wanted}; the reply holds {got}")
+    if wanted not in names:
+        got = ", ".join(names) if names else "no tool call"
+        return _fail(exchange, f"the request forced a call to {wanted}; the reply holds {got}")
+    if exchange.provider in _TOOL_FINISH:
+        for output in exchange.report.response.outputs:
+            if output.tool_calls and output.finish_reason != "tool_calls":
+                raw = output.raw_finish_reason or output.finish_reason or "none"
+                return _fail(exchange, f"the forced call ended with finish reason {raw}")
+    return passed()
 
 
 @_when(lambda e: e.parallel, "requests that ask for parallel tool calls")
@@ -220,9 +228,10 @@ CHECKS: tuple[Check, ...] = (
     check(
         "request.forced-tool-call",
         "MUST",
-        "a forced tool call is made",
+        "a forced tool call is made, and ends as one",
         "When the request forces a call to a tool (`tool_choice`), the reply holds a call "
-        "to that tool.",
+        "to that tool and, in Chat Completions and Messages, ends with the tool-call finish "
+        "reason (`tool_calls`, `tool_use`).",
         src.OPENAI_CHAT_TOOL_CHOICE,
         _forced_call,
         needs_case=True,

@@ -51,6 +51,12 @@ class Exchange:
     protocol: str | None = None
 
     @property
+    def request_body(self) -> object:
+        """The body of the request this answered, when known (URL mode's case), else
+        ``None``: what a check of tool calls against the request's schemas reads."""
+        return None if self.case is None else self.case.body
+
+    @property
     def provider(self) -> str:
         """The stream's provider: the Report's, else the protocol URL mode spoke."""
         found = self.report.provider
