@@ -6,23 +6,25 @@ capture per request of the set, each with the answer a conforming server gives);
 or a quirk is added to each request with ``?fault=`` / ``?quirk=`` in the API base URL,
 which conform keeps on every request. The tables below name, for every fault kind and
 every preset of the registry, the check it must fail; a new fault or preset without an
-entry fails :func:`test_every_fault_and_preset_is_named`.
+entry fails :func:`test_every_fault_and_preset_is_named` (the WebSocket-only faults aside:
+conform sends HTTP requests).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from ssescope.conform import cases_for, run_checks
+from ssescope.conform import PROTOCOLS, Case, Expectation, cases_for, run_checks
 from ssescope.conform.live import Target, url_exchanges
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
-from ssescope.serve.faults import FAULT_KINDS
+from ssescope.serve.faults import FAULT_KINDS, SOCKET_ONLY
 from ssescope.serve.quirks import PRESETS
-from tests.cli.cli_helpers import ROOT, run
+from tests.cli.cli_helpers import ROOT, STREAMS, run
 
 from .replies import MODEL, write_chat_replies
 
@@ -72,7 +74,21 @@ QUIRKS: dict[str, tuple[str, str | None, tuple[str, ...], str]] = {
         "responses.sequence",
     ),
     "multi-line-data": ("openai-chat", None, ("plain",), "sse.one-data-line"),
+    # agent protocols: a real stream ($SSESCOPE_REAL_STREAMS) replayed
+    "run-finished-after-run-error": (
+        "auto",
+        "real:agent/ag-ui/dotnet-backend-tool-result-text.jsonl",
+        (),
+        "lifecycle.block-order",
+    ),
+    "ends-on-content-delta": (
+        "auto",
+        "real:agent/gemini-interactions/steps-thought-text.jsonl",
+        (),
+        "lifecycle.stopped",
+    ),
 }
+_REPLAY = Case("replay", "a replay", "", {}, Expectation())
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +106,10 @@ def server(replies: Path) -> Iterator[str]:
 def _failed(url: str, protocol: str, cases: tuple[str, ...]) -> dict[str, str]:
     """The checks that failed (id: severity); serve must not have refused the fault."""
     target = Target(url, protocol, timeout=10, stall_s=STALL_S)
-    exchanges = list(url_exchanges(target, cases_for(protocol, MODEL, cases)))
+    sent = cases_for(protocol, MODEL, cases) if protocol in PROTOCOLS else [_REPLAY]
+    exchanges = list(url_exchanges(target, sent))
+    if protocol not in PROTOCOLS:
+        exchanges = [replace(e, protocol=None) for e in exchanges]
     refused = [e.name for e in exchanges if e.report.http_status == 400]
     assert not refused, f"serve refused the fault or quirk for {refused}"
     result = run_checks(exchanges)
@@ -98,7 +117,10 @@ def _failed(url: str, protocol: str, cases: tuple[str, ...]) -> dict[str, str]:
 
 
 def test_every_fault_and_preset_is_named() -> None:
-    assert {spec.split("@")[0].split(":")[0] for spec in FAULTS} == set(FAULT_KINDS)
+    # the WebSocket faults (a close frame, a dropped connection) have no HTTP stream to
+    # break: conform speaks HTTP
+    http_faults = set(FAULT_KINDS) - set(SOCKET_ONLY)
+    assert {spec.split("@")[0].split(":")[0] for spec in FAULTS} == http_faults
     assert {spec.split("@")[0] for spec in QUIRKS} == {p.name for p in PRESETS}
 
 
@@ -133,6 +155,11 @@ def test_every_quirk_fails_its_named_check(server: str, spec: str) -> None:
     if fixture is None or fixture.startswith("/"):
         failed = _failed(f"{server}{fixture or ''}/v1{query}", protocol, cases)
     else:
-        with ServerThread(make_app(load_captures(FIXTURES / fixture))) as other:
+        path = FIXTURES / fixture
+        if fixture.startswith("real:"):
+            path = STREAMS / fixture.removeprefix("real:")
+            if not STREAMS.is_dir():
+                pytest.skip(f"no real streams at {STREAMS} (set SSESCOPE_REAL_STREAMS)")
+        with ServerThread(make_app(load_captures(path))) as other:
             failed = _failed(f"{other.url}/v1{query}", protocol, cases)
     assert wanted in failed, failed

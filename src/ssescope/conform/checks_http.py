@@ -179,7 +179,12 @@ CHECKS: tuple[Check, ...] = (
         "usage numbers are valid",
         "Token counts are non-negative integers.",
         src.OPENAI_CHAT,
-        ("usage.invalid-value", "anthropic.invalid-usage", "bedrock.invalid-usage"),
+        (
+            "usage.invalid-value",
+            "anthropic.invalid-usage",
+            "bedrock.invalid-usage",
+            "gemini-interactions.invalid-usage",
+        ),
     ),
     check(
         "usage.reported",

@@ -189,6 +189,8 @@ CHECKS: tuple[Check, ...] = (
         src.OPENAI_RESPONSES,
         (
             "openai-responses.missing-type",
+            "ag-ui.missing-type",
+            "gemini-interactions.missing-event-type",
             "openai-responses.event-name-mismatch",
             "openai-responses.not-an-object",
             "anthropic.missing-type",
@@ -302,6 +304,8 @@ CHECKS: tuple[Check, ...] = (
             "bedrock.missing-message-stop",
             "cohere.missing-message-end",
             "ollama.missing-done",
+            "ag-ui.missing-run-end",
+            "gemini-interactions.missing-completed",
         ),
     ),
     check(
@@ -318,6 +322,8 @@ CHECKS: tuple[Check, ...] = (
             "anthropic.block-stopped-twice",
             "anthropic.missing-index",
             "vercel-ui.part-not-started",
+            "ag-ui.order",
+            "gemini-interactions.step-unclosed",
         ),
     ),
     check(

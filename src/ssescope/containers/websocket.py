@@ -28,7 +28,14 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..sourceinfo import EntryInfo, RequestInfo, WebSocketEnd
 from ._body import Body, Chunk, ContainerName
 
-__all__ = ["Direction", "Message", "Opcode", "split_responses"]
+__all__ = [
+    "Direction",
+    "Message",
+    "Opcode",
+    "is_response_create",
+    "message_record",
+    "split_responses",
+]
 
 Direction = Literal["send", "receive"]
 """``"send"``: client to server; ``"receive"``: server to client."""
@@ -62,7 +69,8 @@ class _Group:
     binary: list[Diagnostic] = field(default_factory=list)
 
 
-def _is_create(data: bytes) -> bool:
+def is_response_create(data: bytes) -> bool:
+    """Whether a client text message is a ``response.create`` (the start of a response)."""
     if b"response.create" not in data:
         return False
     try:
@@ -70,6 +78,14 @@ def _is_create(data: bytes) -> bool:
     except orjson.JSONDecodeError:
         return False
     return isinstance(obj, dict) and obj.get("type") == "response.create"
+
+
+def message_record(data: bytes) -> bytes:
+    """A server text message as the body bytes of one record: its line breaks made
+    spaces (JSON whitespace, or invalid inside a string anyway), and a line feed."""
+    if b"\n" in data or b"\r" in data:
+        data = data.replace(b"\r", b" ").replace(b"\n", b" ")
+    return data + b"\n"
 
 
 def split_responses(
@@ -105,7 +121,7 @@ def split_responses(
     for n, msg in enumerate(messages):
         group = groups[-1]
         if msg.direction == "send":
-            if msg.opcode == "text" and _is_create(msg.data):
+            if msg.opcode == "text" and is_response_create(msg.data):
                 if group.created:
                     group = _Group(created=True)
                     groups.append(group)
@@ -119,12 +135,7 @@ def split_responses(
                 diagnostic(codes.WEBSOCKET_BINARY_MESSAGE, index=n, size=len(msg.data))
             )
             continue
-        data = msg.data
-        if b"\n" in data or b"\r" in data:
-            # a line break is JSON whitespace (or invalid inside a string anyway): a space
-            # keeps the message one record
-            data = data.replace(b"\r", b" ").replace(b"\n", b" ")
-        group.received.append(Chunk(data + b"\n", msg.time))
+        group.received.append(Chunk(message_record(msg.data), msg.time))
     bodies: list[Body] = []
     several = len(groups) > 1
     for i, group in enumerate(groups):

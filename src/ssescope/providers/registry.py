@@ -45,6 +45,10 @@ ProviderName = Literal[
     "cohere",
     "bedrock",
     "vercel-ui",
+    "gemini-interactions",
+    "ag-ui",
+    "mcp",
+    "a2a",
     "unknown",
 ]
 
@@ -58,6 +62,10 @@ _PACKAGES: dict[str, str] = {
     "cohere": "cohere",
     "bedrock": "bedrock",
     "vercel-ui": "vercel_ui",
+    "gemini-interactions": "gemini_interactions",
+    "ag-ui": "ag_ui",
+    "mcp": "mcp",
+    "a2a": "a2a",
     "unknown": "unknown",
 }
 

@@ -17,15 +17,22 @@ class Entry:
     """Where a stream sits inside its input.
 
     Attributes:
-        index: the stream's position in the input (HAR entry order, then response
-            order), or ``None`` when the input holds one stream.
+        index: the stream's entry, the number ``inspect --entry`` takes: a HAR's
+            ``log.entries`` index, a JSONL log's stream number (else its position among
+            the input's streams); ``None`` when the input holds one stream.
         method: the request method, when the input records it (HAR, ``.ssecap``, curl).
         url: the request URL (secrets redacted), when the input records it.
+        response: the response's position in a capture holding several back to back
+            (``None`` when the stream holds one).
+        started: when the request started, as the input writes it (a HAR's
+            ``startedDateTime``), or ``None``.
     """
 
     index: int | None = None
     method: str | None = None
     url: str | None = None
+    response: int | None = None
+    started: str | None = None
 
 
 def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
@@ -34,29 +41,33 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
     A single stream gives exactly the Report of ``ssescope.inspect(data)``: the streams
     are opened as :func:`ssescope.inspect_all` opens them (:func:`~ssescope.api.open_streams`,
     then one :class:`Pipeline` fed by :func:`~ssescope.feed_chunks` per stream), with the
-    input unwrapped once. A HAR with several streamed entries gives one Report per entry; a
-    capture holding several responses back to back gives one Report per
-    response, with that response's verdict, outputs and usage, and the whole capture's
+    input unwrapped once. A HAR with several streamed entries gives one Report per entry
+    (its :class:`Entry` numbered as ``inspect --entry`` numbers it); a capture holding
+    several responses back to back gives one Report per response (its ``response``
+    number), with that response's verdict, outputs and usage, and the whole capture's
     records, diagnostics and timing.
     """
-    found: list[tuple[str | None, str | None, Report]] = []
+    found: list[tuple[Entry, Report]] = []
     # one stream, as inspect(data) unwraps it; or each streamed entry of a HAR or JSONL log
-    for stream in open_streams(data, every=True):
+    streams = open_streams(data, every=True)
+    several = len(streams) > 1
+    for position, stream in enumerate(streams):
         info = stream.info
         pipeline = Pipeline(source=info, collect_events=False)
         report = feed_chunks(pipeline, stream.chunks).report()
         request, entry = info.request, info.entry
         method = entry.method if entry is not None else request["method"] if request else None
         url = entry.url if entry is not None else request["url"] if request else None
-        found.append((method, url, report))
-    parts = [
-        (method, url, dataclasses.replace(report, response=response, responses=[response]))
-        if len(report.responses) > 1
-        else (method, url, report)
-        for method, url, report in found
-        for response in (report.responses if len(report.responses) > 1 else [report.response])
-    ]
-    if len(parts) == 1:
-        method, url, report = parts[0]
-        return [(Entry(None, method, url), report)]
-    return [(Entry(i, method, url), report) for i, (method, url, report) in enumerate(parts)]
+        index = entry.index if entry is not None else position if several else None
+        where = Entry(index, method, url, None, entry.started if entry is not None else None)
+        if len(report.responses) > 1:
+            found.extend(
+                (
+                    dataclasses.replace(where, response=i),
+                    dataclasses.replace(report, response=response, responses=[response]),
+                )
+                for i, response in enumerate(report.responses)
+            )
+        else:
+            found.append((where, report))
+    return found

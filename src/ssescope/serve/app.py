@@ -2,7 +2,9 @@
 
 Any GET or POST path is answered with the captured stream. A directory serves several
 captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
-and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request.
+and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request. A WebSocket
+upgrade on any path is answered by :mod:`ssescope.serve.ws_app`: each ``response.create``
+gets the next recorded response.
 
 The app runs behind :class:`~ssescope.serve.guard.HostGuard`: the ``Host`` header must
 name a loopback address (or the one the server was bound to), so a web page cannot read
@@ -25,17 +27,20 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
 from ..containers import read_path
+from ..containers.ws_forms import read_ws_exchange
 from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
 from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
+from .ws_app import socket_endpoint
+from .ws_script import SocketScript, script_from_exchange
 
 __all__ = [
     "SERVED_LOG",
@@ -82,6 +87,7 @@ class Capture:
     content_type: str | None = None
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
     options: ReplayOptions | None = None  # replaces the server's options for this capture
+    socket: SocketScript | None = None  # a WebSocket recording, as replayed over a WebSocket
     status: int | None = None  # the recorded status: an error (>= 400) is answered as one
     request: object = None  # the recorded request body (what --by-request matches)
 
@@ -100,12 +106,28 @@ def _read_capture(path: Path) -> Capture:
     if timed and len(timed) == len(body.chunks):
         chunks = timed
     content_type = None
+    subprotocol = None
     headers = getattr(body, "headers", None) or {}
     for key, value in dict(headers).items():
         if str(key).lower() == "content-type":
             content_type = str(value)
+        elif str(key).lower() == "sec-websocket-protocol":
+            subprotocol = str(value)
+    socket = None
+    if body.websocket is not None:
+        exchange = read_ws_exchange(path.read_bytes())
+        if exchange is not None:
+            socket = script_from_exchange(exchange, subprotocol)
     status = body.status if body.status is not None and body.status >= 400 else None
-    return Capture(name, data, content_type, chunks, status=status, request=body.request_body)
+    return Capture(
+        name,
+        data,
+        content_type,
+        chunks,
+        socket=socket,
+        status=status,
+        request=body.request_body,
+    )
 
 
 def load_captures(path: str | Path) -> dict[str, Capture]:
@@ -145,7 +167,7 @@ class ReplayOptions:
 
 
 def _pick(
-    captures: dict[str, Capture], request: Request, body: bytes | None = None
+    captures: dict[str, Capture], request: HTTPConnection, body: bytes | None = None
 ) -> tuple[Capture | None, str]:
     wanted = request.query_params.get("capture")
     if wanted is not None:
@@ -278,11 +300,14 @@ def make_app(
     async def served_log(_request: Request) -> Response:
         return JSONResponse({"served": list(log_served)})
 
+    socket = socket_endpoint(captures, opts, _pick, _log)
     app = Starlette(
         routes=[
             Route(SERVED_PATH, served_log, methods=["GET"]),
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
+            WebSocketRoute("/", socket),
+            WebSocketRoute("/{path:path}", socket),
         ]
     )
     hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
