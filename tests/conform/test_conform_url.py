@@ -338,3 +338,36 @@ def test_usage_errors(args: tuple[str, ...], message: str) -> None:
     result = run("conform", *args)
     assert result.code == 2
     assert message in result.err
+
+
+@pytest.mark.parametrize(
+    ("protocol", "fixture"),
+    [
+        ("anthropic", "anthropic/text-then-tool.sse"),
+        ("openai-responses", "openai_responses/function-calls-streamed.sse"),
+        ("gemini", "gemini/thought-text-stop.sse"),
+    ],
+)
+def test_each_protocol_sends_its_request_set(protocol: str, fixture: str) -> None:
+    seen: list[str] = []
+
+    class Log:
+        def write(self, text: str, /) -> object:
+            seen.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    app = make_app(load_captures(FIXTURES / fixture), log=Log())
+    with ServerThread(app) as server:
+        code, doc = _json(server.url + "/v1", "--protocol", protocol, "--model", "m1")
+    cases = cases_for(protocol, "m1")
+    assert doc["exchanges"] == len(cases)
+    assert code == 5  # a replay cannot refuse the invalid request
+    paths = {line.split()[1] for line in "".join(seen).splitlines() if line.startswith("POST")}
+    assert paths == {"/v1" + c.path.split("?")[0] for c in cases}
+    verdicts = _verdicts(doc)
+    assert verdicts["request.answered"] == "pass"
+    assert verdicts["request.invalid-rejected"] == "fail"
+    assert verdicts["terminal.reached"] == "pass"
