@@ -70,15 +70,7 @@ def render_result(console: Console, result: ConformResult) -> None:
         console.print(Text(f"\n{r.check.severity} {r.check.id}: {r.check.rule}", style="bold"))
         console.print(Text(f"  source: {r.check.source}"))
         for e in r.evidence:
-            where = ", ".join(
-                part
-                for part in (
-                    None if e.record is None else f"record {e.record}",
-                    None if e.offset is None else f"offset {e.offset}",
-                )
-                if part
-            )
-            console.print(Text(f"  {visible(e.exchange)}{f' ({where})' if where else ''}"))
+            console.print(Text(f"  {e.where}"))
             console.print(Text(f"    {e.excerpt}"))
     must, should = len(result.failed("MUST")), len(result.failed("SHOULD"))
     summary = (

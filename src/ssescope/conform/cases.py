@@ -10,7 +10,7 @@ Nothing here does I/O.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import UsageError
@@ -120,11 +120,87 @@ KEY_HEADERS: dict[str, tuple[str, str, str]] = {
 and the prefix of its value."""
 
 
-def _openai_tool() -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {"name": TOOL, "description": _TOOL_TEXT, "parameters": _TOOL_SCHEMA},
-    }
+Body = Callable[..., dict[str, Any]]
+"""A protocol's request body for a prompt, with extra top-level fields."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """How one protocol asks for each thing the request set needs.
+
+    Attributes:
+        path: the path under the API base URL.
+        body: the body of a prompt (``body(prompt, **extra)``).
+        forced: the extra fields that offer the tool and force a call to it.
+        parallel: the extra fields that offer the tool and allow parallel calls.
+        cut: the extra fields of the token limit that cuts the reply, and its title.
+        invalid: the invalid request's body, and its title.
+        usage: the extra fields asking for usage, when the protocol sends it only then.
+        n2: the extra fields asking for two choices, when the protocol has them.
+    """
+
+    path: str
+    body: Body
+    forced: dict[str, Any]
+    parallel: dict[str, Any]
+    cut: tuple[dict[str, Any], str]
+    invalid: tuple[dict[str, Any], str]
+    usage: dict[str, Any] | None = None
+    n2: tuple[dict[str, Any], str] | None = None
+
+
+def _cases(shape: _Shape) -> list[Case]:
+    """The request set of one protocol, in :data:`CASE_IDS` order."""
+    path, body = shape.path, shape.body
+    asked = shape.usage is not None  # usage comes only when asked: the other cases say no
+    plain = Expectation(usage=False) if asked else Expectation()
+    cut_extra, cut_title = shape.cut
+    invalid, invalid_title = shape.invalid
+    out = [
+        Case("plain", "plain text", path, body(_PLAIN), plain),
+        Case(
+            "tool-forced",
+            "a forced tool call",
+            path,
+            body(_FORCED, **shape.forced),
+            replace(plain, tool=TOOL),
+        ),
+        Case(
+            "tools-parallel",
+            "parallel tool calls",
+            path,
+            body(_PARALLEL, **shape.parallel),
+            replace(plain, parallel=True),
+        ),
+        Case("max-tokens", cut_title, path, body(_LONG, **cut_extra), replace(plain, cut=True)),
+    ]
+    if shape.usage is not None:
+        out.append(
+            Case(
+                "usage",
+                "include_usage on",
+                path,
+                body(_PLAIN, **shape.usage),
+                Expectation(usage=True),
+            )
+        )
+    if shape.n2 is not None:
+        n2_extra, n2_title = shape.n2
+        out.append(Case("n2", n2_title, path, body(_PLAIN, **n2_extra), replace(plain, choices=2)))
+    out += [
+        Case("reject", invalid_title, path, invalid, Expectation(reject=True)),
+        Case(
+            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
+        ),
+        Case(
+            "after-hangup",
+            "plain text after a hang-up",
+            path,
+            body(_PLAIN),
+            replace(plain, after_hangup=True),
+        ),
+    ]
+    return out
 
 
 def _chat(model: str) -> list[Case]:
@@ -136,64 +212,33 @@ def _chat(model: str) -> list[Case]:
             **extra,
         }
 
-    path = "/chat/completions"
-    tools = [_openai_tool()]
-    return [
-        Case("plain", "plain text", path, body(_PLAIN), Expectation(usage=False)),
-        Case(
-            "tool-forced",
-            "a forced tool call",
-            path,
-            body(_FORCED, tools=tools, tool_choice="required"),
-            Expectation(usage=False, tool=TOOL),
-        ),
-        Case(
-            "tools-parallel",
-            "parallel tool calls",
-            path,
-            body(_PARALLEL, tools=tools, parallel_tool_calls=True),
-            Expectation(usage=False, parallel=True),
-        ),
-        Case(
-            "max-tokens",
-            f"max_tokens {CUT_TOKENS} cuts the reply",
-            path,
-            body(_LONG, max_tokens=CUT_TOKENS),
-            Expectation(usage=False, cut=True),
-        ),
-        Case(
-            "usage",
-            "include_usage on",
-            path,
-            body(_PLAIN, stream_options={"include_usage": True}),
-            Expectation(usage=True),
-        ),
-        Case("n2", "n=2 choices", path, body(_PLAIN, n=2), Expectation(usage=False, choices=2)),
-        Case(
-            "reject",
-            "an invalid request (messages is not a list)",
-            path,
-            {"model": model, "messages": "not a list of messages", "stream": True},
-            Expectation(reject=True),
-        ),
-        Case(
-            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
-        ),
-        Case(
-            "after-hangup",
-            "plain text after a hang-up",
-            path,
-            body(_PLAIN),
-            Expectation(usage=False, after_hangup=True),
-        ),
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": TOOL, "description": _TOOL_TEXT, "parameters": _TOOL_SCHEMA},
+        }
     ]
+    return _cases(
+        _Shape(
+            "/chat/completions",
+            body,
+            forced={"tools": tools, "tool_choice": "required"},
+            parallel={"tools": tools, "parallel_tool_calls": True},
+            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
+            invalid=(
+                {"model": model, "messages": "not a list of messages", "stream": True},
+                "an invalid request (messages is not a list)",
+            ),
+            usage={"stream_options": {"include_usage": True}},
+            n2=({"n": 2}, "n=2 choices"),
+        )
+    )
 
 
 def _responses(model: str) -> list[Case]:
     def body(prompt: str, **extra: Any) -> dict[str, Any]:
         return {"model": model, "input": prompt, "stream": True, **extra}
 
-    path = "/responses"
     tools = [
         {
             "type": "function",
@@ -203,109 +248,52 @@ def _responses(model: str) -> list[Case]:
             "strict": True,
         }
     ]
-    return [
-        Case("plain", "plain text", path, body(_PLAIN)),
-        Case(
-            "tool-forced",
-            "a forced tool call",
-            path,
-            body(_FORCED, tools=tools, tool_choice="required"),
-            Expectation(tool=TOOL),
-        ),
-        Case(
-            "tools-parallel",
-            "parallel tool calls",
-            path,
-            body(_PARALLEL, tools=tools, parallel_tool_calls=True),
-            Expectation(parallel=True),
-        ),
-        Case(
-            "max-tokens",
-            f"max_output_tokens {RESPONSES_CUT_TOKENS} cuts the reply",
-            path,
-            body(_LONG, max_output_tokens=RESPONSES_CUT_TOKENS),
-            Expectation(cut=True),
-        ),
-        Case(
-            "reject",
-            "an invalid request (input is a number)",
-            path,
-            {"model": model, "input": 42, "stream": True},
-            Expectation(reject=True),
-        ),
-        Case(
-            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
-        ),
-        Case(
-            "after-hangup",
-            "plain text after a hang-up",
-            path,
-            body(_PLAIN),
-            Expectation(after_hangup=True),
-        ),
-    ]
+    cut = RESPONSES_CUT_TOKENS
+    return _cases(
+        _Shape(
+            "/responses",
+            body,
+            forced={"tools": tools, "tool_choice": "required"},
+            parallel={"tools": tools, "parallel_tool_calls": True},
+            cut=({"max_output_tokens": cut}, f"max_output_tokens {cut} cuts the reply"),
+            invalid=(
+                {"model": model, "input": 42, "stream": True},
+                "an invalid request (input is a number)",
+            ),
+        )
+    )
 
 
 def _anthropic(model: str) -> list[Case]:
-    def body(prompt: str, max_tokens: int = 1024, **extra: Any) -> dict[str, Any]:
+    def body(prompt: str, **extra: Any) -> dict[str, Any]:
         return {
             "model": model,
-            "max_tokens": max_tokens,
+            "max_tokens": 1024,
             "messages": [{"role": "user", "content": prompt}],
             "stream": True,
             **extra,
         }
 
-    path = "/messages"
     tools = [{"name": TOOL, "description": _TOOL_TEXT, "input_schema": _TOOL_SCHEMA}]
-    return [
-        Case("plain", "plain text", path, body(_PLAIN)),
-        Case(
-            "tool-forced",
-            "a forced tool call",
-            path,
-            body(_FORCED, tools=tools, tool_choice={"type": "tool", "name": TOOL}),
-            Expectation(tool=TOOL),
-        ),
-        Case(
-            "tools-parallel",
-            "parallel tool calls",
-            path,
-            body(_PARALLEL, tools=tools, tool_choice={"type": "auto"}),
-            Expectation(parallel=True),
-        ),
-        Case(
-            "max-tokens",
-            f"max_tokens {CUT_TOKENS} cuts the reply",
-            path,
-            body(_LONG, max_tokens=CUT_TOKENS),
-            Expectation(cut=True),
-        ),
-        Case(
-            "reject",
-            "an invalid request (messages is not a list)",
-            path,
-            {"model": model, "max_tokens": 16, "messages": "not a list", "stream": True},
-            Expectation(reject=True),
-        ),
-        Case(
-            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
-        ),
-        Case(
-            "after-hangup",
-            "plain text after a hang-up",
-            path,
-            body(_PLAIN),
-            Expectation(after_hangup=True),
-        ),
-    ]
+    return _cases(
+        _Shape(
+            "/messages",
+            body,
+            forced={"tools": tools, "tool_choice": {"type": "tool", "name": TOOL}},
+            parallel={"tools": tools, "tool_choice": {"type": "auto"}},
+            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
+            invalid=(
+                {"model": model, "max_tokens": 16, "messages": "not a list", "stream": True},
+                "an invalid request (messages is not a list)",
+            ),
+        )
+    )
 
 
 def _gemini(model: str) -> list[Case]:
     def body(prompt: str, **extra: Any) -> dict[str, Any]:
         return {"contents": [{"role": "user", "parts": [{"text": prompt}]}], **extra}
 
-    path = f"/models/{model}:streamGenerateContent?alt=sse"
     tools = [
         {
             "functionDeclarations": [
@@ -314,54 +302,20 @@ def _gemini(model: str) -> list[Case]:
         }
     ]
     forced = {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [TOOL]}}
-    return [
-        Case("plain", "plain text", path, body(_PLAIN)),
-        Case(
-            "tool-forced",
-            "a forced tool call",
-            path,
-            body(_FORCED, tools=tools, toolConfig=forced),
-            Expectation(tool=TOOL),
-        ),
-        Case(
-            "tools-parallel",
-            "parallel tool calls",
-            path,
-            body(_PARALLEL, tools=tools),
-            Expectation(parallel=True),
-        ),
-        Case(
-            "max-tokens",
-            f"maxOutputTokens {CUT_TOKENS} cuts the reply",
-            path,
-            body(_LONG, generationConfig={"maxOutputTokens": CUT_TOKENS}),
-            Expectation(cut=True),
-        ),
-        Case(
-            "n2",
-            "candidateCount 2",
-            path,
-            body(_PLAIN, generationConfig={"candidateCount": 2}),
-            Expectation(choices=2),
-        ),
-        Case(
-            "reject",
-            "an invalid request (contents is not a list)",
-            path,
-            {"contents": "not a list"},
-            Expectation(reject=True),
-        ),
-        Case(
-            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
-        ),
-        Case(
-            "after-hangup",
-            "plain text after a hang-up",
-            path,
-            body(_PLAIN),
-            Expectation(after_hangup=True),
-        ),
-    ]
+    return _cases(
+        _Shape(
+            f"/models/{model}:streamGenerateContent?alt=sse",
+            body,
+            forced={"tools": tools, "toolConfig": forced},
+            parallel={"tools": tools},
+            cut=(
+                {"generationConfig": {"maxOutputTokens": CUT_TOKENS}},
+                f"maxOutputTokens {CUT_TOKENS} cuts the reply",
+            ),
+            invalid=({"contents": "not a list"}, "an invalid request (contents is not a list)"),
+            n2=({"generationConfig": {"candidateCount": 2}}, "candidateCount 2"),
+        )
+    )
 
 
 PROTOCOLS: dict[str, Callable[[str], list[Case]]] = {

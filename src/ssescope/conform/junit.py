@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..output.visible import visible
 from .runner import CheckResult, ConformResult
 
 __all__ = ["SUITE_NAME", "junit_xml"]
@@ -24,16 +23,7 @@ SUITE_NAME = "ssescope conform"
 def _evidence_text(result: CheckResult) -> str:
     lines = [f"{result.check.severity} {result.check.id}: {result.check.rule}"]
     lines.append(f"source: {result.check.source}")
-    for e in result.evidence:
-        where = ", ".join(
-            part
-            for part in (
-                None if e.record is None else f"record {e.record}",
-                None if e.offset is None else f"offset {e.offset}",
-            )
-            if part
-        )
-        lines.append(f"{visible(e.exchange)}{f' ({where})' if where else ''}: {e.excerpt}")
+    lines += [f"{e.where}: {e.excerpt}" for e in result.evidence]
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..output.visible import visible
 from .exchange import Exchange
 
 __all__ = ["Check", "Evidence", "Outcome", "Severity", "Verdict", "register", "registered"]
@@ -38,6 +39,20 @@ class Evidence:
     record: int | None = None
     offset: int | None = None
     excerpt: str = ""
+
+    @property
+    def where(self) -> str:
+        """The exchange, with the record and offset when known: ``"a.sse (record 3)"``."""
+        parts = [
+            part
+            for part in (
+                None if self.record is None else f"record {self.record}",
+                None if self.offset is None else f"offset {self.offset}",
+            )
+            if part
+        ]
+        shown = visible(self.exchange)
+        return f"{shown} ({', '.join(parts)})" if parts else shown
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON form."""
