@@ -25,8 +25,11 @@ _TOOL_FINISH = frozenset({"openai-chat", "anthropic"})
 (`tool_calls`, `tool_use`); Gemini says `STOP`, and Responses has none."""
 
 
-def _when(wanted: Callable[[Expectation], bool], why: str) -> Callable[[Judge], Judge]:
-    """Judge only the answers to the cases ``wanted`` picks."""
+def _when(
+    wanted: Callable[[Expectation], bool], why: str, *, streamed: bool = False
+) -> Callable[[Judge], Judge]:
+    """Judge only the answers to the cases ``wanted`` picks (with ``streamed``, only those
+    the server answered with a stream: the others fail ``request.answered``)."""
 
     def wrap(judge: Judge) -> Judge:
         def wrapped(exchange: Exchange) -> Outcome:
@@ -34,6 +37,8 @@ def _when(wanted: Callable[[Expectation], bool], why: str) -> Callable[[Judge], 
                 return skipped(_NO_CASE)
             if not wanted(exchange.case.expect):
                 return skipped(f"only judges the {why}")
+            if streamed and _answered_ok(exchange) is not None:
+                return skipped("the server did not answer with a stream")
             return judge(exchange)
 
         return wrapped
@@ -75,11 +80,9 @@ def _answered(exchange: Exchange) -> Outcome:
     return _fail(exchange, f"a valid request ended {response.status}{why}")
 
 
-@_when(lambda e: e.usage is not None, "requests that say whether they want usage")
+@_when(lambda e: e.usage is not None, "requests that say whether they want usage", streamed=True)
 def _usage_as_asked(exchange: Exchange) -> Outcome:
     assert exchange.case is not None
-    if _answered_ok(exchange) is not None:
-        return skipped("the server did not answer with a stream")
     usage = exchange.report.response.usage
     has = usage is not None and any(
         v is not None for v in (usage.input_tokens, usage.output_tokens, usage.total_tokens)
@@ -100,11 +103,9 @@ def _calls(exchange: Exchange) -> list[str]:
     ]
 
 
-@_when(lambda e: e.tool is not None, "requests that force a tool call")
+@_when(lambda e: e.tool is not None, "requests that force a tool call", streamed=True)
 def _forced_call(exchange: Exchange) -> Outcome:
     assert exchange.case is not None
-    if _answered_ok(exchange) is not None:
-        return skipped("the server did not answer with a stream")
     wanted = exchange.case.expect.tool
     names = _calls(exchange)
     if wanted not in names:
@@ -118,10 +119,8 @@ def _forced_call(exchange: Exchange) -> Outcome:
     return passed()
 
 
-@_when(lambda e: e.parallel, "requests that ask for parallel tool calls")
+@_when(lambda e: e.parallel, "requests that ask for parallel tool calls", streamed=True)
 def _parallel_distinct(exchange: Exchange) -> Outcome:
-    if _answered_ok(exchange) is not None:
-        return skipped("the server did not answer with a stream")
     calls = [c for o in exchange.report.response.outputs for c in o.tool_calls]
     if len(calls) < 2:
         return skipped(f"the reply made {len(calls)} tool call(s), not several")
@@ -134,10 +133,8 @@ def _parallel_distinct(exchange: Exchange) -> Outcome:
     return passed()
 
 
-@_when(lambda e: e.cut, "requests with a token limit that cuts the reply")
+@_when(lambda e: e.cut, "requests with a token limit that cuts the reply", streamed=True)
 def _cut_says_length(exchange: Exchange) -> Outcome:
-    if _answered_ok(exchange) is not None:
-        return skipped("the server did not answer with a stream")
     response = exchange.report.response
     reasons = [o.raw_finish_reason or o.finish_reason for o in response.outputs]
     if response.status == "incomplete":
@@ -149,11 +146,9 @@ def _cut_says_length(exchange: Exchange) -> Outcome:
     )
 
 
-@_when(lambda e: e.choices > 1, "requests for several choices")
+@_when(lambda e: e.choices > 1, "requests for several choices", streamed=True)
 def _choices(exchange: Exchange) -> Outcome:
     assert exchange.case is not None
-    if _answered_ok(exchange) is not None:
-        return skipped("the server did not answer with a stream")
     wanted = exchange.case.expect.choices
     outputs = exchange.report.response.outputs
     indexes = sorted(o.index for o in outputs)
