@@ -138,3 +138,13 @@ class _Null:
 
     def flush(self) -> None:
         pass
+
+
+def test_an_unreachable_upstream_saw_nothing() -> None:
+    from ssescope.conform.upstream import Upstream
+
+    upstream = Upstream("http://127.0.0.1:9", 0.3)
+    assert upstream.mark() == 0
+    view = upstream.after_hangup(0)
+    assert (view.seen, view.closed) == (False, False)
+    assert view.waited >= 0.3
