@@ -165,6 +165,8 @@ def test_a_replay_calling_another_tool_fails_the_forced_call() -> None:
         "the request forced a call to get_weather; the reply holds weather"
     )
     assert verdicts["request.n-choices"] == "pass"
+    # the engine was given the request: the call to a tool it did not offer is found
+    assert verdicts["tool.arguments-match-schema"] == "fail"
 
 
 def test_the_hangup_reaches_the_upstream_log(chat_server: str) -> None:

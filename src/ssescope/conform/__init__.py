@@ -7,7 +7,7 @@ headers and request the capture recorded (:class:`Exchange`).
 
 from __future__ import annotations
 
-from . import checks_http, checks_request, checks_stream, checks_tools
+from . import checks_http, checks_request, checks_schema, checks_stream, checks_tools
 from .captures import exchanges_of
 from .cases import PROTOCOLS, Case, Expectation, cases_for
 from .exchange import Exchange, UpstreamView
@@ -33,7 +33,15 @@ __all__ = [
     "run_checks",
 ]
 
-register((*checks_stream.CHECKS, *checks_tools.CHECKS, *checks_http.CHECKS, *checks_request.CHECKS))
+register(
+    (
+        *checks_stream.CHECKS,
+        *checks_tools.CHECKS,
+        *checks_schema.CHECKS,
+        *checks_http.CHECKS,
+        *checks_request.CHECKS,
+    )
+)
 
 CHECKS: tuple[Check, ...] = registered()
 """Every conformance check, in the order the table and docs list them."""

@@ -164,6 +164,7 @@ def _send(client: httpx.Client, target: Target, case: Case) -> Exchange:
                 stall=target.timeout,
                 start=start,
                 timing=TimingOptions(stall_s=target.stall_s),
+                request=case.body,
             )
             if status >= 300:
                 report = read_answer(response, live, tee, start, secrets)
