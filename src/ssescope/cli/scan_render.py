@@ -99,12 +99,8 @@ def _where(console: Console, places: list[dict[str, Any]]) -> None:
 
 def _place(item: dict[str, Any]) -> str:
     """Which stream of its input: ``row 12``, ``entry 3``, ``response 1``."""
-    parts = [
-        f"{name} {item[name]}"
-        for name in ("table_row", "entry", "response")
-        if item[name] is not None
-    ]
-    return " ".join(parts).replace("table_row", "row")
+    names = (("table_row", "row"), ("entry", "entry"), ("response", "response"))
+    return " ".join(f"{label} {item[name]}" for name, label in names if item[name] is not None)
 
 
 def _open_next(console: Console, worst: list[dict[str, Any]]) -> None:
@@ -168,6 +164,16 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
         verdicts.append(f"{status} {v['count']:,} ({v['rate']:.1%})", style=_STYLES[status])
         verdicts.append("   ")
     console.print(verdicts, soft_wrap=True)
+    idle = summary.get("idle")
+    if idle and idle["streams"]:
+        console.print(
+            Text(
+                f"{idle['streams']:,} stream{'' if idle['streams'] == 1 else 's'} went "
+                f"{idle['at_least_s']:.1f} s or more without content ({idle['broken']:,} of "
+                "them broke)",
+                style="yellow",
+            )
+        )
     console.print()
     if streams:
         for spec, groups in (summary.get("by") or {}).items():

@@ -32,8 +32,10 @@ from ..containers.websocket import Direction, Opcode
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
+from ..silence import hung_up
 from ..sourceinfo import SourceInfo
 from ..sources.decode import ContentDecoder
+from ..toolschema.check import mismatched_calls
 from .exchange import Exchange, Registry
 from .folder import RecordFolder
 from .headers import header, redact_pairs
@@ -317,7 +319,7 @@ class Recorder:
                 container="http",
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
-                tools=request_tools(ex.request_body),
+                tools=request_tools(ex.request_body, ex.request_headers),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")
@@ -451,7 +453,7 @@ class Recorder:
         if end == "cancelled":
             # how long the client had waited without a byte: a client timeout says so
             waited = t - (ex.last_byte_s if ex.last_byte_s is not None else 0.0)
-            tape.pipeline.cancel(f"the client hung up after {max(0.0, waited):.1f} s without data")
+            tape.pipeline.cancel(hung_up(waited))
         tape.pipeline.close(t)
         report = tape.pipeline.report()
         ex.end = end
@@ -472,6 +474,8 @@ class Recorder:
                 ex.content_idle_during = ex.content_kind  # (after the last content)
             ex.content_idle_max_s = longest
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
+        if tape.pipeline.source.tools:  # the request declared tools: its calls were checked
+            ex.schema_mismatches = mismatched_calls(report.diagnostics)
         if self.on_report is not None:
             try:
                 self.on_report(ex, report)
