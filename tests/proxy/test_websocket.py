@@ -407,3 +407,19 @@ def test_a_key_offered_as_a_subprotocol_is_kept_out_of_the_capture(
     assert KEY not in text
     assert "openai-insecure-api-key.[redacted]" in text
     assert KEY not in (tmp_path / "index.jsonl").read_text()
+
+
+def test_redact_content_hashes_the_text_of_each_message(
+    upstream: tuple[ServerThread, WSUpstream], tmp_path: Path
+) -> None:
+    server, _ = upstream
+    with ProxyThread(server.url, record=tmp_path, redact_content=True) as proxy:
+        with connect(_ws(proxy, "/v1/responses")) as ws:
+            ws.send(_create("secret words here"))
+            got = _until_terminal(ws)
+        ex = _one(proxy)
+    assert "secret" in str(got)  # (the client gets the text)
+    text = Path(ex.capture).read_text()
+    assert "secret" not in text and "sha256:" in text
+    assert ex.verdict == "completed"  # judged on the messages as they came
+    assert [r.status for r in ssescope.inspect_all(Path(ex.capture).read_bytes())] == ["completed"]
