@@ -152,6 +152,22 @@ def test_redaction_hides_the_state_value_and_keeps_the_counts() -> None:
             [{"type": "STEP_STARTED", "stepName": "plan"}],
             "The step 'plan' was started but never ended before the run ended.",
         ),
+        (
+            [{"type": "REASONING_MESSAGE_CONTENT", "messageId": "r", "delta": "hm"}],
+            "REASONING_MESSAGE_CONTENT for the reasoning message 'r', which was never started.",
+        ),
+        (
+            [
+                {"type": "REASONING_MESSAGE_START", "messageId": "r"},
+                {"type": "REASONING_MESSAGE_END", "messageId": "r"},
+                {"type": "REASONING_MESSAGE_END", "messageId": "r"},
+            ],
+            "REASONING_MESSAGE_END for the reasoning message 'r', which was never started.",
+        ),
+        (
+            [{"type": "REASONING_MESSAGE_START", "messageId": "r"}],
+            "The reasoning message 'r' was started but never ended before the run ended.",
+        ),
     ],
 )
 def test_an_ordering_rule_broken_inside_the_run_is_reported(

@@ -51,8 +51,6 @@ _PASSIVE = {
     "STEP_FINISHED",
     "REASONING_START",
     "REASONING_END",
-    "REASONING_MESSAGE_START",
-    "REASONING_MESSAGE_END",
     "REASONING_ENCRYPTED_VALUE",
     "THINKING_START",
     "THINKING_END",
@@ -91,6 +89,7 @@ class AgUiAdapter(AdapterBase):
         self._calls: dict[str, _Call] = {}
         self._ended_calls: set[str] = set()
         self._open_steps: set[str] = set()
+        self._open_reasoning: set[str] = set()
         self._next_call = 0
         self._last_output = 0
         self._state: JSON = None
@@ -183,7 +182,20 @@ class AgUiAdapter(AdapterBase):
             self._tool(kind, obj, record, out)
         elif kind in ("STEP_STARTED", "STEP_FINISHED"):
             self._step(kind, obj, record, out)
+        elif kind in ("REASONING_MESSAGE_START", "REASONING_MESSAGE_END"):
+            self._reasoning_bounds(kind, obj, record, out)
         elif kind in _REASONING_CONTENT:
+            if kind == "REASONING_MESSAGE_CONTENT":
+                message = self._field(obj, "messageId", record, out)
+                if message is not None and message not in self._open_reasoning:
+                    self._order(
+                        record,
+                        out,
+                        "not-started",
+                        what="reasoning message",
+                        id=message,
+                        event_type=kind,
+                    )
             delta = obj.get("delta")
             if isinstance(delta, str) and delta:
                 out.append(ReasoningDelta(record.index, self._last_output, delta))
@@ -234,8 +246,29 @@ class AgUiAdapter(AdapterBase):
             self._order(record, out, "left-open", what="tool call", id=call)
         for step in sorted(self._open_steps):
             self._order(record, out, "left-open", what="step", id=step)
+        for message in sorted(self._open_reasoning):
+            self._order(record, out, "left-open", what="reasoning message", id=message)
         self._open_messages.clear()
         self._open_steps.clear()
+        self._open_reasoning.clear()
+
+    def _reasoning_bounds(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """A reasoning message is started once and ended once it started (the verifier)."""
+        message = self._field(obj, "messageId", record, out)
+        if message is None:
+            return
+        if kind == "REASONING_MESSAGE_START":
+            if message in self._open_reasoning:
+                self._order(record, out, "started-again", what="reasoning message", id=message)
+            self._open_reasoning.add(message)
+        elif message in self._open_reasoning:
+            self._open_reasoning.discard(message)
+        else:
+            self._order(
+                record, out, "not-started", what="reasoning message", id=message, event_type=kind
+            )
 
     def _step(
         self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

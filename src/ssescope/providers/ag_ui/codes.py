@@ -49,8 +49,8 @@ ORDER = Code(
     },
     (
         "- **Means:** the events break one of the spec's ordering rules: content or an end for a\n"
-        "  message, tool call or step that was never started, an end given twice, a message,\n"
-        "  tool call or step left open when the run ended, `RUN_FINISHED` after `RUN_ERROR` (the\n"
+        "  message, reasoning message, tool call or step that was never started, an end given\n"
+        "  twice, one of them left open when the run ended, `RUN_FINISHED` after `RUN_ERROR` (the\n"
         "  run stays `failed`), events after the run ended, or events before `RUN_STARTED`.\n"
         "  What can be read is kept.\n"
         '- **Example:** `{"type":"RUN_ERROR","message":"x"}` then `{"type":"RUN_FINISHED"}`.\n'
