@@ -311,8 +311,11 @@ TIMING_STALL = Code(
         "content-aborted": "No content arrived for {wait} ({time:.3f} s into the response, at byte {byte_offset}) while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the client aborted the stream.",
     },
     (
-        "- **Meaning:** the stream went silent for longer than the stall threshold (10 s by\n"
-        "  default, `--stall` in the CLI). Its `kind` argument says which silence:\n"
+        "- **Meaning:** the stream went silent for longer than the stall threshold: 10 s\n"
+        "  anywhere, and once content has begun, 20 times the stream's median gap between\n"
+        "  content records, at least 2 s (`TimingOptions`; `--stall` in `request`; see\n"
+        "  docs/timing.md). `stall_s` is the threshold that applied. Its `kind` argument says\n"
+        "  which silence:\n"
         "  `bytes` when no record arrived at all (between two records, or after the last one\n"
         "  until the body ended), `content` when records kept arriving but none carried\n"
         "  content (text, reasoning, refusal, tool-call arguments, the terminal event): a\n"
