@@ -12,8 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 import ssescope
+from ssescope.cli import cli
 from ssescope.proxy import ProxyThread
 from ssescope.proxy.display import exchange_line
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
@@ -71,3 +73,21 @@ def test_a_silence_mid_tool_call_is_a_stall_on_the_line_in_the_index_and_in_insp
     [stall] = [d for d in report.diagnostics if d.code == "timing.stall"]
     assert (stall.args or {})["kind"] == "bytes" and (stall.args or {})["stall_s"] == 2.0
     assert stall.record == STALLED_RECORD
+
+
+def test_a_fixed_idle_threshold_holds_in_the_proxy_and_in_inspect(
+    upstream: ServerThread, tmp_path: Path
+) -> None:
+    fault = f"?fault=stall@record:{STALLED_RECORD}:{PAUSE:g}"
+    fixed = ssescope.TimingOptions(stall_s=5.0, stall_pace=None)
+    with ProxyThread(upstream.url, record=tmp_path, timing=fixed) as proxy:
+        httpx.post(proxy.url + "/tool/v1/chat/completions" + fault, json={}, timeout=30)
+        proxy.flush()
+    [line] = [json.loads(t) for t in (tmp_path / "index.jsonl").read_text().splitlines()]
+    assert line["verdict"] == "completed" and "timing.stall" not in line["diagnostics"]
+    capture = str(line["capture"])
+    for args, stalls in (([], 1), (["--idle-threshold", "5"], 0), (["--idle-threshold", "1"], 1)):
+        result = CliRunner().invoke(cli, ["inspect", capture, "--json", *args])
+        assert result.exit_code == 0, result.output
+        found = [d for d in json.loads(result.stdout)["diagnostics"] if d["code"] == "timing.stall"]
+        assert len(found) == stalls, args
