@@ -9,19 +9,19 @@ import time
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import click
 from rich.console import Console
 
-from .. import codes
 from ..aggregate.report import Report
-from ..containers.redact import REDACTED, redact_url, scrub, secret_values
-from ..diagnostics import Diagnostic, diagnostic
+from ..containers.redact import scrub, secret_values
+from ..diagnostics import Diagnostic
 from ..errors import UsageError
 from ..events import ReasoningDelta, RefusalDelta, TextDelta
 from ..output import strictjson
 from ..output.visible import visible
+from ..sources.answer import ERROR_BODY_CAP, read_answer
 from . import exitcodes
 from ._types import positive
 from .options import FAIL_ON_HELP, parse_fail_on, provider_option
@@ -29,8 +29,6 @@ from .render import SECTIONS, render_report
 
 __all__ = ["ERROR_BODY_CAP", "EXIT", "exit_code", "request_command"]
 
-ERROR_BODY_CAP = 1 << 20
-"""The most bytes of an HTTP error (or redirect) body that ``request`` reads (1 MiB)."""
 
 EXIT = {
     "completed": 0,
@@ -207,69 +205,6 @@ class _Counters:
             self._drawn = False
 
 
-def _read_capped(response: Any, cap: int) -> tuple[bytes, bool, BaseException | None]:
-    """Read at most ``cap`` decoded bytes of a body: (bytes, whether the cap was hit, error)."""
-    import httpx
-
-    from ..sources.httpx import iter_body
-
-    parts: list[bytes] = []
-    size = 0
-    try:
-        for piece in iter_body(response):
-            parts.append(piece)
-            size += len(piece)
-            if size > cap:
-                return b"".join(parts)[:cap], True, None
-    except (httpx.DecodingError, httpx.TransportError) as exc:
-        return b"".join(parts), False, exc
-    return b"".join(parts), False, None
-
-
-def _not_a_stream(
-    response: Any, live: Any, capture: Any, start: float, secrets: list[str]
-) -> Report:
-    """Read an HTTP error or redirect answer (capped, credentials scrubbed) into a Report."""
-    status = response.status_code
-    raw, capped, error = _read_capped(response, ERROR_BODY_CAP)
-    text = raw.decode("utf-8", "replace")
-    cleaned = scrub(text, secrets)
-    pipeline = live.pipeline
-    if cleaned != text:
-        raw = cleaned.encode("utf-8")
-        pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
-    if raw:
-        elapsed = time.monotonic() - start
-        if capture is not None:
-            capture.write_chunk(raw, elapsed)
-        pipeline.feed(raw, elapsed)
-    if capped:
-        pipeline.add_diagnostic(
-            diagnostic(codes.HTTP_BODY_CAPPED, ERROR_BODY_CAP, status=status, cap=ERROR_BODY_CAP)
-        )
-    if error is not None:
-        live.fail(error)
-    location = None
-    if status < 400:
-        location = redact_url(scrub(response.headers.get("location", ""), secrets))
-        pipeline.add_diagnostic(
-            diagnostic(
-                codes.HTTP_REDIRECT,
-                0,
-                form="location" if location else "no-location",
-                status=status,
-                location=location,
-            )
-        )
-    report: Report = live.close("the server did not answer with a stream")
-    if location is not None:
-        report.response.status = "failed"
-        report.response.status_reason = (
-            f"the server answered HTTP {status}, a redirect (not followed)"
-        )
-    return report
-
-
 def _run(
     url: str,
     method: str,
@@ -328,7 +263,7 @@ def _run(
                 request=body,
             )
             if response.status_code >= 300:
-                report = _not_a_stream(response, live, capture, start, secrets)
+                report = read_answer(response, live, capture, start, secrets)
             else:
                 try:
                     for ev in live:

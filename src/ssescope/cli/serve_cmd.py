@@ -61,6 +61,12 @@ __all__ = ["serve_command"]
     "--list-quirks lists them).",
 )
 @click.option("--list-quirks", is_flag=True, help="Print the quirk presets and exit.")
+@click.option(
+    "--by-request",
+    is_flag=True,
+    help="Answer a request that names no capture with the capture whose recorded request "
+    "is most like it (.ssecap captures keep their request).",
+)
 @connection_limit_options
 def serve_command(
     path: str | None,
@@ -73,6 +79,7 @@ def serve_command(
     faults: tuple[str, ...],
     quirks: tuple[str, ...],
     list_quirks: bool,
+    by_request: bool,
     header_timeout: float,
     max_connections: int | None,
 ) -> None:
@@ -112,7 +119,14 @@ def serve_command(
     address, warning = check_host(host, "the captures it serves")
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    options = ReplayOptions(chunk=chunk, delay=delay, speed=speed, faults=parsed, quirks=presets)
+    options = ReplayOptions(
+        chunk=chunk,
+        delay=delay,
+        speed=speed,
+        faults=parsed,
+        quirks=presets,
+        by_request=by_request,
+    )
     hosts = allowed_hosts(host, address, extra_hosts)
     app = make_app(captures, options, allowed_hosts=hosts)
     sock = listen(address, port)  # a busy port: one line, exit 1

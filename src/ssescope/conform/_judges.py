@@ -76,11 +76,14 @@ def check(
     protocols: Iterable[str] = (),
     *,
     any_stream: bool = False,
+    needs_case: bool = False,
 ) -> Check:
     """A :class:`Check`; ``judge`` may be a judge or the diagnostic codes that break the rule."""
     if not callable(judge):
         judge = by_codes(judge)
-    return Check(id, severity, title, rule, source, judge, frozenset(protocols), any_stream)
+    return Check(
+        id, severity, title, rule, source, judge, frozenset(protocols), any_stream, needs_case
+    )
 
 
 def needs_headers(judge: Callable[[Exchange], Outcome]) -> Judge:

@@ -12,6 +12,8 @@ __all__ = [
     "NGINX",
     "OLLAMA",
     "OPENAI_CHAT",
+    "OPENAI_CHAT_OPTIONS",
+    "OPENAI_CHAT_TOOL_CHOICE",
     "OPENAI_RESPONSES",
     "SSE",
     "VERCEL_UI",
@@ -22,6 +24,12 @@ HTTP = "https://www.rfc-editor.org/rfc/rfc9110"
 JSON = "https://www.rfc-editor.org/rfc/rfc8259"
 NGINX = "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_buffering"
 OPENAI_CHAT = "https://platform.openai.com/docs/api-reference/chat-streaming"
+OPENAI_CHAT_OPTIONS = (
+    "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options"
+)
+OPENAI_CHAT_TOOL_CHOICE = (
+    "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice"
+)
 OPENAI_RESPONSES = "https://platform.openai.com/docs/api-reference/responses-streaming"
 ANTHROPIC = "https://docs.anthropic.com/en/docs/build-with-claude/streaming"
 GEMINI = "https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent"

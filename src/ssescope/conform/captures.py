@@ -8,9 +8,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..api import feed_chunks, open_streams
+from ..containers import LOST_CHUNKS, Chunk
 from ..errors import UsageError
 from ..pipeline import Pipeline
 from .exchange import Exchange
+from .wire import wire_of
 
 __all__ = ["INDEX_NAME", "capture_files", "exchanges_of"]
 
@@ -58,5 +60,9 @@ def exchanges_of(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Exchange]:
         for i, stream in enumerate(streams):
             entry = stream.info.entry.index if stream.info.entry is not None else i
             pipeline = Pipeline(source=stream.info, collect_events=False)
-            report = feed_chunks(pipeline, stream.chunks).report()
-            yield Exchange(_name(path, entry, len(streams)), report, stream.info)
+            chunks = list(stream.chunks)
+            report = feed_chunks(pipeline, chunks).report()
+            data = [bytes(c.data) if isinstance(c, Chunk) else bytes(c) for c in chunks]
+            timed = stream.info.container != "raw" and LOST_CHUNKS not in stream.info.lost
+            wire = wire_of(data, chunked=timed, chat=report.provider == "openai-chat")
+            yield Exchange(_name(path, entry, len(streams)), report, stream.info, wire=wire)

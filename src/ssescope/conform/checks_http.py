@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import check, evidence_at, needs_headers, passed, skipped
+from ._judges import by_codes, check, evidence_at, needs_headers, passed, skipped
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
 
@@ -91,6 +91,16 @@ def _status_ok(exchange: Exchange) -> Outcome:
     return passed()
 
 
+_USAGE_MISSING = by_codes(("usage.missing",))
+
+
+def _usage_reported(exchange: Exchange) -> Outcome:
+    case = exchange.case
+    if case is not None and case.expect.usage is False:
+        return skipped("the request did not ask for usage (request.usage-as-asked judges it)")
+    return _USAGE_MISSING(exchange)
+
+
 CHECKS: tuple[Check, ...] = (
     check(
         "http.content-type",
@@ -169,7 +179,12 @@ CHECKS: tuple[Check, ...] = (
         "usage numbers are valid",
         "Token counts are non-negative integers.",
         src.OPENAI_CHAT,
-        ("usage.invalid-value", "anthropic.invalid-usage", "bedrock.invalid-usage"),
+        (
+            "usage.invalid-value",
+            "anthropic.invalid-usage",
+            "bedrock.invalid-usage",
+            "gemini-interactions.invalid-usage",
+        ),
     ),
     check(
         "usage.reported",
@@ -178,7 +193,7 @@ CHECKS: tuple[Check, ...] = (
         "A completed response reports its token usage (with `include_usage` where the "
         "protocol asks for it).",
         src.OPENAI_CHAT,
-        ("usage.missing",),
+        _usage_reported,
     ),
     check(
         "timing.no-burst",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import check, evidence_at, passed
+from ._judges import check, evidence_at, passed, skipped
 from .exchange import Exchange
-from .registry import Check, Outcome
+from .registry import Check, Judge, Outcome
+from .wire import Wire
 
 __all__ = ["CHECKS"]
 
@@ -26,6 +27,70 @@ def _error_not_completed(exchange: Exchange) -> Outcome:
         "fail",
         (evidence_at(exchange, f"error {report.error} under a completed terminal"),),
     )
+
+
+def _wire(exchange: Exchange) -> Wire | None:
+    wire = exchange.wire
+    if wire is None or exchange.report.framing != "sse":
+        return None
+    return wire
+
+
+def _lf_lines(exchange: Exchange) -> Outcome:
+    wire = _wire(exchange)
+    if wire is None:
+        return skipped("not an SSE stream")
+    if not wire.cr_lines:
+        return passed()
+    text = f"{wire.cr_lines} event(s) with CR or CRLF line ends"
+    return Outcome("fail", (evidence_at(exchange, text, offset=wire.first_cr),))
+
+
+def _one_data_line(exchange: Exchange) -> Outcome:
+    wire = _wire(exchange)
+    if wire is None:
+        return skipped("not an SSE stream")
+    if not wire.multi_line_data:
+        return passed()
+    text = f"{wire.multi_line_data} event(s) with their data over several data: lines"
+    return Outcome("fail", (evidence_at(exchange, text, record=wire.first_multi_line),))
+
+
+def _whole_characters(exchange: Exchange) -> Outcome:
+    wire = exchange.wire
+    if wire is None or not wire.chunked:
+        return skipped("the chunk boundaries are not known")
+    if not wire.split_chars:
+        return passed()
+    text = f"{wire.split_chars} chunk boundary(ies) inside a UTF-8 character"
+    return Outcome("fail", (evidence_at(exchange, text, offset=wire.first_split),))
+
+
+def _chat_rule(what: str) -> Judge:
+    """A judge failing a chat stream whose chunks show ``what`` (a :class:`ChatShape`
+    count, with ``first_...`` its record)."""
+    first = {
+        "finish_repeated": "first_finish_repeat",
+        "empty_choices": "first_empty",
+        "roleless": "first_roleless",
+    }[what]
+    texts = {
+        "finish_repeated": "{n} choice(s) with finish_reason set on more than one chunk",
+        "empty_choices": "{n} chunk(s) with empty choices and no usage",
+        "roleless": "{n} choice(s) whose first delta names no role",
+    }
+
+    def judge(exchange: Exchange) -> Outcome:
+        shape = None if exchange.wire is None else exchange.wire.chat
+        if shape is None:
+            return skipped("no chat chunks were read")
+        count = getattr(shape, what)
+        if not count:
+            return passed()
+        text = texts[what].format(n=count)
+        return Outcome("fail", (evidence_at(exchange, text, record=getattr(shape, first)),))
+
+    return judge
 
 
 CHECKS: tuple[Check, ...] = (
@@ -62,6 +127,36 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     check(
+        "sse.lf-line-endings",
+        "SHOULD",
+        "lines end with LF",
+        "Lines end with LF. CR and CRLF are valid SSE, but a reader that splits on LF "
+        "keeps a CR in every field, and one that never sees an LF never sees a line.",
+        src.SSE,
+        _lf_lines,
+        any_stream=True,
+    ),
+    check(
+        "sse.one-data-line",
+        "SHOULD",
+        "each event's data is one line",
+        "Each event carries its payload in one `data:` line. Several lines are valid SSE "
+        "(joined with LF), but a client that takes one line per event reads half a payload.",
+        src.SSE,
+        _one_data_line,
+        any_stream=True,
+    ),
+    check(
+        "chunks.whole-characters",
+        "SHOULD",
+        "chunks end on character boundaries",
+        "No chunk ends inside a UTF-8 character: a client that decodes each chunk on its "
+        "own, without a streaming decoder, turns a split character into U+FFFD.",
+        src.SSE,
+        _whole_characters,
+        any_stream=True,
+    ),
+    check(
         "utf8.valid",
         "MUST",
         "the body is UTF-8",
@@ -94,6 +189,8 @@ CHECKS: tuple[Check, ...] = (
         src.OPENAI_RESPONSES,
         (
             "openai-responses.missing-type",
+            "ag-ui.missing-type",
+            "gemini-interactions.missing-event-type",
             "openai-responses.event-name-mismatch",
             "openai-responses.not-an-object",
             "anthropic.missing-type",
@@ -207,6 +304,8 @@ CHECKS: tuple[Check, ...] = (
             "bedrock.missing-message-stop",
             "cohere.missing-message-end",
             "ollama.missing-done",
+            "ag-ui.missing-run-end",
+            "gemini-interactions.missing-completed",
         ),
     ),
     check(
@@ -223,6 +322,8 @@ CHECKS: tuple[Check, ...] = (
             "anthropic.block-stopped-twice",
             "anthropic.missing-index",
             "vercel-ui.part-not-started",
+            "ag-ui.order",
+            "gemini-interactions.step-unclosed",
         ),
     ),
     check(
@@ -278,6 +379,36 @@ CHECKS: tuple[Check, ...] = (
             "openai-chat.unexpected-object",
             "openai-chat.missing-choice-index",
         ),
+        ("openai-chat",),
+    ),
+    check(
+        "chat.finish-once",
+        "SHOULD",
+        "a choice's finish reason comes once",
+        "A choice's `finish_reason` is null on every chunk but its last: a client that "
+        "stops at the first one loses the rest of the reply.",
+        src.OPENAI_CHAT,
+        _chat_rule("finish_repeated"),
+        ("openai-chat",),
+    ),
+    check(
+        "chat.choices-present",
+        "SHOULD",
+        "every chunk carries a choice",
+        "Every chunk but the final usage chunk carries a choice: a client that reads "
+        "`choices[0]` fails on an empty list (such as a first `prompt_filter_results` chunk).",
+        src.OPENAI_CHAT,
+        _chat_rule("empty_choices"),
+        ("openai-chat",),
+    ),
+    check(
+        "chat.assistant-role",
+        "SHOULD",
+        "the first delta names the role",
+        "The first delta of each choice says `role: assistant`, as OpenAI sends it: a client "
+        "that builds the message from the deltas is otherwise left without a role.",
+        src.OPENAI_CHAT,
+        _chat_rule("roleless"),
         ("openai-chat",),
     ),
 )

@@ -6,8 +6,26 @@ from dataclasses import dataclass
 
 from ..aggregate.report import Report
 from ..sourceinfo import SourceInfo
+from .cases import Case
+from .wire import Wire
 
-__all__ = ["Exchange"]
+__all__ = ["Exchange", "UpstreamView"]
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamView:
+    """What the upstream behind the server under test saw of one request (URL mode's
+    ``--upstream``: an ``ssescope serve`` the server forwards to).
+
+    Attributes:
+        seen: whether the upstream received the forwarded request.
+        closed: whether the server closed its upstream connection before that stream's end.
+        waited: the seconds conform waited for it to close.
+    """
+
+    seen: bool
+    closed: bool
+    waited: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,11 +36,33 @@ class Exchange:
         name: how evidence names it (a file, with its entry when the capture holds several).
         report: the engine's Report of the stream.
         info: what the source knew: the response headers, the request, the offered tools.
+        case: the request of URL mode's set this answered (``None`` for a capture).
+        upstream: what the upstream saw of it, when ``--upstream`` names one.
+        wire: how the stream sat on the wire (line endings, data lines, chunks).
+        protocol: the protocol URL mode spoke (the Report's provider when it saw none).
     """
 
     name: str
     report: Report
     info: SourceInfo
+    case: Case | None = None
+    upstream: UpstreamView | None = None
+    wire: Wire | None = None
+    protocol: str | None = None
+
+    @property
+    def request_body(self) -> object:
+        """The body of the request this answered, when known (URL mode's case), else
+        ``None``: what a check of tool calls against the request's schemas reads."""
+        return None if self.case is None else self.case.body
+
+    @property
+    def provider(self) -> str:
+        """The stream's provider: the Report's, else the protocol URL mode spoke."""
+        found = self.report.provider
+        if found == "unknown" and self.protocol is not None:
+            return self.protocol
+        return found
 
     def header(self, name: str) -> str | None:
         """The first response header called ``name`` (case-insensitive), or ``None``."""

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..output.visible import visible
 from .exchange import Exchange
 
 __all__ = ["Check", "Evidence", "Outcome", "Severity", "Verdict", "register", "registered"]
@@ -38,6 +39,20 @@ class Evidence:
     record: int | None = None
     offset: int | None = None
     excerpt: str = ""
+
+    @property
+    def where(self) -> str:
+        """The exchange, with the record and offset when known: ``"a.sse (record 3)"``."""
+        parts = [
+            part
+            for part in (
+                None if self.record is None else f"record {self.record}",
+                None if self.offset is None else f"offset {self.offset}",
+            )
+            if part
+        ]
+        shown = visible(self.exchange)
+        return f"{shown} ({', '.join(parts)})" if parts else shown
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON form."""
@@ -76,6 +91,9 @@ class Check:
         protocols: the providers the check applies to (empty: every provider).
         any_stream: whether the check also judges a stream of no recognised LLM
             protocol (an agent protocol, plain events); most checks do not.
+        needs_case: whether the check judges what URL mode's request asked for (it
+            skips recorded exchanges); the other checks skip the stream the client
+            hung up on.
     """
 
     id: str
@@ -86,16 +104,20 @@ class Check:
     judge: Judge = field(compare=False, repr=False)
     protocols: frozenset[str] = frozenset()
     any_stream: bool = False
+    needs_case: bool = False
 
     def applies_to(self, exchange: Exchange) -> bool:
         """Whether the check concerns this exchange's protocol."""
-        provider = exchange.report.provider
+        provider = exchange.provider
         if provider == "unknown" and not self.any_stream:
             return False
         return not self.protocols or provider in self.protocols
 
     def run(self, exchange: Exchange) -> Outcome:
         """Judge ``exchange`` (``skip`` when the check does not concern its protocol)."""
+        case = exchange.case
+        if case is not None and case.expect.hangup and not self.needs_case:
+            return Outcome("skip", reason="the client hung up on purpose")
         if not self.applies_to(exchange):
             if not self.protocols:
                 return Outcome("skip", reason="not a stream of a known LLM protocol")

@@ -92,6 +92,8 @@ class Body:
             ``None`` for a form that holds one.
         tools: the tools the request declared, when the form keeps its body
             (:func:`~ssescope.containers.request_tools.request_tools`).
+        request_body: the request's body as the form keeps it (a JSON value, or text),
+            or ``None`` (what ``serve --by-request`` matches requests against).
         websocket: how the WebSocket connection ended, for a stream read from a
             WebSocket capture (:mod:`ssescope.containers.websocket`), else ``None``.
     """
@@ -108,6 +110,7 @@ class Body:
     timing: dict[str, float] = field(default_factory=dict)
     entry: EntryInfo | None = None
     tools: ToolSchemas = ()
+    request_body: object = None
     websocket: WebSocketEnd | None = None
 
     def info(self) -> SourceInfo:

@@ -340,6 +340,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
             headers=redact_headers(_headers(req.get("headers"))),
         )
         body.tools = request_tools(req.get("body"), body.request["headers"])
+        body.request_body = req.get("body")
     resp = obj.get("response")
     if isinstance(resp, dict):
         status = resp.get("status")

@@ -16,9 +16,11 @@ control characters made visible.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import socket
 import sys
 import threading
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route, WebSocketRoute
 
 from ..containers import read_path
@@ -35,12 +37,16 @@ from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
+from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 from .ws_app import socket_endpoint
 from .ws_script import SocketScript, script_from_exchange
 
 __all__ = [
+    "SERVED_LOG",
+    "SERVED_PATH",
     "SERVE_CSP",
+    "STREAM_HEADERS",
     "Capture",
     "LogStream",
     "ReplayOptions",
@@ -51,6 +57,16 @@ __all__ = [
 
 SERVE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
 """The Content-Security-Policy of every answer of the replay server: it serves data only."""
+
+STREAM_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+"""The headers a well-behaved stream carries: not cached, not buffered by a reverse proxy
+(a quirk may change them)."""
+
+SERVED_PATH = "/.ssescope/served"
+"""Where the server answers with its log of served streams (JSON), so that a test in front
+of a gateway can see whether the gateway hung up on its upstream too."""
+SERVED_LOG = 100
+"""How many served streams the log keeps."""
 
 _CONTENT_TYPES = {
     "sse": "text/event-stream",
@@ -72,6 +88,8 @@ class Capture:
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
     options: ReplayOptions | None = None  # replaces the server's options for this capture
     socket: SocketScript | None = None  # a WebSocket recording, as replayed over a WebSocket
+    status: int | None = None  # the recorded status: an error (>= 400) is answered as one
+    request: object = None  # the recorded request body (what --by-request matches)
 
 
 def _read_capture(path: Path) -> Capture:
@@ -100,7 +118,16 @@ def _read_capture(path: Path) -> Capture:
         exchange = read_ws_exchange(path.read_bytes())
         if exchange is not None:
             socket = script_from_exchange(exchange, subprotocol)
-    return Capture(name, data, content_type, chunks, socket=socket)
+    status = body.status if body.status is not None and body.status >= 400 else None
+    return Capture(
+        name,
+        data,
+        content_type,
+        chunks,
+        socket=socket,
+        status=status,
+        request=body.request_body,
+    )
 
 
 def load_captures(path: str | Path) -> dict[str, Capture]:
@@ -127,22 +154,31 @@ def load_captures(path: str | Path) -> dict[str, Capture]:
 
 @dataclass(slots=True)
 class ReplayOptions:
-    """How to replay: chunking, delay, speed, faults and quirks applied to every request."""
+    """How to replay: chunking, delay, speed, faults and quirks applied to every request;
+    with ``by_request``, a request not naming its capture gets the one whose recorded
+    request is most like it (:mod:`ssescope.serve.match`)."""
 
     chunk: str = "original"
     delay: str = "0"
     speed: float = 1.0
     faults: list[Fault] = field(default_factory=list)
     quirks: list[Quirk] = field(default_factory=list)
+    by_request: bool = False
 
 
-def _pick(captures: dict[str, Capture], request: HTTPConnection) -> tuple[Capture | None, str]:
+def _pick(
+    captures: dict[str, Capture], request: HTTPConnection, body: bytes | None = None
+) -> tuple[Capture | None, str]:
     wanted = request.query_params.get("capture")
     if wanted is not None:
         return captures.get(wanted), wanted
     first = request.url.path.strip("/").split("/", 1)[0]
     if first in captures:
         return captures[first], first
+    if body is not None:
+        matched = pick(captures, body)
+        if matched is not None:
+            return captures[matched], matched
     if len(captures) == 1:
         cap = next(iter(captures.values()))
         return cap, cap.name
@@ -178,13 +214,16 @@ def make_app(
             names); ``[]`` disables the check.
     """
     opts = options or ReplayOptions()
+    log_served: deque[dict[str, object]] = deque(maxlen=SERVED_LOG)
+    numbers = itertools.count(1)
 
     def _log(line: str) -> None:
         stream = log if log is not None else sys.stderr
         print(visible(line), file=stream, flush=True)
 
     async def endpoint(request: Request) -> Response:
-        cap, name = _pick(captures, request)
+        received = await request.body()
+        cap, name = _pick(captures, request, received if opts.by_request else None)
         use = cap.options if cap is not None and cap.options is not None else opts
         query = request.query_params
         try:
@@ -200,7 +239,6 @@ def make_app(
             return PlainTextResponse(
                 f"no capture named {name!r}; available: {names}\n", status_code=404
             )
-        await request.body()
         shown = " ".join([str(f) for f in faults] + [str(q) for q in quirks]) or "none"
         if served.status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
@@ -214,6 +252,11 @@ def make_app(
         if plan.http_status is not None:
             _log(f"{request.method} {request.url.path} capture={cap.name} faults={shown}")
             return Response(plan.body, status_code=plan.http_status, media_type="application/json")
+        if cap.status is not None:  # a recorded error answer is answered as one
+            _log(f"{request.method} {request.url.path} capture={cap.name} -> {cap.status}")
+            return Response(
+                plan.body, status_code=cap.status, media_type=cap.content_type or "application/json"
+            )
         original = cap.chunks if plan.body == cap.body else None
         chunks = schedule(
             plan, chunk=use.chunk, delay=use.delay, speed=use.speed, original=original
@@ -225,20 +268,42 @@ def make_app(
         )
         media = cap.content_type or _CONTENT_TYPES.get(plan.framing, "text/event-stream")
 
-        async def body() -> AsyncIterator[bytes]:
-            for data, wait in chunks:
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                yield data
-            if served.hold_after > 0:
-                await asyncio.sleep(served.hold_after)
+        entry: dict[str, object] = {
+            "n": next(numbers),
+            "path": request.url.path,
+            "capture": cap.name,
+            "state": "streaming",
+            "bytes": 0,
+        }
+        log_served.append(entry)
 
-        headers = {"cache-control": "no-cache", **served.headers}
+        async def body() -> AsyncIterator[bytes]:
+            sent = 0
+            try:
+                for data, wait in chunks:
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    yield data
+                    sent += len(data)
+                    entry["bytes"] = sent
+                if served.hold_after > 0:
+                    await asyncio.sleep(served.hold_after)
+                entry["state"] = "complete"
+            finally:
+                if entry["state"] == "streaming":
+                    entry["state"] = "client-closed"
+
+        usual = {k: v for k, v in STREAM_HEADERS.items() if k not in served.dropped}
+        headers = {**usual, **served.headers}
         return StreamingResponse(body(), media_type=media, headers=headers)
+
+    async def served_log(_request: Request) -> Response:
+        return JSONResponse({"served": list(log_served)})
 
     socket = socket_endpoint(captures, opts, _pick, _log)
     app = Starlette(
         routes=[
+            Route(SERVED_PATH, served_log, methods=["GET"]),
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
             WebSocketRoute("/", socket),

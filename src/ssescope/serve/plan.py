@@ -16,6 +16,7 @@ class QuirkPlan:
     Attributes:
         body: the bytes to serve (faults apply to these).
         headers: extra response headers.
+        dropped: the names of the usual stream headers to leave out (lowercase).
         status: answer with this status and ``body`` instead of a stream, if set.
         wait_before: seconds before the response starts.
         hold_after: seconds the connection stays open after the last byte.
@@ -27,6 +28,7 @@ class QuirkPlan:
 
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
+    dropped: set[str] = field(default_factory=set)
     status: int | None = None
     wait_before: float = 0.0
     hold_after: float = 0.0

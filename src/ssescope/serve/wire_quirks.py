@@ -63,6 +63,7 @@ def apply(
         plan.hold_after = seconds or 0.0
     elif name == "proxy-buffered":
         plan.burst = True
+        plan.dropped.add("x-accel-buffering")  # a buffering proxy consumes the header
     elif name == "gzip-header-on-plain-body":
         plan.headers["content-encoding"] = "gzip"
     elif name == "gateway-timeout-524":

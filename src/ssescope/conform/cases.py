@@ -1,0 +1,350 @@
+"""URL mode's request set: the fixed requests ``conform URL`` sends, per protocol.
+
+Each :class:`Case` is one request (its path under the API base URL and its JSON body) and
+what it asked for (:class:`Expectation`): the checks that need a particular request (usage
+sent when asked and only then, a forced tool call, ``n=2`` choices, a cut by the token
+limit, a request the server must reject, a client that hangs up) read it from there.
+Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import UsageError
+
+__all__ = [
+    "CASE_IDS",
+    "KEY_HEADERS",
+    "PROTOCOLS",
+    "Case",
+    "Expectation",
+    "cases_for",
+]
+
+TOOL = "get_weather"
+"""The one tool every request with tools offers."""
+
+_TOOL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"city": {"type": "string", "description": "the city's name"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+_TOOL_TEXT = "Get the current weather in a city."
+
+_PLAIN = "Say hello in five words."
+_FORCED = "What is the weather in Paris? Use the tool."
+_PARALLEL = (
+    "What is the weather in Paris and in Tokyo? Call the tool once for each city, "
+    "both calls in this one reply."
+)
+_LONG = "Count from 1 to 200, one number per line, and nothing else."
+_STORY = "Write a story of about 400 words about a lighthouse keeper."
+
+CUT_TOKENS = 5
+"""The token limit of the ``max-tokens`` case: small enough to cut any reply to its prompt."""
+RESPONSES_CUT_TOKENS = 16
+"""The Responses API's smallest ``max_output_tokens``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What one request asked of the server, for the checks that depend on it.
+
+    Attributes:
+        usage: ``True`` when the request asked for usage, ``False`` when the protocol
+            sends usage only when asked and this request did not ask, ``None`` when the
+            protocol always sends it (or the case says nothing of it).
+        tool: the tool the request forced a call to, if any.
+        parallel: whether the request asked for several tool calls in one reply.
+        choices: how many choices (candidates) the request asked for.
+        cut: whether the token limit is small enough to cut the reply.
+        reject: whether the request is invalid and must be refused.
+        hangup: whether the client hangs up after the first content (the stream itself
+            is then not judged).
+        after_hangup: whether this request follows a hang-up (the server must answer it).
+    """
+
+    usage: bool | None = None
+    tool: str | None = None
+    parallel: bool = False
+    choices: int = 1
+    cut: bool = False
+    reject: bool = False
+    hangup: bool = False
+    after_hangup: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One request of the set.
+
+    Attributes:
+        id: the case's stable name (``plain``, ``tool-forced`` …), as ``--case`` takes it.
+        title: what the request does, for the table and the evidence.
+        path: the path under the API base URL (with its query, if any).
+        body: the JSON body.
+        expect: what the request asked for.
+    """
+
+    id: str
+    title: str
+    path: str
+    body: dict[str, Any]
+    expect: Expectation = field(default_factory=Expectation)
+
+
+CASE_IDS = (
+    "plain",
+    "tool-forced",
+    "tools-parallel",
+    "max-tokens",
+    "usage",
+    "n2",
+    "reject",
+    "hangup",
+    "after-hangup",
+)
+"""Every case name, in the order they are sent (a protocol may lack some)."""
+
+KEY_HEADERS: dict[str, tuple[str, str, str]] = {
+    "openai-chat": ("OPENAI_API_KEY", "Authorization", "Bearer "),
+    "openai-responses": ("OPENAI_API_KEY", "Authorization", "Bearer "),
+    "anthropic": ("ANTHROPIC_API_KEY", "x-api-key", ""),
+    "gemini": ("GEMINI_API_KEY", "x-goog-api-key", ""),
+}
+"""Per protocol: the environment variable holding the API key, the header that carries it,
+and the prefix of its value."""
+
+
+Body = Callable[..., dict[str, Any]]
+"""A protocol's request body for a prompt, with extra top-level fields."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """How one protocol asks for each thing the request set needs.
+
+    Attributes:
+        path: the path under the API base URL.
+        body: the body of a prompt (``body(prompt, **extra)``).
+        forced: the extra fields that offer the tool and force a call to it.
+        parallel: the extra fields that offer the tool and allow parallel calls.
+        cut: the extra fields of the token limit that cuts the reply, and its title.
+        invalid: the invalid request's body, and its title.
+        usage: the extra fields asking for usage, when the protocol sends it only then.
+        n2: the extra fields asking for two choices, when the protocol has them.
+    """
+
+    path: str
+    body: Body
+    forced: dict[str, Any]
+    parallel: dict[str, Any]
+    cut: tuple[dict[str, Any], str]
+    invalid: tuple[dict[str, Any], str]
+    usage: dict[str, Any] | None = None
+    n2: tuple[dict[str, Any], str] | None = None
+
+
+def _cases(shape: _Shape) -> list[Case]:
+    """The request set of one protocol, in :data:`CASE_IDS` order."""
+    path, body = shape.path, shape.body
+    asked = shape.usage is not None  # usage comes only when asked: the other cases say no
+    plain = Expectation(usage=False) if asked else Expectation()
+    cut_extra, cut_title = shape.cut
+    invalid, invalid_title = shape.invalid
+    out = [
+        Case("plain", "plain text", path, body(_PLAIN), plain),
+        Case(
+            "tool-forced",
+            "a forced tool call",
+            path,
+            body(_FORCED, **shape.forced),
+            replace(plain, tool=TOOL),
+        ),
+        Case(
+            "tools-parallel",
+            "parallel tool calls",
+            path,
+            body(_PARALLEL, **shape.parallel),
+            replace(plain, parallel=True),
+        ),
+        Case("max-tokens", cut_title, path, body(_LONG, **cut_extra), replace(plain, cut=True)),
+    ]
+    if shape.usage is not None:
+        out.append(
+            Case(
+                "usage",
+                "include_usage on",
+                path,
+                body(_PLAIN, **shape.usage),
+                Expectation(usage=True),
+            )
+        )
+    if shape.n2 is not None:
+        n2_extra, n2_title = shape.n2
+        out.append(Case("n2", n2_title, path, body(_PLAIN, **n2_extra), replace(plain, choices=2)))
+    out += [
+        Case("reject", invalid_title, path, invalid, Expectation(reject=True)),
+        Case(
+            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
+        ),
+        Case(
+            "after-hangup",
+            "plain text after a hang-up",
+            path,
+            body(_PLAIN),
+            replace(plain, after_hangup=True),
+        ),
+    ]
+    return out
+
+
+def _chat(model: str) -> list[Case]:
+    def body(prompt: str, **extra: Any) -> dict[str, Any]:
+        return {
+            "model": model,
+            "messages": [{"role": "user", "content": prompt}],
+            "stream": True,
+            **extra,
+        }
+
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": TOOL, "description": _TOOL_TEXT, "parameters": _TOOL_SCHEMA},
+        }
+    ]
+    return _cases(
+        _Shape(
+            "/chat/completions",
+            body,
+            forced={"tools": tools, "tool_choice": "required"},
+            parallel={"tools": tools, "parallel_tool_calls": True},
+            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
+            invalid=(
+                {"model": model, "messages": "not a list of messages", "stream": True},
+                "an invalid request (messages is not a list)",
+            ),
+            usage={"stream_options": {"include_usage": True}},
+            n2=({"n": 2}, "n=2 choices"),
+        )
+    )
+
+
+def _responses(model: str) -> list[Case]:
+    def body(prompt: str, **extra: Any) -> dict[str, Any]:
+        return {"model": model, "input": prompt, "stream": True, **extra}
+
+    tools = [
+        {
+            "type": "function",
+            "name": TOOL,
+            "description": _TOOL_TEXT,
+            "parameters": _TOOL_SCHEMA,
+            "strict": True,
+        }
+    ]
+    cut = RESPONSES_CUT_TOKENS
+    return _cases(
+        _Shape(
+            "/responses",
+            body,
+            forced={"tools": tools, "tool_choice": "required"},
+            parallel={"tools": tools, "parallel_tool_calls": True},
+            cut=({"max_output_tokens": cut}, f"max_output_tokens {cut} cuts the reply"),
+            invalid=(
+                {"model": model, "input": 42, "stream": True},
+                "an invalid request (input is a number)",
+            ),
+        )
+    )
+
+
+def _anthropic(model: str) -> list[Case]:
+    def body(prompt: str, **extra: Any) -> dict[str, Any]:
+        return {
+            "model": model,
+            "max_tokens": 1024,
+            "messages": [{"role": "user", "content": prompt}],
+            "stream": True,
+            **extra,
+        }
+
+    tools = [{"name": TOOL, "description": _TOOL_TEXT, "input_schema": _TOOL_SCHEMA}]
+    return _cases(
+        _Shape(
+            "/messages",
+            body,
+            forced={"tools": tools, "tool_choice": {"type": "tool", "name": TOOL}},
+            parallel={"tools": tools, "tool_choice": {"type": "auto"}},
+            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
+            invalid=(
+                {"model": model, "max_tokens": 16, "messages": "not a list", "stream": True},
+                "an invalid request (messages is not a list)",
+            ),
+        )
+    )
+
+
+def _gemini(model: str) -> list[Case]:
+    def body(prompt: str, **extra: Any) -> dict[str, Any]:
+        return {"contents": [{"role": "user", "parts": [{"text": prompt}]}], **extra}
+
+    tools = [
+        {
+            "functionDeclarations": [
+                {"name": TOOL, "description": _TOOL_TEXT, "parameters": _TOOL_SCHEMA}
+            ]
+        }
+    ]
+    forced = {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [TOOL]}}
+    return _cases(
+        _Shape(
+            f"/models/{model}:streamGenerateContent?alt=sse",
+            body,
+            forced={"tools": tools, "toolConfig": forced},
+            parallel={"tools": tools},
+            cut=(
+                {"generationConfig": {"maxOutputTokens": CUT_TOKENS}},
+                f"maxOutputTokens {CUT_TOKENS} cuts the reply",
+            ),
+            invalid=({"contents": "not a list"}, "an invalid request (contents is not a list)"),
+            n2=({"generationConfig": {"candidateCount": 2}}, "candidateCount 2"),
+        )
+    )
+
+
+PROTOCOLS: dict[str, Callable[[str], list[Case]]] = {
+    "openai-chat": _chat,
+    "openai-responses": _responses,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+}
+"""The protocols URL mode speaks, each with the builder of its request set."""
+
+
+def cases_for(protocol: str, model: str, only: tuple[str, ...] = ()) -> list[Case]:
+    """The request set of ``protocol`` for ``model`` (only the cases named in ``only``,
+    if given; ``after-hangup`` comes with ``hangup``).
+
+    Raises:
+        UsageError: an unknown protocol, or a case the protocol does not have.
+    """
+    build = PROTOCOLS.get(protocol)
+    if build is None:
+        raise UsageError(f"unknown protocol {protocol!r}; expected one of: {', '.join(PROTOCOLS)}")
+    cases = build(model)
+    if not only:
+        return cases
+    known = {c.id for c in cases}
+    for name in only:
+        if name not in known:
+            raise UsageError(
+                f"{protocol} has no case {name!r}; its cases: {', '.join(c.id for c in cases)}"
+            )
+    wanted = set(only) | ({"after-hangup"} if "hangup" in only else set())
+    return [c for c in cases if c.id in wanted]
