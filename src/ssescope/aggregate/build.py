@@ -184,6 +184,7 @@ class ReportBuilder:
             self._diag(
                 codes.TOOL_INCOMPLETE,
                 call.last_record,
+                form="parses" if _parses_as_object(call.format, arguments) else "unparsed",
                 offset=self.end_offset,
                 label=label,
                 name=call.name,
@@ -270,3 +271,13 @@ class ReportBuilder:
         note = self.tools.fine_grained(call.name, what)
         if note is not None:
             self._emit(note, call, label)
+
+
+def _parses_as_object(kind: str | None, arguments: str) -> bool:
+    """Whether the arguments of a cut call already parse as a whole JSON object."""
+    if kind != "json" or not arguments.lstrip().startswith("{"):
+        return False
+    try:
+        return isinstance(orjson.loads(arguments), dict)
+    except orjson.JSONDecodeError:
+        return False

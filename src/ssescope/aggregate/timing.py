@@ -24,6 +24,7 @@ from typing import overload
 from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..limits import CONTENT_RECORDS_KEPT
+from .pace import PaceStalls
 from .report import Timing
 from .starts import Offsets
 
@@ -43,7 +44,11 @@ class TimingOptions:
     """Thresholds for the timing diagnostics.
 
     Attributes:
-        stall_s: a gap between records at least this long is a ``timing.stall``.
+        stall_s: a silence at least this long is a ``timing.stall``, wherever it is.
+        stall_floor_s: after the first content, a silence is also a stall when it lasts
+            ``stall_pace`` times the stream's median gap between content records, and at
+            least this long (see :mod:`ssescope.aggregate.pace`).
+        stall_pace: see above; ``None`` for ``stall_s`` alone (a fixed threshold).
         burst_records: this many records or more arriving within ``burst_window_s`` …
         burst_window_s: … right after a gap of at least ``burst_wait_s`` is a
             ``timing.burst`` (a buffering proxy flushing at once).
@@ -51,6 +56,8 @@ class TimingOptions:
     """
 
     stall_s: float = 10.0
+    stall_floor_s: float = 2.0
+    stall_pace: float | None = 20.0
     burst_records: int = 8
     burst_window_s: float = 0.001
     burst_wait_s: float = 0.25
@@ -107,6 +114,9 @@ class _ContentIdle:
 
     def __init__(self, start: float, options: TimingOptions) -> None:
         self.options = options
+        self.pace = PaceStalls(options.stall_s, options.stall_floor_s, options.stall_pace)
+        """The silences that may be stalls for the stream's pace."""
+        self.seen = 0  # content records so far
         self.last = start  # when the last content record arrived (or the first byte)
         self.longest = 0.0
         self.between = 0  # records since the last content record
@@ -129,8 +139,12 @@ class _ContentIdle:
         if len(self.times) < CONTENT_RECORDS_KEPT:
             self.times.append(time)
         found = None
-        if gap >= self.options.stall_s and not self.covered:
-            found = self._stall("content-gap", gap, offset, index)
+        if gap >= self.options.stall_s:
+            if not self.covered:
+                found = self._stall("content-gap", gap, offset, index)
+        elif gap >= self.pace.low and self.seen:
+            self.pace.content_gap(self.last, time, offset, index, self.between)
+        self.seen += 1
         self.last = time
         self.between = 0
         self.covered = False
@@ -141,6 +155,15 @@ class _ContentIdle:
         tail = last_byte - self.last
         self.longest = max(self.longest, tail)
         return tail
+
+    def pace_stalls(
+        self, tail: float | None, content_tail: float, offset: int, index: int, room: int
+    ) -> list[Diagnostic]:
+        """The stalls for the stream's pace (:mod:`~ssescope.aggregate.pace`): the silences
+        noted, and the one until the end (``tail`` after the last record, judged unless
+        ``None``)."""
+        judged = None if tail is None else (tail, content_tail, offset, index, self.between)
+        return self.pace.diagnostics(self.times, judged, room)
 
     def tail_stall(self, tail: float, offset: int, index: int) -> Diagnostic | None:
         """The ``timing.stall`` of the silence after the last content record, if it is one
@@ -212,6 +235,7 @@ def compute_timing(
     stall_reported = 0
     burst_start: int | None = None
     idle = _ContentIdle(first_byte, options)
+    pace_low = idle.pace.low
     marks = content_records
     mark = 0
     n_marks = len(marks)
@@ -222,6 +246,8 @@ def compute_timing(
         if pos:
             histogram[_bucket(gap)] += 1
         max_gap = max(max_gap, gap)
+        if gap >= pace_low and gap < options.stall_s:
+            idle.pace.bytes_gap(gap, t, offset, index)
         if gap >= options.stall_s:
             idle.bytes_stall()
             if stall_reported < 20:
@@ -272,6 +298,9 @@ def compute_timing(
         content_tail = idle.end(last_byte)
         if tail >= options.stall_s:
             idle.bytes_stall()
+        last = times[-1] if times else (0, 0.0, 0)
+        judged = tail if trailing_stall and times else None
+        diags += idle.pace_stalls(judged, content_tail, last[2], last[0], 20 - stall_reported)
         if trailing_stall and times and stall_reported < 20:
             index, _, offset = times[-1]
             if tail >= options.stall_s:
@@ -376,6 +405,8 @@ class TimingSummary:
         if pos:
             self.histogram[_bucket(gap)] += 1
         self.max_gap = max(self.max_gap, gap)
+        if gap >= self._idle.pace.low and gap < options.stall_s:
+            self._idle.pace.bytes_gap(gap, time, offset, index)
         if gap >= options.stall_s:
             self._stalls.append(pos)
             if self.stall_reported < 20:
@@ -527,6 +558,9 @@ class TimingSummary:
             content_tail = idle.end(last_byte)
             if tail >= options.stall_s:
                 idle.bytes_stall()
+            judged = tail if trailing_stall and self.count else None
+            room = 20 - self.stall_reported
+            diags += idle.pace_stalls(judged, content_tail, self.last_offset, self.last_index, room)
             if trailing_stall and self.count and self.stall_reported < 20:
                 if tail >= options.stall_s:
                     diags.append(

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..api import RAW_FILE, feed_chunks, unwrap_chunks
 from ..containers import CONTAINERS, Body, Chunk
 from ..pipeline import Pipeline
@@ -80,11 +81,20 @@ def load_all(source: Source, container: str = "auto") -> list[Input]:
 
 
 def start(
-    source: Input, *, provider: str = "auto", framing: str = "auto", keep_records: bool = False
+    source: Input,
+    *,
+    provider: str = "auto",
+    framing: str = "auto",
+    keep_records: bool = False,
+    timing: TimingOptions | None = None,
 ) -> Pipeline:
     """A new Pipeline for the input, built with its source info (fed by :func:`feed`)."""
     return Pipeline(
-        provider=provider, framing=framing, keep_records=keep_records, source=source.info
+        provider=provider,
+        framing=framing,
+        keep_records=keep_records,
+        source=source.info,
+        timing=timing,
     )
 
 
@@ -96,6 +106,7 @@ def feed(
     keep_records: bool = False,
     pipeline: Pipeline | None = None,
     on_events: Callable[[list[AdapterOutput]], None] | None = None,
+    timing: TimingOptions | None = None,
 ) -> Pipeline:
     """Feed the input through a Pipeline and close it.
 
@@ -106,15 +117,20 @@ def feed(
         keep_records: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
         pipeline: a pipeline from :func:`start` to feed instead of a new one.
         on_events: called as in :func:`ssescope.api.feed_chunks`.
+        timing: the timing thresholds (ignored with ``pipeline``).
 
     Returns:
         The pipeline, closed.
     """
     if pipeline is None:
-        pipeline = start(source, provider=provider, framing=framing, keep_records=keep_records)
+        pipeline = start(
+            source, provider=provider, framing=framing, keep_records=keep_records, timing=timing
+        )
     return feed_chunks(pipeline, source.chunks(), on_events)
 
 
-def run_pipeline(source: Input, provider: str, framing: str) -> Report:
+def run_pipeline(
+    source: Input, provider: str, framing: str, timing: TimingOptions | None = None
+) -> Report:
     """Feed the input through a new Pipeline and return its Report."""
-    return feed(source, provider=provider, framing=framing).report()
+    return feed(source, provider=provider, framing=framing, timing=timing).report()

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import __version__, core_label
+from ..aggregate.timing import TimingOptions
 from ..compare import compare_result, load_result, normalise_result
 from ..examples import list_examples
 from ..framing.framer import FRAMINGS
@@ -25,7 +26,7 @@ from .conform_cmd import conform_command
 from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
 from .export_otel_cmd import export_otel_command
 from .frames_cmd import frames_alias, frames_command
-from .options import PROVIDER_CHOICE
+from .options import PROVIDER_CHOICE, idle_threshold_option, timing_options
 from .proxy_cmd import proxy_command
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -147,6 +148,7 @@ def cli(ctx: click.Context) -> int:
     metavar="COLUMN",
     help="With --row: the table's body column (default: body).",
 )
+@idle_threshold_option
 @click.pass_context
 def inspect(
     ctx: click.Context,
@@ -166,6 +168,7 @@ def inspect(
     entry: int | None,
     row: int | None,
     body: str | None,
+    idle_threshold: float | None,
 ) -> int:
     """Assemble a stream and say how it ended.
 
@@ -199,12 +202,16 @@ def inspect(
             color,
             strict,
             levels,
+            timing_options(idle_threshold),
         )
     # a proxy's capture still being written is not judged: it has not ended
     live = file not in (None, "-") and example is None and row is None
     streaming = in_flight(file) if live and file is not None else None
     fed = FedFindings()
-    report = feed(inputs[0], provider=provider, framing=framing, on_events=fed).report()
+    timing = timing_options(idle_threshold)
+    report = feed(
+        inputs[0], provider=provider, framing=framing, on_events=fed, timing=timing
+    ).report()
     data = report.to_dict()
     if redact:
         redact_report(data)
@@ -237,8 +244,9 @@ def _inspect_entries(
     color: bool | None,
     strict: bool,
     levels: list[str],
+    timing: TimingOptions | None,
 ) -> int:
-    reports = [run_pipeline(source, provider, framing) for source in inputs]
+    reports = [run_pipeline(source, provider, framing, timing) for source in inputs]
     datas = [report.to_dict() for report in reports]
     if redact:
         for data in datas:

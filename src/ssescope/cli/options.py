@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..aggregate.timing import TimingOptions
 from ..framing.framer import FRAMINGS
 from ..providers.registry import PROVIDERS
 from . import exitcodes
@@ -20,8 +21,10 @@ __all__ = [
     "connection_limit_options",
     "framing_option",
     "host_option",
+    "idle_threshold_option",
     "parse_fail_on",
     "provider_option",
+    "timing_options",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -33,6 +36,25 @@ PROVIDER_CHOICE = click.Choice(["auto", *PROVIDERS])
 def provider_option(func: _F) -> _F:
     """Add the ``--provider`` option, with the same choices in every command."""
     return click.option("--provider", type=PROVIDER_CHOICE, default="auto", show_default=True)(func)
+
+
+def idle_threshold_option(func: _F) -> _F:
+    """Add ``--idle-threshold SECONDS``: a fixed stall threshold (see docs/timing.md)."""
+    return click.option(
+        "--idle-threshold",
+        type=click.FloatRange(min=0.0, min_open=True),
+        default=None,
+        metavar="SECONDS",
+        help="A silence this long is a timing.stall: a fixed threshold instead of the "
+        "default from the stream's own pace (max(2 s, 20 x its median gap), at most 10 s).",
+    )(func)
+
+
+def timing_options(idle_threshold: float | None) -> TimingOptions | None:
+    """The TimingOptions of ``--idle-threshold`` (``None``: the defaults)."""
+    if idle_threshold is None:
+        return None
+    return TimingOptions(stall_s=idle_threshold, stall_pace=None)
 
 
 def framing_option(func: _F) -> _F:

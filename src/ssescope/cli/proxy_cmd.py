@@ -19,6 +19,8 @@ from .options import (
     allow_host_option,
     connection_limit_options,
     host_option,
+    idle_threshold_option,
+    timing_options,
 )
 from .otel_options import header_pairs, load_otel, otel_options
 from .web_cmd import allowed_hosts, check_host
@@ -100,6 +102,7 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     show_default=True,
     help="Read every exchange as this provider.",
 )
+@idle_threshold_option
 @click.option(
     "--finish-grace",
     type=click.FloatRange(min=0.0, min_open=True),
@@ -146,6 +149,7 @@ def proxy_command(
     as_json: bool,
     redact_content: bool,
     provider: str,
+    idle_threshold: float | None,
     finish_grace: float,
     header_timeout: float,
     idle_timeout: float,
@@ -217,6 +221,7 @@ def proxy_command(
         registry,
         record,
         provider=provider,
+        timing=timing_options(idle_threshold),
         redact_content=redact_content,
         say=note,
         on_report=on_report,

@@ -77,12 +77,18 @@ TOOL_INCOMPLETE = Code(
     "error",
     "aggregate",
     PAGE,
-    "Tool call {label} ({name!r}) never ended: the stream stopped after {n_arguments} characters of arguments {arguments!q:40}; its input is left unparsed.",
+    {
+        "unparsed": "Tool call {label} ({name!r}) never ended: the stream stopped after {n_arguments} characters of arguments {arguments!q:40}; its input is left unparsed.",
+        "parses": "Tool call {label} ({name!r}) never ended: its {n_arguments} characters of arguments {arguments!q:40} parse as a JSON object, but the stream never confirmed the end; its input is left out.",
+    },
     (
         "- **Meaning:** a tool call was started but the protocol never said it ended (no\n"
         "  `content_block_stop`, no finish reason for the choice, no `.done` event). Its arguments\n"
         "  are reported exactly as far as they arrived, and `input` is `null`: they are never\n"
-        '  "repaired" into valid JSON.\n'
+        '  "repaired" into valid JSON. The form `parses` says that what arrived already parses\n'
+        "  as a whole JSON object (a parallel call cut after its last fragment, before the\n"
+        "  stream said the calls were done): it may be whole, or an object whose later keys\n"
+        "  never came; only the end marker would tell.\n"
         "- **Where:** the call's last record and the byte where the body ended (not the record\n"
         "  where the call began, which is usually valid).\n"
         "- **Example:** an Anthropic stream that stops with `max_tokens` in the middle of an\n"
@@ -305,8 +311,11 @@ TIMING_STALL = Code(
         "content-aborted": "No content arrived for {wait} ({time:.3f} s into the response, at byte {byte_offset}) while {records} other records (keep-alives, pings, lifecycle events) kept the bytes flowing; the client aborted the stream.",
     },
     (
-        "- **Meaning:** the stream went silent for longer than the stall threshold (10 s by\n"
-        "  default, `--stall` in the CLI). Its `kind` argument says which silence:\n"
+        "- **Meaning:** the stream went silent for longer than the stall threshold: 10 s\n"
+        "  anywhere, and once content has begun, 20 times the stream's median gap between\n"
+        "  content records, at least 2 s (`TimingOptions`; `--stall` in `request`; see\n"
+        "  docs/timing.md). `stall_s` is the threshold that applied. Its `kind` argument says\n"
+        "  which silence:\n"
         "  `bytes` when no record arrived at all (between two records, or after the last one\n"
         "  until the body ended), `content` when records kept arriving but none carried\n"
         "  content (text, reasoning, refusal, tool-call arguments, the terminal event): a\n"

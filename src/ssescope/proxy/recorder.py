@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import codes
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..containers.capture import EndReason
 from ..containers.redact import REDACTED, EchoScrubber
 from ..containers.request_tools import request_tools
@@ -139,6 +140,7 @@ class Recorder:
         registry: where exchanges are listed.
         directory: where captures and ``index.jsonl`` go (``None``: judge only).
         provider: the provider every exchange is read as (``"auto"`` by default).
+        timing: the timing thresholds (``--idle-threshold``); ``None`` for the defaults.
         redact_content: hash the text in captures (:mod:`ssescope.proxy.redact`).
         limit: the most bytes waiting in the queue (counting each chunk's bookkeeping)
             before the forwarder waits.
@@ -155,6 +157,7 @@ class Recorder:
         directory: Path | None = None,
         *,
         provider: str = "auto",
+        timing: TimingOptions | None = None,
         redact_content: bool = False,
         limit: int = 16 * 1024 * 1024,
         say: Callable[[str], None] | None = None,
@@ -164,6 +167,7 @@ class Recorder:
         self.on_report = on_report
         self.directory = directory
         self.provider = provider
+        self.timing = timing
         self.redact_content = redact_content
         self.limit = limit
         self._queue: queue.SimpleQueue[_Message] = queue.SimpleQueue()
@@ -315,6 +319,7 @@ class Recorder:
         pipeline = Pipeline(
             provider=self.provider,
             bounded=True,
+            timing=self.timing,
             source=SourceInfo(
                 container="http",
                 status=ex.status,

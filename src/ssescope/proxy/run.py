@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..serve.app import bind
 from ..serve.guard import LOOPBACK_HOSTS
 from .connections import ServerLimits, quiet_descriptor_errors, uvicorn_limits
@@ -125,6 +126,7 @@ class ProxyThread:
         limits: the request-head deadline and the connection limit.
         idle_timeout: see :class:`ProxyOptions`.
         on_report: see :class:`Recorder` (what ``--otel`` exports through).
+        timing: see :class:`Recorder` (``--idle-threshold``).
 
     Attributes:
         refused: ``(method, path, status, why)`` of each request the guard refused.
@@ -145,6 +147,7 @@ class ProxyThread:
         limits: ServerLimits | None = None,
         idle_timeout: float | None = 60.0,
         on_report: Callable[[Exchange, Report], None] | None = None,
+        timing: TimingOptions | None = None,
     ) -> None:
         self._limits = limits
         self.refused: list[tuple[str, str, int, str]] = []
@@ -156,7 +159,11 @@ class ProxyThread:
         self.registry = Registry()
         self._verify = verify
         self.recorder = Recorder(
-            self.registry, record, redact_content=redact_content, on_report=on_report
+            self.registry,
+            record,
+            timing=timing,
+            redact_content=redact_content,
+            on_report=on_report,
         )
         self.options = ProxyOptions(upstream, list(routes or []), finish_grace, idle_timeout)
         self._sock = bind("127.0.0.1", 0)
