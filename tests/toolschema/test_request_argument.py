@@ -114,3 +114,28 @@ def test_ssescope_request_checks_the_calls_against_the_body_it_sends(
     assert found == ["$", "$.unit"]
     # and the capture it saved finds the same when inspected later
     assert mismatches(ssescope.inspect(saved)) == ["$", "$.unit"]
+
+
+def test_a_server_tool_the_provider_runs_is_not_reported_as_not_offered() -> None:
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"id": "m", "model": "c", "usage": {}}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search"},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"query": "weather"}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+    request = {"tools": [{"name": "get_weather", "input_schema": {"type": "object"}}]}
+    report = ssescope.inspect(body, request=request)
+    (call,) = report.outputs[0].tool_calls
+    assert call.kind == "server"
+    assert [d.code for d in report.diagnostics if d.code.startswith("tool.")] == []

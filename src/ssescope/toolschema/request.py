@@ -88,7 +88,7 @@ def request_tools(body: object, headers: Iterable[tuple[str, str]] = ()) -> Tool
         if len(raw) > _BODY_LIMIT or (b"tool" not in raw and b"function" not in raw):
             return ()
         try:
-            body = orjson.loads(raw)  # (2.6 ms for a 1 MB chat history; json: 4.2 ms)
+            body = orjson.loads(raw)  # (bench/tool_schema.py: 0.56 ms a 1 MB body; json 1.0)
         except orjson.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
     dump = getattr(body, "model_dump", None)
