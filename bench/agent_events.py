@@ -5,11 +5,13 @@ Run by hand (not part of the test suite)::
 
     python bench/agent_events.py [--events 20000] [--repeat 5]
 
-Three generated SSE bodies, each of about the same number of bytes, carry the same text in
-the same number of deltas: an Anthropic Messages stream, a Gemini Interactions stream
-(``event:`` named, step generation) and an AG-UI run. ``ssescope.inspect`` assembles each,
-interleaved round after round (best round kept); the script prints MB/s and each agent
-protocol's time per byte over Anthropic's, and checks that all three assembled one text.
+Generated SSE bodies, each of about the same number of bytes, carry the same text in the
+same number of deltas: an Anthropic Messages stream, a Gemini Interactions stream
+(``event:`` named, step generation), an AG-UI run, and the AG-UI run with a shared state
+(a snapshot of 2,000 items, then a JSON Patch after every fourth delta).
+``ssescope.inspect`` assembles each, interleaved round after round (best round kept); the
+script prints MB/s and each agent stream's time per byte over Anthropic's, and checks that
+all of them assembled one text.
 """
 
 from __future__ import annotations
@@ -129,8 +131,30 @@ def ag_ui(words: list[str]) -> bytes:
     return _sse(ev)
 
 
+def ag_ui_state(words: list[str]) -> bytes:
+    """The AG-UI run with a shared state: a snapshot of a 2,000-item list first, then a
+    one-operation JSON Patch after every fourth delta (the state is rebuilt as it goes)."""
+    items = [{"id": i, "done": False} for i in range(2000)]
+    ev: list[tuple[str | None, dict[str, object]]] = [
+        (None, {"type": "RUN_STARTED", "threadId": "thread_1", "runId": "run_1"}),
+        (None, {"type": "STATE_SNAPSHOT", "snapshot": {"items": items}}),
+        (None, {"type": "TEXT_MESSAGE_START", "messageId": "msg_1", "role": "assistant"}),
+    ]
+    for i, w in enumerate(words):
+        ev.append((None, {"type": "TEXT_MESSAGE_CONTENT", "messageId": "msg_1", "delta": w}))
+        if i % 4 == 3:
+            path = f"/items/{i % 2000}/done"
+            delta = [{"op": "replace", "path": path, "value": True}]
+            ev.append((None, {"type": "STATE_DELTA", "delta": delta}))
+    ev += [
+        (None, {"type": "TEXT_MESSAGE_END", "messageId": "msg_1"}),
+        (None, {"type": "RUN_FINISHED", "threadId": "thread_1", "runId": "run_1"}),
+    ]
+    return _sse(ev)
+
+
 def main() -> None:
-    """Time the three bodies and print the table."""
+    """Time the bodies and print the table."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=5)
@@ -140,6 +164,7 @@ def main() -> None:
         "anthropic": anthropic(words),
         "gemini-interactions": interactions(words),
         "ag-ui": ag_ui(words),
+        "ag-ui with state": ag_ui_state(words),
     }
     best = dict.fromkeys(bodies, float("inf"))
     texts = set()
@@ -150,7 +175,7 @@ def main() -> None:
             best[name] = min(best[name], time.perf_counter() - start)
             assert report.status == "completed", (name, report.status)
             texts.add(report.outputs[0].text)
-    assert len(texts) == 1, "the three bodies assembled different texts"
+    assert len(texts) == 1, "the bodies assembled different texts"
     base = best["anthropic"] / len(bodies["anthropic"])
     print(f"core {ssescope.CORE}, {args.events} deltas, best of {args.repeat}")
     print("| stream | bytes | s | MB/s | time per byte / Anthropic's |")

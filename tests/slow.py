@@ -39,6 +39,8 @@ SLOW_TESTS: frozenset[str] = frozenset(
     {
         # whole modules: real SDK clients, and pytest or the compiled core in a subprocess
         "tests/live/test_real_clients.py",
+        "tests/live/test_openai_websocket.py",
+        "tests/proxy/test_websocket_cli.py::test_request_through_the_proxy_to_serve_over_a_websocket",
         "tests/conform/test_conform_litellm.py",
         "tests/conform/test_conform_real_streams.py",
         "tests/conform/test_conform_selftest.py",

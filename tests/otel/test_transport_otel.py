@@ -81,6 +81,17 @@ def test_a_stream_read_to_the_end_is_one_completed_span(server: ServerThread, si
     assert "sk-test" not in repr(attrs)
 
 
+def test_a_client_timeout_is_a_cancelled_span(server: ServerThread, sink: Sink) -> None:
+    with _client(server, sink) as client:
+        _read(client.with_options(timeout=httpx2.Timeout(5.0, read=0.3)), "stall@record:3:2")
+    (span,) = sink.finished()
+    attrs = dict(span.attributes or {})
+    assert attrs["ssescope.verdict"] == "cancelled"  # the client gave up on the stream
+    assert attrs["error.type"] == "ssescope.cancelled"
+    assert tuple(attrs["gen_ai.response.finish_reasons"]) == ("error",)  # type: ignore[arg-type]
+    assert (span.status.description or "").startswith("the client hung up after ")
+
+
 def test_a_cut_stream_is_a_truncated_span_with_its_error_type(
     server: ServerThread, sink: Sink
 ) -> None:

@@ -286,9 +286,26 @@ def test_json_patch_applies_and_a_patch_that_does_not_is_refused() -> None:
         {"op": "test", "path": "/m", "value": 5},
     ]
     assert apply_patch(state, patch) == {"items": [1, 2], "n": 5, "m": 5}
-    assert state == {"items": [1], "n": 0}
     with pytest.raises(PatchError, match="operation 0"):
         apply_patch(state, [{"op": "remove", "path": "/missing"}])
+    # a patch that fails halfway leaves the state as it was before it, every change undone
+    before = {"items": [1, {"a": 2}], "n": 5, "m": 5}
+    state = {"items": [1, {"a": 2}], "n": 5, "m": 5}
+    undone: JSON = [
+        {"op": "add", "path": "/items/0", "value": 0},
+        {"op": "remove", "path": "/n"},
+        {"op": "replace", "path": "/items/2/a", "value": 3},
+        {"op": "add", "path": "/items/-", "value": 9},
+        {"op": "move", "from": "/m", "path": "/k"},
+        {"op": "add", "path": "/new", "value": {}},
+        {"op": "test", "path": "/k", "value": 6},
+    ]
+    with pytest.raises(PatchError, match="operation 6: test failed"):
+        apply_patch(state, undone)
+    assert state == before
+    with pytest.raises(PatchError, match="into one of its own members"):
+        apply_patch(state, [{"op": "move", "from": "/items", "path": "/items/0"}])
+    assert apply_patch(state, [{"op": "replace", "path": "", "value": [1]}]) == [1]
 
 
 def test_messages_of_a_run_stay_apart() -> None:

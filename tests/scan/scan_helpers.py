@@ -18,6 +18,17 @@ CONTAINERS = ROOT / "tests" / "fixtures" / "containers"
 _DEFAULT = ROOT.parent / "shared" / "real_streams"
 STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", _DEFAULT))
 
+OPENAI = (
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
+    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
+)
+"""An OpenAI chat stream's first event: a stream cut after it is ``truncated``."""
+DONE = (
+    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
+    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+)
+"""Its end: ``OPENAI + DONE`` is ``completed``."""
+
 COMPARED = (
     "container",
     "provider",

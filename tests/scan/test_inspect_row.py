@@ -9,18 +9,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.scan.scan_helpers import DONE, OPENAI
 
 from ssescope import inspect
 from ssescope.cli import main
-
-TEXT = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
-)
-DONE = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
@@ -31,7 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
-    bodies = [TEXT + DONE, TEXT, None, TEXT + b"data: [DONE]\n\n"]
+    bodies = [OPENAI + DONE, OPENAI, None, OPENAI + b"data: [DONE]\n\n"]
     path = tmp_path / "logs.parquet"
     pq.write_table(
         pa.table({"id": [1, 2, 3, 4], "response": pa.array(bodies, pa.binary())}),
@@ -44,7 +36,11 @@ def table(tmp_path: Path) -> Path:
 def test_each_row_is_the_report_of_its_body(
     table: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for row, body, code in ((0, TEXT + DONE, 0), (1, TEXT, 3), (3, TEXT + b"data: [DONE]\n\n", 0)):
+    for row, body, code in (
+        (0, OPENAI + DONE, 0),
+        (1, OPENAI, 3),
+        (3, OPENAI + b"data: [DONE]\n\n", 0),
+    ):
         got, report, _ = run(capsys, str(table), "--row", str(row), "--body", "response")
         assert got == code
         assert report == inspect(body).to_dict()
@@ -53,8 +49,8 @@ def test_each_row_is_the_report_of_its_body(
 def test_a_jsonl_table_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "log.jsonl"
     lines = [
-        {"request_id": "a", "body": (TEXT + DONE).decode()},
-        {"request_id": "b", "body": TEXT.decode()},
+        {"request_id": "a", "body": (OPENAI + DONE).decode()},
+        {"request_id": "b", "body": OPENAI.decode()},
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     code, report, _ = run(capsys, str(path), "--row", "1")

@@ -6,19 +6,10 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from tests.scan.scan_helpers import CONTAINERS, compared, expected_rows, stream_files
+from tests.scan.scan_helpers import CONTAINERS, DONE, OPENAI, compared, expected_rows, stream_files
 
 from ssescope import inspect
 from ssescope.scan import RESULT_SCHEMA, scan_batch
-
-OPENAI = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
-)
-DONE = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-)
 
 
 def test_every_real_stream_and_its_cuts_give_the_rows_inspect_gives() -> None:

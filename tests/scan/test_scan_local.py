@@ -13,20 +13,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from tests.scan.scan_helpers import ROOT, compared, expected_rows
+from tests.scan.scan_helpers import DONE, OPENAI, ROOT, compared, expected_rows
 
 from ssescope import inspect
 from ssescope.cli import main
 from ssescope.scan import report_row
-
-OPENAI = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
-)
-DONE = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-)
 
 
 def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

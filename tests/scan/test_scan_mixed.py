@@ -11,18 +11,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from tests.scan.scan_helpers import DONE, OPENAI
 
 from ssescope.cli import main
 from ssescope.scan.sniff import jsonl_shape
 
-OPENAI = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
-)
-DONE = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-)
 OLLAMA = (
     b'{"model":"llama3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant",'
     b'"content":"Hi"},"done":false}\n'

@@ -9,21 +9,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from tests.scan.scan_helpers import compared, expected_rows
+from tests.scan.scan_helpers import DONE, OPENAI, compared, expected_rows
 
 from ssescope.cli import main
 from ssescope.scan import scan
 
 pytestmark = pytest.mark.usefixtures("ray_local")
-
-OPENAI = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n'
-)
-DONE = (
-    b'data: {"id":"c1","object":"chat.completion.chunk","model":"gpt-x","choices":'
-    b'[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
-)
 
 
 def _key(row: dict[str, Any]) -> tuple[str, int]:

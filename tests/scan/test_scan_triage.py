@@ -100,6 +100,11 @@ def test_the_terminal_summary_shows_the_incident(
     day = next(line for line in lines if line.strip().startswith(BAD_DAY))
     assert day.split()[1:4] == ["120", "59.2%", "40.8%"]
     assert "per day (600 streams with a start time)" in out
+    # open next: the input, its row and its keys, then the command that opens it
+    item = next(i for i, line in enumerate(lines) if "requests.jsonl row " in line)
+    assert "request_id=q" in lines[item] and "route=/" in lines[item]
+    assert lines[item + 1].strip().startswith("ssescope inspect ")
+    assert lines[item + 1].strip().endswith("--body body")
     where = lines[[line.strip() for line in lines].index("where it broke") + 1 :]
     # the planted cuts: every third one mid tool call, the rest (and cut.sse) mid-text
     tool = sum(-(-cut // 3) for cells in TRUNCATED.values() for cut in cells)

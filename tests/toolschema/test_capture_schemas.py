@@ -117,3 +117,60 @@ def test_redact_hides_the_values_a_mismatch_quotes() -> None:
     text = json.dumps(found(data, "tool.schema-mismatch"))
     assert "kelvin" not in text and "country" not in text
     assert "$.unit" in text  # the path and the rule stay
+
+
+def _anthropic_invalid_json() -> bytes:
+    """An Anthropic stream whose tool call ends with arguments that are not JSON."""
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"id": "msg_1", "model": "c", "usage": {}}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "make_file"},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"filename": poem.txt}'},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+
+
+def test_a_har_entry_s_beta_header_names_fine_grained_streaming_for_invalid_json(
+    tmp_path: Path,
+) -> None:
+    schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
+    request = {"model": "c", "tools": [{"name": "make_file", "input_schema": schema}]}
+    entry = {
+        "startedDateTime": "2026-03-01T10:00:00.000Z",
+        "request": {
+            "method": "POST",
+            "url": "https://api.anthropic.example/v1/messages",
+            "headers": [
+                {"name": "anthropic-beta", "value": "fine-grained-tool-streaming-2025-05-14"}
+            ],
+            "postData": {"mimeType": "application/json", "text": json.dumps(request)},
+        },
+        "response": {
+            "status": 200,
+            "headers": [{"name": "content-type", "value": "text/event-stream"}],
+            "content": {
+                "mimeType": "text/event-stream",
+                "text": _anthropic_invalid_json().decode(),
+            },
+        },
+        "time": 12,
+    }
+    har = tmp_path / "fine.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}), encoding="utf-8")
+    result = run("inspect", "--json", str(har))
+    data = json.loads(result.out)
+    names = [d["code"] for d in data["diagnostics"] if d["code"].startswith("tool.")]
+    assert names == ["tool.invalid-arguments", "tool.fine-grained-streaming"]
+    note = found(data, "tool.fine-grained-streaming")[0]
+    assert "the fine-grained-tool-streaming beta" in note["message"]
+    assert "(not valid JSON)" in note["message"]

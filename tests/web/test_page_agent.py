@@ -13,6 +13,8 @@ pytestmark = pytest.mark.browser
 EVENTS: list[dict[str, Any]] = [
     {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
     {"type": "STATE_SNAPSHOT", "snapshot": {"step": 1}},
+    {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/step", "value": 2}]},
+    {"type": "STATE_DELTA", "delta": [{"op": "remove", "path": "/missing"}]},
     {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Forty-two, "},
     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "as computed."},
@@ -32,6 +34,15 @@ def test_an_ag_ui_run_shows_its_verdict_provider_and_text(page: Any) -> None:
     assert page.get_by_test_id("verdict-status").text_content() == "completed"
     assert page.get_by_test_id("verdict-provider").text_content() == "ag-ui"
     assert page.get_by_test_id("text").text_content() == "Forty-two, as computed."
+    state = page.get_by_test_id("verdict-state")
+    assert state.text_content() == "1 snapshot · 2 patches (1 did not apply)"
+    assert json.loads(state.get_attribute("title")) == {"step": 2}
+
+
+def test_a_stream_without_state_hides_the_state_fact(page: Any) -> None:
+    page.get_by_test_id("example-select").select_option("cohere-tool-call-bad-record")
+    page.wait_for_selector("body[data-state=ready]")
+    assert page.get_by_test_id("verdict-state").is_hidden()
 
 
 def test_an_ag_ui_run_cut_before_run_finished_shows_truncated(page: Any) -> None:

@@ -99,12 +99,8 @@ def _where(console: Console, places: list[dict[str, Any]]) -> None:
 
 def _place(item: dict[str, Any]) -> str:
     """Which stream of its input: ``row 12``, ``entry 3``, ``response 1``."""
-    parts = [
-        f"{name} {item[name]}"
-        for name in ("table_row", "entry", "response")
-        if item[name] is not None
-    ]
-    return " ".join(parts).replace("table_row", "row")
+    names = (("table_row", "row"), ("entry", "entry"), ("response", "response"))
+    return " ".join(f"{label} {item[name]}" for name, label in names if item[name] is not None)
 
 
 def _open_next(console: Console, worst: list[dict[str, Any]]) -> None:

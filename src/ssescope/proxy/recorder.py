@@ -32,6 +32,7 @@ from ..containers.websocket import Direction, Opcode
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
+from ..silence import hung_up
 from ..sourceinfo import SourceInfo
 from ..sources.decode import ContentDecoder
 from ..toolschema.check import mismatched_calls
@@ -452,7 +453,7 @@ class Recorder:
         if end == "cancelled":
             # how long the client had waited without a byte: a client timeout says so
             waited = t - (ex.last_byte_s if ex.last_byte_s is not None else 0.0)
-            tape.pipeline.cancel(f"the client hung up after {max(0.0, waited):.1f} s without data")
+            tape.pipeline.cancel(hung_up(waited))
         tape.pipeline.close(t)
         report = tape.pipeline.report()
         ex.end = end

@@ -99,25 +99,37 @@ def check_time(columns: list[str], wanted: str | None) -> None:
         )
 
 
+def _counts_sql() -> str:
+    from .summary import STATUSES
+
+    return ", ".join(f"count(*) FILTER (WHERE status = '{s}')" for s in STATUSES)
+
+
+def _verdicts(item: dict[str, Any], counts: tuple[Any, ...]) -> dict[str, Any]:
+    # each verdict's count and rate among the item's streams
+    from .summary import STATUSES, rate
+
+    for status, count in zip(STATUSES, counts, strict=True):
+        item[status] = int(count)
+        item[f"{status}_rate"] = rate(int(count), item["streams"])
+    return item
+
+
 def group_by(con: Any, expression: str, label: str, judged: int) -> list[dict[str, Any]]:
     """Count and rate of each verdict per group (``label`` names the groups' key), the
     largest groups first."""
-    from .summary import STATUSES, rate
+    from .summary import rate
 
-    counts = ", ".join(f"count(*) FILTER (WHERE status = '{s}')" for s in STATUSES)
     rows = con.execute(
-        f"SELECT coalesce({expression}, '(none)') AS k, count(*) AS n, {counts} FROM rows "
-        "WHERE error IS NULL GROUP BY k ORDER BY n DESC, k"
+        f"SELECT coalesce({expression}, '(none)') AS k, count(*) AS n, {_counts_sql()} "
+        "FROM rows WHERE error IS NULL GROUP BY k ORDER BY n DESC, k"
     ).fetchall()
-    out = []
-    for row in rows:
-        n = int(row[1])
-        group: dict[str, Any] = {label: row[0], "streams": n, "share": rate(n, judged)}
-        for status, count in zip(STATUSES, row[2:], strict=True):
-            group[status] = int(count)
-            group[f"{status}_rate"] = rate(int(count), n)
-        out.append(group)
-    return out
+    return [
+        _verdicts(
+            {label: row[0], "streams": int(row[1]), "share": rate(int(row[1]), judged)}, row[2:]
+        )
+        for row in rows
+    ]
 
 
 def time_expression(
@@ -160,7 +172,6 @@ def _iso(seconds: float) -> str:
 def time_axis(con: Any, expression: str | None, source: str | None) -> dict[str, Any] | None:
     """Verdict counts and rates per hour (a span of two days or less) or per day, over the
     judged streams whose start is known; ``None`` when none is."""
-    from .summary import STATUSES, rate
 
     if expression is None:
         return None
@@ -171,20 +182,14 @@ def time_axis(con: Any, expression: str | None, source: str | None) -> dict[str,
     if not timed:
         return None
     step = _HOUR if high - low <= 2 * _DAY else _DAY
-    counts = ", ".join(f"count(*) FILTER (WHERE status = '{s}')" for s in STATUSES)
     found = con.execute(
-        f"SELECT floor(t / {step}) * {step} AS b, count(*), {counts} FROM "
+        f"SELECT floor(t / {step}) * {step} AS b, count(*), {_counts_sql()} FROM "
         f"(SELECT {expression} AS t, status FROM rows WHERE error IS NULL) "
         "WHERE t IS NOT NULL GROUP BY b ORDER BY b"
     ).fetchall()
-    buckets = []
-    for row in found:
-        n = int(row[1])
-        bucket: dict[str, Any] = {"start": _iso(float(row[0])), "streams": n}
-        for status, count in zip(STATUSES, row[2:], strict=True):
-            bucket[status] = int(count)
-            bucket[f"{status}_rate"] = rate(int(count), n)
-        buckets.append(bucket)
+    buckets = [
+        _verdicts({"start": _iso(float(row[0])), "streams": int(row[1])}, row[2:]) for row in found
+    ]
     return {
         "step": "hour" if step == _HOUR else "day",
         "source": source,

@@ -27,6 +27,7 @@ from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import REDACTED, EchoScrubber
 from ..diagnostics import diagnostic
+from ..silence import hung_up
 from ..sourceinfo import RequestSummary, SourceInfo
 from ..sources._live import CaptureSink, LiveCore
 from ..sources.decode import ContentDecoder
@@ -242,7 +243,12 @@ class StreamJudge:
             self._tail(core, t)
         if how == "timeout":
             core.terminal_seen = core.pipeline.aggregator.terminal_seen
-            core.on_stall()
+            if core.terminal_seen:
+                core.on_stall()  # (the stream had ended: it was only kept open)
+            else:
+                # the client gave up: cancelled, with how long it had waited for a byte
+                last = core.pipeline.last_time
+                core.on_cancel(hung_up(t - (last if last is not None else 0.0)))
         elif how == "error" and exc is not None:
             core.on_error(exc)
         elif how in _REASONS:

@@ -109,6 +109,20 @@ class AgUiAdapter(AdapterBase):
                 out.append(diag(codes.SNAKE_CASE_KEYS, record, key=_SNAKE[key]))
         return str_or_none(value)
 
+    def _id(
+        self,
+        kind: str,
+        key: str,
+        obj: dict[str, JSON],
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> str | None:
+        """The id that ties the event to its start, or ``None`` (reported) without one."""
+        value = self._field(obj, key, record, out)
+        if value is None:
+            out.append(diag(codes.MISSING_ID, record, event_type=kind, key=key))
+        return value
+
     def _order(
         self, record: DataRecord, out: list[AdapterOutput], form: str, **args: object
     ) -> None:
@@ -123,6 +137,15 @@ class AgUiAdapter(AdapterBase):
         if obj is None:
             return out
         kind = obj.get("type")
+        if kind == "TEXT_MESSAGE_CONTENT" and self._started and self._ended is None:
+            # the hot path (most events of a run): content for a message that is open
+            message = obj.get("messageId")
+            delta = obj.get("delta")
+            if isinstance(message, str) and message in self._open_messages:
+                if isinstance(delta, str) and delta:
+                    output = self._last_output = self._outputs[message]
+                    out.append(TextDelta(record.index, output, delta))
+                return out
         if not isinstance(kind, str):
             out.append(diag(codes.MISSING_TYPE, record))
             return out
@@ -289,9 +312,8 @@ class AgUiAdapter(AdapterBase):
     def _text(
         self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        message = self._field(obj, "messageId", record, out)
+        message = self._id(kind, "messageId", obj, record, out)
         if message is None:
-            out.append(diag(codes.MISSING_ID, record, event_type=kind, key="messageId"))
             return
         if kind == "TEXT_MESSAGE_START":
             if message in self._open_messages or message in self._ended_messages:
@@ -318,9 +340,8 @@ class AgUiAdapter(AdapterBase):
     def _tool(
         self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        call_id = self._field(obj, "toolCallId", record, out)
+        call_id = self._id(kind, "toolCallId", obj, record, out)
         if call_id is None:
-            out.append(diag(codes.MISSING_ID, record, event_type=kind, key="toolCallId"))
             return
         if kind == "TOOL_CALL_RESULT":
             content = obj.get("content", obj.get("result"))

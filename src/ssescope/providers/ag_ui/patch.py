@@ -1,8 +1,15 @@
-"""JSON Patch (RFC 6902) applied to an AG-UI state, copy on write."""
+"""JSON Patch (RFC 6902) applied to an AG-UI state in place, all of a patch or none of it.
+
+A stream may send thousands of small patches to a large state, so a patch is applied to
+the document itself, each change noted with what undoes it; when an operation does not
+apply, the changes made so far are undone in reverse order. The cost of a patch is that of
+its operations (and of the values it adds), never that of a copy of the whole state.
+"""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from ...events import JSON
 
@@ -13,17 +20,16 @@ class PatchError(Exception):
     """A patch operation that does not apply; the message says which and why."""
 
 
+_Undo = list[Callable[[], object]]
+
+
 def _tokens(pointer: object) -> list[str]:
-    if not isinstance(pointer, str) or (pointer and not pointer.startswith("/")):
+    if not isinstance(pointer, str) or (pointer and pointer[0] != "/"):
         raise PatchError(f"invalid path {pointer!r}")
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-
-
-def _parent(doc: JSON, tokens: list[str]) -> tuple[JSON, str]:
-    node = doc
-    for token in tokens[:-1]:
-        node = _child(node, token)
-    return node, tokens[-1]
+    tokens = pointer.split("/")[1:]
+    if "~" not in pointer:
+        return tokens
+    return [t.replace("~1", "/").replace("~0", "~") for t in tokens]
 
 
 def _child(node: JSON, token: str) -> JSON:
@@ -41,34 +47,56 @@ def _get(doc: JSON, tokens: list[str]) -> JSON:
     return node
 
 
-def _remove(doc: JSON, tokens: list[str]) -> JSON:
+def _remove(doc: JSON, tokens: list[str], undo: _Undo) -> JSON:
     if not tokens:
         raise PatchError("cannot remove the whole state")
-    parent, last = _parent(doc, tokens)
+    parent = _get(doc, tokens[:-1])
+    last = tokens[-1]
     value = _child(parent, last)
     if isinstance(parent, dict):
         del parent[last]
+        undo.append(lambda: parent.__setitem__(last, value))
     elif isinstance(parent, list):
-        del parent[int(last)]
+        index = int(last)
+        del parent[index]
+        undo.append(lambda: parent.insert(index, value))
     return value
 
 
-def _add(doc: JSON, tokens: list[str], value: JSON, replace: bool = False) -> JSON:
+def _set_member(parent: dict[str, JSON], key: str, value: JSON, undo: _Undo) -> None:
+    if key in parent:
+        old = parent[key]
+        undo.append(lambda: parent.__setitem__(key, old))
+    else:
+        undo.append(lambda: parent.pop(key))
+    parent[key] = value
+
+
+def _add(doc: JSON, tokens: list[str], value: JSON, undo: _Undo, replace: bool = False) -> JSON:
+    """``doc`` with ``value`` added (or put in place of what is there, for ``replace``);
+    a new document when the path is the whole state."""
     if not tokens:
         return value
-    parent, last = _parent(doc, tokens)
+    parent = _get(doc, tokens[:-1])
+    last = tokens[-1]
     if isinstance(parent, dict):
         if replace and last not in parent:
             raise PatchError(f"no member {last!r} to replace")
-        parent[last] = value
+        _set_member(parent, last, value, undo)
     elif isinstance(parent, list):
+        items = parent
         if last == "-" and not replace:
-            parent.append(value)
-        elif last.isdigit() and int(last) <= len(parent) - (1 if replace else 0):
+            items.append(value)
+            undo.append(items.pop)
+        elif last.isdigit() and int(last) <= len(items) - (1 if replace else 0):
+            index = int(last)
             if replace:
-                parent[int(last)] = value
+                old = items[index]
+                items[index] = value
+                undo.append(lambda: items.__setitem__(index, old))
             else:
-                parent.insert(int(last), value)
+                items.insert(index, value)
+                undo.append(lambda: items.pop(index))
         else:
             raise PatchError(f"index {last!r} out of range")
     else:
@@ -76,7 +104,7 @@ def _add(doc: JSON, tokens: list[str], value: JSON, replace: bool = False) -> JS
     return doc
 
 
-def _op(doc: JSON, op: object) -> JSON:
+def _op(doc: JSON, op: object, undo: _Undo) -> JSON:
     if not isinstance(op, dict):
         raise PatchError("an operation is not an object")
     name = op.get("op")
@@ -84,14 +112,19 @@ def _op(doc: JSON, op: object) -> JSON:
     if name in ("add", "replace"):
         if "value" not in op:
             raise PatchError(f"{name} without a value")
-        return _add(doc, path, copy.deepcopy(op["value"]), replace=name == "replace")
+        value = op["value"]
+        if isinstance(value, dict | list):  # (a scalar is immutable: no copy)
+            value = copy.deepcopy(value)
+        return _add(doc, path, value, undo, replace=name == "replace")
     if name == "remove":
-        _remove(doc, path)
+        _remove(doc, path, undo)
         return doc
     if name in ("move", "copy"):
         source = _tokens(op.get("from"))
-        value = _remove(doc, source) if name == "move" else copy.deepcopy(_get(doc, source))
-        return _add(doc, path, value)
+        if name == "move" and path[: len(source)] == source and len(path) > len(source):
+            raise PatchError("cannot move a value into one of its own members")
+        value = _remove(doc, source, undo) if name == "move" else copy.deepcopy(_get(doc, source))
+        return _add(doc, path, value, undo)
     if name == "test":
         if _get(doc, path) != op.get("value"):
             raise PatchError(f"test failed at {op.get('path')!r}")
@@ -100,18 +133,23 @@ def _op(doc: JSON, op: object) -> JSON:
 
 
 def apply_patch(state: JSON, patch: JSON) -> JSON:
-    """``state`` with ``patch`` applied; ``state`` itself is left unchanged.
+    """Apply ``patch`` to ``state`` in place and return the state it makes (a new value
+    only when an operation replaces the whole state).
 
     Raises:
-        PatchError: an operation does not apply (the whole patch is then not applied).
+        PatchError: an operation does not apply; ``state`` is then as it was before the
+            patch (the whole patch is not applied).
     """
     if not isinstance(patch, list):
         raise PatchError("the patch is not an array")
-    doc = copy.deepcopy(state)
+    doc = state
+    undo: _Undo = []
     number = 0
     try:
         for number, op in enumerate(patch):  # noqa: B007 (named in the error)
-            doc = _op(doc, op)
+            doc = _op(doc, op, undo)
     except PatchError as exc:
+        for step in reversed(undo):
+            step()
         raise PatchError(f"operation {number}: {exc}") from None
     return doc

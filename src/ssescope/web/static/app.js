@@ -399,6 +399,13 @@ function renderFacts(report) {
   $("v-usage").textContent = u
     ? `${u.input_tokens ?? "?"} in · ${u.output_tokens ?? "?"} out` + (u.reasoning_tokens ? ` · ${u.reasoning_tokens} reasoning` : "")
     : "not reported";
+  // the shared state an agent stream kept with its client (AG-UI): counts, the document on hover
+  const st = report.state;
+  $("v-state-wrap").hidden = !st;
+  $("v-state").textContent = !st ? "" : `${st.snapshots} snapshot${st.snapshots === 1 ? "" : "s"} · `
+    + `${st.deltas} patch${st.deltas === 1 ? "" : "es"}`
+    + (st.failed_patches ? ` (${st.failed_patches} did not apply)` : "");
+  $("v-state").title = !st ? "" : (typeof st.value === "string" ? st.value : JSON.stringify(st.value));
   const t = report.timing || {};
   const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
   $("v-timing-wrap").hidden = !known;
@@ -730,6 +737,24 @@ function outputPane(out) {
   return pane;
 }
 
+// What the request's tool schemas say of a call, when the capture keeps its request: the
+// engine's tool.schema-mismatch and tool.not-offered findings, matched by the call's label.
+const SCHEMA_CODES = new Set(["tool.schema-mismatch", "tool.not-offered"]);
+
+function schemaNotes(call) {
+  const report = state.result && state.result.report;
+  if (!report || !report.diagnostics) return [];
+  const label = call.id || (call.index !== null && call.index !== undefined ? "#" + call.index : "(no id)");
+  return report.diagnostics.filter((d) => SCHEMA_CODES.has(d.code) && d.args && d.args.label === label);
+}
+
+function schemaNote(d) {
+  if (d.code === "tool.not-offered") return "not offered: the request declares no tool of this name";
+  const a = d.args;
+  const cut = d.form === "cut" ? ", before the cut" : "";
+  return `schema: ${a.path}: ${a.detail} (rule ${a.rule}${a.strict || ""}${cut})`;
+}
+
 function callCard(call, partial) {
   const card = el("div", "card call");
   card.dataset.testid = "tool-call";
@@ -747,6 +772,13 @@ function callCard(call, partial) {
   head.appendChild(pill);
   card.appendChild(head);
   if (call.error) card.appendChild(el("div", "error-text", typeof call.error === "string" ? call.error : JSON.stringify(call.error)));
+  if (!partial) {
+    for (const d of schemaNotes(call)) {
+      const note = el("div", "error-text", schemaNote(d));
+      note.dataset.testid = "tool-schema";
+      card.appendChild(note);
+    }
+  }
   // The arguments as they arrived come first; a complete, valid call is shown parsed.
   const args = el("pre", "args");
   args.dataset.testid = "tool-args";
