@@ -376,6 +376,7 @@ class Aggregator:
         if audio is None:
             audio = out.audio = AudioReport()
         if ev.data:
+            audio.chunks += 1
             audio.bytes += _b64_len(ev.data)
         if ev.transcript:
             audio.transcript += ev.transcript

@@ -9,10 +9,15 @@ Chrome DevTools HAR entry's ``_webSocketMessages``, and a JSONL log of messages 
 
 Each server text message is one record: its bytes (line breaks in it made spaces) and a
 line feed, so the NDJSON framing reads one JSON value per message. Client messages are the requests: they are kept
-(:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled. Each
-``response.create`` the client sends after the first starts a new stream, so a
-connection that carried several responses gives several bodies, like the entries of a
-HAR. The connection's end belongs to the last of them.
+(:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled; the audio of an
+``input_audio_buffer.append`` is not kept (its length is, see :func:`elide_audio`).
+
+A connection that carried several responses gives several bodies, like the entries of a
+HAR: a new one starts at a client ``response.create`` once the current one has its
+response (or an earlier ``response.create`` still unanswered), and at a server
+``response.created`` once the current one has had one (a Realtime session whose server
+detects the user's turns creates responses with no ``response.create``). The
+connection's end belongs to the last of them.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..sourceinfo import EntryInfo, RequestInfo, WebSocketEnd
 from ._body import Body, Chunk, ContainerName
 
-__all__ = ["Direction", "Message", "Opcode", "split_responses"]
+__all__ = ["Direction", "Message", "Opcode", "elide_audio", "split_responses"]
 
 Direction = Literal["send", "receive"]
 """``"send"``: client to server; ``"receive"``: server to client."""
@@ -58,18 +63,42 @@ class _Group:
     received: list[Chunk] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
     messages: int = 0
-    created: bool = False
+    pending: bool = False  # a response.create with no response.created yet
+    responded: bool = False  # the server created this group's response
     binary: list[Diagnostic] = field(default_factory=list)
 
 
-def _is_create(data: bytes) -> bool:
-    if b"response.create" not in data:
+def _is_type(data: bytes, kind: bytes, head: int | None = None) -> bool:
+    """Whether ``data`` is a JSON object of type ``kind`` (looked for in its first
+    ``head`` bytes before it is decoded, when given)."""
+    if kind not in (data if head is None else data[:head]):
         return False
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError:
         return False
-    return isinstance(obj, dict) and obj.get("type") == "response.create"
+    return isinstance(obj, dict) and obj.get("type") == kind.strip(b'"').decode()
+
+
+_APPEND = b"input_audio_buffer.append"
+_ELIDE_FROM = 256  # shorter messages are kept as they are
+
+
+def elide_audio(data: bytes) -> str:
+    """A client message as text, for the Report: an ``input_audio_buffer.append`` has its
+    base64 ``audio`` replaced by ``"(N base64 characters, not kept)"``; any other message
+    is kept as sent."""
+    if len(data) >= _ELIDE_FROM and _APPEND in data[:256]:
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict) and obj.get("type") == _APPEND.decode():
+            audio = obj.get("audio")
+            if isinstance(audio, str):
+                obj["audio"] = f"({len(audio)} base64 characters, not kept)"
+                return orjson.dumps(obj).decode()
+    return data.decode("utf-8", "replace")
 
 
 def split_responses(
@@ -105,14 +134,21 @@ def split_responses(
     for n, msg in enumerate(messages):
         group = groups[-1]
         if msg.direction == "send":
-            if msg.opcode == "text" and _is_create(msg.data):
-                if group.created:
-                    group = _Group(created=True)
+            if msg.opcode == "text" and _is_type(msg.data, b"response.create"):
+                if group.pending or group.responded:
+                    group = _Group()
                     groups.append(group)
-                group.created = True
+                group.pending = True
             group.messages += 1
-            group.sent.append(msg.data.decode("utf-8", "replace"))
+            group.sent.append(elide_audio(msg.data))
             continue
+        if msg.opcode == "text" and _is_type(msg.data, b'"response.created"', 512):
+            if group.pending:
+                group.pending = False
+            elif group.responded:
+                group = _Group()
+                groups.append(group)
+            group.responded = True
         group.messages += 1
         if msg.opcode == "binary":
             group.binary.append(

@@ -44,6 +44,7 @@ ProviderName = Literal[
     "ollama",
     "cohere",
     "bedrock",
+    "realtime",
     "vercel-ui",
     "unknown",
 ]
@@ -57,6 +58,7 @@ _PACKAGES: dict[str, str] = {
     "ollama": "ollama",
     "cohere": "cohere",
     "bedrock": "bedrock",
+    "realtime": "realtime",
     "vercel-ui": "vercel_ui",
     "unknown": "unknown",
 }
