@@ -237,7 +237,7 @@ def inspect(
     container: str = "auto",
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
-    entry: int | None = None,
+    entry: int | str | None = None,
 ) -> Report:
     """Inspect a captured stream.
 
@@ -260,7 +260,10 @@ def inspect(
         timing: thresholds for the timing diagnostics.
         entry: of a capture holding several streams, the index of the one to inspect (its
             ``entry.index``: the position in a HAR's ``log.entries``, the stream's number
-            in a JSONL log); ``0`` also selects the only stream of any other input.
+            in a JSONL log or on a WebSocket connection); ``0`` also selects the only
+            stream of any other input. A HAR entry whose WebSocket connection carried
+            several responses holds one per response: ``"N.M"`` selects response M of
+            entry N (``N`` alone, the first).
 
     Returns:
         The :class:`Report` of the source's one stream (or of entry ``entry``).
@@ -274,10 +277,10 @@ def inspect(
     return _report(_one(streams, entry), provider, framing, max_event_bytes, timing)
 
 
-def _one(streams: list[Stream], wanted: int | None) -> Stream:
+def _one(streams: list[Stream], wanted: int | str | None) -> Stream:
     """The stream :func:`inspect` reads: the only one, or the entry asked for."""
-    indexes = [
-        i if stream.info.entry is None else stream.info.entry.index
+    labels = [
+        str(i) if stream.info.entry is None else stream.info.entry.label
         for i, stream in enumerate(streams)
     ]
     if wanted is None:
@@ -285,14 +288,16 @@ def _one(streams: list[Stream], wanted: int | None) -> Stream:
             return streams[0]
         raise UsageError(
             f"the capture holds {len(streams)} streams (entries "
-            f"{', '.join(map(str, indexes))}); inspect() reads one: call inspect_all() for "
+            f"{', '.join(labels)}); inspect() reads one: call inspect_all() for "
             "every one, or inspect(..., entry=N) for the entry whose index is N"
         )
-    if wanted in indexes:
-        return streams[indexes.index(wanted)]
-    plural = "entries" if len(indexes) > 1 else "entry"
+    for i, stream in enumerate(streams):
+        entry = stream.info.entry
+        if (str(i) == str(wanted)) if entry is None else entry.selected_by(wanted):
+            return stream
+    plural = "entries" if len(labels) > 1 else "entry"
     raise UsageError(
-        f"there is no entry {wanted}; the input holds the {plural} {', '.join(map(str, indexes))}"
+        f"there is no entry {wanted}; the input holds the {plural} {', '.join(labels)}"
     )
 
 

@@ -56,21 +56,41 @@ class EntryInfo:
         url: the request URL (secrets redacted), or ``None``.
         started: when the request started, as the capture writes it (ISO 8601 for a
             HAR), or ``None``.
+        response: of an entry whose WebSocket connection carried several responses (a
+            HAR entry with ``_webSocketMessages``), this response's position on the
+            connection, counted from 0; else ``None``.
     """
 
     index: int
     method: str | None = None
     url: str | None = None
     started: str | None = None
+    response: int | None = None
+
+    @property
+    def label(self) -> str:
+        """What ``--entry`` selects it by: ``"3"``, or ``"3.1"`` for the second response
+        of entry 3's WebSocket connection."""
+        return str(self.index) if self.response is None else f"{self.index}.{self.response}"
+
+    def selected_by(self, wanted: int | str) -> bool:
+        """Whether ``--entry wanted`` (``3`` or ``"3.1"``) names this entry: its label, or
+        its index alone for the first response of a connection."""
+        text = str(wanted)
+        return text == self.label or (self.response == 0 and text == str(self.index))
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (the Report's ``entry`` object)."""
-        return {
+        """Return the JSON form (the Report's ``entry`` object); ``response`` only when
+        the entry's connection carried several responses."""
+        out: dict[str, Any] = {
             "index": self.index,
             "method": self.method,
             "url": self.url,
             "started": self.started,
         }
+        if self.response is not None:
+            out["response"] = self.response
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", _DEFAULT))
 
 COMPARED = (
     "container",
+    "transport",
     "provider",
     "framing",
     "status",

@@ -151,7 +151,7 @@ def inspect(
     color: bool | None,
     strict: bool,
     fail_on: str | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """Assemble a stream and say how it ended.
 
@@ -263,7 +263,7 @@ def replay(
     count: int,
     as_json: bool,
     color: bool | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """Prove the Report does not depend on how the bytes were chunked (exit 5 if it does).
 
@@ -344,7 +344,7 @@ def check(
     provider: str,
     framing: str,
     color: bool | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
 

@@ -142,7 +142,8 @@ def _timing_table(timing: dict[str, Any]) -> str:
 def _worst(summary: dict[str, Any]) -> str:
     items = []
     for w in summary["worst"]:
-        where = w["source"] if w["entry"] is None else f"{w['source']} #{w['entry']}"
+        label = f"{w['entry']}" if w.get("response") is None else f"{w['entry']}.{w['response']}"
+        where = w["source"] if w["entry"] is None else f"{w['source']} #{label}"
         codes = ", ".join(w["diagnostics"][:4])
         items.append(
             f'<li><b style="color:{_COLORS.get(w["status"], "#222")}">{escape(w["status"])}</b> '

@@ -39,9 +39,11 @@ RESULT_SCHEMA = pa.schema(
     [
         pa.field(SOURCE, pa.string()),
         pa.field("entry", pa.int32()),
+        pa.field("response", pa.int32()),
         pa.field("method", pa.string()),
         pa.field("url", pa.string()),
         pa.field("container", pa.string()),
+        pa.field("transport", pa.string()),
         pa.field("provider", pa.string()),
         pa.field("framing", pa.string()),
         pa.field("status", pa.string()),
@@ -79,6 +81,12 @@ RESULT_SCHEMA = pa.schema(
 _NAMES = RESULT_SCHEMA.names
 
 
+def _transport(report: Report) -> str:
+    """The ``transport`` column: ``websocket`` for a stream a WebSocket carried, else the
+    body's framing (``sse``, ``ndjson``, ``json-array``, ``json``, ``aws-eventstream``)."""
+    return "websocket" if report.websocket is not None else report.framing
+
+
 def _values(
     report: Report, entry: Entry, source: str | None, unread: int | None = None
 ) -> tuple[Any, ...]:
@@ -94,9 +102,11 @@ def _values(
     return (
         source,
         entry.index,
+        entry.response,
         entry.method,
         entry.url,
         report.container,
+        _transport(report),
         report.provider,
         report.framing,
         response.status,

@@ -117,6 +117,7 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
         columns = [
             "source",
             "entry",
+            "response",
             "provider",
             "model",
             "status",
