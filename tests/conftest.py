@@ -29,7 +29,7 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 from ssescope.aggregate.report import Report
-from ssescope.schema import report_schema
+from ssescope.output.schema import report_schema
 from tests.browser import SHARED as CHROMIUM
 from tests.shared import close_group
 from tests.slow import deselects_slow, is_slow, relative_path, slow_module, unknown_slow_tests

@@ -13,7 +13,31 @@ from ssescope.events import TextDelta
 from ssescope.framing import EventStreamParser, Framer, JSONArrayParser, NDJSONParser, SSEParser
 from ssescope.framing.records import JSONRecord
 from ssescope.incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ssescope.providers._base import Adapter
+from ssescope.providers.anthropic.adapter import AnthropicAdapter
+from ssescope.providers.bedrock.adapter import BedrockAdapter
+from ssescope.providers.cohere.adapter import CohereAdapter
+from ssescope.providers.gemini.adapter import GeminiAdapter
+from ssescope.providers.ollama.adapter import OllamaAdapter
+from ssescope.providers.openai_chat.adapter import OpenAIChatAdapter
+from ssescope.providers.openai_responses.adapter import OpenAIResponsesAdapter
 from ssescope.providers.registry import PROVIDERS, make_adapter
+from ssescope.providers.unknown.adapter import UnknownAdapter
+from ssescope.providers.vercel_ui.adapter import VercelUIAdapter
+
+# mypy checks each adapter class against the Adapter protocol here (the pipeline holds that
+# protocol to the Incremental shape); the test below keeps the table equal to the registry.
+ADAPTERS: dict[str, type[Adapter]] = {
+    "openai-chat": OpenAIChatAdapter,
+    "openai-responses": OpenAIResponsesAdapter,
+    "anthropic": AnthropicAdapter,
+    "gemini": GeminiAdapter,
+    "ollama": OllamaAdapter,
+    "cohere": CohereAdapter,
+    "bedrock": BedrockAdapter,
+    "vercel-ui": VercelUIAdapter,
+    "unknown": UnknownAdapter,
+}
 
 RECORD = JSONRecord(0, '{"x": 1}', 0, 8, None, None)
 
@@ -44,6 +68,12 @@ def test_every_layer_is_incremental_and_refuses_feed_after_close(
     with pytest.raises(UsageError) as close_err:
         layer.close()
     assert str(close_err.value) == CLOSE_TWICE
+
+
+def test_the_statically_checked_adapters_are_the_registry() -> None:
+    assert set(ADAPTERS) == set(PROVIDERS)
+    for name, cls in ADAPTERS.items():
+        assert type(make_adapter(name, "sse")) is cls, name
 
 
 def test_the_aggregator_closes_into_its_responses() -> None:

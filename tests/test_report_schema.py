@@ -11,8 +11,8 @@ import pytest
 
 from ssescope import inspect, inspect_all
 from ssescope.cli import main
+from ssescope.output.schema import report_schema, report_schema_text
 from ssescope.providers.registry import PROVIDERS
-from ssescope.schema import report_schema, report_schema_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "src" / "ssescope" / "examples"

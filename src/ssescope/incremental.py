@@ -8,17 +8,24 @@ Report) all implement it::
     out += layer.close()    # end of input: flush, report what was left unfinished
 
 Feeding after ``close``, or closing twice, raises :class:`~ssescope.errors.UsageError`
-with the messages below, in every layer. Layers may take extra optional arguments (the
+with the messages below, in every layer, written one way: ``feed`` starts with
+``if self._closed: refuse_feed_after_close()`` and ``close`` with ``close_once(self)``. Layers may take extra optional arguments (the
 framers and the pipeline take an arrival ``time``) and still fit the protocol.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 from .errors import UsageError
 
-__all__ = ["CLOSE_TWICE", "FEED_AFTER_CLOSE", "Incremental", "mark_closed"]
+__all__ = [
+    "CLOSE_TWICE",
+    "FEED_AFTER_CLOSE",
+    "Incremental",
+    "close_once",
+    "refuse_feed_after_close",
+]
 
 FEED_AFTER_CLOSE = "feed() called after close()"
 """The :class:`~ssescope.errors.UsageError` message for input fed after ``close``."""
@@ -27,8 +34,8 @@ CLOSE_TWICE = "close() called twice"
 """The :class:`~ssescope.errors.UsageError` message for a second ``close``."""
 
 
-def mark_closed(layer: Any) -> None:
-    """Start ``layer.close()``: set its ``_closed`` flag.
+def close_once(layer: Any) -> None:
+    """Start ``layer.close()``: set its ``_closed`` flag (which its ``feed`` checks).
 
     Raises:
         UsageError: if the flag is already set (:data:`CLOSE_TWICE`).
@@ -36,6 +43,11 @@ def mark_closed(layer: Any) -> None:
     if layer._closed:
         raise UsageError(CLOSE_TWICE)
     layer._closed = True
+
+
+def refuse_feed_after_close() -> NoReturn:
+    """Raise the :class:`~ssescope.errors.UsageError` of a ``feed`` after ``close``."""
+    raise UsageError(FEED_AFTER_CLOSE)
 
 
 _In_contra = TypeVar("_In_contra", contravariant=True)

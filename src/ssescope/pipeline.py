@@ -8,19 +8,21 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import codes
 from .aggregate.aggregator import Aggregator, ToolCallState
-from .aggregate.report import RecordCounts, Report
+from .aggregate.report import RecordCounts, Report, ResponseReport
 from .aggregate.starts import RecordStarts
 from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
+from .events import UnifiedEvent
 from .framing.framer import Framer
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
-from .incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from .incremental import Incremental, close_once, refuse_feed_after_close
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
@@ -241,7 +243,7 @@ class Pipeline:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError(FEED_AFTER_CLOSE)
+            refuse_feed_after_close()
         if data:
             if self._bytes < _ERROR_BODY_BYTES:
                 self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
@@ -277,8 +279,7 @@ class Pipeline:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError(CLOSE_TWICE)
+        close_once(self)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
@@ -289,7 +290,6 @@ class Pipeline:
         if time is not None:
             self._last_time = time
         out = self._records(self._framer.close(time))
-        self._closed = True
         if self._adapter is None:
             out.extend(self._decide("unknown", "no record matched any provider's shape"))
         assert self._adapter is not None
@@ -613,3 +613,20 @@ class Pipeline:
             self._http_error(report)
         self._report = report
         return report
+
+
+if TYPE_CHECKING:  # mypy holds every part of the pipeline to the one Incremental shape
+
+    def _framer_shape(framer: Framer) -> Incremental[bytes, FramingOutput]:
+        return framer
+
+    def _adapter_shape(adapter: Adapter) -> Incremental[DataRecord, AdapterOutput]:
+        return adapter
+
+    def _aggregator_shape(
+        aggregator: Aggregator,
+    ) -> Incremental[Iterable[UnifiedEvent | Diagnostic], ResponseReport]:
+        return aggregator
+
+    def _pipeline_shape(pipeline: Pipeline) -> Incremental[bytes, AdapterOutput]:
+        return pipeline

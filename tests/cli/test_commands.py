@@ -1,4 +1,4 @@
-"""frames, replay --check, check and --redact, end to end and on their own."""
+"""frames, replay, check and --redact, end to end and on their own."""
 
 from __future__ import annotations
 
@@ -42,11 +42,10 @@ def test_frames_table_shows_comments_and_the_invalid_mark() -> None:
     assert "✗ invalid" in bad.out
 
 
-def test_replay_check_is_identical_in_every_chunking() -> None:
+def test_replay_is_identical_in_every_chunking() -> None:
     result = run(
         "replay",
         BAD_JSON,
-        "--check",
         "--json",
         "--random",
         "3",
@@ -73,7 +72,7 @@ def test_replay_check_is_identical_in_every_chunking() -> None:
 
 
 def test_replay_check_table_says_identical() -> None:
-    result = run("replay", "--check", BAD_JSON, "--random", "1", "--provider", "unknown")
+    result = run("replay", BAD_JSON, "--random", "1", "--provider", "unknown")
     assert "identical in every chunking" in result.out
 
 

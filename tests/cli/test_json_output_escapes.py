@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -169,6 +170,8 @@ def _export_otel(tmp_path: Path, _: pytest.MonkeyPatch) -> str:
         "http://127.0.0.1:9",
         str(_file(tmp_path)),
         process=True,
+        # the exporter gives up on the closed port after 1 s instead of retrying for 10 s
+        env={**os.environ, "OTEL_EXPORTER_OTLP_TIMEOUT": "1"},
     )
     assert result.code == 1
     return result.out

@@ -13,7 +13,7 @@ from tests.cli.cli_helpers import run
 
 import ssescope
 from ssescope.containers import read_all, read_container
-from ssescope.schema import report_schema
+from ssescope.output.schema import report_schema
 
 VALIDATOR = jsonschema.Draft202012Validator(report_schema())
 

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 import ssescope
-from ssescope.schema import report_schema
+from ssescope.output.schema import report_schema
 from ssescope.transport.kind import asked_for_stream, is_stream, request_model
 
 

@@ -30,7 +30,6 @@ from typing import Any
 from .. import codes
 from ..codes.spec import Code
 from ..diagnostics import Diagnostic, build
-from ..errors import UsageError
 from ..events import (
     JSON,
     Audio,
@@ -54,7 +53,7 @@ from ..events import (
     Unknown,
     Usage,
 )
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..incremental import close_once, refuse_feed_after_close
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .report import AudioReport, ResponseReport
@@ -140,7 +139,7 @@ class Aggregator:
         self._last_content: int | None = None
         self.content_cut = 0
         """Characters of content left out by :meth:`trim_content`."""
-        self._finished = False
+        self._closed = False
         self._offsets: Callable[[int], int | None] = lambda _record: None
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
@@ -191,8 +190,8 @@ class Aggregator:
         Raises:
             UsageError: if called after :meth:`close`.
         """
-        if self._finished:
-            raise UsageError(FEED_AFTER_CLOSE)
+        if self._closed:
+            refuse_feed_after_close()
         handlers = self._handlers
         resp = self._current
         record: int | None = None
@@ -672,9 +671,7 @@ class Aggregator:
         Raises:
             UsageError: if called twice.
         """
-        if self._finished:
-            raise UsageError(CLOSE_TWICE)
-        self._finished = True
+        close_once(self)
         responses = [*self._done, self._current]
         builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
         reports = [builder.response(r) for r in responses]

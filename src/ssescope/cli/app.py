@@ -235,7 +235,6 @@ def _inspect_entries(
 
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file")
-@click.option("--check", is_flag=True, hidden=True, help="Accepted for older scripts; always on.")
 @click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
 @click.option("--framing", type=_FRAMING, default="auto", show_default=True)
 @click.option(
@@ -255,7 +254,6 @@ def _inspect_entries(
 @entry_option
 def replay(
     file: str,
-    check: bool,
     provider: str,
     framing: str,
     container: str,
@@ -270,7 +268,6 @@ def replay(
     Feeds FILE whole, in 1, 2, 3, 7, 64 and 1024-byte pieces and in seeded random splits,
     and compares the sha256 of each Report (timing removed).
     """
-    _ = check  # the check is what replay does; the flag is kept for older command lines
     source = one_entry(load_all(open_source(file), container), entry)
     pieces = list(source.pieces())
     body = b"".join(pieces)

@@ -33,7 +33,7 @@ FAILED = 4
 """The provider reported an error in the stream, or the HTTP status was >= 400."""
 MISMATCH = 5
 """Malformed frames under ``--strict``, diagnostics at the ``--fail-on`` level, or a
-``check`` / ``replay --check`` difference."""
+``check`` / ``replay`` difference."""
 INCOMPLETE = 6
 """The response is ``incomplete`` (length, content filter, refusal) and
 ``--fail-on incomplete`` was given."""

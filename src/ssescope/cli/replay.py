@@ -1,4 +1,4 @@
-"""``replay --check``: the same bytes in many chunkings must give the same Report."""
+"""``replay``: the same bytes in many chunkings must give the same Report."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..schema import report_schema_text
+from ..output.schema import report_schema_text
 from . import exitcodes
 
 __all__ = ["schema_command"]

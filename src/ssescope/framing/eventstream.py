@@ -25,8 +25,7 @@ from typing import ClassVar
 
 from .. import codes
 from ..diagnostics import diagnostic
-from ..errors import UsageError
-from ..incremental import mark_closed
+from ..incremental import close_once, refuse_feed_after_close
 from ._text import decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
@@ -127,7 +126,7 @@ class EventStreamParser:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            refuse_feed_after_close()
         out: list[FramingOutput] = []
         if self._broken:
             return out
@@ -205,7 +204,7 @@ class EventStreamParser:
         Raises:
             UsageError: if called twice.
         """
-        mark_closed(self)
+        close_once(self)
         out: list[FramingOutput] = [] if self._broken else self._drain(time, final=True)
         if self._buf and not self._broken:
             rest = bytes(self._buf)

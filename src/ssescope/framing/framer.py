@@ -43,7 +43,7 @@ import re
 from typing import Literal, Protocol
 
 from ..errors import UsageError
-from ..incremental import mark_closed
+from ..incremental import close_once, refuse_feed_after_close
 from ._text import BOM, check_max_event_bytes
 from .jsonarray import JSONArrayParser
 from .ndjson import NDJSONParser
@@ -299,7 +299,7 @@ class Framer:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            refuse_feed_after_close()
         if self._parser is not None:
             return self._parser.feed(data, time)
         self._held.append((data, time))
@@ -329,7 +329,7 @@ class Framer:
         Raises:
             UsageError: if called twice.
         """
-        mark_closed(self)
+        close_once(self)
         out: list[FramingOutput] = []
         if self._parser is None:
             framing, rule = detect_framing(self._head, final=True)

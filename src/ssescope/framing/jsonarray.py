@@ -25,8 +25,7 @@ from typing import ClassVar
 
 from .. import codes
 from ..diagnostics import diagnostic
-from ..errors import UsageError
-from ..incremental import mark_closed
+from ..incremental import close_once, refuse_feed_after_close
 from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
@@ -92,7 +91,7 @@ class JSONArrayParser:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            refuse_feed_after_close()
         out: list[FramingOutput] = []
         if self._head is not None:
             data = self._head + data
@@ -224,7 +223,7 @@ class JSONArrayParser:
         Raises:
             UsageError: if called twice.
         """
-        mark_closed(self)
+        close_once(self)
         out: list[FramingOutput] = []
         if self._head:
             head, self._head = self._head, None

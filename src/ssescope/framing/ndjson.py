@@ -12,8 +12,7 @@ from typing import ClassVar
 
 from .. import codes
 from ..diagnostics import diagnostic
-from ..errors import UsageError
-from ..incremental import mark_closed
+from ..incremental import close_once, refuse_feed_after_close
 from ._text import BOM, decode_utf8
 from .records import FramingOutput, JSONRecord, Tail
 
@@ -44,7 +43,7 @@ class NDJSONParser:
             UsageError: if called after :meth:`close`.
         """
         if self._closed:
-            raise UsageError("feed() called after close()")
+            refuse_feed_after_close()
         out: list[FramingOutput] = []
         base = self._pos
         self._pos += len(data)
@@ -74,7 +73,7 @@ class NDJSONParser:
         Raises:
             UsageError: if called twice.
         """
-        mark_closed(self)
+        close_once(self)
         out: list[FramingOutput] = []
         if self._partial:
             line = b"".join(self._partial)

@@ -73,7 +73,7 @@ from typing import ClassVar
 
 from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
-from ..errors import UsageError
+from ..incremental import close_once, refuse_feed_after_close
 from ..limits import EXCERPT_CHARS, excerpt
 from ._text import BOM, check_max_event_bytes
 from .records import FramingOutput, JSONRecord, SSEComment, SSEEvent, Tail
@@ -285,7 +285,7 @@ class SSEParser:
             self._lines(lines, pos, time, out)
             return out
         if self._closed:
-            raise UsageError("feed() called after close()")
+            refuse_feed_after_close()
         if self._fast and self._in_line:
             # Pieces kept by the shortcut above were not counted yet; this chunk holds a
             # CR, so the line ends in it and the pieces are counted once.
@@ -443,14 +443,12 @@ class SSEParser:
         Raises:
             UsageError: if called twice.
         """
-        if self._closed:
-            raise UsageError("close() called twice")
         out: list[FramingOutput] = []
-        if self._head:
+        if self._head:  # (None after the first close, so a second one fails just below)
             # One or two bytes that began like a BOM and the body ended: plain text.
             head, self._head = self._head, None
             out += self.feed(head, time)
-        self._closed = True
+        close_once(self)
         self._fast = False
         self._head = None
         # only the start of an unfinished line is reported: it may be gigabytes long

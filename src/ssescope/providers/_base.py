@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import ClassVar, NoReturn, Protocol, TypeAlias, cast
+from typing import ClassVar, Protocol, TypeAlias, cast
 
 import orjson
 from orjson import loads as _loads
@@ -17,10 +17,9 @@ from orjson import loads as _loads
 from .. import codes
 from ..codes.spec import Code, Form
 from ..diagnostics import Diagnostic, build, diagnostic, quote
-from ..errors import UsageError
 from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
-from ..incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
+from ..incremental import close_once, refuse_feed_after_close
 from ..limits import (
     EXCERPT_CHARS,
     MAX_DEPTH,
@@ -254,23 +253,6 @@ def diag(
 ) -> Diagnostic:
     """Build a diagnostic of ``code`` located at ``record`` (see :func:`diagnostic`)."""
     return build(code, args, record.start, record.index, None, form)
-
-
-def refuse_feed_after_close() -> NoReturn:
-    """Raise the :class:`~ssescope.errors.UsageError` of a ``feed`` after ``close``."""
-    raise UsageError(FEED_AFTER_CLOSE)
-
-
-def close_once(adapter: object) -> None:
-    """Start ``adapter.close``: the Incremental contract of closing once, never fed after.
-
-    A second close raises :class:`~ssescope.errors.UsageError`. The adapter's ``_closed``
-    flag (a class attribute, ``False``, that every adapter declares) is set; its ``feed``
-    checks it first and calls :func:`refuse_feed_after_close`.
-    """
-    if getattr(adapter, "_closed", False):
-        raise UsageError(CLOSE_TWICE)
-    setattr(adapter, "_closed", True)  # noqa: B010 - the Adapter protocol does not name it
 
 
 def not_streamed(what: str, record: DataRecord) -> Diagnostic:

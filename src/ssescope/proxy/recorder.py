@@ -48,8 +48,48 @@ _KINDS: dict[type, str] = {
 }
 _REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
-_STOP = object()
-_OVERHEAD = 160  # what a queued chunk costs besides its bytes (tuple, bytes header, float)
+_OVERHEAD = 160  # what a queued chunk costs besides its bytes (object, bytes header, float)
+
+
+# -- what crosses from the forwarder's event loop to the recorder thread -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    ex: Exchange
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    ex: Exchange
+    data: bytes
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Diag:
+    ex: Exchange
+    diagnostic: Diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    ex: Exchange
+    end: EndReason
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    fn: Callable[[], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    pass
+
+
+_Message = _Start | _Chunk | _Diag | _End | _Call | _Stop
 log = logging.getLogger("ssescope.proxy")
 
 
@@ -108,7 +148,7 @@ class Recorder:
         self.provider = provider
         self.redact_content = redact_content
         self.limit = limit
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Message] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._backlog = 0
         self._tapes: dict[int, _Tape] = {}
@@ -127,21 +167,21 @@ class Recorder:
 
     def start(self, ex: Exchange) -> None:
         """The response's status and headers are known: open the capture."""
-        self._queue.put(("start", ex))
+        self._queue.put(_Start(ex))
 
     def chunk(self, ex: Exchange, data: bytes, t: float) -> None:
         """Queue a copy of a chunk already handed to the client."""
         with self._lock:
             self._backlog += len(data) + _OVERHEAD
-        self._queue.put(("chunk", ex, data, t))
+        self._queue.put(_Chunk(ex, data, t))
 
     def diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
         """Attach a diagnostic found by the forwarder (open after finish, connection error)."""
-        self._queue.put(("diag", ex, diagnostic))
+        self._queue.put(_Diag(ex, diagnostic))
 
     def end(self, ex: Exchange, end: EndReason, t: float) -> None:
         """The exchange is over: judge it, close its capture, write its index line."""
-        self._queue.put(("end", ex, end, t))
+        self._queue.put(_End(ex, end, t))
 
     @property
     def backlog(self) -> int:
@@ -155,11 +195,11 @@ class Recorder:
 
     def call(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on the recorder thread after everything queued so far."""
-        self._queue.put(("call", fn))
+        self._queue.put(_Call(fn))
 
     def stop(self, timeout: float = 30.0) -> None:
         """Record what is queued, then stop the thread and close the index."""
-        self._queue.put(_STOP)
+        self._queue.put(_Stop())
         self._thread.join(timeout)
         self.folder.close()
 
@@ -168,42 +208,41 @@ class Recorder:
     def _run(self) -> None:
         while True:
             item = self._queue.get()
-            if item is _STOP:
+            if isinstance(item, _Stop):
                 return
             try:
                 self._handle(item)
             except Exception as exc:  # a recording problem must never stop the proxy
                 message = f"recording failed: {type(exc).__name__}: {exc}"
                 self.errors.append(message)
-                if isinstance(item[1], Exchange) and item[1].error is None:
-                    item[1].error = message
+                ex = getattr(item, "ex", None)
+                if isinstance(ex, Exchange) and ex.error is None:
+                    ex.error = message
             finally:
-                if item[0] == "chunk":
+                if isinstance(item, _Chunk):
                     with self._lock:
-                        self._backlog -= len(item[2]) + _OVERHEAD
+                        self._backlog -= len(item.data) + _OVERHEAD
 
-    def _handle(self, item: tuple[Any, ...]) -> None:
-        kind = item[0]
-        if kind == "call":
-            item[1]()
-            return
-        ex: Exchange = item[1]
-        if kind == "start":
-            self._open(ex)
-        elif kind == "chunk":
-            tape = self._tapes.get(ex.seq)
+    def _handle(self, item: _Message) -> None:
+        if isinstance(item, _Call):
+            item.fn()
+        elif isinstance(item, _Start):
+            self._open(item.ex)
+        elif isinstance(item, _Chunk):
+            tape = self._tapes.get(item.ex.seq)
             if tape is not None:
-                self._feed(ex, tape, item[2], item[3])
-        elif kind == "diag":
-            tape = self._tapes.get(ex.seq)
+                self._feed(item.ex, tape, item.data, item.t)
+        elif isinstance(item, _Diag):
+            tape = self._tapes.get(item.ex.seq)
             if tape is not None:
-                tape.pipeline.add_diagnostic(item[2])
-        elif kind == "end":
+                tape.pipeline.add_diagnostic(item.diagnostic)
+        elif isinstance(item, _End):
+            ex = item.ex
             try:
-                self._close(ex, item[2], item[3])
+                self._close(ex, item.end, item.t)
             finally:
                 if not ex.finished:  # judging failed: still list and index the exchange
-                    ex.end, ex.finished = item[2], True
+                    ex.end, ex.finished = item.end, True
                     ex.verdict = ex.verdict or "failed"
                     self._tapes.pop(ex.seq, None)
                     self._index_line(ex)

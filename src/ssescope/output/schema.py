@@ -12,7 +12,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from .providers.registry import PROVIDERS
+from ..providers.registry import PROVIDERS
 
 __all__ = ["report_schema", "report_schema_text"]
 
