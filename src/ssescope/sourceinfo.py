@@ -134,8 +134,13 @@ class WebSocketEnd:
             directions.
         sent: the client's messages of this stream (the requests), as text.
         next_response: ``True`` when the connection went on with another response (the
-            stream ended at the next ``response.create``, not at the connection's end).
+            stream ended at the next ``response.create`` or server ``response.created``,
+            not at the connection's end).
         known: ``False`` when the form does not record how the connection ended.
+        sent_at: for each of :attr:`sent`, how many of this stream's server text
+            messages (its records) came before it, and its time (seconds since the
+            connection opened, or ``None``): where the requests fall among the records,
+            for a view that shows both directions in order. Not in the Report.
     """
 
     code: int | None = None
@@ -145,6 +150,7 @@ class WebSocketEnd:
     sent: tuple[str, ...] = ()
     next_response: bool = False
     known: bool = True
+    sent_at: tuple[tuple[int, float | None], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``source.websocket`` object)."""
@@ -161,7 +167,7 @@ class WebSocketEnd:
     def describe(self) -> str:
         """The end in words, for a verdict line: ``"closed with code 1011 (overloaded)"``."""
         if self.next_response:
-            return "ended by the next response.create on the connection"
+            return "ended by the next response on the connection"
         if not self.known:
             return "ended where the capture stops (no close recorded)"
         if self.dropped:

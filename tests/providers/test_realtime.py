@@ -282,3 +282,25 @@ def test_inspect_entry_picks_one_response_of_a_connection() -> None:
     assert (data["status"], data["entry"]["index"]) == ("cancelled", 1)
     listing = run("inspect", "--pretty", "--no-color", path)
     assert "cancelled" in listing.out and "completed" in listing.out
+
+
+def test_a_bounded_pipeline_caps_a_long_transcript_and_keeps_no_audio() -> None:
+    from ssescope import Pipeline
+    from ssescope.limits import BOUNDED_CONTENT_CHARS
+
+    piece = "x" * 10_000
+    deltas = [
+        ev("response.output_audio_transcript.delta", 3, item_id="i1", delta=piece)
+        for _ in range(BOUNDED_CONTENT_CHARS // len(piece) + 20)
+    ]
+    sound = ev("response.output_audio.delta", 4, item_id="i1", delta="AAAA" * 1000)
+    pipeline = Pipeline(bounded=True)
+    for event in (CREATED, sound, *deltas, sound, done("completed")):
+        pipeline.feed(json.dumps(event).encode() + b"\n")
+    pipeline.close()
+    report = pipeline.report()
+    got = audio(report)
+    assert len(got["transcript"]) == BOUNDED_CONTENT_CHARS
+    assert (got["chunks"], got["bytes"]) == (2, 6000)
+    assert "stream.memory-capped" in codes_of(report)
+    assert report.status == "completed"

@@ -62,6 +62,7 @@ class Message:
 class _Group:
     received: list[Chunk] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
+    sent_at: list[tuple[int, float | None]] = field(default_factory=list)
     messages: int = 0
     pending: bool = False  # a response.create with no response.created yet
     responded: bool = False  # the server created this group's response
@@ -141,6 +142,7 @@ def split_responses(
                 group.pending = True
             group.messages += 1
             group.sent.append(elide_audio(msg.data))
+            group.sent_at.append((len(group.received), msg.time))
             continue
         if msg.opcode == "text" and _is_type(msg.data, b'"response.created"', 512):
             if group.pending:
@@ -191,6 +193,7 @@ def split_responses(
                 sent=tuple(group.sent),
                 next_response=not last,
                 known=end is not None or not last,
+                sent_at=tuple(group.sent_at),
             ),
         )
         if group.received and group.received[0].time is not None:
