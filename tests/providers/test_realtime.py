@@ -304,3 +304,11 @@ def test_a_bounded_pipeline_caps_a_long_transcript_and_keeps_no_audio() -> None:
     assert (got["chunks"], got["bytes"]) == (2, 6000)
     assert "stream.memory-capped" in codes_of(report)
     assert report.status == "completed"
+
+
+def test_the_terminal_view_shows_the_audio_by_count_size_and_transcript() -> None:
+    result = run(
+        "inspect", "--pretty", "--no-color", "--entry", "0", str(FIXTURES / "voice-barge-in.ssecap")
+    )
+    assert "audio: 5 chunks, 2,400 bytes (audio/pcm)" in result.out
+    assert "audio transcript" in result.out and "Sure, here is a story." in result.out
