@@ -123,3 +123,14 @@ def test_the_page_shows_a_websocket_capture_with_its_requests_close_and_verdict(
     assert "2 chunks" in (card.text_content() or "")
     assert page.get_by_test_id("audio-transcript").text_content() == "Once upon"
     assert page.get_by_test_id("ws-close").text_content() == "Connection closed with code 1000"
+
+    # a DevTools HAR: the two responses of its WebSocket entry, labelled as --entry takes them
+    page.get_by_test_id("file-input").set_input_files(str(FIXTURES / "devtools-websocket.har"))
+    page.wait_for_selector("body[data-state=ready][data-entry='0']")
+    assert "#0.1" in (page.get_by_test_id("entry-1").text_content() or "")
+    assert "#2" in (page.get_by_test_id("entry-2").text_content() or "")
+    page.get_by_test_id("entry-1").click()
+    page.wait_for_selector("body[data-state=ready][data-entry='1']")
+    close = page.get_by_test_id("ws-close")
+    assert close.text_content() == "Connection ended where the capture stops (no close recorded)"
+    assert close.get_attribute("data-close") == "warn"

@@ -367,14 +367,16 @@ function renderEntries(entries, chosen) {
     const button = el("button", "entry");
     button.dataset.testid = "entry-" + pos;
     if (pos === chosen) button.setAttribute("aria-current", "true");
-    button.appendChild(el("span", "mono", "#" + entry.index));
+    // the responses of one HAR entry's WebSocket connection: #3.0, #3.1 (as --entry takes them)
+    const label = entry.response === undefined || entry.response === null ? String(entry.index) : entry.index + "." + entry.response;
+    button.appendChild(el("span", "mono", "#" + label));
     const pill = el("span", "pill status", entry.status);
     pill.dataset.status = entry.status;
     button.appendChild(pill);
     const what = [entry.method, entry.url].filter(Boolean).join(" ") || "stream " + entry.index;
     button.appendChild(el("span", "entry-url", what));
     button.appendChild(el("span", "muted", entry.provider + (entry.started ? " · " + entry.started : "")));
-    button.addEventListener("click", () => { if (pos !== state.entry) inspectBytes(state.bytes, "stream #" + entry.index, pos); });
+    button.addEventListener("click", () => { if (pos !== state.entry) inspectBytes(state.bytes, "stream #" + label, pos); });
     item.appendChild(button);
     list.appendChild(item);
   });
