@@ -312,3 +312,21 @@ def test_the_terminal_view_shows_the_audio_by_count_size_and_transcript() -> Non
     )
     assert "audio: 5 chunks, 2,400 bytes (audio/pcm)" in result.out
     assert "audio transcript" in result.out and "Sure, here is a story." in result.out
+
+
+def test_a_close_after_the_client_cancelled_is_cancelled_not_cut() -> None:
+    data = (FIXTURES / "closed-mid-response.ssecap").read_text().splitlines()
+    cancel = json.dumps({"t": 0.3, "dir": "send", "data": '{"type":"response.cancel"}'})
+    report = ssescope.inspect(("\n".join([*data[:-1], cancel, data[-1]]) + "\n").encode())
+    assert report.status == "cancelled"
+    assert report.response.status_reason == (
+        "the client sent response.cancel, and the WebSocket closed with code 1011 "
+        "(keepalive ping timeout) before the terminal event"
+    )
+    assert "websocket.closed-before-terminal" not in codes_of(report)
+    assert "websocket.close-code" in codes_of(report)
+    first, second = ssescope.inspect_all(
+        ("\n".join([*data[:-1], cancel, *data[1:3]]) + "\n").encode()
+    )
+    assert first.status == "cancelled"
+    assert "the next response began" in first.response.status_reason
