@@ -21,6 +21,7 @@ from ssescope.providers.gemini.adapter import GeminiAdapter
 from ssescope.providers.ollama.adapter import OllamaAdapter
 from ssescope.providers.openai_chat.adapter import OpenAIChatAdapter
 from ssescope.providers.openai_responses.adapter import OpenAIResponsesAdapter
+from ssescope.providers.realtime.adapter import RealtimeAdapter
 from ssescope.providers.registry import PROVIDERS, make_adapter
 from ssescope.providers.unknown.adapter import UnknownAdapter
 from ssescope.providers.vercel_ui.adapter import VercelUIAdapter
@@ -35,6 +36,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
     "ollama": OllamaAdapter,
     "cohere": CohereAdapter,
     "bedrock": BedrockAdapter,
+    "realtime": RealtimeAdapter,
     "vercel-ui": VercelUIAdapter,
     "unknown": UnknownAdapter,
 }

@@ -325,8 +325,6 @@ def test_a_close_after_the_client_cancelled_is_cancelled_not_cut() -> None:
     )
     assert "websocket.closed-before-terminal" not in codes_of(report)
     assert "websocket.close-code" in codes_of(report)
-    first, second = ssescope.inspect_all(
-        ("\n".join([*data[:-1], cancel, *data[1:3]]) + "\n").encode()
-    )
+    first, _ = ssescope.inspect_all(("\n".join([*data[:-1], cancel, *data[1:3]]) + "\n").encode())
     assert first.status == "cancelled"
     assert "the next response began" in first.response.status_reason
