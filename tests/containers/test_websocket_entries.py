@@ -92,3 +92,19 @@ def test_a_local_scan_of_websocket_captures_gives_one_row_per_response(tmp_path:
     ]
     assert by_file["closed-mid-response.ssecap"] == [(None, "websocket", "truncated")]
     assert by_file["failed-server-error.jsonl"] == [(None, "ndjson", "failed")]
+
+
+def test_a_jsonl_log_of_messages_is_scanned_one_row_per_response() -> None:
+    messages = []
+    for line in CAPTURE.read_text().splitlines()[1:]:
+        obj = json.loads(line)
+        if "close" in obj:
+            messages.append({"close": obj["close"]})
+        else:
+            kind = obj["dir"]
+            messages.append({"type": kind, "time": obj["t"], "opcode": 1, "data": obj["data"]})
+    body = "".join(json.dumps(m) + "\n" for m in messages).encode()
+    rows = scan_batch(pa.RecordBatch.from_pydict({"body": [body]})).to_pylist()
+    got = [(r["container"], r["transport"], r["entry"], r["status"]) for r in rows]
+    assert got == [("jsonl", "websocket", 0, "completed"), ("jsonl", "websocket", 1, "completed")]
+    assert [r.text for r in ssescope.inspect_all(body)] == ["", "It is 18 °C in Paris."]
