@@ -328,3 +328,18 @@ def test_a_close_after_the_client_cancelled_is_cancelled_not_cut() -> None:
     first, _ = ssescope.inspect_all(("\n".join([*data[:-1], cancel, *data[1:3]]) + "\n").encode())
     assert first.status == "cancelled"
     assert "the next response began" in first.response.status_reason
+
+
+@pytest.mark.parametrize("name", ["tool-call-then-text.ssecap", "voice-barge-in.ssecap"])
+def test_a_connection_cut_after_any_message_never_completes_a_response_it_cut(name: str) -> None:
+    header, *messages, _close = (FIXTURES / name).read_text().splitlines()
+    for k in range(len(messages) + 1):
+        kept = messages[:k]
+        data = "\n".join([header, *kept, json.dumps({"close": "dropped"})]) + "\n"
+        reports_ = ssescope.inspect_all(data.encode())
+        done = sum('\\"response.done\\"' in line for line in kept)
+        statuses = [r.status for r in reports_]
+        # every response whose response.done arrived keeps its verdict; the last one,
+        # cut before its response.done, is truncated
+        assert statuses.count("truncated") == (0 if done == len(reports_) else 1), (k, statuses)
+        assert all(s != "completed" for s in statuses[done:]), (k, statuses)
