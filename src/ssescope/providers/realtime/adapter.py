@@ -345,12 +345,16 @@ class RealtimeAdapter(AdapterBase):
 
     # -- function calls ---------------------------------------------------------------
 
-    def _item_added(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    def _call_delta(
+        self,
+        obj: dict[str, Any],
+        record: DataRecord,
+        out: list[AdapterOutput],
+        call_id: object,
+        name: object = None,
+        arguments: str | None = None,
     ) -> None:
-        item = obj.get("item")
-        if not isinstance(item, dict) or item.get("type") != "function_call":
-            return
+        """A piece of the function call at the event's ``output_index``."""
         self._begin(None, record, out)
         index = int_or_none(obj.get("output_index"))
         self._calls = True
@@ -361,27 +365,25 @@ class RealtimeAdapter(AdapterBase):
                 record.index,
                 0,
                 index=index,
-                id=str_or_none(item.get("call_id")),
-                name=str_or_none(item.get("name")),
+                id=str_or_none(call_id),
+                name=str_or_none(name),
+                arguments=arguments,
             )
         )
+
+    def _item_added(
+        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        item = obj.get("item")
+        if isinstance(item, dict) and item.get("type") == "function_call":
+            self._call_delta(obj, record, out, item.get("call_id"), item.get("name"))
 
     def _args_delta(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         delta = self._delta("response.function_call_arguments.delta", obj, record, out)
-        if delta is None:
-            return
-        self._begin(None, record, out)
-        index = int_or_none(obj.get("output_index"))
-        self._calls = True
-        if index is not None:
-            self._positions.add(index)
-        out.append(
-            ToolCallDelta(
-                record.index, 0, index=index, id=str_or_none(obj.get("call_id")), arguments=delta
-            )
-        )
+        if delta is not None:
+            self._call_delta(obj, record, out, obj.get("call_id"), arguments=delta)
 
     def _args_done(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         args = obj.get("arguments")
