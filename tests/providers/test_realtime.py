@@ -343,3 +343,14 @@ def test_a_connection_cut_after_any_message_never_completes_a_response_it_cut(na
         # cut before its response.done, is truncated
         assert statuses.count("truncated") == (0 if done == len(reports_) else 1), (k, statuses)
         assert all(s != "completed" for s in statuses[done:]), (k, statuses)
+
+
+def test_events_without_event_ids_are_still_read_as_realtime() -> None:
+    session = {"type": "session.created", "session": {"type": "realtime", "model": "m"}}
+    bare = {"type": "response.done", "response": {"status": "completed", "output": []}}
+    report = ssescope.inspect(lines(session, bare))
+    assert (report.provider, report.response.model, report.status) == ("realtime", "m", "completed")
+    assert "whose session is a Realtime session" in report.provider_rule
+    report = ssescope.inspect(lines(bare))
+    assert (report.provider, report.status) == ("realtime", "completed")
+    assert report.provider_rule == "a response.done event (OpenAI Realtime)"

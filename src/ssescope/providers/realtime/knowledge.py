@@ -20,10 +20,16 @@ def _session_event(probe: Probe) -> str | None:
     # Every Realtime server event carries a server event_id; the session, conversation
     # and buffer families belong to no other protocol read here.
     kind, obj = probe.kind, probe.obj
-    if kind is None or obj is None or "event_id" not in obj:
+    if kind is None or obj is None or not kind.startswith(_SESSION_FAMILIES):
         return None
-    if kind.startswith(_SESSION_FAMILIES):
+    if "event_id" in obj:
         return f"a {kind} event with an event_id (OpenAI Realtime)"
+    session = obj.get("session")
+    if isinstance(session, dict) and (
+        session.get("object") == "realtime.session"
+        or session.get("type") in ("realtime", "transcription", "translation")
+    ):
+        return f"a {kind} event whose session is a Realtime session (OpenAI Realtime)"
     return None
 
 
@@ -36,8 +42,8 @@ def _response_event(probe: Probe) -> str | None:
     resp = obj.get("response")
     if isinstance(resp, dict) and resp.get("object") == "realtime.response":
         return f"a {kind} event whose response object is a realtime.response (OpenAI Realtime)"
-    if kind == "response.done" and "event_id" in obj:
-        return "a response.done event with an event_id (OpenAI Realtime)"
+    if kind == "response.done":  # the Responses API has no such event
+        return "a response.done event (OpenAI Realtime)"
     if "event_id" in obj and "sequence_number" not in obj:
         return f"a {kind} event with an event_id and no sequence_number (OpenAI Realtime)"
     return None
