@@ -354,3 +354,15 @@ def test_events_without_event_ids_are_still_read_as_realtime() -> None:
     report = ssescope.inspect(lines(bare))
     assert (report.provider, report.status) == ("realtime", "completed")
     assert report.provider_rule == "a response.done event (OpenAI Realtime)"
+
+
+def test_serve_applies_the_realtime_quirks_to_a_realtime_stream() -> None:
+    from ssescope.serve.quirks import apply_quirks, parse_quirk
+
+    body = (FIXTURES / "failed-server-error.jsonl").read_bytes()
+    plan = apply_quirks(body, [parse_quirk("realtime-incomplete-no-details")])
+    assert plan.provider == "realtime"
+    report = ssescope.inspect(plan.body)
+    assert report.response.status_reason == "response.done, status incomplete (no status_details)"
+    with pytest.raises(ssescope.UsageError, match="does not apply to openai-chat"):
+        apply_quirks(b'data: {"choices":[]}\n\n', [parse_quirk("realtime-beta-event-names")])
