@@ -70,9 +70,13 @@ class _Group:
 
 
 def _is_type(data: bytes, kind: bytes, head: int | None = None) -> bool:
-    """Whether ``data`` is a JSON object of type ``kind`` (looked for in its first
-    ``head`` bytes before it is decoded, when given)."""
-    if kind not in (data if head is None else data[:head]):
+    """Whether ``data`` is a JSON object of type ``kind`` (looked for in its first or last
+    ``head`` bytes before it is decoded, when given: the type leads the object, or ends it
+    when a recorder sorted the keys)."""
+    if head is None:
+        if kind not in data:
+            return False
+    elif kind not in data[:head] and kind not in data[-head:]:
         return False
     try:
         obj = orjson.loads(data)
