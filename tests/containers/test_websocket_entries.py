@@ -108,3 +108,27 @@ def test_a_jsonl_log_of_messages_is_scanned_one_row_per_response() -> None:
     got = [(r["container"], r["transport"], r["entry"], r["status"]) for r in rows]
     assert got == [("jsonl", "websocket", 0, "completed"), ("jsonl", "websocket", 1, "completed")]
     assert [r.text for r in ssescope.inspect_all(body)] == ["", "It is 18 °C in Paris."]
+
+
+def test_a_server_created_response_is_found_with_its_keys_sorted() -> None:
+    from ssescope.testing import websocket_reports
+
+    def created(rid: str) -> str:
+        resp = {"object": "realtime.response", "id": rid, "instructions": "x" * 600}
+        return json.dumps(
+            {"type": "response.created", "event_id": rid, "response": resp}, sort_keys=True
+        )
+
+    def done(rid: str) -> str:
+        resp = {"object": "realtime.response", "id": rid, "status": "completed", "output": []}
+        return json.dumps(
+            {"type": "response.done", "event_id": rid + "d", "response": resp}, sort_keys=True
+        )
+
+    messages = [("receive", created("r1")), ("receive", done("r1"))]
+    messages += [("receive", created("r2")), ("receive", done("r2"))]
+    reports = websocket_reports(messages)  # type: ignore[arg-type]
+    assert [(r.response.id, r.status) for r in reports] == [
+        ("r1", "completed"),
+        ("r2", "completed"),
+    ]
