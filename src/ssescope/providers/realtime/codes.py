@@ -29,11 +29,11 @@ MISSING_RESPONSE_DONE = Code(
     (
         "- **Means:** a response was created (`response.created`) but its `response.done`, which\n"
         "  the server sends for every response whatever happened, never came. The status stays\n"
-        "  `truncated`.\n"
+        "  `truncated`. A translation session (`session.input_transcript.delta`,\n"
+        "  `session.output_transcript.delta`) ends with `session.closed` instead, and is reported\n"
+        "  the same way without it.\n"
         '- **Example:** `{"type":"response.created","event_id":"e1","response":{"id":"r1"}}` as\n'
         "  the last server message.\n"
-        "  A translation session (`session.input_transcript.delta`, `session.output_transcript.delta`)\n"
-        "  ends with `session.closed` instead, and is reported the same way without it.\n"
         "- **What to do:** check how the connection ended (the close code) and retry; a client\n"
         "  that reports success here reports a cut reply.\n"
     ),
