@@ -366,3 +366,9 @@ def test_serve_applies_the_realtime_quirks_to_a_realtime_stream() -> None:
     assert report.response.status_reason == "response.done, status incomplete (no status_details)"
     with pytest.raises(ssescope.UsageError, match="does not apply to openai-chat"):
         apply_quirks(b'data: {"choices":[]}\n\n', [parse_quirk("realtime-beta-event-names")])
+
+
+def test_a_capture_that_starts_mid_response_gets_the_id_from_response_done() -> None:
+    report = ssescope.inspect(lines(text_delta("Hi"), done("completed")))
+    assert (report.response.id, report.text, report.status) == ("r1", "Hi", "completed")
+    assert report.provider == "realtime"

@@ -84,6 +84,7 @@ class RealtimeAdapter(AdapterBase):
         self._ended = False  # the last response (or the session) ended
         self._calls = False  # the open response has function calls
         self._positions: set[int] = set()  # output indexes of the calls seen streaming
+        self._named = False  # the open response's id is known
         self._session_error: tuple[DataRecord, dict[str, Any]] | None = None
         self._handlers: dict[str, _Handler] = {
             "response.created": self._created,
@@ -192,6 +193,12 @@ class RealtimeAdapter(AdapterBase):
         """Start a response (``response.created``, or the first output of a capture that
         began mid-response or of a translation session)."""
         if self._open:
+            if resp is not None and not self._named:
+                # begun by an output event (a capture that starts mid-response): the
+                # response's id, once an event names it
+                self._named = str_or_none(resp.get("id")) is not None
+                if self._named:
+                    out.append(ResponseStart(record.index, str_or_none(resp.get("id"))))
             return
         self._open = True
         self._started = True
@@ -201,6 +208,7 @@ class RealtimeAdapter(AdapterBase):
         self._translating = translation
         self._session_error = None
         rid = str_or_none(resp.get("id")) if resp is not None else None
+        self._named = rid is not None
         out.append(ResponseStart(record.index, rid, self._model))
 
     def _response(
