@@ -114,6 +114,9 @@ def test_a_turn_the_server_detects_starts_an_entry_and_a_barge_in_is_cancelled()
     assert (audio(first)["chunks"], audio(first)["bytes"]) == (5, 2400)
     assert (audio(second)["chunks"], audio(second)["bytes"]) == (2, 960)
     assert first.text == second.text == ""
+    # audio is what a voice client plays: its first chunk is the first content
+    assert first.timing.first_content_s == 0.44
+    assert first.timing.max_content_idle_s == 0.4
     # the audio itself is in no Report, not even the client's appended audio
     for report in (first, second):
         text = json.dumps(report.to_dict())

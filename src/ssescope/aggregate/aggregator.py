@@ -91,18 +91,20 @@ _OUTPUT_EVENTS = (
 )
 """The events that name an output (recorded as it begins, with a timeline)."""
 _PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
-_IDLE_MARKS = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Terminal)
+_IDLE_MARKS = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Audio, Terminal)
 """The events whose record may be a content record (for the content-idle time)."""
 
 
 def _is_content_mark(ev: object) -> bool:
     """Whether the event makes its record a content record: text, reasoning or refusal
-    that is not empty, tool-call arguments, a whole tool call, or the terminal event (what
-    keep-alives, pings and lifecycle events are not)."""
+    that is not empty, tool-call arguments, a whole tool call, audio or its transcript, or
+    the terminal event (what keep-alives, pings and lifecycle events are not)."""
     if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
         return bool(ev.text)
     if isinstance(ev, ToolCallDelta):
         return bool(ev.arguments)
+    if isinstance(ev, Audio):
+        return bool(ev.data or ev.transcript)
     return isinstance(ev, ToolCall | Terminal)
 
 
@@ -369,6 +371,8 @@ class Aggregator:
             )
 
     def _audio(self, ev: Audio) -> None:
+        if ev.data or ev.transcript:
+            self._content(ev.record)  # what a voice client plays: its first content
         out = self._output(ev.output)
         audio = out.audio
         created = audio is None
