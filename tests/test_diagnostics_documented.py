@@ -10,7 +10,15 @@ from types import ModuleType
 from typing import Any
 
 from ssescope import codes
-from ssescope.codes import aggregate, containers_files, containers_http, framing, live, websocket
+from ssescope.codes import (
+    aggregate,
+    containers_files,
+    containers_http,
+    framing,
+    jsonrpc,
+    live,
+    websocket,
+)
 from ssescope.codes.spec import Code
 from ssescope.diagnostics import diagnostic
 from ssescope.output.catalog import CODES, PAGES, lookup
@@ -22,7 +30,7 @@ SRC = ROOT / "src" / "ssescope"
 
 def owners() -> list[ModuleType]:
     """The modules that own codes: the shared layers' and each provider's."""
-    found = [containers_http, containers_files, websocket, framing, aggregate, live]
+    found = [containers_http, containers_files, websocket, framing, aggregate, jsonrpc, live]
     found += [m for m in map(codes_module, PROVIDERS) if m is not None]
     return found
 
@@ -50,7 +58,7 @@ def test_codes_are_made_only_in_the_modules_that_own_them() -> None:
 
 
 def test_the_shared_package_exports_every_shared_code() -> None:
-    for module in (containers_http, containers_files, websocket, framing, aggregate, live):
+    for module in (containers_http, containers_files, websocket, framing, aggregate, jsonrpc, live):
         for code in module.CODES:
             name = next(k for k, v in vars(module).items() if v is code)
             assert getattr(codes, name) is code

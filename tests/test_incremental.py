@@ -14,10 +14,14 @@ from ssescope.framing import EventStreamParser, Framer, JSONArrayParser, NDJSONP
 from ssescope.framing.records import JSONRecord
 from ssescope.incremental import CLOSE_TWICE, FEED_AFTER_CLOSE
 from ssescope.providers._base import Adapter
+from ssescope.providers.a2a.adapter import A2aAdapter
+from ssescope.providers.ag_ui.adapter import AgUiAdapter
 from ssescope.providers.anthropic.adapter import AnthropicAdapter
 from ssescope.providers.bedrock.adapter import BedrockAdapter
 from ssescope.providers.cohere.adapter import CohereAdapter
 from ssescope.providers.gemini.adapter import GeminiAdapter
+from ssescope.providers.gemini_interactions.adapter import GeminiInteractionsAdapter
+from ssescope.providers.mcp.adapter import McpAdapter
 from ssescope.providers.ollama.adapter import OllamaAdapter
 from ssescope.providers.openai_chat.adapter import OpenAIChatAdapter
 from ssescope.providers.openai_responses.adapter import OpenAIResponsesAdapter
@@ -38,6 +42,10 @@ ADAPTERS: dict[str, type[Adapter]] = {
     "bedrock": BedrockAdapter,
     "realtime": RealtimeAdapter,
     "vercel-ui": VercelUIAdapter,
+    "gemini-interactions": GeminiInteractionsAdapter,
+    "ag-ui": AgUiAdapter,
+    "mcp": McpAdapter,
+    "a2a": A2aAdapter,
     "unknown": UnknownAdapter,
 }
 

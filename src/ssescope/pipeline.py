@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import codes
@@ -27,7 +28,7 @@ from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
-from .providers.registry import PROVIDERS, make_adapter
+from .providers.registry import PROVIDERS, knowledge, make_adapter
 from .sourceinfo import SourceInfo, WebSocketEnd
 
 __all__ = ["Pipeline", "error_from_body"]
@@ -149,6 +150,8 @@ class Pipeline:
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
         self._last_content: float | None = None
+        self._first_content: float | None = None
+        self._content_found = False
         self._report: Report | None = None
         self._keep = keep_records
         self.records: list[Record] = []
@@ -207,6 +210,19 @@ class Pipeline:
         reasoning, refusal, tool-call arguments, the terminal event): what a live client
         measures a content stall from. ``None`` before the first."""
         return self._last_content
+
+    @property
+    def first_content_time(self) -> float | None:
+        """The arrival time of the record of the first generated content (text, reasoning,
+        refusal, a tool call's name or arguments: see
+        :func:`~ssescope.aggregate.content.is_generated_content`), as soon as it is framed;
+        the Report's ``timing.first_content_s`` is the same figure. ``None`` before it."""
+        return self._first_content
+
+    @property
+    def first_content_seen(self) -> bool:
+        """Whether the first generated content has arrived (with or without a time)."""
+        return self._content_found
 
     @property
     def tail(self) -> Tail | None:
@@ -276,7 +292,9 @@ class Pipeline:
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
         return out
 
-    def close(self, time: float | None = None) -> list[AdapterOutput]:
+    def close(
+        self, time: float | None = None, *, websocket: WebSocketEnd | None = None
+    ) -> list[AdapterOutput]:
         """Signal the end of the body.
 
         Args:
@@ -285,6 +303,9 @@ class Pipeline:
                 (``source.total_s``) ends it then, or at the last chunk if that came later.
                 A source whose capture says the client cancelled marks the response
                 cancelled.
+            websocket: how the WebSocket that carried the stream ended, when that is known
+                only now (a live connection: ``ssescope proxy``, ``request`` over a
+                WebSocket); it replaces ``source.websocket`` and is judged the same way.
 
         Returns:
             The last events and diagnostics (unfinished blocks, calls, …).
@@ -293,6 +314,8 @@ class Pipeline:
             UsageError: if called twice.
         """
         close_once(self)
+        if websocket is not None:
+            self._source = replace(self._source, websocket=websocket)
         source = self.source
         if source.end == "cancelled":
             self.cancel("the capture says the client cancelled the stream")
@@ -312,6 +335,7 @@ class Pipeline:
         tail = self._adapter.close()
         self.aggregator.feed(tail)
         out.extend(tail)
+        self._late_first_content()
         if source.websocket is not None:
             self._websocket_end(source.websocket)
         return out
@@ -411,11 +435,10 @@ class Pipeline:
                 batch += events
         if batch:
             self._flush(batch, out)
-        if summary is not None:
-            if not summary.content_known:
-                self._first_content_time(summary, items, held)
-            if self._adapter is not None:
-                self._settle(summary)
+        if not self._content_found and self.aggregator.first_content_record is not None:
+            self._first_content_time(items, held)
+        if summary is not None and self._adapter is not None:
+            self._settle(summary)
         return out
 
     def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
@@ -443,21 +466,32 @@ class Pipeline:
                 type(record) is not SSEComment,
             )
 
-    def _first_content_time(
-        self, summary: TimingSummary, items: list[FramingOutput], held: list[DataRecord]
-    ) -> None:
+    def _first_content_time(self, items: list[FramingOutput], held: list[DataRecord]) -> None:
         """Once the first content is known: the arrival time of its record, which is one
         of the records just framed or one of those held until the provider was known."""
         first = self.aggregator.first_content_record
-        if first is None:
-            return
-        summary.content_known = True
+        self._content_found = True
         for item in (*held, *items):
             if isinstance(item, Diagnostic):
                 continue
             if item.index == first:
-                summary.first_content_s = item.time
-                return
+                self._first_content = item.time
+                break
+        if self._summary is not None:
+            self._summary.content_known = True
+            self._summary.first_content_s = self._first_content
+
+    def _late_first_content(self) -> None:
+        """At the end: a first content that came out of closing (records held until the
+        provider was known, a pending record) gets its record's time too."""
+        first = self.aggregator.first_content_record
+        if self._content_found or first is None:
+            return
+        self._content_found = True
+        for index, t, _ in self._times:  # (a bounded pipeline keeps no times: None)
+            if index == first:
+                self._first_content = t
+                break
 
     def _flush(self, batch: list[AdapterOutput], out: list[AdapterOutput]) -> None:
         self.aggregator.feed(batch)
@@ -484,6 +518,7 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
+        self.aggregator.reports_usage = knowledge(provider).reports_usage
         held = self._held
         if record is not None:
             held.append(record)

@@ -59,5 +59,5 @@ def test_real_captures_give_a_report_and_a_status_exit_code(path: object) -> Non
     result = run("inspect", str(path))
     data = json.loads(result.out)
     assert data["schema"] == 1
-    assert result.code in (0, 3, 4)
+    assert result.code in (0, 3, 4, 130)  # 130: a cancelled task (A2A)
     assert "Traceback" not in result.err

@@ -171,7 +171,7 @@ def _add_acme(tree: Path) -> list[str]:
     registry = tree / "src" / "ssescope" / "providers" / "registry.py"
     text = registry.read_text(encoding="utf-8")
     for old, new in (
-        ('    "vercel-ui",\n    "unknown",\n]', '    "vercel-ui",\n    "acme",\n    "unknown",\n]'),
+        ('    "unknown",\n]', '    "acme",\n    "unknown",\n]'),
         ('    "unknown": "unknown",\n}', '    "acme": "acme",\n    "unknown": "unknown",\n}'),
     ):
         assert old in text, old

@@ -120,6 +120,8 @@ def test_terminal_events_are_the_union_of_the_packages() -> None:
             "message-end",
             "finish",
             "stream-end",
+            "interaction.completed",
+            "interaction.complete",
         }
     )
 

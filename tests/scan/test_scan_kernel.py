@@ -109,5 +109,6 @@ def test_a_multi_response_capture_gives_one_row_per_response(tmp_path: Path) -> 
     rows = scan_batch(pa.RecordBatch.from_pydict({"body": [path.read_bytes()]})).to_pylist()
     report = inspect(path)
     assert len(rows) == len(report.responses) > 1
-    assert [r["entry"] for r in rows] == list(range(len(rows)))
+    assert [r["response"] for r in rows] == list(range(len(rows)))
+    assert [r["entry"] for r in rows] == [None] * len(rows)  # one stream: no --entry
     assert [r["model"] for r in rows] == [x.model for x in report.responses]

@@ -82,8 +82,8 @@ def test_the_summary_counts_the_rows(
 ) -> None:
     rows = corpus_rows["rows"]
     judged = [r for r in rows if r["error"] is None]
-    code, out, _ = scan(capsys, str(corpus_rows["out"].parent / "none"), "--json")
-    assert code == 0 and json.loads(out)["input_errors"] == 1
+    code, out, err = scan(capsys, str(corpus_rows["out"].parent / "none"), "--json")
+    assert code == 2 and out == "" and "none: no such file or directory" in err
     from ssescope.scan import summarize
 
     summary = summarize(corpus_rows["out"])

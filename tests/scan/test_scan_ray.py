@@ -77,10 +77,43 @@ def test_ray_reads_a_parquet_table_with_keys_and_a_corrupt_one_is_a_row(
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     by_id = {r["id"]: r for r in rows if r["id"] is not None}
     assert by_id[10]["status"] == "completed" and by_id[11]["status"] == "truncated"
+    assert [by_id[i]["table_row"] for i in (10, 11, 12)] == [0, 1, 2]
+    assert by_id[11]["where_broke"] == "mid-text" and by_id[10]["where_broke"] is None
     assert by_id[12]["error"] == "the 'body' column is null"
     broken = [r for r in rows if r["source"] == str(tmp_path / "broken.parquet")]
     assert len(broken) == 1 and broken[0]["error"]
     assert summary["streams"] == 2 and summary["input_errors"] == 2
+
+
+def test_ray_reads_a_mixed_tree_as_the_local_engine_does(tmp_path: Path) -> None:
+    from tests.scan.incident import write_incident
+
+    root = write_incident(tmp_path / "tree")
+    (root / "stream.jsonl").write_bytes(
+        b'{"model":"m","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant",'
+        b'"content":"Hi"},"done":true,"done_reason":"stop"}\n'
+    )
+    ray_out, local_out = tmp_path / "ray.parquet", tmp_path / "local.parquet"
+    ray = scan([str(root)], out=ray_out, engine="ray", group_by=["route"])
+    local = scan([str(root)], out=local_out, engine="local", jobs=1, group_by=["route"])
+
+    def key(row: dict[str, Any]) -> tuple[str, int]:
+        return row["source"], row["table_row"] or 0
+
+    ray_rows = sorted(pq.read_table(ray_out).to_pylist(), key=key)
+    local_rows = sorted(pq.read_table(local_out).to_pylist(), key=key)
+
+    # (each engine's JSON reader types the log's own ts: with a time zone or without)
+    def naive(value: Any) -> Any:
+        return None if value is None else value.replace(tzinfo=None)
+
+    assert [naive(r.pop("ts")) for r in ray_rows] == [naive(r.pop("ts")) for r in local_rows]
+    assert ray_rows == local_rows
+    assert ray.summary == local.summary
+    routes = [g["route"] for g in ray.summary["by"]["route"]]
+    assert routes == ["/agent", "/chat", "/search", "(none)"] and ray.summary["inputs"] == 603
+    table = [r for r in ray_rows if r["table_row"] is not None]
+    assert [r["table_row"] for r in table] == list(range(600))
 
 
 def test_one_local_ray_with_one_cpu_serves_the_ray_tests(ray_local: Any) -> None:

@@ -81,7 +81,8 @@ def test_two_workers_reading_their_own_rows_give_the_kernel_s_rows_in_order(
 ) -> None:
     path, t = table
     expected = scan_batch(
-        t.append_column("source", pa.array([str(path)] * t.num_rows))
+        t.append_column("table_row", pa.array(range(t.num_rows), pa.int64()))
+        .append_column("source", pa.array([str(path)] * t.num_rows))
         .combine_chunks()
         .to_batches()[0]
     ).to_pylist()
@@ -151,3 +152,17 @@ def test_a_batch_shard_is_judged_as_it_is() -> None:
     finally:
         con.close()
     assert out.to_pylist() == scan_batch(batch).to_pylist()
+
+
+def test_ray_blocks_of_one_table_are_numbered_across_blocks() -> None:
+    from ssescope.scan.engines.ray import number_rows
+
+    def block(rows: list[int]) -> pa.RecordBatch:
+        return pa.RecordBatch.from_pydict(
+            {"table_row": pa.array(rows, pa.int64()), "x": [str(r) for r in rows]}
+        )
+
+    # a row holding two streams (a HAR in a body) gives two rows with its number
+    blocks = [block([0, 1, 1, 2]), block([]), block([0, 1]), block([0])]
+    numbered = [b.column("table_row").to_pylist() for b in number_rows(blocks)]
+    assert numbered == [[0, 1, 1, 2], [], [3, 4], [5]]

@@ -56,6 +56,7 @@ from ..events import (
 from ..incremental import close_once, refuse_feed_after_close
 from .build import ReportBuilder
 from .capped import DiagnosticCap
+from .content import GENERATED_TYPES, is_generated_content
 from .report import AudioReport, ResponseReport
 from .state import (
     _FOLD,
@@ -91,21 +92,15 @@ _OUTPUT_EVENTS = (
 )
 """The events that name an output (recorded as it begins, with a timeline)."""
 _PARTED: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", RefusalDelta: "refusal"}
-_IDLE_MARKS = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall, Audio, Terminal)
+_IDLE_MARKS = (*GENERATED_TYPES, Terminal)
 """The events whose record may be a content record (for the content-idle time)."""
 
 
 def _is_content_mark(ev: object) -> bool:
-    """Whether the event makes its record a content record: text, reasoning or refusal
-    that is not empty, tool-call arguments, a whole tool call, audio or its transcript, or
-    the terminal event (what keep-alives, pings and lifecycle events are not)."""
-    if isinstance(ev, TextDelta | ReasoningDelta | RefusalDelta):
-        return bool(ev.text)
-    if isinstance(ev, ToolCallDelta):
-        return bool(ev.arguments)
-    if isinstance(ev, Audio):
-        return bool(ev.data or ev.transcript)
-    return isinstance(ev, ToolCall | Terminal)
+    """Whether the event makes its record a content record: generated content
+    (:func:`~ssescope.aggregate.content.is_generated_content`, the same rule as the first
+    content) or the terminal event; keep-alives, pings and lifecycle events are not."""
+    return isinstance(ev, Terminal) or is_generated_content(ev)
 
 
 _UNKNOWN_TYPES = 1000  # unknown event types told apart; the others are counted together
@@ -117,8 +112,8 @@ class Aggregator:
 
     Attributes:
         diagnostics: every diagnostic so far (from the adapter and from aggregation).
-        first_content_record: index of the record of the first content delta (text,
-            reasoning, refusal or tool-call arguments), for timing.
+        first_content_record: index of the record of the first generated content
+            (:func:`~ssescope.aggregate.content.is_generated_content`), for timing.
         content_records: the index of each content record, in order (text, reasoning or
             refusal that is not empty, tool-call arguments, a whole tool call, the terminal
             event), for the content-idle time; a bounded pipeline empties it as it goes.
@@ -146,6 +141,9 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.reports_usage = True
+        """Whether the protocol carries token usage (set by the pipeline from the
+        provider's knowledge); without it, no response is told its usage is missing."""
         self.tool_schemas: dict[str, tuple[str, ...]] = {}
         """The request's tools, when known: each name and the properties its input
         schema requires (a call to one of them with empty arguments is a warning)."""
@@ -222,7 +220,7 @@ class Aggregator:
                     self._last_content = record
                     self.content_records.append(record)
                     self.content_marks += 1
-                if self.first_content_record is None and text:
+                if self.first_content_record is None and is_generated_content(tev):
                     self.first_content_record = record
                 resp.last_record = record
                 continue
@@ -245,6 +243,8 @@ class Aggregator:
                 handler(ev)
             else:
                 self._recorded(timeline, ev, handler)
+            if self.first_content_record is None and is_generated_content(ev):
+                self.first_content_record = record
             if (
                 isinstance(ev, _IDLE_MARKS)
                 and record is not None
@@ -306,25 +306,15 @@ class Aggregator:
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
 
-    def _content(self, record: int) -> None:
-        if self.first_content_record is None:
-            self.first_content_record = record
-
     def _text(self, ev: TextDelta) -> None:
-        if self.first_content_record is None and ev.text:
-            self.first_content_record = ev.record
         out = self._current.outputs.get(ev.output) or self._output(ev.output)
         _add(out.text, ev.part, ev.text)
 
     def _reasoning(self, ev: ReasoningDelta) -> None:
-        if ev.text:
-            self._content(ev.record)
         out = self._output(ev.output)
         _add(out.reasoning, ev.part, ev.text)
 
     def _refusal(self, ev: RefusalDelta) -> None:
-        if ev.text:
-            self._content(ev.record)
         out = self._output(ev.output)
         _add(out.refusal, ev.part, ev.text)
 
@@ -350,7 +340,6 @@ class Aggregator:
         if block is None:
             block = out.compactions[ev.part] = ([], [])
         if ev.summary:
-            self._content(ev.record)
             block[0].append(ev.summary)
         if ev.encrypted is not None:
             block[1][:] = [ev.encrypted]  # the latest replaces: it is what is sent back
@@ -371,8 +360,6 @@ class Aggregator:
             )
 
     def _audio(self, ev: Audio) -> None:
-        if ev.data or ev.transcript:
-            self._content(ev.record)  # what a voice client plays: its first content
         out = self._output(ev.output)
         audio = out.audio
         created = audio is None
@@ -469,7 +456,6 @@ class Aggregator:
         call.kind = ev.kind
         call.format = ev.format
         if ev.arguments:
-            self._content(ev.record)
             call.pieces.append(ev.arguments)
         return call  # (for the timeline: the hot tool event is recorded by _recorded)
 
@@ -483,7 +469,6 @@ class Aggregator:
             self.timeline.kind(ev.record, call)
         call.format = ev.format
         if ev.arguments:
-            self._content(ev.record)
             if call.pieces:
                 call.snapshot = ev.arguments
             else:
@@ -681,7 +666,9 @@ class Aggregator:
         """
         close_once(self)
         responses = [*self._done, self._current]
-        builder = ReportBuilder(self._diag, self.end_offset, self.tool_schemas)
+        builder = ReportBuilder(
+            self._diag, self.end_offset, self.tool_schemas, reports_usage=self.reports_usage
+        )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
             for number, (resp, report) in enumerate(zip(responses, reports, strict=True)):

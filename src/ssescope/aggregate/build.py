@@ -42,6 +42,8 @@ class ReportBuilder:
             there).
         tool_schemas: the request's tools, when known: each name and the properties its
             input schema requires.
+        reports_usage: whether the protocol carries token usage (``usage.missing`` only
+            when it does).
     """
 
     def __init__(
@@ -49,16 +51,24 @@ class ReportBuilder:
         diag: Callable[..., None],
         end_offset: int | None,
         tool_schemas: dict[str, tuple[str, ...]] | None = None,
+        *,
+        reports_usage: bool = True,
     ) -> None:
         self._diag = diag
         self.end_offset = end_offset
         self.tool_schemas = tool_schemas
+        self.reports_usage = reports_usage
 
     def response(self, resp: _Response) -> ResponseReport:
         """The report of one response (its outputs, usage, status), with its diagnostics."""
         outputs = [self.output(resp.outputs[k]) for k in sorted(resp.outputs)]
         usage = _usage_report(resp)
-        if usage is None and resp.terminal_seen and resp.status in ("completed", "incomplete"):
+        if (
+            usage is None
+            and self.reports_usage
+            and resp.terminal_seen
+            and resp.status in ("completed", "incomplete")
+        ):
             self._diag(codes.USAGE_MISSING, resp.last_record)
         return ResponseReport(
             status=resp.status,

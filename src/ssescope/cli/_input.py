@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ from typing import BinaryIO
 from ..errors import UsageError
 from ..examples import example_path
 
-__all__ = ["READ_SIZE", "Source", "open_source", "want_color"]
+__all__ = ["READ_SIZE", "Source", "open_source", "table_source", "want_color"]
 
 READ_SIZE = 1 << 16
 
@@ -70,6 +71,24 @@ def open_source(file: str | None, example: str | None = None) -> Source:
         return Source(file, path.open("rb"), True)
     except OSError as exc:
         raise UsageError(f"cannot read {file!r}: {exc.strerror}") from exc
+
+
+def table_source(file: str | None, row: int, body: str | None) -> Source:
+    """The body of row ``row`` of the table of bodies ``file`` (``inspect --row``), read
+    as ``scan`` reads it.
+
+    Raises:
+        UsageError: no file, or the row cannot be read (the table, its column, its row).
+    """
+    if file is None or file == "-":
+        raise UsageError("--row reads a table of bodies: give its FILE")
+    if not Path(file).is_file():
+        raise UsageError(f"no such file: {file!r}")
+    from ..scan.kernel import BODY
+    from ..scan.table_row import read_table_body
+
+    data = read_table_body(file, row, body or BODY)
+    return Source(f"{file} row {row}", io.BytesIO(data), True)
 
 
 def want_color(flag: bool | None, stream: object) -> bool:

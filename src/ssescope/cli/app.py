@@ -18,7 +18,7 @@ from ..output import strictjson
 from ..output.redaction import redact_report
 from . import exitcodes
 from ._feed import CONTAINER_CHOICES, Input, feed, load_all, run_pipeline
-from ._input import open_source, want_color
+from ._input import open_source, table_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
 from .conform_cmd import conform_command
@@ -135,6 +135,18 @@ def cli(ctx: click.Context) -> int:
     help="Comma-separated: incomplete (exit 6), warning or error (exit 5).",
 )
 @entry_option
+@click.option(
+    "--row",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="FILE is a table of bodies (Parquet, JSONL): inspect its row N (from 0, as "
+    "`scan` numbers it; needs the scan extra).",
+)
+@click.option(
+    "--body",
+    metavar="COLUMN",
+    help="With --row: the table's body column (default: body).",
+)
 @click.pass_context
 def inspect(
     ctx: click.Context,
@@ -152,20 +164,26 @@ def inspect(
     strict: bool,
     fail_on: str | None,
     entry: str | None,
+    row: int | None,
+    body: str | None,
 ) -> int:
     """Assemble a stream and say how it ended.
 
     FILE is a stream body; `-` or a pipe reads stdin. On a terminal: the verdict, the reply,
     usage and diagnostics. Piped, or with --json: exactly the Report JSON. A HAR or JSONL
     log holding several streams gives one verdict line per entry, then the details (with
-    --json, an array of Reports); --entry N picks one.
+    --json, an array of Reports); --entry N picks one. A table of bodies (what `scan`
+    reads) is opened a row at a time: --row N (--body COLUMN).
     """
     sections = _parse_list(only, SECTIONS, "--only") or list(SECTIONS)
     levels = _parse_list(fail_on, exitcodes.FAIL_ON_CHOICES, "--fail-on")
     if as_json and pretty:
         raise click.UsageError("--json and --pretty exclude each other")
     _need_input(ctx, file, example)
-    inputs = load_all(open_source(file, example), container)
+    if body is not None and row is None:
+        raise click.UsageError("--body names a table's column: give --row N too")
+    opened = open_source(file, example) if row is None else table_source(file, row, body)
+    inputs = load_all(opened, container)
     if entry is not None:
         inputs = [select_entry(inputs, entry)]
     if len(inputs) > 1:
@@ -183,7 +201,8 @@ def inspect(
             levels,
         )
     # a proxy's capture still being written is not judged: it has not ended
-    streaming = in_flight(file) if file not in (None, "-") and example is None else None
+    live = file not in (None, "-") and example is None and row is None
+    streaming = in_flight(file) if live and file is not None else None
     fed = FedFindings()
     report = feed(inputs[0], provider=provider, framing=framing, on_events=fed).report()
     data = report.to_dict()

@@ -337,10 +337,13 @@ def _run(
                         counters.tick(live.elapsed, p.record_count, p.bytes_seen)
                         if not isinstance(ev, Diagnostic):
                             counters.mark("first event", arrived, p.record_count, p.bytes_seen)
+                        if p.first_content_seen:  # (the engine's one rule of first content)
+                            found = p.first_content_time
+                            at = arrived if found is None else found
+                            counters.mark("first content", at, p.record_count, p.bytes_seen)
                         if as_json:
                             continue
                         if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
-                            counters.mark("first content", arrived, p.record_count, p.bytes_seen)
                             screen.write(visible(ev.text, multiline=True))
                             printed = True
                         elif isinstance(ev, ReasoningDelta) and ev.output == 0 and tty:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,13 +10,12 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ..output import strictjson
 from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color
+from .scan_render import render_summary
 
 __all__ = ["FAIL_ON", "render_summary", "scan_command", "scan_exit_code"]
 
@@ -28,14 +28,6 @@ FAIL_ON = {
 }
 """``--fail-on`` choices, in the order they win, and the exit code of each."""
 
-_STYLES = {
-    "completed": "green",
-    "incomplete": "yellow",
-    "failed": "red",
-    "truncated": "bold red",
-    "cancelled": "magenta",
-}
-
 
 def scan_exit_code(summary: dict[str, Any], fail_on: list[str]) -> int:
     """0, or the exit code of the first ``--fail-on`` verdict found in the corpus (failed,
@@ -47,107 +39,6 @@ def scan_exit_code(summary: dict[str, Any], fail_on: list[str]) -> int:
         if found:
             return code
     return exitcodes.COMPLETED
-
-
-def _seconds(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value * 1000:.0f} ms" if value < 10 else f"{value:.1f} s"
-
-
-def _groups(console: Console, title: str, key: str, groups: list[dict[str, Any]]) -> None:
-    from ..scan.summary import STATUSES
-
-    table = Table(title=title, title_justify="left", header_style="bold", box=None)
-    names = [visible(str(g[key])) for g in groups[:15]]
-    longest = max((len(name) for name in names), default=0)
-    table.add_column(key, no_wrap=True, min_width=min(longest, 40))
-    table.add_column("streams", justify="right")
-    for status in STATUSES:
-        table.add_column(status, justify="right", style=_STYLES[status])
-    for name, group in zip(names, groups[:15], strict=True):
-        # a model or provider name is the stream's text: a Text, never rich markup
-        cells: list[Text | str] = [Text(name), f"{group['streams']:,}"]
-        cells += [f"{group[f'{s}_rate']:.1%}" if group[s] else "" for s in STATUSES]
-        table.add_row(*cells)
-    if len(groups) > 15:
-        table.add_row(f"… {len(groups) - 15} more", "")
-    console.print(table)
-    console.print()
-
-
-def render_summary(console: Console, summary: dict[str, Any]) -> None:
-    """Print the corpus summary: verdicts, per provider and model, diagnostics, timing,
-    the worst streams and the inputs that could not be read."""
-    from ..scan.summary import STATUSES
-
-    streams = summary["streams"]
-    head = Text(f"{streams:,} streams · {summary['bytes']:,} bytes", style="bold")
-    if summary["input_errors"]:
-        head.append(f" · {summary['input_errors']:,} inputs not read", style="bold red")
-    if summary.get("inputs_cut"):
-        head.append(f" · {summary['inputs_cut']:,} judged by their first 64 MiB", style="yellow")
-    partial = summary.get("partial")
-    if partial:
-        total = "" if partial["inputs"] is None else f" of {partial['inputs']:,}"
-        head.append(
-            f" · interrupted: {partial['inputs_read']:,}{total} inputs read", style="bold red"
-        )
-    console.print(head)
-    verdicts = Text()
-    for status in STATUSES:
-        v = summary["verdicts"][status]
-        verdicts.append(f"{status} {v['count']:,} ({v['rate']:.1%})", style=_STYLES[status])
-        verdicts.append("   ")
-    console.print(verdicts, soft_wrap=True)
-    console.print()
-    if streams:
-        _groups(console, "by provider", "provider", summary["by_provider"])
-        _groups(console, "by model", "model", summary["by_model"])
-    if summary["diagnostics"]:
-        table = Table(title="top diagnostics", title_justify="left", header_style="bold", box=None)
-        for name, justify in (
-            ("code", "left"),
-            ("streams", "right"),
-            ("share", "right"),
-            ("count", "right"),
-        ):
-            table.add_column(name, justify=justify)  # type: ignore[arg-type]
-        for d in summary["diagnostics"]:
-            share = d["streams"] / streams if streams else 0
-            table.add_row(
-                Text(visible(d["code"])), f"{d['streams']:,}", f"{share:.1%}", f"{d['count']:,}"
-            )
-        console.print(table)
-        console.print()
-    timed = {k: v for k, v in summary["timing"].items() if v["streams"]}
-    if timed:
-        table = Table(title="timing", title_justify="left", header_style="bold", box=None)
-        for name in ("", "streams", "p50", "p90", "p99"):
-            table.add_column(name, justify="left" if not name else "right")
-        for name, t in timed.items():
-            cells = [name, f"{t['streams']:,}"]
-            table.add_row(*cells, *(_seconds(t[p]) for p in ("p50", "p90", "p99")))
-        console.print(table)
-        console.print()
-    if summary["worst"]:
-        console.print(Text("open next", style="bold"))
-        for w in summary["worst"]:
-            source = visible(str(w["source"]))
-            where = source if w["entry"] is None else f"{source} #{w['entry']}"
-            line = Text(f"  {visible(str(w['status'])):<10} ", style=_STYLES.get(w["status"], ""))
-            line.append(where)
-            codes = visible(", ".join(w["diagnostics"][:3]))
-            reason = visible(str(w["status_reason"]))
-            line.append(f"  {reason}" + (f" [{codes}]" if codes else ""), style="dim")
-            console.print(line, soft_wrap=True)
-    for e in summary["errors"]:
-        console.print(
-            Text(
-                f"  not read   {visible(str(e['source']))}: {visible(str(e['error']))}", style="red"
-            ),
-            soft_wrap=True,
-        )
 
 
 @contextmanager
@@ -182,6 +73,26 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int | None], None] | Non
             progress.update(task, completed=done, total=total, rate=rate)
 
         yield update
+
+
+def _missing(path: str) -> bool:
+    # a local path (not a glob, not a URL) that names nothing, not even a dangling link
+    if "://" in path or set("*?[") & set(path) or "\0" in path:
+        return False
+    return not os.path.lexists(path)
+
+
+def _carried(
+    keys: list[str] | None, groups: list[str] | None, time: str | None
+) -> list[str] | None:
+    # --key, with the table columns --group-by and --time name (all of them: None)
+    if keys is None:
+        return None
+    from ..scan.kernel import RESULT_SCHEMA
+
+    wanted = [g for g in groups or () if not g.startswith("path[")]
+    wanted += [time] if time else []
+    return list(dict.fromkeys([*keys, *(w for w in wanted if w not in RESULT_SCHEMA.names)]))
 
 
 def _keys(values: tuple[str, ...]) -> list[str] | None:
@@ -221,6 +132,21 @@ def _keys(values: tuple[str, ...]) -> list[str] | None:
     metavar="COLUMN",
     help="A table column to carry into the rows (repeatable; default: all of them).",
 )
+@click.option(
+    "--group-by",
+    "group_by",
+    multiple=True,
+    metavar="COLUMN",
+    help="Verdict rates per value of a row column, a --key, or path[N] (the N-th segment of "
+    "the input's path from 0; path[-2]: its folder). Repeatable.",
+)
+@click.option(
+    "--time",
+    "time_column",
+    metavar="COLUMN",
+    help="The table column holding each request's start, for the time axis (default: "
+    "started, ts, timestamp, time, created_at…, the first that has one).",
+)
 @click.option("--html", "html_path", metavar="FILE", help="Write a self-contained HTML report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
@@ -242,6 +168,8 @@ def scan_command(
     engine: str,
     body: str | None,
     keys: tuple[str, ...],
+    group_by: tuple[str, ...],
+    time_column: str | None,
     html_path: str | None,
     as_json: bool,
     fail_on: str | None,
@@ -253,7 +181,8 @@ def scan_command(
     PATH is a stream file in any form `inspect` reads, a directory (read recursively; a
     `proxy --record` directory through its index.jsonl), a glob, or a Parquet table of
     bodies (--body). Each HAR entry and each response of a capture is one stream. Exit 0
-    when the scan ran, unless --fail-on finds one of its verdicts.
+    when the scan ran, unless --fail-on finds one of its verdicts; 2 when a PATH names
+    nothing.
     """
     levels = [v.strip() for v in (fail_on or "").split(",") if v.strip()]
     bad = [v for v in levels if v not in FAIL_ON]
@@ -261,6 +190,11 @@ def scan_command(
         raise click.BadParameter(
             f"{bad[0]!r} is not one of {', '.join(FAIL_ON)}", param_hint="--fail-on"
         )
+    missing = [p for p in paths if _missing(p)]
+    if missing:
+        for path in missing:
+            print(f"ssescope: {visible(path)}: no such file or directory", file=sys.stderr)
+        return exitcodes.USAGE
     import duckdb  # noqa: F401  (the scan extra; a missing one is named in one line)
     import pyarrow  # noqa: F401
 
@@ -279,9 +213,11 @@ def scan_command(
                 engine=engine,
                 jobs=jobs,
                 body=body,
-                keys=_keys(keys),
+                keys=_carried(_keys(keys), _keys(group_by), time_column),
                 on_progress=progress,
                 follow_links=follow_links,
+                group_by=_keys(group_by) or (),
+                time=time_column,
             )
     except ScanInterrupted as exc:
         interrupted, result = exc, exc.result

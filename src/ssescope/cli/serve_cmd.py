@@ -49,7 +49,8 @@ __all__ = ["serve_command"]
     "faults",
     multiple=True,
     help="cut@BYTE, cut@record:N, stall@record:N:SECONDS, drop-blank-lines, crlf, cr, "
-    "split-utf8, garble@record:N, error@record:N, no-done, http-error:STATUS (repeatable).",
+    "split-utf8, garble@record:N, error@record:N, no-done, http-error:STATUS; over a "
+    "WebSocket also close@record:N:CODE, drop@record:N (repeatable).",
 )
 @click.option(
     "--quirk",
@@ -75,11 +76,12 @@ def serve_command(
     header_timeout: float,
     max_connections: int | None,
 ) -> None:
-    """Serve the captured stream(s) at PATH to any GET or POST.
+    """Serve the captured stream(s) at PATH to any GET or POST, and over a WebSocket.
 
     A directory serves each capture by name: /NAME/... or ?capture=NAME. ?fault=SPEC adds
-    a fault to one request, ?quirk=NAME a quirk preset. The URL is printed on stdout;
-    requests are logged on stderr.
+    a fault to one request, ?quirk=NAME a quirk preset. A WebSocket client (ws://) gets
+    the next recorded response for each response.create it sends. The URL is printed on
+    stdout; requests are logged on stderr.
     """
     from ..serve.quirks import PRESETS, apply_quirks, parse_quirk
 
@@ -96,17 +98,15 @@ def serve_command(
     import uvicorn
 
     from ..serve.app import ReplayOptions, load_captures, make_app
-    from ..serve.faults import FaultPlan, apply_faults, parse_fault, schedule
+    from ..serve.faults import FaultPlan, parse_fault, schedule
 
     try:
         captures = load_captures(path)
         parsed = [parse_fault(f) for f in faults]
         presets = [parse_quirk(q) for q in quirks]
         schedule(FaultPlan(b""), chunk=chunk, delay=delay, speed=speed)  # validate early
-        _check_fits(captures, presets, apply_quirks)
-        _check_fits(  # faults apply to the quirked body, as they are served
-            captures, parsed, lambda body, f: apply_faults(apply_quirks(body, presets).body, f)
-        )
+        _check_fits(captures, presets, lambda cap, q: apply_quirks(cap.body, q))
+        _check_fits(captures, parsed, lambda cap, f: _faults_fit(cap, f, presets))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     address, warning = check_host(host, "the captures it serves")
@@ -141,6 +141,23 @@ def serve_command(
         sock.close()
 
 
+def _faults_fit(cap: Any, faults: list[Any], presets: list[Any]) -> None:
+    """Whether ``faults`` fit the capture as HTTP serves it (faults apply to the quirked
+    body) or as a WebSocket replays it; the reason of the way it is meant for, if not."""
+    from ..serve.faults import apply_faults
+    from ..serve.quirks import apply_quirks
+    from ..serve.ws_app import socket_script
+    from ..serve.ws_script import check_socket_faults
+
+    try:
+        check_socket_faults(faults, socket_script(cap).turns)
+    except UsageError as socket_exc:
+        try:
+            apply_faults(apply_quirks(cap.body, presets).body, faults)
+        except UsageError as http_exc:
+            raise (socket_exc if cap.socket is not None else http_exc) from None
+
+
 def _check_fits(captures: dict[str, Any], specs: list[Any], apply: Any) -> None:
     """Refuse quirks or faults that fit none of the captures (with the first one's reason)."""
     if not specs:
@@ -148,7 +165,7 @@ def _check_fits(captures: dict[str, Any], specs: list[Any], apply: Any) -> None:
     first: UsageError | None = None
     for cap in captures.values():
         try:
-            apply(cap.body, specs)
+            apply(cap, specs)
         except UsageError as exc:  # noqa: PERF203 - one try per capture, at startup
             first = first or exc
         else:

@@ -32,7 +32,7 @@ import binascii
 import math
 import os
 from collections.abc import Iterable, Mapping
-from typing import IO, Any, TypeAlias
+from typing import IO, Any, ClassVar, TypeAlias
 
 import orjson
 
@@ -81,6 +81,9 @@ class CaptureWriter:
     exception then records ``{"end": "error"}``).
     """
 
+    FORM: ClassVar[Mapping[str, Any]] = {"version": VERSION}
+    """The header keys that say which form of capture this is."""
+
     def __init__(
         self,
         fp_or_path: IO[bytes] | str | os.PathLike[str],
@@ -108,7 +111,7 @@ class CaptureWriter:
                 req["body"] = request["body"]
         header = {
             "ssescope": "capture",
-            "version": VERSION,
+            **self.FORM,
             "request": req,
             "response": {
                 "status": response_status,
@@ -116,6 +119,11 @@ class CaptureWriter:
             },
         }
         self._line(header)
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
 
     def _line(self, obj: dict[str, Any]) -> None:
         self._fp.write(orjson.dumps(obj) + b"\n")

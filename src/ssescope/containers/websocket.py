@@ -33,7 +33,16 @@ from ..diagnostics import Diagnostic, diagnostic
 from ..sourceinfo import EntryInfo, RequestInfo, WebSocketEnd
 from ._body import Body, Chunk, ContainerName
 
-__all__ = ["Direction", "Message", "Opcode", "elide_audio", "split_responses"]
+__all__ = [
+    "Direction",
+    "Message",
+    "Opcode",
+    "ResponseSplitter",
+    "elide_audio",
+    "is_response_create",
+    "message_record",
+    "split_responses",
+]
 
 Direction = Literal["send", "receive"]
 """``"send"``: client to server; ``"receive"``: server to client."""
@@ -64,8 +73,6 @@ class _Group:
     sent: list[str] = field(default_factory=list)
     sent_at: list[tuple[int, float | None]] = field(default_factory=list)
     messages: int = 0
-    pending: bool = False  # a response.create with no response.created yet
-    responded: bool = False  # the server created this group's response
     binary: list[Diagnostic] = field(default_factory=list)
 
 
@@ -83,6 +90,45 @@ def _is_type(data: bytes, kind: bytes, head: int | None = None) -> bool:
     except orjson.JSONDecodeError:
         return False
     return isinstance(obj, dict) and obj.get("type") == kind.strip(b'"').decode()
+
+
+def is_response_create(data: bytes) -> bool:
+    """Whether a client text message is a ``response.create`` (the start of a response)."""
+    return _is_type(data, b"response.create")
+
+
+class ResponseSplitter:
+    """Where the next response of a WebSocket connection begins: fed every message in
+    order, :meth:`starts` says whether it begins a new response (the current one ends just
+    before it). The one rule :func:`split_responses` and a live recorder share.
+
+    A new response begins at a client ``response.create`` once the current one has its
+    response (or an earlier ``response.create`` is still unanswered), and at a server
+    ``response.created`` once the current one has had one (a Realtime server that detects
+    the user's turns creates responses with no ``response.create``).
+    """
+
+    __slots__ = ("_pending", "_responded")
+
+    def __init__(self) -> None:
+        self._pending = False  # a response.create with no response.created yet
+        self._responded = False  # the server created the current response
+
+    def starts(self, direction: Direction, opcode: Opcode, data: bytes) -> bool:
+        """Whether this message begins a new response."""
+        if opcode != "text":
+            return False
+        if direction == "send":
+            if not is_response_create(data):
+                return False
+            new = self._pending or self._responded
+            self._pending, self._responded = True, False
+            return new
+        if not _is_type(data, b'"response.created"', 512):
+            return False
+        new = self._responded and not self._pending
+        self._pending, self._responded = False, True
+        return new
 
 
 _APPEND = b"input_audio_buffer.append"
@@ -104,6 +150,14 @@ def elide_audio(data: bytes) -> str:
                 obj["audio"] = f"({len(audio)} base64 characters, not kept)"
                 return orjson.dumps(obj).decode()
     return data.decode("utf-8", "replace")
+
+
+def message_record(data: bytes) -> bytes:
+    """A server text message as the body bytes of one record: its line breaks made
+    spaces (JSON whitespace, or invalid inside a string anyway), and a line feed."""
+    if b"\n" in data or b"\r" in data:
+        data = data.replace(b"\r", b" ").replace(b"\n", b" ")
+    return data + b"\n"
 
 
 def split_responses(
@@ -136,37 +190,24 @@ def split_responses(
         by the next ``response.create``). Never raises.
     """
     groups = [_Group()]
+    splitter = ResponseSplitter()
     for n, msg in enumerate(messages):
         group = groups[-1]
+        if splitter.starts(msg.direction, msg.opcode, msg.data):
+            group = _Group()
+            groups.append(group)
         if msg.direction == "send":
-            if msg.opcode == "text" and _is_type(msg.data, b"response.create"):
-                if group.pending or group.responded:
-                    group = _Group()
-                    groups.append(group)
-                group.pending = True
             group.messages += 1
             group.sent.append(elide_audio(msg.data))
             group.sent_at.append((len(group.received), msg.time))
             continue
-        if msg.opcode == "text" and _is_type(msg.data, b'"response.created"', 512):
-            if group.pending:
-                group.pending = False
-            elif group.responded:
-                group = _Group()
-                groups.append(group)
-            group.responded = True
         group.messages += 1
         if msg.opcode == "binary":
             group.binary.append(
                 diagnostic(codes.WEBSOCKET_BINARY_MESSAGE, index=n, size=len(msg.data))
             )
             continue
-        data = msg.data
-        if b"\n" in data or b"\r" in data:
-            # a line break is JSON whitespace (or invalid inside a string anyway): a space
-            # keeps the message one record
-            data = data.replace(b"\r", b" ").replace(b"\n", b" ")
-        group.received.append(Chunk(data + b"\n", msg.time))
+        group.received.append(Chunk(message_record(msg.data), msg.time))
     bodies: list[Body] = []
     several = len(groups) > 1
     for i, group in enumerate(groups):

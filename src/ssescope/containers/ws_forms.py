@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -35,8 +36,10 @@ from .websocket import Direction, Message, split_responses
 
 __all__ = [
     "WS_VERSION",
+    "WSExchange",
     "is_ws_message",
     "read_ws_capture",
+    "read_ws_exchange",
     "read_ws_har_entry",
     "read_ws_jsonl",
 ]
@@ -168,22 +171,69 @@ def _close(value: object) -> WebSocketEnd:
     return WebSocketEnd(dropped=True)
 
 
-def read_ws_capture(lines: list[tuple[int, dict[str, Any]]], body: Body) -> list[Body]:
-    """Read the message lines of a ``.ssecap`` WebSocket capture whose header was read
-    into ``body`` (request, upgrade status and headers, diagnostics so far).
+@dataclass(frozen=True, slots=True)
+class WSExchange:
+    """A WebSocket connection as a capture recorded it (what ``serve`` replays).
 
-    Args:
-        lines: ``(offset, line)`` for each JSON object line after the header.
-        body: the capture's header, as read.
+    Attributes:
+        messages: every message, both directions, in order.
+        close: how the connection ended (``None``: the capture does not say).
+        closed_by: who ended it, when the capture says (``"client"``, ``"server"``).
     """
-    diags = body.diagnostics
+
+    messages: tuple[Message, ...]
+    close: WebSocketEnd | None
+    closed_by: str | None = None
+
+
+def read_ws_exchange(data: bytes) -> WSExchange | None:
+    """The messages of a ``.ssecap`` WebSocket capture or of a JSONL log of messages, or
+    ``None`` when ``data`` is neither. Lines that are not messages are skipped."""
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    if not lines:
+        return None
+    try:
+        head = orjson.loads(lines[0].removeprefix(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError:
+        return None
+    objs: list[tuple[int, dict[str, Any]]] = []
+    for raw in lines[1:] if isinstance(head, dict) and "ssescope" in head else lines:
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            objs.append((0, obj))
+    if isinstance(head, dict) and head.get("transport") == "websocket":
+        msgs, close, _, by = _capture_messages(objs, [])
+        return WSExchange(tuple(msgs), close, by)
+    if not is_ws_message(head):
+        return None
+    msgs = []
+    close = None
+    for _, obj in objs:
+        if "close" in obj:
+            close = _close(obj["close"])
+            continue
+        msg, _why = _devtools(obj)
+        if msg is not None:
+            msgs.append(msg)
+    return WSExchange(tuple(_relative(msgs)), close)
+
+
+def _capture_messages(
+    lines: list[tuple[int, dict[str, Any]]], diags: list[Diagnostic]
+) -> tuple[list[Message], WebSocketEnd | None, float | None, str | None]:
+    """The messages, the close, its time and who closed, of a capture's message lines."""
     msgs: list[Message] = []
     close: WebSocketEnd | None = None
     closed_at: float | None = None
+    by: str | None = None
     for at, obj in lines:
         if "close" in obj:
             close = _close(obj["close"])
             closed_at = _number(obj.get("t"))
+            by = obj["by"] if obj.get("by") in ("client", "server", "proxy") else None
             continue
         direction = _DIRS.get(str(obj.get("dir")))
         t = _number(obj.get("t"))
@@ -211,6 +261,19 @@ def read_ws_capture(lines: list[tuple[int, dict[str, Any]]], body: Body) -> list
                     codes.WEBSOCKET_INVALID_MESSAGE, at, index=len(msgs), reason="no data or b64"
                 )
             )
+    return msgs, close, closed_at, by
+
+
+def read_ws_capture(lines: list[tuple[int, dict[str, Any]]], body: Body) -> list[Body]:
+    """Read the message lines of a ``.ssecap`` WebSocket capture whose header was read
+    into ``body`` (request, upgrade status and headers, diagnostics so far).
+
+    Args:
+        lines: ``(offset, line)`` for each JSON object line after the header.
+        body: the capture's header, as read.
+    """
+    diags = body.diagnostics
+    msgs, close, closed_at, _ = _capture_messages(lines, diags)
     container: ContainerName = "ssecap"
     bodies = split_responses(
         msgs,

@@ -4,7 +4,7 @@ Emitters pass code objects and never look a code up by name; the name is needed 
 where a Report is read back as JSON (``--redact``), and by the docs generator. The index
 sits above the providers: it takes the shared layers' codes from :mod:`ssescope.codes` and
 each provider's from the provider registry, in docs order (the containers, the framers,
-the aggregator, the providers in registry order, the live client).
+the aggregator, the JSON-RPC envelope, the providers in registry order, the live client).
 """
 
 from __future__ import annotations
@@ -13,7 +13,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from types import MappingProxyType, ModuleType
 
-from ..codes import aggregate, containers_files, containers_http, framing, live, websocket
+from ..codes import (
+    aggregate,
+    containers_files,
+    containers_http,
+    framing,
+    jsonrpc,
+    live,
+    websocket,
+)
 from ..codes.spec import Code, Form, Layer, Page
 from ..providers.registry import PROVIDERS, codes_module
 
@@ -21,7 +29,7 @@ __all__ = ["CODES", "PAGES", "codes_of", "lookup"]
 
 
 def _modules() -> Iterator[ModuleType]:
-    yield from (containers_http, containers_files, websocket, framing, aggregate)
+    yield from (containers_http, containers_files, websocket, framing, aggregate, jsonrpc)
     for provider in PROVIDERS:
         module = codes_module(provider)
         if module is not None:

@@ -143,6 +143,8 @@ class Knowledge:
         error_body: the JSON body of an HTTP error answer, by status; ``None`` for the
             OpenAI-style default.
         quirks: the package's quirk module (with a ``QUIRKS`` mapping), if any.
+        reports_usage: whether the protocol carries token usage at all; a protocol
+            without it (a JSON-RPC or agent-event stream) never gets ``usage.missing``.
     """
 
     name: str
@@ -152,3 +154,4 @@ class Knowledge:
     error_frame: ErrorFrame | None = None
     error_body: Callable[[int], object] | None = None
     quirks: str | None = None
+    reports_usage: bool = True

@@ -46,6 +46,10 @@ ProviderName = Literal[
     "bedrock",
     "realtime",
     "vercel-ui",
+    "gemini-interactions",
+    "ag-ui",
+    "mcp",
+    "a2a",
     "unknown",
 ]
 
@@ -60,6 +64,10 @@ _PACKAGES: dict[str, str] = {
     "bedrock": "bedrock",
     "realtime": "realtime",
     "vercel-ui": "vercel_ui",
+    "gemini-interactions": "gemini_interactions",
+    "ag-ui": "ag_ui",
+    "mcp": "mcp",
+    "a2a": "a2a",
     "unknown": "unknown",
 }
 

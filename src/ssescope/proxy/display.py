@@ -32,6 +32,7 @@ __all__ = [
     "exchange_line",
     "exchange_summary",
     "silence_note",
+    "socket_note",
 ]
 
 _COLORS = {
@@ -85,6 +86,24 @@ def silence_note(ex: Exchange) -> str:
     return f" · idle {quiet:.1f} s{where}"
 
 
+def _verb(ex: Exchange) -> str:
+    """``WS`` for a WebSocket connection, else the request's method."""
+    return "WS" if ex.transport == "websocket" else ex.method
+
+
+def socket_note(ex: Exchange) -> str:
+    """`` · 2 responses · closed 1011 (overloaded) by server`` for a WebSocket connection
+    (``dropped by client, no close frame`` when it ended with none); else ``""``."""
+    if ex.transport != "websocket" or ex.closed_by is None:
+        return ""
+    count = f" · {ex.responses} responses" if ex.responses > 1 else ""
+    if ex.dropped:
+        return f"{count} · dropped by {ex.closed_by}, no close frame"
+    code = "with no code" if ex.close_code is None else str(ex.close_code)
+    reason = f" ({visible(ex.close_reason)})" if ex.close_reason else ""
+    return f"{count} · closed {code}{reason} by {ex.closed_by}"
+
+
 def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = None) -> Text:
     """The one line printed as an exchange ends.
 
@@ -104,6 +123,7 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     facts = (
         f" first-content {_s(ex.first_content_s)} · {ex.records} records · {_size(ex.wire_bytes)}"
         + silence_note(ex)
+        + socket_note(ex)
     )
     tail = ""
     if capture:
@@ -113,7 +133,8 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     if ex.unrecorded:
         tail += " (not recorded: the recording stopped)"
     path = visible(ex.path)
-    head = f"{ex.started.astimezone():%H:%M:%S} {visible(ex.method)} "
+    method = visible(_verb(ex))
+    head = f"{ex.started.astimezone():%H:%M:%S} {method} "
     middle = f" {status} {visible(ex.provider or '-')} {verdict}"
     below = False  # the capture's name on a line of its own, under the exchange's
     if width is not None:
@@ -125,7 +146,7 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
             path = _elide(path, max(24, width - fixed - len(tail)))
     line = Text()
     line.append(f"{ex.started.astimezone():%H:%M:%S}", "dim")
-    line.append(f" {visible(ex.method)} {path} ")
+    line.append(f" {method} {path} ")
     line.append(status, "bold")
     line.append(f" {visible(ex.provider or '-')} ")
     line.append(verdict, _COLORS.get(verdict, ""))
@@ -261,7 +282,7 @@ class LiveDisplay:
             table.add_row(
                 Text("STREAMING", "cyan"),
                 Text(f"{ex.elapsed():.1f}s"),
-                _plain(f"{ex.method} {ex.path}"),
+                _plain(f"{_verb(ex)} {ex.path}"),
                 Text(str(ex.status or "…")),
                 _plain(ex.provider or "-"),
                 Text(_size(ex.wire_bytes)),

@@ -67,6 +67,14 @@ class Exchange:
     content_kind: str | None = None  # what the last content was: text, reasoning, tool call
     reply_tail: str = ""  # the end of the reply so far, for the terminal (never recorded)
     content_idle_during: str | None = None  # what was being sent when the longest silence began
+    # a WebSocket connection (the forwarder writes how it ended, the recorder the rest)
+    transport: str = "http"
+    messages_sent: int = 0  # the client's messages (the server's are ``chunks``)
+    responses: int = 0  # the responses judged (one per ``response.create``)
+    close_code: int | None = None
+    close_reason: str = ""
+    closed_by: str | None = None  # "client", "server", or "proxy" (shutting down)
+    dropped: bool = False  # the connection ended with no close frame
 
     def elapsed(self) -> float:
         """Seconds since the request arrived."""
@@ -103,6 +111,18 @@ class Exchange:
             "diagnostics": self.diagnostics,
             "error": self.error,
             "unrecorded": self.unrecorded,
+            **(self._websocket() if self.transport == "websocket" else {}),
+        }
+
+    def _websocket(self) -> dict[str, Any]:
+        return {
+            "transport": "websocket",
+            "messages_sent": self.messages_sent,
+            "responses": self.responses,
+            "close_code": self.close_code,
+            "close_reason": self.close_reason,
+            "closed_by": self.closed_by,
+            "dropped": self.dropped,
         }
 
 

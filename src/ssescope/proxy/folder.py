@@ -12,13 +12,17 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import orjson
 
 from ..containers.capture import CaptureWriter, EndReason
+from ..containers.websocket import Direction, Opcode
+from ..containers.ws_writer import WebSocketCaptureWriter
 
 __all__ = ["INDEX_NAME", "RecordFolder"]
+
+_W = TypeVar("_W", bound=CaptureWriter)
 
 INDEX_NAME = "index.jsonl"
 """The index file in the record folder: one line per exchange as it ends."""
@@ -53,16 +57,61 @@ class RecordFolder:
     def capture(self, name: str, **header: Any) -> CaptureWriter | None:
         """Open ``name.ssecap`` with its header line (``CaptureWriter``'s arguments), or
         ``None`` if the recording has stopped or stops now."""
+        return self._open(CaptureWriter, name, header)
+
+    def socket(self, name: str, **header: Any) -> WebSocketCaptureWriter | None:
+        """Open ``name.ssecap`` in the WebSocket form (as :meth:`capture`)."""
+        return self._open(WebSocketCaptureWriter, name, header)
+
+    def _open(self, kind: type[_W], name: str, header: dict[str, Any]) -> _W | None:
         if self.directory is None or self.stopped is not None:
             return None
         path = self.directory / f"{name}.ssecap"
         try:
-            writer = CaptureWriter(path, **header)
+            writer = kind(path, **header)
         except OSError as exc:
             self._stop(path, exc)
             return None
         self._writers[writer] = path
         return writer
+
+    def message(
+        self,
+        writer: WebSocketCaptureWriter,
+        direction: Direction,
+        data: bytes,
+        t: float,
+        opcode: Opcode,
+    ) -> bool:
+        """Write one WebSocket message line; ``False`` once the recording has stopped."""
+        if self.stopped is not None:
+            return False
+        try:
+            writer.write_message(direction, data, t, opcode)
+        except OSError as exc:
+            self._stop(self._writers.get(writer), exc)
+            return False
+        return True
+
+    def finish_socket(
+        self,
+        writer: WebSocketCaptureWriter,
+        code: int | None,
+        reason: str,
+        dropped: bool,
+        t: float,
+        extra: Mapping[str, Any],
+    ) -> bool:
+        """Write the close line and close the WebSocket capture; ``False`` if it could not be."""
+        path = self._writers.pop(writer, None)
+        if self.stopped is not None:
+            return False
+        try:
+            writer.close_connection(code, reason, dropped=dropped, time=t, extra=extra)
+        except OSError as exc:
+            self._stop(path, exc)
+            return False
+        return True
 
     def write(self, writer: CaptureWriter, data: bytes, t: float) -> bool:
         """Write one chunk line; ``False`` once the recording has stopped."""

@@ -26,10 +26,12 @@ from .. import codes
 from ..containers.capture import EndReason
 from ..containers.redact import redact_url, scrub, secret_values
 from ..diagnostics import diagnostic
+from ..serve.ws_app import quiet_denied_upgrades
 from .exchange import Exchange, Registry
 from .headers import forward_headers, header, is_stream, redact_pairs, request_ids
 from .recorder import Recorder
 from .upload import DISCONNECT, ClientGone, ClientIdle, Upload
+from .ws_forward import relay_websocket, ws_ssl_context
 
 __all__ = ["ProxyApp", "ProxyOptions", "UpstreamBroke", "make_client", "quiet_upstream_breaks"]
 
@@ -99,6 +101,7 @@ def quiet_upstream_breaks() -> None:
             return not isinstance(exc, UpstreamBroke)
 
     logging.getLogger("uvicorn.error").addFilter(_Filter())
+    quiet_denied_upgrades()
 
 
 def _pairs(raw: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
@@ -129,6 +132,10 @@ class ProxyApp:
         options: upstreams and routes.
         recorder: where copies of the chunks go.
         client: the pooled upstream client (default: :func:`make_client`).
+        ws_ssl: the TLS context of ``wss`` upstreams (default: the default CA bundle; see
+            :func:`~ssescope.proxy.ws_forward.ws_ssl_context`).
+
+    A WebSocket upgrade is relayed by :mod:`ssescope.proxy.ws_forward`.
     """
 
     def __init__(
@@ -136,11 +143,13 @@ class ProxyApp:
         options: ProxyOptions,
         recorder: Recorder,
         client: httpx.AsyncClient | None = None,
+        ws_ssl: ssl.SSLContext | None = None,
     ) -> None:
         self.options = options
         self.recorder = recorder
         self.registry: Registry = recorder.registry
         self.client = client if client is not None else make_client()
+        self.ws_ssl = ws_ssl if ws_ssl is not None else ws_ssl_context(True)
 
     async def aclose(self) -> None:
         """Close the upstream client's pooled connections."""
@@ -155,6 +164,9 @@ class ProxyApp:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
+        if scope["type"] == "websocket":
+            await relay_websocket(self, scope, receive, send)
+            return
         if scope["type"] != "http":
             return
         await self._exchange(scope, receive, send)

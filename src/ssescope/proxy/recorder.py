@@ -19,15 +19,16 @@ import queue
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import codes
 from ..aggregate.report import Report
-from ..containers.capture import CaptureWriter, EndReason
+from ..containers.capture import EndReason
 from ..containers.redact import REDACTED, EchoScrubber
 from ..containers.request_tools import request_tools
+from ..containers.websocket import Direction, Opcode
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
@@ -37,6 +38,8 @@ from .exchange import Exchange, Registry
 from .folder import RecordFolder
 from .headers import header, redact_pairs
 from .redact import LineRedactor, redact_json, redact_value
+from .tape import Tape
+from .ws_record import SocketTape, close_socket, message, open_socket
 
 __all__ = ["Recorder", "capture_name"]
 
@@ -80,6 +83,30 @@ class _End:
 
 
 @dataclass(frozen=True, slots=True)
+class _SocketOpen:
+    ex: Exchange
+
+
+@dataclass(frozen=True, slots=True)
+class _SocketMessage:
+    ex: Exchange
+    direction: Direction
+    opcode: Opcode
+    data: bytes
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class _SocketEnd:
+    ex: Exchange
+    by: str
+    code: int | None
+    reason: str
+    dropped: bool
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class _Call:
     fn: Callable[[], None]
 
@@ -89,7 +116,9 @@ class _Stop:
     pass
 
 
-_Message = _Start | _Chunk | _Diag | _End | _Call | _Stop
+_Message = (
+    _Start | _Chunk | _Diag | _End | _SocketOpen | _SocketMessage | _SocketEnd | _Call | _Stop
+)
 log = logging.getLogger("ssescope.proxy")
 
 
@@ -97,21 +126,8 @@ def capture_name(ex: Exchange) -> str:
     """``20261201T041512.123456Z-0001-post-v1-chat-completions``: ``ls`` sorts by time."""
     stamp = ex.started.strftime("%Y%m%dT%H%M%S.%fZ")
     slug = _SLUG.sub("-", ex.path.split("?", 1)[0]).strip("-").lower()[:48] or "root"
-    return f"{stamp}-{ex.seq:04d}-{ex.method.lower()}-{slug}"
-
-
-@dataclass
-class _Tape:
-    """The recorder's state for one exchange."""
-
-    pipeline: Pipeline
-    decoder: ContentDecoder
-    writer: CaptureWriter | None
-    redactor: LineRedactor | None
-    scrubber: EchoScrubber | None
-    last_byte: float | None = None
-    last_content: float | None = None
-    pending_diags: list[Diagnostic] = field(default_factory=list)
+    verb = "ws" if ex.transport == "websocket" else ex.method.lower()
+    return f"{stamp}-{ex.seq:04d}-{verb}-{slug}"
 
 
 class Recorder:
@@ -151,7 +167,7 @@ class Recorder:
         self._queue: queue.SimpleQueue[_Message] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._backlog = 0
-        self._tapes: dict[int, _Tape] = {}
+        self._tapes: dict[int, Tape] = {}
         self.errors: list[str] = []
 
         def stopped(line: str) -> None:
@@ -182,6 +198,31 @@ class Recorder:
     def end(self, ex: Exchange, end: EndReason, t: float) -> None:
         """The exchange is over: judge it, close its capture, write its index line."""
         self._queue.put(_End(ex, end, t))
+
+    def open_socket(self, ex: Exchange) -> None:
+        """A WebSocket upgrade succeeded: open its capture (:mod:`.ws_record`)."""
+        self._queue.put(_SocketOpen(ex))
+
+    def message(
+        self, ex: Exchange, direction: Direction, opcode: Opcode, data: bytes, t: float
+    ) -> None:
+        """Queue a copy of a WebSocket message already handed on (either direction)."""
+        with self._lock:
+            self._backlog += len(data) + _OVERHEAD
+        self._queue.put(_SocketMessage(ex, direction, opcode, data, t))
+
+    def close_socket(
+        self,
+        ex: Exchange,
+        by: str,
+        code: int | None,
+        reason: str,
+        dropped: bool,
+        t: float,
+    ) -> None:
+        """The WebSocket connection ended (``by`` ``"client"``, ``"server"`` or
+        ``"proxy"``): judge its last response, close its capture, write its index line."""
+        self._queue.put(_SocketEnd(ex, by, code, reason, dropped, t))
 
     @property
     def backlog(self) -> int:
@@ -219,7 +260,7 @@ class Recorder:
                 if isinstance(ex, Exchange) and ex.error is None:
                     ex.error = message
             finally:
-                if isinstance(item, _Chunk):
+                if isinstance(item, (_Chunk, _SocketMessage)):
                     with self._lock:
                         self._backlog -= len(item.data) + _OVERHEAD
 
@@ -236,17 +277,37 @@ class Recorder:
             tape = self._tapes.get(item.ex.seq)
             if tape is not None:
                 tape.pipeline.add_diagnostic(item.diagnostic)
-        elif isinstance(item, _End):
+        elif isinstance(item, _SocketOpen):
+            self._tapes[item.ex.seq] = open_socket(self, item.ex)
+        elif isinstance(item, _SocketMessage):
+            tape = self._tapes.get(item.ex.seq)
+            if isinstance(tape, SocketTape):
+                message(self, item.ex, tape, item.direction, item.opcode, item.data, item.t)
+        elif isinstance(item, (_End, _SocketEnd)):
             ex = item.ex
             try:
-                self._close(ex, item.end, item.t)
+                if isinstance(item, _End):
+                    self._close(ex, item.end, item.t)
+                else:
+                    self._close_socket(ex, item.by, item.code, item.reason, item.dropped, item.t)
             finally:
                 if not ex.finished:  # judging failed: still list and index the exchange
-                    ex.end, ex.finished = item.end, True
+                    ex.end = item.end if isinstance(item, _End) else (ex.end or "error")
+                    ex.finished = True
                     ex.verdict = ex.verdict or "failed"
                     self._tapes.pop(ex.seq, None)
                     self._index_line(ex)
                     self.registry.finish(ex)
+
+    def _close_socket(
+        self, ex: Exchange, by: str, code: int | None, reason: str, dropped: bool, t: float
+    ) -> None:
+        tape = self._tapes.pop(ex.seq, None)
+        close_socket(
+            self, ex, tape if isinstance(tape, SocketTape) else None, by, code, reason, dropped, t
+        )
+        self._index_line(ex)
+        self.registry.finish(ex)
 
     def _open(self, ex: Exchange) -> None:
         pipeline = Pipeline(
@@ -283,9 +344,9 @@ class Recorder:
                 ex.unrecorded = self.folder.stopped
         redactor = LineRedactor() if self.redact_content else None
         scrubber = EchoScrubber(ex.secrets) if ex.secrets else None
-        self._tapes[ex.seq] = _Tape(pipeline, decoder, writer, redactor, scrubber)
+        self._tapes[ex.seq] = Tape(pipeline, decoder, writer, redactor, scrubber)
 
-    def _feed(self, ex: Exchange, tape: _Tape, data: bytes, t: float) -> None:
+    def _feed(self, ex: Exchange, tape: Tape, data: bytes, t: float) -> None:
         if tape.last_byte is not None:
             ex.byte_idle_max_s = _longest(ex.byte_idle_max_s, t - tape.last_byte)
         elif ex.first_byte_s is None:
@@ -298,15 +359,15 @@ class Recorder:
             ex.body_bytes += len(body)
             self._body(ex, tape, body, t)
 
-    def _body(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
+    def _body(self, ex: Exchange, tape: Tape, body: bytes, t: float) -> None:
         """Record and judge a piece of the decoded body (a credential it repeats scrubbed)."""
         if tape.scrubber is not None:
             body = tape.scrubber.feed(body)
         if body:
             self._write(ex, tape, body, t)
-            self._note(ex, tape, tape.pipeline.feed(body, t), t)
+            self.note(ex, tape, tape.pipeline.feed(body, t), t)
 
-    def _write(self, ex: Exchange, tape: _Tape, body: bytes, t: float) -> None:
+    def _write(self, ex: Exchange, tape: Tape, body: bytes, t: float) -> None:
         if tape.writer is None:
             return
         if tape.redactor is not None:
@@ -316,18 +377,17 @@ class Recorder:
         if not self.folder.write(tape.writer, body, t):
             self._unrecorded(ex, tape)
 
-    def _unrecorded(self, ex: Exchange, tape: _Tape) -> None:
+    def _unrecorded(self, ex: Exchange, tape: Tape) -> None:
         """The recording stopped: this exchange is judged on, its capture is not whole."""
         tape.writer = None
         ex.capture = None
         ex.unrecorded = self.folder.stopped
 
-    def _note(self, ex: Exchange, tape: _Tape, events: list[Any], t: float) -> None:
+    def note(self, ex: Exchange, tape: Tape, events: list[Any], t: float) -> None:
+        """Keep the live figures of an exchange from the events a piece of it completed."""
         before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
-                if ex.first_content_s is None:
-                    ex.first_content_s = t
                 ex.content_kind = _KINDS.get(type(ev), "text")
                 if isinstance(ev, TextDelta) and not self.redact_content:
                     ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
@@ -336,6 +396,8 @@ class Recorder:
         # content-idle as the engine counts it (content records, the terminal event
         # included, from the first byte); the Report's figure replaces it at the end
         pipeline = tape.pipeline
+        if ex.first_content_s is None:
+            ex.first_content_s = pipeline.first_content_time  # (the Report's own figure)
         content = pipeline.last_content_time
         if content is not None and content != tape.last_content:
             since = tape.last_content
@@ -400,6 +462,10 @@ class Recorder:
         ex.total_s = t
         if report.timing.first_content_s is not None:
             ex.first_content_s = report.timing.first_content_s
+        # the idle figures are the Report's, the ones `inspect` of the capture gives
+        # (a silence until the client hung up included)
+        if report.timing.max_gap_s is not None:
+            ex.byte_idle_max_s = report.timing.max_gap_s
         longest = report.timing.max_content_idle_s
         if longest is not None:
             if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:

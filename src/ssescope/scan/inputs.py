@@ -11,6 +11,9 @@ from pathlib import Path
 
 import orjson
 
+from .kernel import BODY
+from .sniff import JSON_TABLES, jsonl_shape
+
 __all__ = [
     "INDEX",
     "TABLE_SUFFIXES",
@@ -26,7 +29,6 @@ INDEX = "index.jsonl"
 """The index file of a ``ssescope proxy --record`` directory (one JSON line per exchange)."""
 TABLE_SUFFIXES = (".parquet", ".pq")
 """Files always read as tables of bodies (a ``--body`` column, ``body`` by default)."""
-_JSON_TABLES = (".jsonl", ".ndjson", ".json")
 _GLOB = set("*?[")
 
 
@@ -41,13 +43,17 @@ class Inputs:
 
     Attributes:
         files: stream files, one input each (any container ``inspect`` reads).
-        tables: Parquet (and, with ``--body``, JSONL) tables of bodies, one stream per row.
+        tables: Parquet tables, and JSONL files whose lines carry the body column, of
+            bodies, one stream per row.
         errors: ``(path, message)`` for arguments that could not be expanded or read.
+        times: when each file's request started, where a record directory's index says
+            it (its lines' ``time``), by path.
     """
 
     files: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
+    times: dict[str, str] = field(default_factory=dict)
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -79,7 +85,7 @@ def not_regular(kind: str) -> str:
 
 
 def index_files(
-    directory: Path, *, follow_links: bool = False
+    directory: Path, *, follow_links: bool = False, times: dict[str, str] | None = None
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """The capture files a record directory's ``index.jsonl`` lists, in its order.
 
@@ -89,7 +95,8 @@ def index_files(
     the files and ``(where, message)`` for lines that name none: a line that is not JSON,
     an exchange the proxy recorded no capture for (its upstream never answered), and a
     line naming a file outside the directory (``..``, an absolute path, a NUL byte, or,
-    unless ``follow_links``, a link that leads out of it).
+    unless ``follow_links``, a link that leads out of it). ``times``, when given, gets
+    each file's ``time`` (when its exchange started), where its line has one.
     """
     files: list[str] = []
     errors: list[tuple[str, str]] = []
@@ -124,6 +131,9 @@ def index_files(
             errors.append((where, refused))
         else:
             files.append(str(directory / name))
+            started = obj.get("time")
+            if times is not None and isinstance(started, str) and started:
+                times[str(directory / name)] = started
     return files, errors
 
 
@@ -167,7 +177,7 @@ class _Walk:
     def _open(self, folder: Path, stack: list[Iterator[os.DirEntry[str]]]) -> None:
         # a record directory is read through its index; any other, entry by entry
         if (folder / INDEX).is_file():
-            files, errors = index_files(folder, follow_links=self.follow)
+            files, errors = index_files(folder, follow_links=self.follow, times=self.out.times)
             for file in files:
                 self.add(file)
             self.out.errors.extend(errors)
@@ -217,13 +227,18 @@ def collect(
     json_tables: bool = False,
     expand: Callable[[str], list[str]] | None = None,
     follow_links: bool = False,
+    body: str | None = None,
 ) -> Inputs:
     """Expand PATH arguments: files, globs and directories (recursively).
 
     A directory holding ``index.jsonl`` (a proxy's ``--record`` directory) is read
     through its index. Hidden files and directories are skipped. Parquet files are
-    tables; JSONL files are tables when ``json_tables`` (``--body`` given), else stream
-    files like any other. ``expand`` expands a glob or a URL pattern (DuckDB's ``glob``
+    tables. A local JSONL file is judged from its first lines
+    (:func:`~ssescope.scan.sniff.jsonl_shape`): a table when its lines carry the body
+    column (``body``, the ``--body`` given when ``json_tables``, else a ``body`` field
+    holding a stream's bytes), an error row saying which ``--body`` to give when another
+    field holds bodies, else a stream file like any other; a remote one is a table when
+    ``json_tables``. ``expand`` expands a glob or a URL pattern (DuckDB's ``glob``
     in the local engine); local globs use :func:`glob.glob` otherwise.
 
     Each real path is read once, however many links or arguments lead to it. Inside a
@@ -239,10 +254,20 @@ def collect(
             return
         seen.add(key)
         lower = path.lower()
-        if lower.endswith(TABLE_SUFFIXES) or (json_tables and lower.endswith(_JSON_TABLES)):
+        if lower.endswith(TABLE_SUFFIXES):
             out.tables.append(path)
-        else:
+        elif not lower.endswith(JSON_TABLES):
             out.files.append(path)
+        elif is_remote(path):
+            (out.tables if json_tables else out.files).append(path)
+        else:
+            shape = jsonl_shape(path, (body or BODY) if json_tables else None)
+            if shape.kind == "table":
+                out.tables.append(path)
+            elif shape.kind == "hint" and shape.message is not None:
+                out.errors.append((path, shape.message))
+            else:
+                out.files.append(path)
 
     walk = _Walk(add, out, follow_links)
     for arg in paths:

@@ -6,11 +6,13 @@ Every engine (the local process pool, Ray Data, a user's Spark ``mapInArrow``) c
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 import pyarrow as pa
 
 from ..aggregate.report import Report
+from .broke import where_broke
 from .streams import Entry, inspect_streams
 
 __all__ = [
@@ -18,6 +20,8 @@ __all__ = [
     "ERROR",
     "RESULT_SCHEMA",
     "SOURCE",
+    "STARTED",
+    "TABLE_ROW",
     "UNREAD",
     "carried_names",
     "input_error_batch",
@@ -34,20 +38,28 @@ ERROR = "error"
 UNREAD = "unread_bytes"
 """The input (and output) column counting the bytes of an input left unread past the
 limit of what one input is read to (null: it was read whole)."""
+TABLE_ROW = "table_row"
+"""The input (and output) column numbering a table's rows from 0 (``inspect --row``)."""
+STARTED = "started"
+"""The input (and output) column of when a stream's request started (a proxy index
+line's ``time``; a HAR entry's ``startedDateTime`` wins), UTC."""
 
 RESULT_SCHEMA = pa.schema(
     [
         pa.field(SOURCE, pa.string()),
         pa.field("entry", pa.int32()),
         pa.field("response", pa.int32()),
+        pa.field(TABLE_ROW, pa.int64()),
         pa.field("method", pa.string()),
         pa.field("url", pa.string()),
+        pa.field(STARTED, pa.timestamp("us", tz="UTC")),
         pa.field("container", pa.string()),
         pa.field("transport", pa.string()),
         pa.field("provider", pa.string()),
         pa.field("framing", pa.string()),
         pa.field("status", pa.string()),
         pa.field("status_reason", pa.string()),
+        pa.field("where_broke", pa.string()),
         pa.field("finish_reason", pa.string()),
         pa.field("raw_finish_reason", pa.string()),
         pa.field("model", pa.string()),
@@ -87,8 +99,31 @@ def _transport(report: Report) -> str:
     return "websocket" if report.websocket is not None else report.framing
 
 
+def _started(value: object) -> datetime | None:
+    # an ISO 8601 time (a HAR's startedDateTime), a datetime or epoch seconds, as UTC
+    if isinstance(value, datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        found = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None else found.replace(tzinfo=timezone.utc)
+
+
 def _values(
-    report: Report, entry: Entry, source: str | None, unread: int | None = None
+    report: Report,
+    entry: Entry,
+    source: str | None,
+    unread: int | None = None,
+    row: int | None = None,
+    started: object = None,
 ) -> tuple[Any, ...]:
     # the row in RESULT_SCHEMA's order (a tuple: the kernel's inner loop)
     response = report.response
@@ -103,14 +138,17 @@ def _values(
         source,
         entry.index,
         entry.response,
+        row,
         entry.method,
         entry.url,
+        _started(entry.started) or _started(started),
         report.container,
         _transport(report),
         report.provider,
         report.framing,
         response.status,
         response.status_reason,
+        where_broke(report),
         first.finish_reason if first else None,
         first.raw_finish_reason if first else None,
         response.model,
@@ -148,9 +186,9 @@ def _values(
 
 def report_row(report: Report, entry: Entry | None = None) -> dict[str, Any]:
     """The output row of one stream: the fields of its Report, flattened (without
-    ``source``, which names the input, and ``error``)."""
+    ``source``, which names the input, ``table_row``, ``unread_bytes`` and ``error``)."""
     row = dict(zip(_NAMES, _values(report, entry or Entry(), None), strict=True))
-    del row[SOURCE], row[ERROR], row[UNREAD]
+    del row[SOURCE], row[ERROR], row[UNREAD], row[TABLE_ROW]
     row["diagnostics"] = list(row["diagnostics"])
     return row
 
@@ -166,8 +204,8 @@ def _as_bytes(
     return [None] * len(column), f"the {body!r} column holds {t}, not bytes or text"
 
 
-_EMPTY = (None,) * (len(_NAMES) - 2)
-_OWN = (ERROR, SOURCE, UNREAD)  # the input columns the kernel reads, not carried
+_EMPTY = (None,) * (len(_NAMES) - 5)
+_OWN = (ERROR, SOURCE, UNREAD, TABLE_ROW, STARTED)  # the input columns the kernel reads
 
 
 def carried_names(names: list[str], body: str = BODY) -> dict[str, str]:
@@ -220,8 +258,8 @@ def input_error_batch(batch: pa.RecordBatch, error: str) -> pa.RecordBatch:
     )
 
 
-def _error_row(source: str | None, message: str) -> tuple[Any, ...]:
-    return (source, *_EMPTY, message)
+def _error_row(source: str | None, message: str, row: int | None = None) -> tuple[Any, ...]:
+    return (source, None, None, row, *_EMPTY, message)
 
 
 def scan_batch(
@@ -234,8 +272,9 @@ def scan_batch(
     Args:
         batch: an Arrow record batch with a ``body`` column (binary or UTF-8 string). An
             ``error`` column, when present, marks inputs the reader could not read (their
-            body is ignored), and ``unread_bytes`` counts what the reader left unread of
-            each. Every other column (``source``, the user's keys) is carried through to
+            body is ignored), ``unread_bytes`` counts what the reader left unread of
+            each, ``table_row`` numbers a table's rows and ``started`` says when each
+            request started (ISO 8601 text, a timestamp or epoch seconds). Every other column (``source``, the user's keys) is carried through to
             each stream of its row (named by :func:`carried_names`).
         body: the name of the body column.
 
@@ -261,24 +300,32 @@ def scan_batch(
         if SOURCE in batch.schema.names
         else [None] * len(bodies)
     )
-    unread: list[int | None] = (
-        batch.column(UNREAD).to_pylist() if UNREAD in batch.schema.names else [None] * len(bodies)
+    names = batch.schema.names
+    nulls: list[Any] = [None] * len(bodies)
+    unread: list[int | None] = batch.column(UNREAD).to_pylist() if UNREAD in names else nulls
+    table_rows: list[int | None] = (
+        batch.column(TABLE_ROW).to_pylist() if TABLE_ROW in names else nulls
     )
+    starts: list[Any] = batch.column(STARTED).to_pylist() if STARTED in names else nulls
     take: list[int] = []
     rows: list[tuple[Any, ...]] = []
     for i, (data, error) in enumerate(zip(bodies, errors, strict=True)):
-        source = sources[i]
+        source, row = sources[i], table_rows[i]
         if error is not None:
-            found = [_error_row(source, error)]
+            found = [_error_row(source, error, row)]
         elif wrong_type is not None:
-            found = [_error_row(source, wrong_type)]
+            found = [_error_row(source, wrong_type, row)]
         elif data is None:
-            found = [_error_row(source, f"the {body!r} column is null")]
+            found = [_error_row(source, f"the {body!r} column is null", row)]
         else:
             try:
-                found = [_values(r, e, source, unread[i]) for e, r in inspect_streams(data)]
+                found = [
+                    _values(r, e, source, unread[i], row, starts[i])
+                    for e, r in inspect_streams(data)
+                ]
             except Exception as exc:  # the engine never raises; a bug must not stop a scan
-                found = [_error_row(source, f"internal error: {type(exc).__name__}: {exc}")]
+                message = f"internal error: {type(exc).__name__}: {exc}"
+                found = [_error_row(source, message, row)]
         take.extend([i] * len(found))
         rows.extend(found)
     carried = carried_names(batch.schema.names, body)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pyarrow as pa
 
 from ..limits import DECODED_BODY_BYTES
 from .inputs import irregular_kind, is_remote, not_regular
-from .kernel import BODY, ERROR, SOURCE, UNREAD
+from .kernel import BODY, ERROR, SOURCE, STARTED, UNREAD
 
 __all__ = ["BATCH_BYTES", "INPUT_BYTES", "Read", "file_batch", "read_batches", "read_input"]
 
@@ -77,17 +77,21 @@ def read_input(path: str, limit: int = INPUT_BYTES) -> Read:
         return Read(None, error=_message(exc))
 
 
-def file_batch(rows: list[tuple[str, Read]]) -> pa.RecordBatch:
+def file_batch(
+    rows: list[tuple[str, Read]], times: Sequence[str | None] | None = None
+) -> pa.RecordBatch:
     """The kernel's input batch of files read: ``source``, ``body``, ``error`` and
-    ``unread_bytes``."""
-    return pa.RecordBatch.from_pydict(
-        {
-            SOURCE: pa.array([path for path, _ in rows], pa.string()),
-            BODY: pa.array([r.body for _, r in rows], pa.binary()),
-            ERROR: pa.array([r.error for _, r in rows], pa.string()),
-            UNREAD: pa.array([r.unread for _, r in rows], pa.int64()),
-        }
-    )
+    ``unread_bytes``, and ``started`` when ``times`` says when each one's request
+    started."""
+    columns = {
+        SOURCE: pa.array([path for path, _ in rows], pa.string()),
+        BODY: pa.array([r.body for _, r in rows], pa.binary()),
+        ERROR: pa.array([r.error for _, r in rows], pa.string()),
+        UNREAD: pa.array([r.unread for _, r in rows], pa.int64()),
+    }
+    if times is not None:
+        columns[STARTED] = pa.array(list(times), pa.string())
+    return pa.RecordBatch.from_pydict(columns)
 
 
 def read_batches(
@@ -95,11 +99,18 @@ def read_batches(
     limit: int = INPUT_BYTES,
     remote: Callable[[str], Read] | None = None,
     most: int = 256,
+    times: Sequence[str | None] | None = None,
 ) -> Iterator[pa.RecordBatch]:
     """``files`` read one at a time (:func:`read_input`; a URL by ``remote``), as kernel
-    batches of at most ``most`` files and, past the first, :data:`BATCH_BYTES` of bodies."""
+    batches of at most ``most`` files and, past the first, :data:`BATCH_BYTES` of bodies
+    (``times``: when each file's request started, beside ``files``)."""
     rows: list[tuple[str, Read]] = []
     held = 0
+    first = 0  # the position in ``files`` of the batch's first file
+
+    def batch() -> pa.RecordBatch:
+        return file_batch(rows, None if times is None else times[first : first + len(rows)])
+
     for path in files:
         if is_remote(path):
             read = remote(path) if remote is not None else Read(None, error="a remote file")
@@ -107,9 +118,10 @@ def read_batches(
             read = read_input(path, limit)
         size = len(read.body or b"")
         if rows and (held + size > BATCH_BYTES or len(rows) >= most):
-            yield file_batch(rows)
+            yield batch()
+            first += len(rows)
             rows, held = [], 0
         rows.append((path, read))
         held += size
     if rows:
-        yield file_batch(rows)
+        yield batch()

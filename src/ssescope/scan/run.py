@@ -12,11 +12,13 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..errors import UsageError
 from .engines.base import Batches
 from .engines.shards import message
 from .kernel import BODY, input_error_batch, scan_batch
 from .output import ResultWriter, export, output_format
 from .summary import summarize
+from .triage import GroupBy, check_time
 
 __all__ = ["ScanInterrupted", "ScanResult", "partial_path", "scan"]
 
@@ -72,11 +74,13 @@ def _engine(
     if engine == "ray":
         from .engines.ray import ray_inputs, run_ray
 
-        inputs = ray_inputs(paths, json_tables=body is not None, follow_links=follow_links)
+        inputs = ray_inputs(
+            paths, json_tables=body is not None, follow_links=follow_links, body=body
+        )
         return run_ray(inputs, body=column, keys=keys)
     from .engines.local import local_inputs, run_local
 
-    inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links)
+    inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links, body=body)
     return run_local(inputs, body=column, keys=keys, jobs=jobs)
 
 
@@ -103,6 +107,8 @@ def scan(
     keys: list[str] | None = None,
     on_progress: Callable[[int, int | None], None] | None = None,
     follow_links: bool = False,
+    group_by: Sequence[str] = (),
+    time: str | None = None,
 ) -> ScanResult:
     """Judge every stream under ``paths`` and summarize them.
 
@@ -117,13 +123,27 @@ def scan(
         keys: the table columns carried into the rows (``None``: all of them).
         on_progress: called with (inputs done so far, total inputs when known).
         follow_links: follow links that lead out of a directory argument's tree.
+        group_by: the summary's ``--group-by`` cuts (a row column, or ``path[N]``).
+        time: the carried column the summary's time axis takes each start from.
 
     Raises:
+        UsageError: a ``group_by`` or ``time`` names no column of the rows (before any
+            input is judged).
         ScanInterrupted: on Ctrl-C (``KeyboardInterrupt``), once the rows judged so far
             are written to :func:`partial_path` of ``out`` (Parquet files there record
             ``ssescope.partial`` and ``ssescope.inputs_read`` in their metadata).
     """
     batches = _engine(engine, paths, body, keys, jobs, follow_links)
+    try:
+        columns = batches.schema.names
+        for spec in group_by:
+            GroupBy(spec).expression(columns)
+        check_time(columns, time)
+    except UsageError:
+        close = getattr(batches.batches, "close", None)
+        if close is not None:
+            close()
+        raise
     fmt = None if out is None else output_format(out)
     with tempfile.TemporaryDirectory(prefix="ssescope-scan-") as tmp:
         rows = Path(tmp) / "rows.parquet"
@@ -145,7 +165,7 @@ def scan(
             if interrupted:
                 writer.metadata(partial=True, inputs_read=done, inputs=batches.total)
             writer.close()
-        summary = summarize(rows)
+        summary = summarize(rows, group_by=group_by, time=time, body=body or BODY)
         if interrupted:
             summary["partial"] = {"inputs_read": done, "inputs": batches.total}
         target = None if out is None else partial_path(out) if interrupted else Path(out)

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["STATUSES", "TIMINGS", "sql_string", "summarize"]
+from .kernel import BODY
+from .triage import GroupBy, breakdown, open_next, time_axis, time_expression
+from .triage import group_by as group_by_sql
+
+__all__ = ["STATUSES", "TIMINGS", "rate", "sql_string", "summarize"]
 
 STATUSES = ("completed", "incomplete", "failed", "truncated", "cancelled")
 """The verdicts, in the order the summary shows them."""
 TIMINGS = ("first_byte_s", "first_content_s", "max_gap_s", "total_s", "max_content_idle_s")
 """The timing columns the summary gives percentiles of."""
 
-_WORST_ORDER = (
-    "CASE status WHEN 'failed' THEN 0 WHEN 'truncated' THEN 1 WHEN 'cancelled' THEN 2 "
-    "WHEN 'incomplete' THEN 3 ELSE 4 END"
-)
 _BINS = 20
+_INPUT = "(coalesce(source, '') || chr(0) || coalesce(CAST(table_row AS VARCHAR), ''))"
+# one input: a file, or a row of a table (a HAR or a capture of several responses is one)
 
 
 def sql_string(value: str | os.PathLike[str]) -> str:
@@ -24,25 +27,9 @@ def sql_string(value: str | os.PathLike[str]) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-def _rate(count: int, total: int) -> float:
+def rate(count: int, total: int) -> float:
+    """``count / total`` rounded to six places (0 when ``total`` is 0)."""
     return round(count / total, 6) if total else 0.0
-
-
-def _groups(con: Any, column: str, judged: int) -> list[dict[str, Any]]:
-    counts = ", ".join(f"count(*) FILTER (WHERE status = '{s}')" for s in STATUSES)
-    rows = con.execute(
-        f"SELECT coalesce({column}, '(none)') AS k, count(*) AS n, {counts} FROM rows "
-        "WHERE error IS NULL GROUP BY k ORDER BY n DESC, k"
-    ).fetchall()
-    out = []
-    for row in rows:
-        n = int(row[1])
-        group: dict[str, Any] = {column: row[0], "streams": n, "share": _rate(n, judged)}
-        for status, count in zip(STATUSES, row[2:], strict=True):
-            group[status] = int(count)
-            group[f"{status}_rate"] = _rate(int(count), n)
-        out.append(group)
-    return out
 
 
 def _histogram(con: Any, column: str) -> dict[str, Any] | None:
@@ -63,27 +50,55 @@ def _histogram(con: Any, column: str) -> dict[str, Any] | None:
     return {"column": column, "start": low, "width": width, "counts": counts}
 
 
-def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, Any]:
+def summarize(
+    parquet: str | os.PathLike[str],
+    *,
+    top: int = 10,
+    group_by: Sequence[str] = (),
+    time: str | None = None,
+    body: str = BODY,
+) -> dict[str, Any]:
     """Summarize the rows in ``parquet`` (what ``scan --json`` prints).
 
+    Args:
+        parquet: the rows.
+        top: how many diagnostics and unread inputs to list.
+        group_by: ``--group-by`` specs (:class:`~ssescope.scan.triage.GroupBy`): a row
+            column or ``path[N]``.
+        time: ``--time``, the carried column holding each stream's start (default: the
+            first of :data:`~ssescope.scan.triage.TIME_COLUMNS` that has one).
+        body: the tables' body column (for the commands that open a table's row).
+
     Returns:
-        ``streams`` (judged), ``input_errors``, ``bytes`` (judged), ``inputs_cut`` (inputs
-        judged by their first 64 MiB only: their rows' ``unread_bytes``), ``verdicts`` (count and rate of each),
-        ``by_provider`` and ``by_model`` (counts and rates per verdict), ``diagnostics``
-        (the ``top`` codes: streams they occur in, and occurrences), ``timing`` (p50, p90,
-        p99 of each timing column, over the streams that have it), ``ttft_histogram``,
-        ``worst`` (the ``top`` streams to open next: failed, then truncated, cancelled,
-        incomplete, by error count) and ``errors`` (inputs that could not be read).
+        ``inputs`` (files and table rows, read or not), ``streams`` (the responses
+        judged: a HAR entry or a response of a capture holding several is one),
+        ``input_errors``, ``bytes`` (judged), ``inputs_cut`` (inputs judged by their
+        first 64 MiB only: their rows' ``unread_bytes``), ``verdicts`` (count and rate of
+        each), ``by_provider`` and ``by_model`` (counts and rates per verdict), ``by``
+        (the same for each ``group_by``, by its spec), ``timeline`` (verdict rates per
+        hour or per day; ``None`` without times), ``where_broke`` (where the broken
+        streams broke), ``diagnostics`` (the ``top`` codes: streams they occur in, and
+        occurrences), ``timing`` (p50, p90, p99 of each timing column, over the streams
+        that have it), ``ttft_histogram``, ``worst`` (the streams to open next,
+        :func:`~ssescope.scan.triage.open_next`, each with its ``command``) and
+        ``errors`` (inputs that could not be read).
+
+    Raises:
+        UsageError: a ``group_by`` or ``time`` names no column of the rows.
     """
     from .engines.shards import connect
 
     con: Any = connect(threads=1)  # one thread: its working set does not grow with the rows
     try:
         con.execute(f"CREATE VIEW rows AS SELECT * FROM read_parquet({sql_string(parquet)})")
-        judged, errors, nbytes, cut = con.execute(
+        schema = {str(r[0]): str(r[1]) for r in con.execute("DESCRIBE rows").fetchall()}
+        names = list(schema)
+        cuts = {spec: GroupBy(spec).expression(names) for spec in dict.fromkeys(group_by)}
+        when, taken = time_expression(schema, time)
+        judged, errors, nbytes, cut, inputs = con.execute(
             "SELECT count(*) FILTER (WHERE error IS NULL), count(*) FILTER (WHERE error IS NOT NULL), "
-            "coalesce(sum(bytes), 0), count(DISTINCT source) FILTER (WHERE unread_bytes IS NOT NULL) "
-            "FROM rows"
+            "coalesce(sum(bytes), 0), count(DISTINCT source) FILTER (WHERE unread_bytes IS NOT NULL), "
+            f"count(DISTINCT {_INPUT}) FROM rows"
         ).fetchone()
         judged, errors = int(judged), int(errors)
         found = dict(
@@ -92,7 +107,7 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
             ).fetchall()
         )
         verdicts = {
-            s: {"count": int(found.get(s, 0)), "rate": _rate(int(found.get(s, 0)), judged)}
+            s: {"count": int(found.get(s, 0)), "rate": rate(int(found.get(s, 0)), judged)}
             for s in STATUSES
         }
         diagnostics = [
@@ -114,26 +129,6 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
                 f"quantile_cont({column}, 0.9), quantile_cont({column}, 0.99) FROM rows"
             ).fetchone()
             timing[column] = {"streams": int(n), "p50": p50, "p90": p90, "p99": p99}
-        columns = [
-            "source",
-            "entry",
-            "response",
-            "provider",
-            "model",
-            "status",
-            "status_reason",
-            "errors",
-            "diagnostics",
-        ]
-        worst = [
-            dict(zip(columns, row, strict=True))
-            for row in con.execute(
-                f"SELECT {', '.join(columns)} FROM rows WHERE error IS NULL AND "
-                f"(status <> 'completed' OR errors > 0) ORDER BY {_WORST_ORDER}, errors DESC, "
-                "warnings DESC, source, entry LIMIT $top",
-                {"top": top},
-            ).fetchall()
-        ]
         unread = [
             {"source": source, "error": error}
             for source, error in con.execute(
@@ -143,17 +138,21 @@ def summarize(parquet: str | os.PathLike[str], *, top: int = 10) -> dict[str, An
         ]
         ttft = "first_content_s" if timing["first_content_s"]["streams"] else "first_byte_s"
         return {
+            "inputs": int(inputs),
             "streams": judged,
             "input_errors": errors,
             "bytes": int(nbytes),
             "inputs_cut": int(cut),
             "verdicts": verdicts,
-            "by_provider": _groups(con, "provider", judged),
-            "by_model": _groups(con, "model", judged),
+            "by_provider": group_by_sql(con, "provider", "provider", judged),
+            "by_model": group_by_sql(con, "model", "model", judged),
+            "by": {spec: group_by_sql(con, sql, spec, judged) for spec, sql in cuts.items()},
+            "timeline": time_axis(con, when, taken),
+            "where_broke": breakdown(con),
             "diagnostics": diagnostics,
             "timing": timing,
             "ttft_histogram": _histogram(con, ttft),
-            "worst": worst,
+            "worst": open_next(con, names, body=body),
             "errors": unread,
         }
     finally:

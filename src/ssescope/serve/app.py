@@ -2,7 +2,9 @@
 
 Any GET or POST path is answered with the captured stream. A directory serves several
 captures: pick one with a ``/NAME/...`` path prefix or ``?capture=NAME``. ``?fault=SPEC``
-and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request.
+and ``?quirk=NAME`` (repeatable) add faults and quirk presets to one request. A WebSocket
+upgrade on any path is answered by :mod:`ssescope.serve.ws_app`: each ``response.create``
+gets the next recorded response.
 
 The app runs behind :class:`~ssescope.serve.guard.HostGuard`: the ``Host`` header must
 name a loopback address (or the one the server was bound to), so a web page cannot read
@@ -23,16 +25,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
 from ..containers import read_path
+from ..containers.ws_forms import read_ws_exchange
 from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
+from .ws_app import socket_endpoint
+from .ws_script import SocketScript, script_from_exchange
 
 __all__ = [
     "SERVE_CSP",
@@ -66,6 +71,7 @@ class Capture:
     content_type: str | None = None
     chunks: list[tuple[int, float]] | None = None  # (end offset, arrival time)
     options: ReplayOptions | None = None  # replaces the server's options for this capture
+    socket: SocketScript | None = None  # a WebSocket recording, as replayed over a WebSocket
 
 
 def _read_capture(path: Path) -> Capture:
@@ -82,11 +88,19 @@ def _read_capture(path: Path) -> Capture:
     if timed and len(timed) == len(body.chunks):
         chunks = timed
     content_type = None
+    subprotocol = None
     headers = getattr(body, "headers", None) or {}
     for key, value in dict(headers).items():
         if str(key).lower() == "content-type":
             content_type = str(value)
-    return Capture(name, data, content_type, chunks)
+        elif str(key).lower() == "sec-websocket-protocol":
+            subprotocol = str(value)
+    socket = None
+    if body.websocket is not None:
+        exchange = read_ws_exchange(path.read_bytes())
+        if exchange is not None:
+            socket = script_from_exchange(exchange, subprotocol)
+    return Capture(name, data, content_type, chunks, socket=socket)
 
 
 def load_captures(path: str | Path) -> dict[str, Capture]:
@@ -122,7 +136,7 @@ class ReplayOptions:
     quirks: list[Quirk] = field(default_factory=list)
 
 
-def _pick(captures: dict[str, Capture], request: Request) -> tuple[Capture | None, str]:
+def _pick(captures: dict[str, Capture], request: HTTPConnection) -> tuple[Capture | None, str]:
     wanted = request.query_params.get("capture")
     if wanted is not None:
         return captures.get(wanted), wanted
@@ -222,10 +236,13 @@ def make_app(
         headers = {"cache-control": "no-cache", **served.headers}
         return StreamingResponse(body(), media_type=media, headers=headers)
 
+    socket = socket_endpoint(captures, opts, _pick, _log)
     app = Starlette(
         routes=[
             Route("/", endpoint, methods=["GET", "POST"]),
             Route("/{path:path}", endpoint, methods=["GET", "POST"]),
+            WebSocketRoute("/", socket),
+            WebSocketRoute("/{path:path}", socket),
         ]
     )
     hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)

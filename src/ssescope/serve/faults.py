@@ -20,6 +20,7 @@ from ..providers.registry import error_body, error_frame, terminal_events
 
 __all__ = [
     "FAULT_KINDS",
+    "SOCKET_ONLY",
     "Fault",
     "FaultPlan",
     "Span",
@@ -42,8 +43,13 @@ FAULT_KINDS = (
     "error",
     "no-done",
     "http-error",
+    "close",
+    "drop",
 )
-"""Every fault the server can inject."""
+"""Every fault the server can inject (``close`` and ``drop`` over a WebSocket only)."""
+
+SOCKET_ONLY = ("close", "drop")
+"""The faults that apply to a WebSocket stream only (:mod:`ssescope.serve.ws_script`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +67,16 @@ class Fault:
             return f"cut@{self.byte}"
         if self.kind == "stall":
             return f"stall@record:{self.record}:{self.seconds:g}"
+        if self.kind == "close":
+            return f"close@record:{self.record}:{self.status}"
         if self.record is not None:
             return f"{self.kind}@record:{self.record}"
         if self.status is not None:
             return f"{self.kind}:{self.status}"
         return self.kind
+
+
+_CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014})
 
 
 def _int(text: str, spec: str) -> int:
@@ -83,7 +94,9 @@ def parse_fault(spec: str) -> Fault:
 
     Accepted: ``cut@BYTE``, ``cut@record:N``, ``stall@record:N:SECONDS``,
     ``drop-blank-lines``, ``crlf``, ``cr``, ``split-utf8``, ``garble@record:N``,
-    ``error@record:N``, ``no-done``, ``http-error:STATUS``.
+    ``error@record:N``, ``no-done``, ``http-error:STATUS``; over a WebSocket also
+    ``close@record:N:CODE`` (a close frame with CODE before message N) and
+    ``drop@record:N`` (the connection cut with no close frame before message N).
 
     Raises:
         UsageError: for anything else.
@@ -97,7 +110,7 @@ def parse_fault(spec: str) -> Fault:
             raise UsageError(f"bad fault {spec!r}: the status must be between 400 and 599")
         return Fault("http-error", status=status)
     kind, sep, where = spec.partition("@")
-    if not sep or kind not in ("cut", "stall", "garble", "error"):
+    if not sep or kind not in ("cut", "stall", "garble", "error", "close", "drop"):
         raise UsageError(f"unknown fault {spec!r}; expected one of: {', '.join(FAULT_KINDS)}")
     if kind == "cut" and not where.startswith("record:"):
         return Fault("cut", byte=_int(where, spec))
@@ -115,6 +128,16 @@ def parse_fault(spec: str) -> Fault:
         if not seconds >= 0:
             raise UsageError(f"bad fault {spec!r}: the pause must not be negative")
         return Fault("stall", record=record, seconds=seconds)
+    if kind == "close":
+        if len(parts) != 3:
+            raise UsageError(f"bad fault {spec!r}: expected close@record:N:CODE")
+        code = _int(parts[2], spec)
+        if not (code in _CLOSE_CODES or 3000 <= code <= 4999):
+            raise UsageError(
+                f"bad fault {spec!r}: {code} is not a close code a close frame may carry "
+                "(1000-1003, 1007-1014, 3000-4999)"
+            )
+        return Fault("close", record=record, status=code)
     if len(parts) != 2:
         raise UsageError(f"bad fault {spec!r}: expected {kind}@record:N")
     return Fault(kind, record=record)
@@ -236,6 +259,9 @@ def apply_faults(body: bytes, faults: list[Fault]) -> FaultPlan:
     Record faults (``stall``, ``garble``, ``error``, ``cut@record``, ``no-done``) are applied
     first, then line-ending faults, then ``cut@BYTE`` (an offset in the bytes sent).
     """
+    for f in faults:
+        if f.kind in SOCKET_ONLY:
+            raise UsageError(f"fault {f} applies to a WebSocket stream only (serve it over ws://)")
     spans, framing, provider = record_spans(body)
     _check_fits(faults, spans, len(body))
     plan = FaultPlan(b"", provider=provider, framing=framing)

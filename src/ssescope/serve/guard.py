@@ -122,14 +122,14 @@ class HostGuard:
         self.decorate = decorate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         started = False
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started
-            if message["type"] == "http.response.start":
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
                 started = True
                 headers = list(message.get("headers", []))
                 names = {name.lower() for name, _ in headers}
@@ -139,7 +139,11 @@ class HostGuard:
 
         refusal = self._refusal(scope)
         if refusal is not None:
+            # (a WebSocket upgrade is refused with the same HTTP answer, before any accept)
             await refusal(scope, receive, send_with_headers)
+            return
+        if scope["type"] == "websocket":  # the app answers the upgrade itself
+            await self.app(scope, receive, send)
             return
         if self.decorate:
             app_send = send_with_headers

@@ -108,6 +108,16 @@ PRESETS: tuple[QuirkPreset, ...] = (
         ("openai-responses",),
     ),
     QuirkPreset(
+        "run-finished-after-run-error",
+        "halfway through, RUN_ERROR, then RUN_FINISHED all the same",
+        ("ag-ui",),
+    ),
+    QuirkPreset(
+        "ends-on-content-delta",
+        "the stream ends on its last content delta: no step stop, no interaction.completed",
+        ("gemini-interactions",),
+    ),
+    QuirkPreset(
         "multi-line-data",
         "each JSON data payload spread over several data: lines",
         ("any SSE",),

@@ -147,3 +147,62 @@ class SSEScopeServer:
                 name, cap.body, cap.content_type, cap.chunks, options=options
             )
         return ServedURL(f"{self.base}/{name}{path}", body, status, cap.name)
+
+    def ws_url(
+        self,
+        source: bytes | str | os.PathLike[str],
+        *,
+        fault: str | Sequence[str] = (),
+        delay: float | str = 0,
+        path: str = "",
+    ) -> ServedURL:
+        """Serve ``source`` over a WebSocket and return its ``ws://`` URL: each
+        ``response.create`` a client sends there gets the next recorded response.
+
+        ::
+
+            url = ssescope_server.ws_url("cap.ssecap", fault="close@record:3:1011")
+            client = openai.OpenAI(websocket_base_url=url, api_key="test")
+
+        Args:
+            source: a WebSocket capture (the ``.ssecap`` WebSocket form, a JSONL log of
+                messages) or any stream (a Responses stream: each record one message).
+            fault: one fault spec or several (``stall``, ``garble``, ``error``,
+                ``no-done``, ``close@record:N:CODE``, ``drop@record:N``, ``http-error``).
+            delay: milliseconds between messages, or ``"original"`` (the recorded pacing).
+            path: appended to the URL.
+
+        Raises:
+            UsageError: an unknown source, a bad fault, or one that does not apply to a
+                WebSocket or names a message past a response's last (with the count).
+
+        The URL's ``body`` is the source's body, and ``status`` the ``http-error`` status
+        the upgrade is refused with, if one was asked for.
+        """
+        from ..serve.ws_app import socket_script
+        from ..serve.ws_script import check_socket_faults
+
+        cap = _capture(source)
+        faults = [parse_fault(f) for f in ([fault] if isinstance(fault, str) else fault)]
+        check_socket_faults(faults, socket_script(cap).turns)
+        _waits_valid(delay)
+        refused = next((f.status for f in faults if f.kind == "http-error"), None)
+        options = ReplayOptions(delay=str(delay), faults=faults)
+        with self._lock:
+            name = f"s{next(self._ids)}"
+            self._captures[name] = Capture(
+                name, cap.body, cap.content_type, cap.chunks, options=options, socket=cap.socket
+            )
+        base = self.base.replace("http://", "ws://", 1)
+        return ServedURL(f"{base}/{name}{path}", cap.body, refused, cap.name)
+
+
+def _waits_valid(delay: float | str) -> None:
+    if delay == "original":
+        return
+    try:
+        ok = float(delay) >= 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise UsageError(f"bad delay {delay!r}; expected milliseconds or original")

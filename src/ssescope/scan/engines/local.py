@@ -66,7 +66,13 @@ _SHARDS_PER_WORKER = 4  # enough shards that the workers finish together
 _IN_FLIGHT = 2  # shards submitted ahead, per worker
 
 
-def local_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool = False) -> Inputs:
+def local_inputs(
+    paths: Iterable[str],
+    *,
+    json_tables: bool,
+    follow_links: bool = False,
+    body: str | None = None,
+) -> Inputs:
     """Expand PATH arguments, with DuckDB's ``glob`` for patterns (local or remote)."""
     con = connect()
 
@@ -78,7 +84,9 @@ def local_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool 
             return []
 
     try:
-        return collect(paths, json_tables=json_tables, expand=expand, follow_links=follow_links)
+        return collect(
+            paths, json_tables=json_tables, expand=expand, follow_links=follow_links, body=body
+        )
     finally:
         con.close()
 
@@ -144,8 +152,11 @@ def plan(
         yield BatchShard(error_batch(inputs.errors))
     files = inputs.files
     step = _size(len(files), workers, FILE_SHARD)
+    times = inputs.times
     for start in range(0, len(files), step):
-        yield FileShard(tuple(files[start : start + step]))
+        chunk = tuple(files[start : start + step])
+        when = tuple(times.get(f) for f in chunk) if times else None
+        yield FileShard(chunk, times=when)
     key_tuple = None if keys is None else tuple(keys)
     for table in tables:
         ranged = (

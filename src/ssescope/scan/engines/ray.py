@@ -6,18 +6,32 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..inputs import Inputs, collect, is_remote
-from ..kernel import BODY, SOURCE, rename_own, scan_batch
+from ..kernel import BODY, SOURCE, TABLE_ROW, rename_own, scan_batch
 from ..output import output_schema
 from .base import Batches, error_batch
 
-__all__ = ["kernel_for_files", "kernel_for_paths", "kernel_for_table", "ray_inputs", "run_ray"]
+__all__ = [
+    "kernel_for_files",
+    "kernel_for_paths",
+    "kernel_for_table",
+    "number_rows",
+    "ray_inputs",
+    "run_ray",
+]
 
 
-def ray_inputs(paths: Iterable[str], *, json_tables: bool, follow_links: bool = False) -> Inputs:
+def ray_inputs(
+    paths: Iterable[str],
+    *,
+    json_tables: bool,
+    follow_links: bool = False,
+    body: str | None = None,
+) -> Inputs:
     """Expand PATH arguments (local globs; URLs are passed to Ray as they are)."""
-    return collect(paths, json_tables=json_tables, follow_links=follow_links)
+    return collect(paths, json_tables=json_tables, follow_links=follow_links, body=body)
 
 
 def _run(table: pa.Table, body: str) -> pa.Table:
@@ -43,15 +57,35 @@ def kernel_for_paths(table: pa.Table) -> pa.Table:
     from ..reading import file_batch, read_batches
 
     paths = [str(p) for p in table.column("path").to_pylist()]
-    judged = [scan_batch(batch) for batch in read_batches(paths)]
+    times = table.column("started").to_pylist() if "started" in table.column_names else None
+    judged = [scan_batch(batch) for batch in read_batches(paths, times=times)]
     return pa.Table.from_batches(judged or [scan_batch(file_batch([]))])
 
 
 def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
-    """``map_batches`` function over the blocks of a table of bodies read from ``path``."""
+    """``map_batches`` function over the blocks of a table of bodies read from ``path``:
+    ``table_row`` counts the block's rows from 0 (:func:`number_rows` adds the rows of
+    the blocks before it; every row gives at least one judged row)."""
     table = table.rename_columns(rename_own(table.column_names))
+    table = table.append_column(TABLE_ROW, pa.array(range(table.num_rows), pa.int64()))
     table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
     return _run(table, body)
+
+
+def number_rows(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """The judged blocks of one table, in order, with ``table_row`` counted across them
+    (each block's rows were counted from 0 by :func:`kernel_for_table`)."""
+    offset = 0
+    for batch in batches:
+        if not batch.num_rows:
+            yield batch
+            continue
+        rows = batch.column(TABLE_ROW)
+        last = rows[batch.num_rows - 1].as_py()
+        position = batch.schema.get_field_index(TABLE_ROW)
+        shifted = pc.add(rows, pa.scalar(offset, pa.int64()))
+        yield batch.set_column(position, batch.schema.field(TABLE_ROW), shifted)
+        offset += (last or 0) + 1
 
 
 def _dataset(path: str, body: str, keys: list[str] | None) -> Any:
@@ -118,7 +152,9 @@ def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) 
         if errors:
             yield len(errors), scan_batch(error_batch(errors))
         if local:
-            paths = ray.data.from_items([{"path": path} for path in local])
+            paths = ray.data.from_items(
+                [{"path": path, "started": inputs.times.get(path)} for path in local]
+            )
             mapped = paths.map_batches(kernel_for_paths, batch_format="pyarrow", batch_size=64)
             for batch in _tables(mapped):
                 yield batch.num_rows, batch
@@ -131,7 +167,7 @@ def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) 
                 kernel_for_table, batch_format="pyarrow", fn_kwargs={"body": body, "path": path}
             )
             try:
-                for batch in _tables(mapped):
+                for batch in number_rows(_tables(mapped)):
                     yield batch.num_rows, batch
             except Exception as exc:
                 yield 1, scan_batch(error_batch([(path, _first_line(exc))]))

@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..kernel import BODY, ERROR, SOURCE, input_error_batch, rename_own, scan_batch
+from ..kernel import BODY, ERROR, SOURCE, TABLE_ROW, input_error_batch, rename_own, scan_batch
 from ..reading import INPUT_BYTES, Read, read_batches
 from .base import error_batch
 
@@ -41,10 +41,12 @@ ROW_NUMBER = "file_row_number"
 
 @dataclass(frozen=True)
 class FileShard:
-    """Stream files, each read to at most ``limit`` bytes."""
+    """Stream files, each read to at most ``limit`` bytes (``times``: when each one's
+    request started, beside ``files``, when known)."""
 
     files: tuple[str, ...]
     limit: int = INPUT_BYTES
+    times: tuple[str | None, ...] | None = None
 
     @property
     def inputs(self) -> int:
@@ -119,9 +121,9 @@ def table_sql(path: str, body: str, keys: list[str] | tuple[str, ...] | None) ->
 def _range_sql(body: str, keys: tuple[str, ...] | None) -> str:
     # rows [$start, $stop) of a Parquet file: DuckDB pushes the range into the scan
     columns = (
-        f"* EXCLUDE ({ROW_NUMBER})"
+        f"* EXCLUDE ({ROW_NUMBER}), {ROW_NUMBER}"
         if keys is None
-        else ", ".join(_quote(c) for c in dict.fromkeys([body, *keys]))
+        else ", ".join(_quote(c) for c in dict.fromkeys([body, *keys, ROW_NUMBER]))
     )
     return (
         f"SELECT {columns} FROM read_parquet($path, {ROW_NUMBER} = true) "
@@ -158,17 +160,37 @@ def _remote(con: Any, path: str, limit: int) -> Read:
     return Read(bodies[0]) if bodies else Read(None, error="the file could not be read")
 
 
-def read_files(con: Any, files: list[str], limit: int = INPUT_BYTES) -> Iterator[pa.RecordBatch]:
+def read_files(
+    con: Any,
+    files: list[str],
+    limit: int = INPUT_BYTES,
+    times: tuple[str | None, ...] | None = None,
+) -> Iterator[pa.RecordBatch]:
     """The files as ``source``/``body`` batches (with ``unread_bytes``, what was left past
-    ``limit``); one that cannot be read is a row with ``error``. A batch holds at most
-    ``BATCH_ROWS`` files and, past its first file, ``BATCH_BYTES`` of bodies."""
-    return read_batches(files, limit, lambda path: _remote(con, path, limit), BATCH_ROWS)
+    ``limit``, and ``started`` from ``times``); one that cannot be read is a row with
+    ``error``. A batch holds at most ``BATCH_ROWS`` files and, past its first file,
+    ``BATCH_BYTES`` of bodies."""
+    remote = lambda path: _remote(con, path, limit)  # noqa: E731
+    return read_batches(files, limit, remote, BATCH_ROWS, times)
 
 
-def with_source(batch: pa.RecordBatch, path: str) -> pa.RecordBatch:
-    """A table's batch with ``source`` (its path) added, and its own ``source`` and
-    ``error`` columns renamed ``input_source`` and ``input_error``."""
+def with_source(batch: pa.RecordBatch, path: str, first: int | None = None) -> pa.RecordBatch:
+    """A table's batch with ``source`` (its path) and ``table_row`` added, and its own
+    ``source``, ``error`` (…) columns renamed ``input_source``, ``input_error`` (…).
+
+    ``table_row`` is DuckDB's ``file_row_number`` when the batch has it, else the rows
+    counted from ``first``.
+    """
+    names = batch.schema.names
+    ranged = ROW_NUMBER in names and first is None
+    if ranged:
+        rows = batch.column(ROW_NUMBER).cast(pa.int64())
+        batch = batch.drop_columns([ROW_NUMBER])
+    else:
+        start = first or 0
+        rows = pa.array(range(start, start + batch.num_rows), pa.int64())
     batch = batch.rename_columns(rename_own(batch.schema.names))
+    batch = batch.append_column(TABLE_ROW, rows)
     return batch.append_column(SOURCE, pa.repeat(pa.scalar(path, pa.string()), batch.num_rows))
 
 
@@ -185,18 +207,20 @@ def read_rows(con: Any, shard: RowShard) -> Iterator[pa.RecordBatch]:
         reader = con.sql(sql, params=params).to_arrow_reader(BATCH_ROWS)
         names = reader.schema.names
         if shard.body not in names:
-            shown = ", ".join(repr(n) for n in names[:20])
+            shown = ", ".join(repr(n) for n in names[:20] if n != ROW_NUMBER)
             yield error_batch([(shard.path, f"the table has no {shard.body!r} column ({shown})")])
             return
+        counted = 0
         for batch in reader:
-            yield with_source(batch, shard.path)
+            yield with_source(batch, shard.path, counted if shard.stop is None else None)
+            counted += batch.num_rows
     except Exception as exc:
         yield error_batch([(shard.path, message(exc))])
 
 
 def _batches(con: Any, shard: Shard) -> Iterator[tuple[pa.RecordBatch, str]]:
     if isinstance(shard, FileShard):
-        for batch in read_files(con, list(shard.files), shard.limit):
+        for batch in read_files(con, list(shard.files), shard.limit, shard.times):
             yield batch, BODY
     elif isinstance(shard, RowShard):
         for batch in read_rows(con, shard):

@@ -1,0 +1,333 @@
+"""The AG-UI adapter: runs, messages, tool calls, reasoning and state."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...events import (
+    JSON,
+    Finish,
+    ReasoningDelta,
+    ResponseStart,
+    ServerToolResult,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    Unknown,
+)
+from ...framing.records import DataRecord
+from .._base import (
+    AdapterBase,
+    AdapterOutput,
+    compact_json,
+    diag,
+    provider_error,
+    refuse_feed_after_close,
+    str_or_none,
+)
+from . import codes
+from .patch import PatchError, apply_patch
+
+__all__ = ["AgUiAdapter"]
+
+_SNAKE = {
+    "messageId": "message_id",
+    "toolCallId": "tool_call_id",
+    "toolCallName": "tool_call_name",
+    "parentMessageId": "parent_message_id",
+    "threadId": "thread_id",
+    "runId": "run_id",
+}
+
+_REASONING_CONTENT = {
+    "REASONING_MESSAGE_CONTENT",
+    "REASONING_MESSAGE_CHUNK",
+    "THINKING_TEXT_MESSAGE_CONTENT",
+}
+_PASSIVE = {
+    "STEP_STARTED",
+    "STEP_FINISHED",
+    "REASONING_START",
+    "REASONING_END",
+    "REASONING_MESSAGE_START",
+    "REASONING_MESSAGE_END",
+    "REASONING_ENCRYPTED_VALUE",
+    "THINKING_START",
+    "THINKING_END",
+    "THINKING_TEXT_MESSAGE_START",
+    "THINKING_TEXT_MESSAGE_END",
+    "MESSAGES_SNAPSHOT",
+    "ACTIVITY_SNAPSHOT",
+    "ACTIVITY_DELTA",
+    "RAW",
+    "CUSTOM",
+}
+
+
+class _Call:
+    __slots__ = ("arguments", "id", "index", "name", "output")
+
+    def __init__(self, call_id: str, name: str | None, index: int, output: int) -> None:
+        self.id = call_id
+        self.name = name
+        self.index = index
+        self.output = output
+        self.arguments = ""
+
+
+class AgUiAdapter(AdapterBase):
+    """Adapter for AG-UI event streams."""
+
+    name: ClassVar[str] = "ag-ui"
+
+    def __init__(self, framing: str) -> None:
+        super().__init__(framing)
+        self._ended: str | None = None  # "RUN_FINISHED" / "RUN_ERROR" once the run ended
+        self._outputs: dict[str, int] = {}  # messageId -> output
+        self._open_messages: set[str] = set()
+        self._ended_messages: set[str] = set()
+        self._calls: dict[str, _Call] = {}
+        self._ended_calls: set[str] = set()
+        self._next_call = 0
+        self._last_output = 0
+        self._state: JSON = None
+        self._snake_noted = False
+
+    # reading fields
+
+    def _field(
+        self, obj: dict[str, JSON], key: str, record: DataRecord, out: list[AdapterOutput]
+    ) -> str | None:
+        value = obj.get(key)
+        if value is None and key in _SNAKE and _SNAKE[key] in obj:
+            value = obj.get(_SNAKE[key])
+            if not self._snake_noted:
+                self._snake_noted = True
+                out.append(diag(codes.SNAKE_CASE_KEYS, record, key=_SNAKE[key]))
+        return str_or_none(value)
+
+    def _order(
+        self, record: DataRecord, out: list[AdapterOutput], form: str, **args: object
+    ) -> None:
+        out.append(diag(codes.ORDER, record, form=form, **args))
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one event to unified events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
+        out: list[AdapterOutput] = []
+        obj = self._object(record, out, codes.UNEXPECTED_JSON)
+        if obj is None:
+            return out
+        kind = obj.get("type")
+        if not isinstance(kind, str):
+            out.append(diag(codes.MISSING_TYPE, record))
+            return out
+        if kind == "RUN_STARTED":
+            self._run_started(obj, record, out)
+            return out
+        if not self._started:
+            self._begin(obj, record, out)
+            if kind != "RUN_ERROR":
+                self._order(record, out, "before-run-started", event_type=kind)
+        if self._ended is not None:
+            if kind == "RUN_FINISHED" and self._ended == "RUN_ERROR":
+                self._order(record, out, "finished-after-error")
+            else:
+                self._order(record, out, "after-run-end", event_type=kind, ended=self._ended)
+            return out
+        self._dispatch(kind, obj, record, out)
+        return out
+
+    def _dispatch(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        if kind == "RUN_FINISHED":
+            self._finished(obj, record, out)
+        elif kind == "RUN_ERROR":
+            self._run_error(obj, record, out)
+        elif kind in (
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
+            "TEXT_MESSAGE_CHUNK",
+        ):
+            self._text(kind, obj, record, out)
+        elif kind.startswith("TOOL_CALL_"):
+            self._tool(kind, obj, record, out)
+        elif kind in _REASONING_CONTENT:
+            delta = obj.get("delta")
+            if isinstance(delta, str) and delta:
+                out.append(ReasoningDelta(record.index, self._last_output, delta))
+        elif kind == "STATE_SNAPSHOT":
+            self._state = obj.get("snapshot")
+        elif kind == "STATE_DELTA":
+            try:
+                self._state = apply_patch(
+                    self._state if self._state is not None else {}, obj.get("delta")
+                )
+            except PatchError as exc:
+                out.append(diag(codes.PATCH_FAILED, record, reason=str(exc)))
+        elif kind not in _PASSIVE:
+            out.append(Unknown(record.index, kind, obj))
+
+    # the run
+
+    def _begin(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        run_id = self._field(obj, "runId", record, out)
+        out.append(ResponseStart(record.index, run_id, None))
+        self._started = True
+
+    def _run_started(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        if self._started and self._ended is None:
+            self._order(record, out, "started-twice")
+            return
+        if self._ended is not None:  # a further run of the same stream: a new response
+            self._left_open(record, out)
+            self.__init__(self.framing)  # type: ignore[misc]
+        self._begin(obj, record, out)
+
+    def _left_open(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        for message in sorted(self._open_messages):
+            self._order(record, out, "left-open", what="message", id=message)
+        for call in sorted(self._calls):
+            self._order(record, out, "left-open", what="tool call", id=call)
+        self._open_messages.clear()
+
+    def _finished(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._left_open(record, out)
+        self._flush_calls(record, out)
+        rec = record.index
+        outcome = obj.get("outcome")
+        otype = outcome.get("type") if isinstance(outcome, dict) else None
+        if otype == "interrupt":
+            out.append(Finish(rec, self._last_output, "other", "interrupt"))
+            out.append(Terminal(rec, "incomplete", "RUN_FINISHED (outcome interrupt)"))
+        elif otype in ("cancelled", "canceled", "cancel"):
+            out.append(Finish(rec, self._last_output, "other", str(otype)))
+            out.append(Terminal(rec, "cancelled", f"RUN_FINISHED (outcome {otype})"))
+        else:
+            raw = otype if isinstance(otype, str) else None
+            out.append(Finish(rec, self._last_output, "stop", raw))
+            out.append(Terminal(rec, "completed", f"RUN_FINISHED (outcome {raw or 'none'})"))
+        self._ended = "RUN_FINISHED"
+
+    def _run_error(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        rec = record.index
+        message = obj.get("message")
+        if not isinstance(message, str) and "error" in obj:
+            err = obj.get("error")
+            message = err if isinstance(err, str) else compact_json(err)
+            out.append(diag(codes.ERROR_KEY, record))
+        text = message if isinstance(message, str) else compact_json(obj)
+        code = obj.get("code")
+        provider_error(
+            record,
+            out,
+            text,
+            None,
+            None if code is None else str(code),
+            obj,
+            form=codes.ERROR,
+            message=text,
+        )
+        self._left_open(record, out)
+        self._flush_calls(record, out)
+        out.append(Terminal(rec, "failed", "RUN_ERROR"))
+        self._ended = "RUN_ERROR"
+
+    def close(self) -> list[AdapterOutput]:
+        """End of the body: a run that neither finished nor failed."""
+        return self._close_unended(self._ended is not None, codes.MISSING_RUN_END)
+
+    # messages
+
+    def _output(self, message: str) -> int:
+        if message not in self._outputs:
+            self._outputs[message] = len(self._outputs)
+        self._last_output = self._outputs[message]
+        return self._last_output
+
+    def _text(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        message = self._field(obj, "messageId", record, out)
+        if message is None:
+            out.append(diag(codes.MISSING_ID, record, event_type=kind, key="messageId"))
+            return
+        if kind == "TEXT_MESSAGE_START":
+            if message in self._open_messages or message in self._ended_messages:
+                self._order(record, out, "started-again", what="message", id=message)
+            self._open_messages.add(message)
+            self._output(message)
+            return
+        if kind == "TEXT_MESSAGE_END":
+            if message in self._ended_messages:
+                self._order(record, out, "ended-twice", what="message", id=message)
+            elif message not in self._open_messages:
+                self._order(record, out, "not-started", what="message", id=message, event_type=kind)
+            self._open_messages.discard(message)
+            self._ended_messages.add(message)
+            return
+        if kind == "TEXT_MESSAGE_CONTENT" and message not in self._open_messages:
+            self._order(record, out, "not-started", what="message", id=message, event_type=kind)
+        delta = obj.get("delta")
+        if isinstance(delta, str) and delta:
+            out.append(TextDelta(record.index, self._output(message), delta))
+
+    # tool calls
+
+    def _tool(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        call_id = self._field(obj, "toolCallId", record, out)
+        if call_id is None:
+            out.append(diag(codes.MISSING_ID, record, event_type=kind, key="toolCallId"))
+            return
+        if kind == "TOOL_CALL_RESULT":
+            content = obj.get("content", obj.get("result"))
+            out.append(
+                ServerToolResult(
+                    record.index, self._last_output, call_id, "tool_call_result", content
+                )
+            )
+            return
+        call = self._calls.get(call_id)
+        if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and call is None:
+            if kind == "TOOL_CALL_START" and call_id in self._ended_calls:
+                self._order(record, out, "started-again", what="tool call", id=call_id)
+            parent = self._field(obj, "parentMessageId", record, out)
+            output = self._outputs.get(parent, self._last_output) if parent else self._last_output
+            call = _Call(
+                call_id, self._field(obj, "toolCallName", record, out), self._next_call, output
+            )
+            self._next_call += 1
+            self._calls[call_id] = call
+        if kind == "TOOL_CALL_END":
+            if call is None:
+                form = "ended-twice" if call_id in self._ended_calls else "not-started"
+                self._order(record, out, form, what="tool call", id=call_id, event_type=kind)
+                return
+            self._emit(call, record, out)
+            return
+        if call is None:
+            self._order(record, out, "not-started", what="tool call", id=call_id, event_type=kind)
+            return
+        delta = obj.get("delta")
+        if isinstance(delta, str):
+            call.arguments += delta
+
+    def _emit(self, call: _Call, record: DataRecord, out: list[AdapterOutput]) -> None:
+        del self._calls[call.id]
+        self._ended_calls.add(call.id)
+        out.append(
+            ToolCall(record.index, call.output, call.index, call.id, call.name, call.arguments)
+        )
+
+    def _flush_calls(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        for call in list(self._calls.values()):
+            self._emit(call, record, out)

@@ -1,0 +1,341 @@
+"""The Gemini Interactions adapter: both event generations, one state."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ...events import (
+    JSON,
+    Citation,
+    Finish,
+    FinishReason,
+    ReasoningDelta,
+    ReasoningMeta,
+    ResponseStart,
+    ServerToolResult,
+    Status,
+    Terminal,
+    TextDelta,
+    ToolCall,
+    Unknown,
+)
+from ...framing.records import DataRecord
+from .._base import (
+    AdapterBase,
+    AdapterOutput,
+    compact_json,
+    diag,
+    error_fields,
+    int_or_none,
+    provider_error,
+    refuse_feed_after_close,
+    str_or_none,
+    usage_event,
+)
+from . import codes
+from .knowledge import LEGACY
+
+__all__ = ["GeminiInteractionsAdapter"]
+
+_STATUS: dict[str, tuple[Status, FinishReason | None]] = {
+    "completed": ("completed", "stop"),
+    "requires_action": ("completed", "tool_calls"),
+    "failed": ("failed", "error"),
+    "cancelled": ("cancelled", None),
+    "incomplete": ("incomplete", "length"),
+    "budget_exceeded": ("incomplete", "length"),
+}
+
+_USAGE_KEYS = (
+    ("total_input_tokens", "input_tokens"),
+    ("total_output_tokens", "output_tokens"),
+    ("total_thought_tokens", "reasoning_tokens"),
+    ("total_cached_tokens", "cached_input_tokens"),
+    ("total_tokens", "total_tokens"),
+)
+
+_STARTS = {"step.start", f"{LEGACY}.start"}
+_DELTAS = {"step.delta", f"{LEGACY}.delta"}
+_STOPS = {"step.stop", f"{LEGACY}.stop"}
+_OPENS = {"interaction.created", "interaction.start"}
+_TERMINALS = {"interaction.completed", "interaction.complete"}
+
+
+class _Call:
+    """A function call being built from its ``step.start`` and argument deltas."""
+
+    __slots__ = ("arguments", "done", "id", "kind", "name", "streamed")
+
+    def __init__(
+        self, call_id: str | None, name: str | None, arguments: str, kind: str = "function"
+    ) -> None:
+        self.id = call_id
+        self.name = name
+        self.arguments = arguments
+        self.kind = kind
+        self.streamed = False
+        self.done = False
+
+
+class GeminiInteractionsAdapter(AdapterBase):
+    """Adapter for Gemini Interactions API streams (step and legacy generations)."""
+
+    name: ClassVar[str] = "gemini-interactions"
+
+    def __init__(self, framing: str) -> None:
+        super().__init__(framing)
+        self._ended = False
+        self._open: dict[int, str] = {}  # step index -> step type, until its stop
+        self._calls: dict[int, _Call] = {}
+
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one event to unified events and diagnostics."""
+        if self._closed:
+            refuse_feed_after_close()
+        out: list[AdapterOutput] = []
+        obj = self._object(record, out, codes.UNEXPECTED_JSON)
+        if obj is None:
+            return out
+        kind = obj.get("event_type")
+        if not isinstance(kind, str):
+            kind = record.event if record.event not in (None, "message") else None
+        if kind is None:
+            out.append(diag(codes.MISSING_EVENT_TYPE, record))
+            return out
+        if kind == "error":
+            self._error(obj, record, out)
+        elif kind in _OPENS:
+            self._open_interaction(obj, record, out)
+        elif kind == "interaction.status_update":
+            self._start(record, out, None, None)
+        elif kind in _STARTS:
+            self._step_start(obj, record, out, "step" if kind == "step.start" else "content")
+        elif kind in _DELTAS:
+            self._delta(obj, record, out)
+        elif kind in _STOPS:
+            self._stop(obj, record, out)
+        elif kind in _TERMINALS:
+            self._terminal(obj, record, out)
+        else:
+            out.append(Unknown(record.index, kind, obj))
+        return out
+
+    def close(self) -> list[AdapterOutput]:
+        """End of the body: a started interaction without its terminal event."""
+        return self._close_unended(self._ended, codes.MISSING_COMPLETED)
+
+    # the interaction
+
+    def _start(
+        self, record: DataRecord, out: list[AdapterOutput], rid: str | None, model: str | None
+    ) -> None:
+        if not self._started:
+            out.append(ResponseStart(record.index, rid, model))
+            self._started = True
+
+    def _open_interaction(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        inter = obj.get("interaction")
+        inter = inter if isinstance(inter, dict) else {}
+        rid = str_or_none(inter.get("id"))
+        previous = str_or_none(inter.get("previous_interaction_id"))
+        if previous:
+            out.append(diag(codes.PREVIOUS_INTERACTION, record, previous=previous))
+        self._start(record, out, rid or None, str_or_none(inter.get("model")))
+
+    def _terminal(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        rec = record.index
+        inter = obj.get("interaction")
+        inter = inter if isinstance(inter, dict) else {}
+        self._start(record, out, str_or_none(inter.get("id")) or None, None)
+        for index, step in sorted(self._open.items()):
+            out.append(diag(codes.STEP_UNCLOSED, record, index=index, step=step))
+        self._open.clear()
+        self._flush_calls(record, out)
+        usage = inter.get("usage")
+        if usage is not None:
+            usage_event(
+                usage,
+                _USAGE_KEYS,
+                "interaction usage",
+                codes.INVALID_USAGE,
+                record,
+                out,
+            )
+        raw = inter.get("status")
+        kind = str_or_none(obj.get("event_type")) or "interaction.completed"
+        if isinstance(raw, str) and raw in _STATUS:
+            status, reason = _STATUS[raw]
+            out.append(Finish(rec, 0, reason, raw))
+            if raw == "failed":
+                err = inter.get("error")
+                _kind, text, code = error_fields(err, compact_json)
+                provider_error(
+                    record,
+                    out,
+                    text,
+                    _kind,
+                    code,
+                    err,
+                    form=codes.ERROR,
+                    where="the final interaction",
+                    text=text,
+                )
+            out.append(Terminal(rec, status, f"{kind} (status {raw})"))
+        else:
+            out.append(diag(codes.UNKNOWN_STATUS, record, status=raw))
+            out.append(Terminal(rec, "completed", f"{kind}"))
+        self._ended = True
+
+    def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._start(record, out, None, None)
+        err = obj.get("error")
+        kind, text, code = error_fields(err, compact_json, type_key="status")
+        provider_error(
+            record,
+            out,
+            text,
+            kind,
+            code,
+            err,
+            form=codes.ERROR,
+            where="an error event",
+            text=text,
+        )
+        out.append(Terminal(record.index, "failed", "error event"))
+        self._ended = True
+
+    # steps
+
+    def _step_start(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput], key: str
+    ) -> None:
+        self._start(record, out, None, None)
+        index = int_or_none(obj.get("index"))
+        step = obj.get(key)
+        if index is None or not isinstance(step, dict):
+            out.append(diag(codes.INVALID_STEP, record, event=obj))
+            return
+        stype = str_or_none(step.get("type")) or "?"
+        self._open[index] = stype
+        if stype == "function_call":
+            args = step.get("arguments")
+            self._calls[index] = _Call(
+                str_or_none(step.get("id")),
+                str_or_none(step.get("name")),
+                "" if args in (None, {}) else compact_json(args),
+            )
+        signature = step.get("signature")
+        if stype == "thought" and isinstance(signature, str) and signature:
+            out.append(ReasoningMeta(record.index, 0, index, signature=signature))
+        self._whole_content(step, stype, index, record, out)
+
+    def _whole_content(
+        self,
+        item: dict[str, JSON],
+        stype: str,
+        index: int,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> None:
+        """Text or a server tool's call/result carried whole by a start or a delta."""
+        rec = record.index
+        if stype.endswith("_result"):
+            out.append(ServerToolResult(rec, 0, str_or_none(item.get("call_id")), stype, item))
+        elif stype.endswith("_call") and stype != "function_call":
+            call = self._calls.get(index)
+            if call is None:
+                call = self._calls[index] = _Call(None, stype, "", kind="server")
+            call.id = str_or_none(item.get("id")) or call.id
+            args = item.get("arguments")
+            if args is not None:
+                call.arguments = compact_json(args)
+
+    def _delta(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._start(record, out, None, None)
+        rec = record.index
+        index = int_or_none(obj.get("index"))
+        delta = obj.get("delta")
+        if index is None or not isinstance(delta, dict):
+            out.append(diag(codes.INVALID_STEP, record, event=obj))
+            return
+        dtype = delta.get("type")
+        if dtype is None and "signature" in delta:
+            dtype = "thought_signature"
+        if dtype == "text":
+            text = delta.get("text")
+            if isinstance(text, str) and text:
+                out.append(TextDelta(rec, 0, text, index))
+        elif dtype == "thought_summary":
+            content = delta.get("content")
+            text = content.get("text") if isinstance(content, dict) else delta.get("text")
+            if isinstance(text, str) and text:
+                out.append(ReasoningDelta(rec, 0, text, index, "summary"))
+        elif dtype == "thought_signature":
+            sig = delta.get("signature")
+            if isinstance(sig, str) and sig:
+                out.append(ReasoningMeta(rec, 0, index, signature=sig))
+        elif dtype == "arguments_delta":
+            self._arguments(delta, index, record, out)
+        elif dtype == "function_call":
+            args = delta.get("arguments")
+            call = self._calls.get(index) or _Call(None, None, "")
+            self._calls[index] = call
+            call.id = str_or_none(delta.get("id")) or call.id
+            call.name = str_or_none(delta.get("name")) or call.name
+            call.arguments = compact_json(args if args is not None else {})
+            call.streamed = True
+        elif dtype in ("text_annotation_delta", "text_annotation"):
+            annotations = delta.get("annotations")
+            notes = annotations if isinstance(annotations, list) else [annotations]
+            out.extend(Citation(rec, 0, note, index) for note in notes)
+        elif dtype in ("image", "audio", "video", "document"):
+            pass  # media output: kept in the frames, not in the text
+        elif isinstance(dtype, str) and dtype.endswith(("_call", "_result")):
+            self._whole_content(delta, dtype, index, record, out)
+        else:
+            out.append(Unknown(rec, f"delta {dtype}", obj))
+
+    def _arguments(
+        self, delta: dict[str, JSON], index: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        fragment = delta.get("arguments")
+        call = self._calls.get(index)
+        if call is None:
+            call = self._calls[index] = _Call(None, None, "")
+            out.append(diag(codes.INVALID_STEP, record, event=delta))
+        if not call.streamed:
+            call.arguments = ""
+            call.streamed = True
+        if isinstance(fragment, str):
+            call.arguments += fragment
+        elif fragment is not None:
+            call.arguments += compact_json(fragment)
+
+    def _emit_call(
+        self, call: _Call, index: int, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        call.done = True
+        out.append(
+            ToolCall(
+                record.index, 0, index, call.id, call.name, call.arguments or "{}", kind=call.kind
+            )
+        )
+
+    def _stop(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._start(record, out, None, None)
+        index = int_or_none(obj.get("index"))
+        if index is None or index not in self._open:
+            out.append(diag(codes.INVALID_STEP, record, event=obj))
+            return
+        del self._open[index]
+        call = self._calls.pop(index, None)
+        if call is not None and not call.done:
+            self._emit_call(call, index, record, out)
+
+    def _flush_calls(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        for index, call in sorted(self._calls.items()):
+            if not call.done:
+                self._emit_call(call, index, record, out)
+        self._calls.clear()

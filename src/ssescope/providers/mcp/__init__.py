@@ -1,0 +1,29 @@
+"""MCP Streamable HTTP responses: JSON-RPC 2.0 messages over SSE.
+
+Theory of operation
+===================
+
+A client POSTs one JSON-RPC request; the server answers with an SSE stream (``event:
+message``) of JSON-RPC messages. Notifications (``notifications/progress``,
+``notifications/message``) and server-to-client requests may come first; the stream's
+terminal is the one response (``result`` or ``error``) to the request's id.
+
+* The request id: the first response's id (a capture's request body is not read here).
+* A ``result`` is ``completed``; a ``tools/call`` result with ``isError: true`` is the
+  tool's failure, not the transport's: ``failed`` with ``mcp.tool-error``.
+* A JSON-RPC ``error`` is ``failed``, with its code and message (``provider.error``).
+* A stream that ends before the response is ``truncated`` (``mcp.missing-response``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .adapter import McpAdapter
+
+__all__ = ["McpAdapter"]
+
+__getattr__ = lazy_exports(__name__, __all__)

@@ -1,0 +1,248 @@
+"""The recorder's side of a WebSocket connection: the capture and one Pipeline per response.
+
+It runs on the recorder's thread (:mod:`ssescope.proxy.recorder`), message by message,
+in the order the forwarder handed them over. Each message is written to the ``.ssecap``
+WebSocket form (:class:`~ssescope.containers.ws_writer.WebSocketCaptureWriter`); each
+server text message is fed to the response's :class:`~ssescope.pipeline.Pipeline` as one
+record, exactly as reading the capture back does
+(:func:`~ssescope.containers.websocket.split_responses`): a ``response.create`` after the
+first starts the next response, and the connection's end is judged with the last. So
+the verdicts the proxy prints are those ``ssescope inspect`` gives for the capture.
+
+A credential of the upgrade request that a message repeats is scrubbed before it is
+written or judged (``http.secret-echoed``); ``--redact-content`` hashes the text of each
+JSON message as it does for HTTP bodies.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .. import codes
+from ..aggregate.report import Report
+from ..containers.redact import REDACTED, scrub
+from ..containers.websocket import Direction, Opcode, is_response_create, message_record
+from ..containers.ws_writer import WebSocketCaptureWriter
+from ..diagnostics import diagnostic
+from ..pipeline import Pipeline
+from ..sourceinfo import SourceInfo, WebSocketEnd
+from ..sources.decode import ContentDecoder
+from .exchange import Exchange
+from .headers import redact_pairs
+from .redact import redact_json
+from .tape import Tape
+
+if TYPE_CHECKING:
+    from .recorder import Recorder
+
+__all__ = ["SocketTape", "close_socket", "message", "open_socket"]
+
+log = logging.getLogger("ssescope.proxy")
+
+_ORDER = ("truncated", "failed", "cancelled", "incomplete")  # what a connection is listed as
+
+
+@dataclass
+class SocketTape(Tape):
+    """The recorder's state for one WebSocket connection (its current response's)."""
+
+    socket: WebSocketCaptureWriter | None = None
+    created: bool = False  # the current response began with a response.create
+    messages: int = 0  # the current response's messages, both directions
+    sent: list[str] = field(default_factory=list)
+    seen: int = 0  # the connection's messages so far
+    echoed: bool = False  # a message repeated a credential (scrubbed)
+    reports: list[Report] = field(default_factory=list)
+
+
+def _pipeline(recorder: Recorder, ex: Exchange) -> Pipeline:
+    return Pipeline(
+        provider=recorder.provider,
+        bounded=True,
+        source=SourceInfo(
+            container="http", status=ex.status, headers=tuple(redact_pairs(ex.response_headers))
+        ),
+    )
+
+
+def open_socket(recorder: Recorder, ex: Exchange) -> SocketTape:
+    """The upgrade succeeded: open the capture and the first response's Pipeline."""
+    from .recorder import capture_name
+
+    tape = SocketTape(_pipeline(recorder, ex), ContentDecoder(""), None, None, None)
+    if recorder.directory is not None:
+        ex.name = capture_name(ex)
+        tape.socket = recorder.folder.socket(
+            ex.name,
+            request={"method": "GET", "url": ex.upstream, "headers": ex.request_headers},
+            response_status=ex.status,
+            response_headers=redact_pairs(ex.response_headers),
+        )
+        if tape.socket is not None:
+            ex.capture = str(recorder.directory / f"{ex.name}.ssecap")
+        else:
+            ex.unrecorded = recorder.folder.stopped
+    return tape
+
+
+def message(
+    recorder: Recorder,
+    ex: Exchange,
+    tape: SocketTape,
+    direction: Direction,
+    opcode: Opcode,
+    data: bytes,
+    t: float,
+) -> None:
+    """Record one message and judge it (a server message) or start a response (a
+    ``response.create`` after the first)."""
+    index = tape.seen
+    tape.seen += 1
+    if ex.secrets and opcode == "text":
+        text = data.decode("utf-8", "replace")
+        cleaned = scrub(text, ex.secrets)
+        if cleaned != text:
+            data = cleaned.encode("utf-8")
+            tape.echoed = True
+    _write(recorder, ex, tape, direction, opcode, data, t)
+    if direction == "send":
+        ex.messages_sent += 1
+        if opcode == "text" and is_response_create(data):
+            if tape.created:
+                _finish(recorder, ex, tape, None, t)
+            tape.created = True
+        tape.messages += 1
+        tape.sent.append(data.decode("utf-8", "replace"))
+        return
+    tape.messages += 1
+    if tape.last_byte is not None:
+        gap = t - tape.last_byte
+        ex.byte_idle_max_s = gap if ex.byte_idle_max_s is None else max(ex.byte_idle_max_s, gap)
+    elif ex.first_byte_s is None:
+        ex.first_byte_s = t
+    tape.last_byte = t
+    ex.last_byte_s = t
+    if opcode == "binary":
+        tape.pipeline.add_diagnostic(
+            diagnostic(codes.WEBSOCKET_BINARY_MESSAGE, index=index, size=len(data))
+        )
+        return
+    record = message_record(data)
+    ex.body_bytes += len(record)
+    recorder.note(ex, tape, tape.pipeline.feed(record, t), t)
+
+
+def _write(
+    recorder: Recorder,
+    ex: Exchange,
+    tape: SocketTape,
+    direction: Direction,
+    opcode: Opcode,
+    data: bytes,
+    t: float,
+) -> None:
+    if tape.socket is None:
+        return
+    if recorder.redact_content and opcode == "text":
+        data = redact_json(data) or data
+    if not recorder.folder.message(tape.socket, direction, data, t, opcode):
+        tape.socket = None
+        ex.capture = None
+        ex.unrecorded = recorder.folder.stopped
+
+
+def _finish(
+    recorder: Recorder, ex: Exchange, tape: SocketTape, end: _Close | None, t: float
+) -> None:
+    """Judge the current response; ``end`` is the connection's end, ``None`` when the next
+    ``response.create`` ended it (a new Pipeline then takes over)."""
+    pipeline = tape.pipeline
+    if tape.echoed:
+        pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
+    if end is not None and end.by == "client" and not pipeline.aggregator.terminal_seen:
+        waited = t - (tape.last_byte if tape.last_byte is not None else 0.0)
+        pipeline.cancel(f"the client closed the WebSocket after {max(0.0, waited):.1f} s")
+    websocket = WebSocketEnd(
+        code=end.code if end is not None else None,
+        reason=end.reason if end is not None else "",
+        dropped=end.dropped if end is not None else False,
+        messages=tape.messages,
+        sent=tuple(tape.sent),
+        next_response=end is None,
+    )
+    pipeline.close(t, websocket=websocket)
+    report = pipeline.report()
+    tape.reports.append(report)
+    if recorder.on_report is not None:
+        try:
+            recorder.on_report(ex, report)
+        except Exception:
+            log.warning("the proxy's report hook failed", exc_info=True)
+    if end is None:
+        tape.pipeline = _pipeline(recorder, ex)
+        tape.messages = 0
+        tape.sent = []
+        tape.echoed = False
+        tape.last_content = None
+
+
+@dataclass(frozen=True)
+class _Close:
+    by: str
+    code: int | None
+    reason: str
+    dropped: bool
+
+
+def close_socket(
+    recorder: Recorder,
+    ex: Exchange,
+    tape: SocketTape | None,
+    by: str,
+    code: int | None,
+    reason: str,
+    dropped: bool,
+    t: float,
+) -> None:
+    """The connection ended: judge its last response, close the capture, list it."""
+    ex.closed_by, ex.close_code, ex.close_reason, ex.dropped = by, code, reason, dropped
+    if tape is None:
+        tape = open_socket(recorder, ex)
+    _finish(recorder, ex, tape, _Close(by, code, reason, dropped), t)
+    reports = tape.reports
+    judged = next((r for r in reports if r.status in _ORDER), reports[-1])
+    n = len(reports)
+    ex.responses = n
+    ex.provider = judged.provider
+    ex.records = sum(r.records.total for r in reports)
+    ex.verdict = judged.status
+    reason_text = judged.response.status_reason
+    if n > 1 and reason_text and judged.status != "completed":
+        reason_text = f"response {reports.index(judged) + 1} of {n}: {reason_text}"
+    ex.status_reason = reason_text
+    ex.end = "error" if dropped else ("cancelled" if judged.status == "cancelled" else "eof")
+    ex.total_s = t
+    first = next(
+        (r.timing.first_content_s for r in reports if r.timing.first_content_s is not None), None
+    )
+    if first is not None:
+        ex.first_content_s = first
+    idles = [
+        r.timing.max_content_idle_s for r in reports if r.timing.max_content_idle_s is not None
+    ]
+    if idles:
+        ex.content_idle_max_s = max(idles)
+    ex.diagnostics = sorted({d.code for r in reports for d in r.diagnostics})
+    if tape.socket is not None:
+        extra = {
+            "by": by,
+            "content_idle_max_s": ex.content_idle_max_s,
+            "byte_idle_max_s": ex.byte_idle_max_s,
+            "wire_bytes": ex.wire_bytes,
+        }
+        if not recorder.folder.finish_socket(tape.socket, code, reason, dropped, t, extra):
+            ex.capture = None
+            ex.unrecorded = recorder.folder.stopped
+    ex.finished = True

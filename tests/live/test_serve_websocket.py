@@ -1,0 +1,275 @@
+"""``ssescope serve`` over a WebSocket: each ``response.create`` answered with the next
+recorded response, in the recorded order and pacing, and the WebSocket faults (a close
+with a chosen code, a drop, a stall, an ``error`` event), refused with the record count
+when they do not fit. The captures are written here with the project's own writer."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from ssescope.containers.ws_writer import WebSocketCaptureWriter
+from ssescope.errors import UsageError
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
+from ssescope.serve.faults import apply_faults, parse_fault
+from ssescope.serve.ws_script import check_socket_faults, plan_turn, script_from_stream
+from ssescope.testing import SSEScopeServer
+
+CREATE = json.dumps({"type": "response.create", "model": "gpt-5", "input": "hi"})
+
+
+def _events(rid: str, words: list[str]) -> list[str]:
+    out: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {"id": rid, "status": "in_progress"}}
+    ]
+    out += [
+        {
+            "type": "response.output_text.delta",
+            "item_id": "m",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": w,
+        }
+        for w in words
+    ]
+    out.append(
+        {
+            "type": "response.completed",
+            "response": {"id": rid, "status": "completed", "output": []},
+        }
+    )
+    return [json.dumps(e) for e in out]
+
+
+def write_capture(path: Path, *, close: tuple[int, str] | None = (1000, "")) -> Path:
+    """A connection of two responses, with a session.created before the first, 50 ms
+    between the first response's messages."""
+    with WebSocketCaptureWriter(
+        path,
+        request={"method": "GET", "url": "wss://api.example.test/v1/responses", "headers": []},
+        response_status=101,
+        response_headers=[("Sec-WebSocket-Protocol", "realtime")],
+    ) as writer:
+        writer.write_message("receive", b'{"type":"session.created"}', 0.0)
+        writer.write_message("send", CREATE.encode(), 1.0)
+        for i, event in enumerate(_events("r1", ["A", "B", "C"])):
+            writer.write_message("receive", event.encode(), 1.1 + 0.05 * i)
+        writer.write_message("send", CREATE.encode(), 2.0)
+        for i, event in enumerate(_events("r2", ["D"])):
+            writer.write_message("receive", event.encode(), 2.01 + 0.001 * i)
+        if close is not None:
+            writer.close_connection(*close, time=3.0, extra={"by": "client"})
+    return path
+
+
+@pytest.fixture
+def capture(tmp_path: Path) -> Path:
+    return write_capture(tmp_path / "two.ssecap")
+
+
+@pytest.fixture
+def server(capture: Path) -> Iterator[tuple[str, io.StringIO]]:
+    log = io.StringIO()
+    app = make_app(load_captures(capture), ReplayOptions(delay="original"), log=log)
+    with ServerThread(app) as running:
+        yield running.url.replace("http://", "ws://"), log
+
+
+def _turn(ws: ClientConnection) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = []
+    while True:
+        got.append(json.loads(ws.recv(timeout=10)))
+        if got[-1]["type"] in ("response.completed", "error"):
+            return got
+
+
+def _types(events: list[dict[str, Any]]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def test_each_response_create_gets_the_next_recorded_response(
+    server: tuple[str, io.StringIO],
+) -> None:
+    url, log = server
+    with connect(url + "/v1/responses", subprotocols=["realtime"]) as ws:  # type: ignore[list-item]
+        assert ws.subprotocol == "realtime"  # the recorded one, offered by the client
+        assert json.loads(ws.recv(timeout=5))["type"] == "session.created"  # before any create
+        ws.send(CREATE)
+        started = time.monotonic()
+        first = _turn(ws)
+        took = time.monotonic() - started
+        ws.send(CREATE)
+        second = _turn(ws)
+        ws.send(CREATE)
+        third = _turn(ws)  # past the last: from the first again
+    assert [e.get("delta") for e in first if "delta" in e] == ["A", "B", "C"]
+    assert [e.get("delta") for e in second if "delta" in e] == ["D"]
+    assert third == first
+    assert took >= 0.2  # the recorded pacing: 0.1 s to the first message, 0.05 s apart
+    assert "responses=2" in log.getvalue()
+
+
+def _closed(ws: ClientConnection) -> tuple[list[dict[str, Any]], ConnectionClosed]:
+    got: list[dict[str, Any]] = []
+    try:
+        while True:
+            got.append(json.loads(ws.recv(timeout=10)))
+    except ConnectionClosed as exc:
+        return got, exc
+
+
+def test_close_at_a_record_sends_that_close_code_mid_response(
+    server: tuple[str, io.StringIO],
+) -> None:
+    url, _ = server
+    with connect(url + "/v1/responses?fault=close@record:2:1011") as ws:
+        ws.recv(timeout=5)
+        ws.send(CREATE)
+        got, closed = _closed(ws)
+    assert _types(got) == ["response.created", "response.output_text.delta"]
+    assert closed.rcvd is not None and closed.rcvd.code == 1011
+    assert closed.rcvd.reason == "ssescope serve: close@record:2:1011"
+
+
+def test_drop_at_a_record_cuts_the_connection_without_a_close_frame(
+    server: tuple[str, io.StringIO],
+) -> None:
+    url, _ = server
+    with connect(url + "/v1/responses?fault=drop@record:3") as ws:
+        ws.recv(timeout=5)
+        ws.send(CREATE)
+        got, closed = _closed(ws)
+    assert len(got) == 3
+    assert closed.rcvd is None
+
+
+def test_an_error_event_replaces_the_rest_and_the_connection_stays_open(
+    server: tuple[str, io.StringIO],
+) -> None:
+    url, _ = server
+    with connect(url + "/v1/responses?fault=error@record:1") as ws:
+        ws.recv(timeout=5)
+        ws.send(CREATE)
+        first = _turn(ws)
+        ws.send(CREATE)
+        second = _turn(ws)
+    assert _types(first) == ["response.created", "error"]
+    assert first[-1]["error"]["code"] == "server_error"
+    assert _types(second) == ["response.created", "error"]  # the faults apply to every one
+
+
+def test_a_stall_pauses_before_the_record(capture: Path) -> None:
+    app = make_app(load_captures(capture), ReplayOptions(), log=io.StringIO())
+    with ServerThread(app) as running:
+        url = running.url.replace("http://", "ws://") + "/?fault=stall@record:2:0.4"
+        with connect(url) as ws:
+            ws.recv(timeout=5)
+            ws.send(CREATE)
+            times = []
+            for _ in range(5):
+                ws.recv(timeout=5)
+                times.append(time.monotonic())
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert gaps[1] >= 0.35  # between records 1 and 2
+    assert max(gaps[0], *gaps[2:]) < 0.3  # (no delay otherwise)
+
+
+@pytest.mark.parametrize(
+    ("fault", "why"),
+    [
+        ("close@record:9:1011", "its longest response has 5 record(s) (numbered 0 to 4)"),
+        ("crlf", "does not apply to a WebSocket stream"),
+        ("cut@record:2", "drop@record:N cuts a WebSocket"),
+    ],
+)
+def test_faults_that_do_not_fit_are_refused_before_the_upgrade(
+    server: tuple[str, io.StringIO], fault: str, why: str
+) -> None:
+    url, log = server
+    with pytest.raises(InvalidStatus) as raised:
+        connect(url + f"/?fault={fault}")
+    assert raised.value.response.status_code == 400
+    assert why in raised.value.response.body.decode()
+    assert why in log.getvalue()
+
+
+def test_http_error_refuses_the_upgrade_with_that_status(server: tuple[str, io.StringIO]) -> None:
+    url, _ = server
+    with pytest.raises(InvalidStatus) as raised:
+        connect(url + "/?fault=http-error:429")
+    assert raised.value.response.status_code == 429
+    assert b"error" in raised.value.response.body
+
+
+def test_a_recording_the_server_closed_ends_the_same_way(tmp_path: Path) -> None:
+    path = write_capture(tmp_path / "cut.ssecap", close=None)
+    # the recording ends with the server's 1011 after the last response
+    with path.open("ab") as fp:
+        fp.write(b'{"close":{"code":1011,"reason":"overloaded"},"t":2.5,"by":"server"}\n')
+    app = make_app(load_captures(path), ReplayOptions(), log=io.StringIO())
+    with ServerThread(app) as running, connect(running.url.replace("http", "ws")) as ws:
+        ws.recv(timeout=5)
+        ws.send(CREATE)
+        _turn(ws)  # the first response: the connection stays open after it
+        ws.send(CREATE)
+        got, closed = _closed(ws)
+    assert _types(got)[-1] == "response.completed"
+    assert closed.rcvd is not None and (closed.rcvd.code, closed.rcvd.reason) == (
+        1011,
+        "overloaded",
+    )
+
+
+def test_a_stream_of_several_responses_is_served_one_a_turn() -> None:
+    body = "".join(e + "\n" for e in _events("r1", ["x"]) + _events("r2", ["y", "z"])).encode()
+    script = script_from_stream(body, None)
+    assert [len(t) for t in script.turns] == [3, 4]
+    assert script.provider == "openai-responses"
+
+
+def test_socket_faults_are_parsed_and_refused_over_http() -> None:
+    assert str(parse_fault("close@record:3:4000")) == "close@record:3:4000"
+    assert str(parse_fault("drop@record:2")) == "drop@record:2"
+    with pytest.raises(UsageError, match="close code"):
+        parse_fault("close@record:3:1006")
+    with pytest.raises(UsageError, match="WebSocket stream only"):
+        apply_faults(b'data: {"x":1}\n\n', [parse_fault("drop@record:0")])
+
+
+def test_no_done_and_garble_change_the_messages() -> None:
+    turn = tuple((e, None) for e in _events("r1", ["a", "b"]))
+    plan = plan_turn(turn, [parse_fault("no-done"), parse_fault("garble@record:1")])
+    assert len(plan.steps) == 3  # (no terminal event)
+    assert plan.end == "open"
+    broken = plan.steps[1][0]
+    assert isinstance(broken, str)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(broken)
+    with pytest.raises(UsageError, match="it has 4 record"):
+        check_socket_faults([parse_fault("drop@record:4")], (turn,))
+    check_socket_faults([parse_fault("error@record:4")], (turn,))  # (appended after the last)
+
+
+def test_the_pytest_fixture_serves_a_websocket_url(capture: Path) -> None:
+    with SSEScopeServer() as served:
+        url = served.ws_url(capture, fault="close@record:3:4001")
+        assert url.startswith("ws://127.0.0.1:")
+        with connect(url + "/v1/responses") as ws:
+            ws.recv(timeout=5)
+            ws.send(CREATE)
+            got, closed = _closed(ws)
+        assert len(got) == 3
+        assert closed.rcvd is not None and closed.rcvd.code == 4001
+        with pytest.raises(UsageError, match="record"):
+            served.ws_url(capture, fault="close@record:30:1011")
+        refused = served.ws_url(capture, fault="http-error:503")
+        assert refused.status == 503
