@@ -132,3 +132,26 @@ def test_a_server_created_response_is_found_with_its_keys_sorted() -> None:
         ("r1", "completed"),
         ("r2", "completed"),
     ]
+
+
+def test_the_response_splitter_says_where_each_response_begins() -> None:
+    from ssescope.containers.websocket import ResponseSplitter
+
+    create = b'{"type":"response.create"}'
+    created = b'{"type":"response.created","response":{"id":"r"}}'
+    delta = b'{"type":"response.output_text.delta","delta":"x"}'
+    steps = [
+        ("receive", b'{"type":"session.created"}', False),
+        ("send", create, False),  # the first request: the current stream's
+        ("receive", created, False),  # its answer
+        ("receive", delta, False),
+        ("receive", created, True),  # the server's own next response (turn detection)
+        ("send", create, True),  # a request once that one has its response
+        ("send", create, True),  # another while the last is unanswered
+        ("receive", created, False),  # the answer to it
+        ("send", b'{"type":"response.cancel"}', False),
+    ]
+    splitter = ResponseSplitter()
+    got = [splitter.starts(d, "text", data) for d, data, _ in steps]  # type: ignore[arg-type]
+    assert got == [want for _, _, want in steps]
+    assert splitter.starts("receive", "binary", created) is False
