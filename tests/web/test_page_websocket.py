@@ -24,12 +24,13 @@ def test_the_api_gives_both_directions_in_order_and_the_close(tmp_path: Path) ->
     answer = client.post("/api/inspect", content=CUT.read_bytes()).json()
     ws = answer["websocket"]
     assert ws["describe"] == "closed with code 1011 (keepalive ping timeout)"
-    assert [(m["dir"], m.get("type"), m.get("first"), m.get("last")) for m in ws["messages"]] == [
+    assert [(m["dir"], m.get("type"), m.get("first"), m.get("last")) for m in ws["order"]] == [
         ("receive", None, 0, 0),  # session.created
         ("send", "response.create", None, None),
         ("receive", None, 1, 6),
     ]
     assert answer["report"]["status"] == "truncated"
+    assert ws["messages"] == 8  # both directions, as the Report counts them
     # the client's messages are not records: every record is a server message
     assert len(answer["frames"]) == 7
     plain = client.post("/api/inspect", content=b'data: {"type":"start"}\n\n').json()
@@ -92,6 +93,7 @@ def test_the_page_shows_a_websocket_capture_with_its_requests_close_and_verdict(
     close = page.get_by_test_id("ws-close")
     assert close.text_content() == "Connection closed with code 1011 (keepalive ping timeout)"
     assert close.get_attribute("data-close") == "bad"
+    assert page.get_by_test_id("ws-count").text_content() == "8 messages · 1 request"
     rows = page.locator("[data-testid=ws-message]")
     assert rows.count() == 3
     assert [rows.nth(i).get_attribute("data-dir") for i in range(3)] == [

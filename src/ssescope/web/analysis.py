@@ -60,8 +60,9 @@ def analyse(
         unwrapped), else ``None``, the entries (``[]`` for an input holding one), and
         the positions in the Report's diagnostics of the findings about the stream's end
         (:class:`~ssescope.inflight.FedFindings`), and for a stream a WebSocket carried,
-        how it ended and its messages in both directions (client messages with their type,
-        runs of server records), else ``None``.
+        the Report's ``source.websocket`` with ``describe`` (how it ended, in words) and
+        ``order`` (its messages in both directions: client messages with their type, runs
+        of server records), else ``None``.
 
     Raises:
         UsageError: for an unknown provider or framing name, or an ``entry`` out of range.
@@ -170,7 +171,7 @@ def _websocket(body: Body, received: int) -> dict[str, Any] | None:
         )
     if received > at:
         messages.append({"dir": "receive", "first": at, "last": received - 1})
-    return {**ws.to_dict(), "describe": ws.describe(), "messages": messages}
+    return {**ws.to_dict(), "describe": ws.describe(), "order": messages}
 
 
 def _choose(data: bytes, entry: int | None) -> tuple[list[Body], int]:

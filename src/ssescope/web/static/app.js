@@ -317,11 +317,11 @@ function renderWebSocket(ws) {
   close.textContent = "Connection " + ws.describe;
   close.dataset.close = ws.dropped || !ws.close_known && !ws.ended_by_next_response ? "warn"
     : ws.close_code !== null && ws.close_code !== 1000 ? "bad" : "ok";
-  const sent = ws.messages.filter((m) => m.dir === "send").length;
-  $("ws-count").textContent = plural(ws.messages.length ? ws.messages.reduce((n, m) => n + (m.dir === "send" ? 1 : m.last - m.first + 1), 0) : 0, "message") + " · " + plural(sent, "request");
+  const sent = ws.order.filter((m) => m.dir === "send").length;
+  $("ws-count").textContent = plural(ws.messages, "message") + " · " + plural(sent, "request");
   const list = $("ws-messages");
   list.replaceChildren();
-  for (const m of ws.messages) {
+  for (const m of ws.order) {
     const item = el("li");
     item.dataset.dir = m.dir;
     item.dataset.testid = "ws-message";
