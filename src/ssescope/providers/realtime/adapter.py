@@ -81,7 +81,6 @@ class RealtimeAdapter(AdapterBase):
         self._format: str | None = None
         self._open = False  # a response was created and its response.done has not come
         self._translating = False  # a translation session's output is being read
-        self._ended = False  # the last response (or the session) ended
         self._calls = False  # the open response has function calls
         self._positions: set[int] = set()  # output indexes of the calls seen streaming
         self._named = False  # the open response's id is known
@@ -202,7 +201,6 @@ class RealtimeAdapter(AdapterBase):
             return
         self._open = True
         self._started = True
-        self._ended = False
         self._calls = False
         self._positions = set()
         self._translating = translation
@@ -253,7 +251,6 @@ class RealtimeAdapter(AdapterBase):
             out.append(Finish(record.index, 0, "stop", "session.closed"))
             out.append(Terminal(record.index, "completed", "session.closed"))
             self._open = False
-            self._ended = True
 
     def _created(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
         resp = self._response("response.created", obj, record, out)
@@ -285,7 +282,6 @@ class RealtimeAdapter(AdapterBase):
                 said += f" ({_details_text(details) if details else 'no status_details'})"
             out.append(Terminal(rec, status, said))
         self._open = False
-        self._ended = True
 
     def _failed(
         self, details: dict[str, Any] | None, record: DataRecord, out: list[AdapterOutput]

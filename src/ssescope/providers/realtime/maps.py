@@ -69,7 +69,6 @@ QUIET_TYPES = frozenset(
         "response.audio.done",
         "response.output_audio_transcript.done",
         "response.audio_transcript.done",
-        "rate_limits.updated",
     }
 )
 """Events read but with nothing to assemble (checked where they can say something)."""
