@@ -14,6 +14,7 @@ from .aggregate import (
     RecordCounts,
     Report,
     ResponseReport,
+    StateReport,
     Timing,
     TimingOptions,
     ToolCallReport,
@@ -39,6 +40,7 @@ from .incremental import Incremental
 from .pipeline import Pipeline
 from .providers import PROVIDERS
 from .sourceinfo import EntryInfo, RequestSummary, SourceInfo
+from .toolschema.calls import validate_tool_call
 from .transport import AsyncTransport, Transport, async_http_client, http_client
 
 __version__ = "0.1.0"
@@ -69,6 +71,7 @@ __all__ = [
     "SSEParser",
     "SSEScopeError",
     "SourceInfo",
+    "StateReport",
     "Timing",
     "TimingOptions",
     "ToolCallReport",
@@ -86,4 +89,5 @@ __all__ = [
     "parse_partial",
     "read_container",
     "read_path",
+    "validate_tool_call",
 ]

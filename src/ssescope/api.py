@@ -12,6 +12,7 @@ loop (:func:`feed_chunks`) feeds the chunks and closes it::
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +38,7 @@ from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
 from .sourceinfo import SourceInfo
+from .toolschema.request import request_tools
 
 __all__ = [
     "RAW_CHUNKS",
@@ -238,6 +240,7 @@ def inspect(
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
     entry: int | str | None = None,
+    request: object = None,
 ) -> Report:
     """Inspect a captured stream.
 
@@ -264,6 +267,10 @@ def inspect(
             stream of any other input. A HAR entry whose WebSocket connection carried
             several responses holds one per response: ``"N.M"`` selects response M of
             entry N (``N`` alone, the first).
+        request: the request body that the stream answered (a dict, SDK request params,
+            JSON text or a pydantic model), when the source does not keep it: each tool
+            call is then checked against its tool's JSON Schema (``docs/tool-schema.md``).
+            A capture's own request is used when this is ``None``.
 
     Returns:
         The :class:`Report` of the source's one stream (or of entry ``entry``).
@@ -274,7 +281,16 @@ def inspect(
             missing file or a directory, or chunks that are not bytes.
     """
     streams = open_streams(source, container=container, every=True)
-    return _report(_one(streams, entry), provider, framing, max_event_bytes, timing)
+    stream = _with_request(_one(streams, entry), request)
+    return _report(stream, provider, framing, max_event_bytes, timing)
+
+
+def _with_request(stream: Stream, request: object) -> Stream:
+    """``stream`` with the tools of ``request`` (when one is given)."""
+    if request is None:
+        return stream
+    tools = request_tools(request)
+    return Stream(dataclasses.replace(stream.info, tools=tools), stream.chunks)
 
 
 def _one(streams: list[Stream], wanted: int | str | None) -> Stream:
@@ -309,10 +325,12 @@ def inspect_all(
     container: str = "auto",
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
+    request: object = None,
 ) -> list[Report]:
     """Inspect every stream of a source: each streamed entry of a HAR or a JSONL log.
 
-    Takes the same arguments as :func:`inspect`. Each Report names its entry
+    Takes the same arguments as :func:`inspect` (``request``, when given, is taken as the
+    request of every stream). Each Report names its entry
     (:attr:`Report.entry`: index, method, URL, start time) when the capture records
     entries; an input holding one stream gives a list of one Report.
 
@@ -323,7 +341,7 @@ def inspect_all(
         UsageError: as :func:`inspect`.
     """
     return [
-        _report(stream, provider, framing, max_event_bytes, timing)
+        _report(_with_request(stream, request), provider, framing, max_event_bytes, timing)
         for stream in open_streams(source, container=container, every=True)
     ]
 

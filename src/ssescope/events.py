@@ -51,6 +51,7 @@ __all__ = [
     "ResponseStart",
     "ServerToolResult",
     "Snapshot",
+    "StateChange",
     "Status",
     "Terminal",
     "TextDelta",
@@ -647,9 +648,45 @@ class Unknown:
         return "unknown"
 
 
+@dataclass(slots=True, init=False)
+class StateChange:
+    """A change of the shared state an agent stream keeps with its client (AG-UI's
+    ``STATE_SNAPSHOT`` / ``STATE_DELTA``, and the like).
+
+    Attributes:
+        kind: ``"snapshot"`` (the whole state restated) or ``"delta"`` (a patch).
+        value: the state as it is after this event: the snapshot, or the state with the
+            patch applied; for a patch that did not apply, the state as it was.
+        applied: ``False`` for a patch that did not apply (the adapter reports why).
+    """
+
+    record: int
+    kind: Literal["snapshot", "delta"]
+    value: JSON = None
+    applied: bool = True
+
+    def __init__(
+        self,
+        record: int,
+        kind: Literal["snapshot", "delta"],
+        value: JSON = None,
+        applied: bool = True,
+    ) -> None:
+        self.record = record
+        self.kind = kind
+        self.value = value
+        self.applied = applied
+
+    @property
+    def type(self) -> str:
+        """The event type, "state" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "state"
+
+
 UnifiedEvent: TypeAlias = (
     "ResponseStart | TextDelta | ReasoningDelta | ReasoningMeta | RefusalDelta | ToolCallDelta"
     " | ToolCall | ToolCallEnd | ToolCallsEnd | ServerToolResult | Citation | Compaction"
     " | Snapshot | Usage"
-    " | Finish | Terminal | ProviderError | Audio | Unknown"
+    " | Finish | Terminal | ProviderError | Audio | StateChange | Unknown"
 )

@@ -30,6 +30,7 @@ from .providers.detect import detect_provider
 from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, knowledge, make_adapter
 from .sourceinfo import SourceInfo, WebSocketEnd
+from .toolschema.check import ToolChecker
 
 __all__ = ["Pipeline", "error_from_body"]
 
@@ -146,7 +147,7 @@ class Pipeline:
         self._closed = False
         self._timing = timing or TimingOptions()
         self._source = source or SourceInfo()
-        self.aggregator.tool_schemas = dict(self._source.tools)
+        self.aggregator.tool_checker = ToolChecker(self._source.tools)
         self._extra: list[Diagnostic] = list(self._source.diagnostics)
         self._max_time: float | None = None
         self._last_content: float | None = None
@@ -660,6 +661,7 @@ class Pipeline:
             lost=list(self.source.lost),
             entry=self.source.entry,
             websocket=self.source.websocket,
+            state=agg.state,
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypedDict
 
 from .diagnostics import Diagnostic
+from .toolschema.request import DeclaredTool
 
 __all__ = [
     "END_REASONS",
@@ -195,8 +196,8 @@ class SourceInfo:
         diagnostics: what was wrong with the source itself (reported with the stream's).
         entry: which entry of a capture holding several streams this is, or ``None``.
         tools: the tools the request declared, when the source keeps the request's body
-            (an ``.ssecap``, a HAR, a proxy record): each one's name and the properties
-            its input schema requires (see :mod:`ssescope.containers.request_tools`).
+            (an ``.ssecap``, a HAR, a proxy record): each one's name, input schema and
+            mode (see :mod:`ssescope.toolschema.request`); calls are checked against them.
         websocket: how the WebSocket connection that carried the stream ended, or
             ``None`` for a stream that did not come over a WebSocket (or one followed by
             another response on the same connection).
@@ -211,5 +212,5 @@ class SourceInfo:
     request: RequestInfo | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     entry: EntryInfo | None = None
-    tools: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    tools: tuple[DeclaredTool, ...] = ()
     websocket: WebSocketEnd | None = None

@@ -14,61 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.ws_captures import CREATE, response_events, write_capture
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from ssescope.containers.ws_writer import WebSocketCaptureWriter
 from ssescope.errors import UsageError
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.serve.faults import apply_faults, parse_fault
 from ssescope.serve.ws_script import check_socket_faults, plan_turn, script_from_stream
 from ssescope.testing import SSEScopeServer
-
-CREATE = json.dumps({"type": "response.create", "model": "gpt-5", "input": "hi"})
-
-
-def _events(rid: str, words: list[str]) -> list[str]:
-    out: list[dict[str, Any]] = [
-        {"type": "response.created", "response": {"id": rid, "status": "in_progress"}}
-    ]
-    out += [
-        {
-            "type": "response.output_text.delta",
-            "item_id": "m",
-            "output_index": 0,
-            "content_index": 0,
-            "delta": w,
-        }
-        for w in words
-    ]
-    out.append(
-        {
-            "type": "response.completed",
-            "response": {"id": rid, "status": "completed", "output": []},
-        }
-    )
-    return [json.dumps(e) for e in out]
-
-
-def write_capture(path: Path, *, close: tuple[int, str] | None = (1000, "")) -> Path:
-    """A connection of two responses, with a session.created before the first, 50 ms
-    between the first response's messages."""
-    with WebSocketCaptureWriter(
-        path,
-        request={"method": "GET", "url": "wss://api.example.test/v1/responses", "headers": []},
-        response_status=101,
-        response_headers=[("Sec-WebSocket-Protocol", "realtime")],
-    ) as writer:
-        writer.write_message("receive", b'{"type":"session.created"}', 0.0)
-        writer.write_message("send", CREATE.encode(), 1.0)
-        for i, event in enumerate(_events("r1", ["A", "B", "C"])):
-            writer.write_message("receive", event.encode(), 1.1 + 0.05 * i)
-        writer.write_message("send", CREATE.encode(), 2.0)
-        for i, event in enumerate(_events("r2", ["D"])):
-            writer.write_message("receive", event.encode(), 2.01 + 0.001 * i)
-        if close is not None:
-            writer.close_connection(*close, time=3.0, extra={"by": "client"})
-    return path
 
 
 @pytest.fixture
@@ -230,7 +184,9 @@ def test_a_recording_the_server_closed_ends_the_same_way(tmp_path: Path) -> None
 
 
 def test_a_stream_of_several_responses_is_served_one_a_turn() -> None:
-    body = "".join(e + "\n" for e in _events("r1", ["x"]) + _events("r2", ["y", "z"])).encode()
+    body = "".join(
+        e + "\n" for e in response_events("r1", ["x"]) + response_events("r2", ["y", "z"])
+    ).encode()
     script = script_from_stream(body, None)
     assert [len(t) for t in script.turns] == [3, 4]
     assert script.provider == "openai-responses"
@@ -246,7 +202,7 @@ def test_socket_faults_are_parsed_and_refused_over_http() -> None:
 
 
 def test_no_done_and_garble_change_the_messages() -> None:
-    turn = tuple((e, None) for e in _events("r1", ["a", "b"]))
+    turn = tuple((e, None) for e in response_events("r1", ["a", "b"]))
     plan = plan_turn(turn, [parse_fault("no-done"), parse_fault("garble@record:1")])
     assert len(plan.steps) == 3  # (no terminal event)
     assert plan.end == "open"

@@ -260,7 +260,13 @@ def test_the_final_interaction_status_gives_the_verdict(status: str, verdict: st
     )
     report = ssescope.inspect(body)
     assert report.status == verdict
-    assert "gemini-interactions.previous-interaction" in [d.code for d in report.diagnostics]
+    [previous] = [
+        d
+        for d in report.to_dict()["diagnostics"]
+        if d["code"] == "gemini-interactions.previous-interaction"
+    ]
+    assert previous["args"]["previous"] == "v1_p"  # the turn it continues, in the Report
+    assert report.to_dict()["id"] == "v1_a"
 
 
 def test_an_interactions_error_event_is_failed() -> None:

@@ -51,3 +51,28 @@ def test_scan_lists_the_agent_streams_verdicts(
     assert "ag-ui.order" in out
     assert "gemini-interactions.missing-completed" in out
     assert "agui-failed.sse" in out and "interactions-cut.sse" in out
+
+
+AGUI_STATE = (
+    b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
+    b'data: {"type":"STATE_SNAPSHOT","snapshot":{"city":"Lyon"}}\n\n'
+    b'data: {"type":"STATE_DELTA","delta":[{"op":"add","path":"/days","value":3}]}\n\n'
+    b'data: {"type":"STATE_DELTA","delta":[{"op":"remove","path":"/gone"}]}\n\n'
+    b'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n'
+)
+
+
+def test_inspect_shows_the_shared_state_and_redact_hides_its_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.sse"
+    path.write_bytes(AGUI_STATE)
+    assert main(["inspect", str(path), "--pretty", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert 'state: 1 snapshot, 2 patches (1 did not apply) · {"city": "Lyon", "days": 3}' in out
+    assert main(["inspect", str(path), "--pretty", "--no-color", "--redact"]) == 0
+    redacted = capsys.readouterr().out
+    assert "state: 1 snapshot, 2 patches (1 did not apply) · [redacted " in redacted
+    assert "Lyon" not in redacted
+    assert main(["inspect", str(path), "--pretty", "--no-color", "--only", "usage"]) == 0
+    assert "state:" not in capsys.readouterr().out

@@ -35,6 +35,7 @@ COMPARED = (
     "outputs",
     "tool_calls",
     "invalid_tool_calls",
+    "schema_mismatches",
     "diagnostics",
     "errors",
     "warnings",

@@ -93,6 +93,9 @@ def test_ray_reads_a_mixed_tree_as_the_local_engine_does(tmp_path: Path) -> None
         b'{"model":"m","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant",'
         b'"content":"Hi"},"done":true,"done_reason":"stop"}\n'
     )
+    # a table judged in several calls of the kernel (Ray's batches of 1,024 rows)
+    bodies = [OPENAI + (DONE if i % 4 else b"") for i in range(2500)]
+    pq.write_table(pa.table({"body": bodies}), root / "big.parquet", row_group_size=300)
     ray_out, local_out = tmp_path / "ray.parquet", tmp_path / "local.parquet"
     ray = scan([str(root)], out=ray_out, engine="ray", group_by=["route"])
     local = scan([str(root)], out=local_out, engine="local", jobs=1, group_by=["route"])
@@ -111,9 +114,12 @@ def test_ray_reads_a_mixed_tree_as_the_local_engine_does(tmp_path: Path) -> None
     assert ray_rows == local_rows
     assert ray.summary == local.summary
     routes = [g["route"] for g in ray.summary["by"]["route"]]
-    assert routes == ["/agent", "/chat", "/search", "(none)"] and ray.summary["inputs"] == 603
-    table = [r for r in ray_rows if r["table_row"] is not None]
-    assert [r["table_row"] for r in table] == list(range(600))
+    assert routes == ["(none)", "/agent", "/chat", "/search"] and ray.summary["inputs"] == 3103
+    for name, count in (("requests.jsonl", 600), ("big.parquet", 2500)):
+        table = [r for r in ray_rows if r["source"].endswith(name)]
+        assert [r["table_row"] for r in table] == list(range(count))
+    big = [r for r in ray_rows if r["source"].endswith("big.parquet")]
+    assert [r["status"] == "truncated" for r in big] == [i % 4 == 0 for i in range(2500)]
 
 
 def test_one_local_ray_with_one_cpu_serves_the_ray_tests(ray_local: Any) -> None:

@@ -154,15 +154,25 @@ def test_a_batch_shard_is_judged_as_it_is() -> None:
     assert out.to_pylist() == scan_batch(batch).to_pylist()
 
 
-def test_ray_blocks_of_one_table_are_numbered_across_blocks() -> None:
-    from ssescope.scan.engines.ray import number_rows
+def test_ray_calls_of_one_table_are_numbered_across_calls() -> None:
+    from ssescope.scan.engines.ray import CALL, number_rows
 
-    def block(rows: list[int]) -> pa.RecordBatch:
+    def batch(rows: list[tuple[str, int]]) -> pa.RecordBatch:
         return pa.RecordBatch.from_pydict(
-            {"table_row": pa.array(rows, pa.int64()), "x": [str(r) for r in rows]}
+            {
+                "table_row": pa.array([r for _, r in rows], pa.int64()),
+                CALL: pa.array([c for c, _ in rows], pa.string()),
+            }
         )
 
-    # a row holding two streams (a HAR in a body) gives two rows with its number
-    blocks = [block([0, 1, 1, 2]), block([]), block([0, 1]), block([0])]
-    numbered = [b.column("table_row").to_pylist() for b in number_rows(blocks)]
-    assert numbered == [[0, 1, 1, 2], [], [3, 4], [5]]
+    # call a: rows 0-2 (row 1 holds two streams), split over two batches; then call b,
+    # whose first row also holds two streams, and call c in the same batch as b's end
+    batches = [
+        batch([("a", 0), ("a", 1)]),
+        batch([("a", 1), ("a", 2)]),
+        batch([]),
+        batch([("b", 0), ("b", 0), ("b", 1), ("c", 0)]),
+    ]
+    out = list(number_rows(batches))
+    assert [b.column("table_row").to_pylist() for b in out] == [[0, 1], [1, 2], [], [3, 3, 4, 5]]
+    assert all(CALL not in b.schema.names for b in out)

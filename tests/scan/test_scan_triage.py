@@ -199,7 +199,9 @@ def test_an_idle_stream_says_its_silence_and_its_record_time(
     assert row["started"].startswith("2026-03-02")
     assert "· mid-tool-arguments · idle 8.4 s" in text
     assert f"ssescope inspect {folder / 'cut.ssecap'}" in text
+    assert "1 stream went 2.0 s or more without content (1 of them broke)" in text
     summary = summary_of(capsys, str(folder))
+    assert summary["idle"] == {"at_least_s": 2.0, "streams": 1, "broken": 1}
     assert summary["timeline"]["step"] == "hour"
     assert summary["timeline"]["buckets"][0]["start"] == "2026-03-02T09:00:00Z"
 

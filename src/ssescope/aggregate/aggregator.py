@@ -43,6 +43,7 @@ from ..events import (
     ResponseStart,
     ServerToolResult,
     Snapshot,
+    StateChange,
     Terminal,
     TextDelta,
     ToolCall,
@@ -54,10 +55,11 @@ from ..events import (
     Usage,
 )
 from ..incremental import close_once, refuse_feed_after_close
+from ..toolschema.check import ToolChecker
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .content import GENERATED_TYPES, is_generated_content
-from .report import AudioReport, ResponseReport
+from .report import AudioReport, ResponseReport, StateReport
 from .state import (
     _FOLD,
     ToolCallState,
@@ -141,12 +143,14 @@ class Aggregator:
         self.end_offset: int | None = None
         """Where the body ended (set by the pipeline before :meth:`close`), if known."""
         self.timeline: Timeline | None = None
+        self.state: StateReport | None = None
+        """The shared state the stream kept with its client, once a state event arrived."""
         self.reports_usage = True
         """Whether the protocol carries token usage (set by the pipeline from the
         provider's knowledge); without it, no response is told its usage is missing."""
-        self.tool_schemas: dict[str, tuple[str, ...]] = {}
-        """The request's tools, when known: each name and the properties its input
-        schema requires (a call to one of them with empty arguments is a warning)."""
+        self.tool_checker = ToolChecker(())
+        """The request's tools, when known: each call is checked against its tool's
+        input schema (and a call of a tool the request did not offer is reported)."""
         self._handlers: dict[type, Callable[[Any], object]] = {
             TextDelta: self._text,
             ReasoningDelta: self._reasoning,
@@ -166,6 +170,7 @@ class Aggregator:
             ResponseStart: self._start,
             ServerToolResult: self._server_result,
             Audio: self._audio,
+            StateChange: self._state,
             Unknown: self._unknown_event,
         }
 
@@ -305,6 +310,18 @@ class Aggregator:
             timeline.kind(ev.record, changed)
             if ev.arguments:
                 timeline.arguments(ev.record, changed, ev.arguments)
+
+    def _state(self, ev: StateChange) -> None:
+        state = self.state
+        if state is None:
+            state = self.state = StateReport()
+        if ev.kind == "snapshot":
+            state.snapshots += 1
+        else:
+            state.deltas += 1
+            if not ev.applied:
+                state.failed_patches += 1
+        state.value = ev.value
 
     def _text(self, ev: TextDelta) -> None:
         out = self._current.outputs.get(ev.output) or self._output(ev.output)
@@ -667,7 +684,7 @@ class Aggregator:
         close_once(self)
         responses = [*self._done, self._current]
         builder = ReportBuilder(
-            self._diag, self.end_offset, self.tool_schemas, reports_usage=self.reports_usage
+            self._diag, self.end_offset, self.tool_checker, reports_usage=self.reports_usage
         )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:

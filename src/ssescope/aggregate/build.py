@@ -15,7 +15,9 @@ from collections.abc import Callable
 import orjson
 
 from .. import codes
+from ..events import JSON
 from ..limits import MAX_DEPTH, decoded_may_be_too_deep, loads_finite, too_deep
+from ..toolschema.check import Finding, ToolChecker
 from .leaks import find_leak
 from .report import OutputReport, ResponseReport, ToolCallReport
 from .state import (
@@ -40,8 +42,8 @@ class ReportBuilder:
             ``form``, ``offset`` and the code's arguments by keyword).
         end_offset: where the body ended, if known (an unfinished tool call is located
             there).
-        tool_schemas: the request's tools, when known: each name and the properties its
-            input schema requires.
+        tools: the request's tools, when known: each call is checked against its
+            tool's input schema.
         reports_usage: whether the protocol carries token usage (``usage.missing`` only
             when it does).
     """
@@ -50,13 +52,13 @@ class ReportBuilder:
         self,
         diag: Callable[..., None],
         end_offset: int | None,
-        tool_schemas: dict[str, tuple[str, ...]] | None = None,
+        tools: ToolChecker | None = None,
         *,
         reports_usage: bool = True,
     ) -> None:
         self._diag = diag
         self.end_offset = end_offset
-        self.tool_schemas = tool_schemas
+        self.tools = tools if tools is not None else ToolChecker(())
         self.reports_usage = reports_usage
 
     def response(self, resp: _Response) -> ResponseReport:
@@ -127,8 +129,9 @@ class ReportBuilder:
     def _empty_arguments(self, call: ToolCallState, label: str, arguments: str) -> None:
         """Say that empty arguments are read as ``{}``; a warning when the request's schema
         of the tool requires properties."""
-        schemas = self.tool_schemas
-        required = schemas.get(call.name) if schemas and call.name is not None else None
+        tools = self.tools
+        tool = tools.tools.get(call.name) if call.name is not None else None
+        required = tool.required if tool is not None else ()
         if required:
             self._diag(
                 codes.TOOL_EMPTY_ARGUMENTS_REQUIRED,
@@ -141,7 +144,7 @@ class ReportBuilder:
         self._diag(
             codes.TOOL_EMPTY_ARGUMENTS,
             call.last_record,
-            form="no-request" if not schemas else "not-required",
+            form="no-request" if not tools else "not-required",
             label=label,
             name=call.name,
             arguments=arguments,
@@ -162,6 +165,7 @@ class ReportBuilder:
             index=call.index,
             record=call.first_record,
         )
+        self._offered(call, label)
         if call.cut:  # a bounded pipeline kept only the start: not parsed, not compared
             return report
         arguments, mismatch = _resolve(fragments, call.snapshot)
@@ -186,6 +190,8 @@ class ReportBuilder:
                 n_arguments=len(arguments),
                 arguments=arguments,
             )
+            if call.format == "json":
+                self._check_cut(call, label, arguments)
             return report
         if call.format != "json":
             return report
@@ -210,6 +216,7 @@ class ReportBuilder:
                     error=report.error,
                     arguments=arguments,
                 )
+                self._fine_grained(call, label, "not valid JSON")
                 return report
         if decoded_may_be_too_deep(arguments) and too_deep(value):
             report.error = f"nested more than {MAX_DEPTH} levels deep"
@@ -223,4 +230,43 @@ class ReportBuilder:
             )
             return report
         report.input = value
+        self._check(call, label, value)
         return report
+
+    # -- against the request's tools -------------------------------------------------------
+
+    def _emit(self, finding: Finding, call: ToolCallState, label: str, **extra: object) -> None:
+        self._diag(
+            finding.code,
+            call.last_record,
+            form=finding.form,
+            label=label,
+            name=call.name,
+            **finding.args,
+            **extra,
+        )
+
+    def _offered(self, call: ToolCallState, label: str) -> None:
+        """Report a call of a function tool the request did not offer."""
+        if call.kind in ("function", "custom"):
+            finding = self.tools.offered(call.name)
+            if finding is not None:
+                self._emit(finding, call, label)
+
+    def _check(self, call: ToolCallState, label: str, value: JSON) -> None:
+        """Check an ended call's parsed arguments against its tool's schema."""
+        if self.tools:
+            for finding in self.tools.check(call.name, value):
+                self._emit(finding, call, label)
+
+    def _check_cut(self, call: ToolCallState, label: str, arguments: str) -> None:
+        """Check what arrived of a cut call's arguments, read as partial JSON."""
+        if self.tools:
+            for finding in self.tools.cut(call.name, arguments):
+                self._emit(finding, call, label)
+
+    def _fine_grained(self, call: ToolCallState, label: str, what: str) -> None:
+        """Say that fine-grained tool streaming allows invalid or partial arguments."""
+        note = self.tools.fine_grained(call.name, what)
+        if note is not None:
+            self._emit(note, call, label)

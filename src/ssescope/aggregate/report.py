@@ -17,6 +17,7 @@ __all__ = [
     "RecordCounts",
     "Report",
     "ResponseReport",
+    "StateReport",
     "Timing",
     "ToolCallReport",
     "UsageReport",
@@ -256,6 +257,30 @@ class Timing:
 
 
 @dataclass(slots=True)
+class StateReport:
+    """The shared state an agent stream keeps with its client (AG-UI's state): the
+    document as the stream left it, and how it got there."""
+
+    value: Any = None
+    """The final JSON document: the last snapshot with every patch since applied."""
+    snapshots: int = 0
+    """How many times the stream restated the whole state."""
+    deltas: int = 0
+    """How many patches it sent, those that did not apply included."""
+    failed_patches: int = 0
+    """How many of those patches did not apply (each left the state as it was)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form (the Report's ``state``)."""
+        return {
+            "value": self.value,
+            "snapshots": self.snapshots,
+            "deltas": self.deltas,
+            "failed_patches": self.failed_patches,
+        }
+
+
+@dataclass(slots=True)
 class Report:
     """What a stream amounted to. ``to_dict()`` is the stable JSON contract (schema 1).
 
@@ -284,6 +309,8 @@ class Report:
     websocket: WebSocketEnd | None = None
     """How the WebSocket that carried the stream ended, and the client's messages, for a
     stream read from a WebSocket capture."""
+    state: StateReport | None = None
+    """The shared state the stream kept with its client, or ``None`` when it kept none."""
 
     @property
     def status(self) -> Status:
@@ -327,6 +354,7 @@ class Report:
             "outputs": [o.to_dict() for o in self.response.outputs],
             "usage": None if self.response.usage is None else self.response.usage.to_dict(),
             "error": self.response.error,
+            "state": None if self.state is None else self.state.to_dict(),
             "records": self.records.to_dict(),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "timing": self.timing.to_dict(),

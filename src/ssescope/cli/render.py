@@ -83,7 +83,34 @@ def problem_counts(diagnostics: list[dict[str, Any]]) -> str:
     return ", ".join(parts)
 
 
-def _tool_card(call: dict[str, Any], full: bool) -> Panel:
+_SCHEMA_CODES = ("tool.schema-mismatch", "tool.not-offered", "tool.schema-unchecked")
+
+
+def _schema_notes(diagnostics: list[dict[str, Any]]) -> dict[str, list[Text]]:
+    """What the request's tool schemas say of each call, by the call's label."""
+    notes: dict[str, list[Text]] = {}
+    for d in diagnostics:
+        args = d.get("args") or {}
+        if d.get("code") not in _SCHEMA_CODES or "label" not in args:
+            continue
+        if d["code"] == "tool.schema-mismatch":
+            note = Text("schema: ", style="bold red")
+            note.append(visible(f"{args.get('path')}: {args.get('detail')}"))
+            rule = f" (rule {args.get('rule')}{args.get('strict', '')}"
+            rule += ", before the cut)" if d.get("form") == "cut" else ")"
+            note.append(visible(rule), style="dim")
+        elif d["code"] == "tool.not-offered":
+            note = Text("not offered: the request declares no tool of this name", "bold red")
+        else:
+            note = Text("schema not checked: ", style="dim")
+            note.append(visible(str(args.get("reason") or "jsonschema is not installed")))
+        notes.setdefault(str(args["label"]), []).append(note)
+    return notes
+
+
+def _tool_card(
+    call: dict[str, Any], full: bool, notes: dict[str, list[Text]] | None = None
+) -> Panel:
     title = Text()
     title.append(visible(call.get("name") or "(no name)"), style="bold")
     if call.get("kind") and call["kind"] != "function":
@@ -120,6 +147,11 @@ def _tool_card(call: dict[str, Any], full: bool) -> Panel:
     if not call.get("complete"):
         border = "yellow" if border == "cyan" else border
         parts.append(Text("incomplete: the stream never ended this call", style="bold yellow"))
+    label = call.get("id") or (f"#{call['index']}" if call.get("index") is not None else "(no id)")
+    mine = (notes or {}).get(str(label), [])
+    if any(n.plain.startswith(("schema:", "not offered")) for n in mine):
+        border = "red"
+    parts.extend(mine)
     return Panel(
         Group(*parts),
         title=title,
@@ -130,7 +162,12 @@ def _tool_card(call: dict[str, Any], full: bool) -> Panel:
     )
 
 
-def _output(out: dict[str, Any], only: Collection[str], full: bool) -> list[RenderableType]:
+def _output(
+    out: dict[str, Any],
+    only: Collection[str],
+    full: bool,
+    notes: dict[str, list[Text]] | None = None,
+) -> list[RenderableType]:
     parts: list[RenderableType] = []
     if "reasoning" in only and out.get("reasoning"):
         parts.append(Text("reasoning", style="bold dim"))
@@ -160,7 +197,7 @@ def _output(out: dict[str, Any], only: Collection[str], full: bool) -> list[Rend
                 parts.append(Text("audio transcript", style="bold"))
                 parts.append(text_block(audio["transcript"], full=full))
     if "tools" in only:
-        parts.extend(_tool_card(call, full) for call in out.get("tool_calls", []))
+        parts.extend(_tool_card(call, full, notes) for call in out.get("tool_calls", []))
     if "text" in only and out.get("citations"):
         parts.append(Text("citations", style="bold"))
         for i, cit in enumerate(out["citations"], 1):
@@ -210,13 +247,18 @@ def _diagnostics(diags: list[dict[str, Any]]) -> RenderableType:
     return table
 
 
-def _response(resp: dict[str, Any], only: Collection[str], full: bool) -> list[RenderableType]:
+def _response(
+    resp: dict[str, Any],
+    only: Collection[str],
+    full: bool,
+    notes: dict[str, list[Text]] | None = None,
+) -> list[RenderableType]:
     parts: list[RenderableType] = []
     multi = len(resp.get("outputs", [])) > 1
     for out in resp.get("outputs", []):
         if multi:
             parts.append(Rule(Text(f"output {out['index']}"), align="left", style="dim"))
-        parts.extend(_output(out, only, full))
+        parts.extend(_output(out, only, full, notes))
     if not resp.get("outputs") and ("text" in only or "tools" in only):
         parts.append(Text("(no output)", style="dim"))
     if resp.get("error") and ("text" in only or "diagnostics" in only):
@@ -232,6 +274,27 @@ def _response(resp: dict[str, Any], only: Collection[str], full: bool) -> list[R
     if "usage" in only:
         parts.append(_usage(resp.get("usage")))
     return parts
+
+
+STATE_CHARS = 200
+"""How much of the shared state's document the state line shows (all of it with ``full``)."""
+
+
+def _state(state: dict[str, Any], full: bool) -> Text:
+    """One line: how the stream's shared state was built, and the document it ended as."""
+    deltas, failed = state["deltas"], state["failed_patches"]
+    line = Text("state: ")
+    line.append(f"{state['snapshots']} snapshot{'' if state['snapshots'] == 1 else 's'}, ")
+    line.append(f"{deltas} patch{'' if deltas == 1 else 'es'}")
+    if failed:
+        line.append(f" ({failed} did not apply)", style="yellow")
+    value = state["value"]
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if not full and len(shown) > STATE_CHARS:
+        shown = f"{shown[:STATE_CHARS]}… ({len(shown) - STATE_CHARS:,} more characters)"
+    line.append(" · ")
+    line.append(visible(shown), style="dim")
+    return line
 
 
 def render_report(
@@ -270,6 +333,7 @@ def render_report(
     else:
         console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
+    notes = _schema_notes(data.get("diagnostics", []))
     if responses:
         for i, resp in enumerate(responses, 1):
             title = f"response {i} of {len(responses)}"
@@ -277,14 +341,16 @@ def render_report(
                 title += f" · {visible(str(resp['id']))}"
             title += f" · {visible(str(resp['status']))}"
             console.print(Rule(Text(title), align="left"))
-            for part in _response(resp, only, full):
+            for part in _response(resp, only, full, notes):
                 console.print(part)
     else:
         if data.get("model") or data.get("id"):
             ident = " ".join(str(v) for v in (data.get("model"), data.get("id")) if v)
             console.print(Text(visible(ident), style="dim"))
-        for part in _response(data, only, full):
+        for part in _response(data, only, full, notes):
             console.print(part)
+    if "text" in only and data.get("state") is not None:
+        console.print(_state(data["state"], full), soft_wrap=True)
     if "diagnostics" in only and streaming is not None:
         # not ended: it lacks its end, which is no fault (the errors come when it ends)
         held = [d for d in data.get("diagnostics", []) if d["severity"] != "error"]

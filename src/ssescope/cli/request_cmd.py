@@ -320,7 +320,12 @@ def _run(
                     response_headers=list(response.headers.multi_items()),
                 )
             live = iter_events(
-                response, provider=provider, capture=capture, stall=stall, start=start
+                response,
+                provider=provider,
+                capture=capture,
+                stall=stall,
+                start=start,
+                request=body,
             )
             if response.status_code >= 300:
                 report = _not_a_stream(response, live, capture, start, secrets)
@@ -429,6 +434,18 @@ def _request_failed(exc: BaseException, secrets: list[str]) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the Report as JSON on stdout.")
 @click.option("--fail-on", metavar="LEVELS", default=None, help=FAIL_ON_HELP)
+@click.option(
+    "--websocket",
+    is_flag=True,
+    help="Open a WebSocket (an http(s) URL becomes ws(s)); ws:// and wss:// URLs always do.",
+)
+@click.option(
+    "--send",
+    "sends",
+    multiple=True,
+    metavar="JSON",
+    help="A message to send over the WebSocket, after -d's (repeatable).",
+)
 def request_command(
     url: str,
     method: str | None,
@@ -439,8 +456,14 @@ def request_command(
     save: str | None,
     as_json: bool,
     fail_on: str | None,
+    websocket: bool,
+    sends: tuple[str, ...],
 ) -> None:
     """Send a request to URL and show the stream live, then the verdict.
+
+    Over a WebSocket (a ws:// or wss:// URL, or --websocket), the JSON messages of -d
+    (one, or one a line of a file) and --send go out in order, each response.create
+    after the response before it ended, and each response gets its verdict.
 
     Exit codes: 0 completed, 3 truncated, 4 failed or HTTP error, 5 diagnostics at the
     --fail-on warning|error level, 6 incomplete (with --fail-on incomplete), 7 stalled
@@ -449,6 +472,28 @@ def request_command(
     levels = parse_fail_on(fail_on)
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
+    if websocket or url.startswith(("ws://", "wss://")):
+        if method is not None:
+            raise click.UsageError("-X does not apply to a WebSocket (the upgrade is a GET)")
+        from .request_ws import run_websocket, ws_messages
+
+        target = url
+        if url.startswith(("http://", "https://")):
+            target = "ws" + url[len("http") :]
+        messages = ws_messages(content, sends)
+        code = run_websocket(
+            target,
+            pairs,
+            messages,
+            provider=provider,
+            stall=stall,
+            save=save,
+            as_json=as_json,
+            fail_on=levels,
+        )
+        raise click.exceptions.Exit(code)
+    if sends:
+        raise click.UsageError("--send applies to a WebSocket (a ws:// URL or --websocket)")
     if content is not None and not any(n.lower() == "content-type" for n, _ in pairs):
         pairs.append(("Content-Type", "application/json"))
     verb = (method or ("POST" if content is not None else "GET")).upper()

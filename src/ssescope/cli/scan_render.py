@@ -168,6 +168,16 @@ def render_summary(console: Console, summary: dict[str, Any]) -> None:
         verdicts.append(f"{status} {v['count']:,} ({v['rate']:.1%})", style=_STYLES[status])
         verdicts.append("   ")
     console.print(verdicts, soft_wrap=True)
+    idle = summary.get("idle")
+    if idle and idle["streams"]:
+        console.print(
+            Text(
+                f"{idle['streams']:,} stream{'' if idle['streams'] == 1 else 's'} went "
+                f"{idle['at_least_s']:.1f} s or more without content ({idle['broken']:,} of "
+                "them broke)",
+                style="yellow",
+            )
+        )
     console.print()
     if streams:
         for spec, groups in (summary.get("by") or {}).items():

@@ -31,9 +31,13 @@ __all__ = [
     "TOOL_CONFLICTING_NAME",
     "TOOL_EMPTY_ARGUMENTS",
     "TOOL_EMPTY_ARGUMENTS_REQUIRED",
+    "TOOL_FINE_GRAINED_STREAMING",
     "TOOL_INCOMPLETE",
     "TOOL_INVALID_ARGUMENTS",
     "TOOL_MISSING_INDEX",
+    "TOOL_NOT_OFFERED",
+    "TOOL_SCHEMA_MISMATCH",
+    "TOOL_SCHEMA_UNCHECKED",
     "USAGE_INVALID_VALUE",
     "USAGE_MISSING",
 ]
@@ -674,6 +678,107 @@ JSON_TOO_DEEP = Code(
     invalidates=True,
 )
 
+TOOL_SCHEMA_MISMATCH = Code(
+    "tool.schema-mismatch",
+    "warning",
+    "aggregate",
+    PAGE,
+    {
+        "ended": "The arguments of tool call {label} ({name!r}) do not match the request's schema of {name!r} ({where}) at {path}: {detail} (rule {rule} at {schema_path}{strict}){more}.",
+        "cut": "The arguments of tool call {label} ({name!r}) were cut after {n_arguments} characters, and what arrived before the cut does not match the request's schema of {name!r} ({where}) at {path}: {detail} (rule {rule} at {schema_path}{strict}){more}. Only those partial arguments were checked: properties still to come, and the value the cut fell in, are not counted against them.",
+    },
+    (
+        "- **Meaning:** the request offered this tool with a JSON Schema for its arguments (an\n"
+        "  `.ssecap` request body, a HAR entry's `postData`, a proxy record, or the library's\n"
+        "  `validate_tool_call(call, request)`), and the call's arguments break one of its rules:\n"
+        "  a `required` property missing, a value of the wrong `type`, a value outside an\n"
+        "  `enum`, a property that `additionalProperties: false` forbids, and every other rule of\n"
+        "  JSON Schema. The message gives the JSON path of the offending value (`$` is the\n"
+        "  arguments object), the rule and where it sits in the schema. Schemas are read from\n"
+        "  OpenAI Chat `tools[].function.parameters`, Responses `tools[].parameters`, Anthropic\n"
+        "  `tools[].input_schema`, Gemini `functionDeclarations[].parameters` (its OpenAPI-style\n"
+        "  schema: upper-case types and `nullable` are read as JSON Schema) or\n"
+        "  `parametersJsonSchema`, and Bedrock `toolSpec.inputSchema.json`. At most five are\n"
+        "  reported per call; the last says how many more there were.\n"
+        "- **Strict mode:** when the tool was declared with `strict: true`, the platform\n"
+        "  guarantees that the arguments match, and requires every property of every object\n"
+        "  to be listed in `required` and every object to set `additionalProperties: false`.\n"
+        "  The call is checked with those two rules applied to every object; a mismatch they\n"
+        "  alone find is marked `strict mode`. A server or gateway that accepted `strict` and\n"
+        "  produced such a call did not enforce it.\n"
+        "- **Cut calls** (form `cut`): a call the stream never ended (`tool.incomplete`) is\n"
+        "  checked on the arguments that arrived before the cut, read as partial JSON. Its open\n"
+        "  objects may still be missing properties and the value the cut fell in may be\n"
+        "  unfinished, so those are not counted; everything else that already breaks the schema\n"
+        "  (a wrong type, an unknown property, a finished value outside its `enum`) is.\n"
+        '- **Example:** a request declaring `get_weather` with `{"properties": {"unit":\n'
+        '  {"enum": ["c", "f"]}}}` and a call whose arguments are `{"unit": "kelvin"}`.\n'
+        "- **What to do:** do not run the call as it is: return the error to the model as the\n"
+        "  tool's result, or retry. Under `strict: true`, report it to the server or gateway that\n"
+        "  produced it.\n"
+    ),
+    content=("detail",),
+)
+
+TOOL_NOT_OFFERED = Code(
+    "tool.not-offered",
+    "warning",
+    "aggregate",
+    PAGE,
+    "Tool call {label} calls {name!r}, a tool the request did not offer (it offered {offered}).",
+    (
+        "- **Meaning:** the request is known and declares tools, and the reply calls a\n"
+        "  function tool by a name that is not among them. Server-side and MCP tool calls\n"
+        "  (`kind` `server` or `mcp`) are not checked.\n"
+        "- **Example:** a request offering `get_weather`, and a streamed call `get_wether`\n"
+        "  (or a tool offered in an earlier turn only).\n"
+        "- **What to do:** do not run it. A model that invents tool names needs the tool list\n"
+        "  (or `tool_choice`) fixed; a gateway that renames tools needs its mapping checked.\n"
+    ),
+)
+
+TOOL_SCHEMA_UNCHECKED = Code(
+    "tool.schema-unchecked",
+    "info",
+    "aggregate",
+    PAGE,
+    {
+        "no-jsonschema": "Tool call {label} ({name!r}) was not checked against the request's schema: the jsonschema package is not installed (pip install 'ssescope[schema]').",
+        "bad-schema": "Tool call {label} ({name!r}) was not checked: the request's schema of {name!r} ({where}) is not a valid JSON Schema ({reason}).",
+    },
+    (
+        "- **Meaning:** the request declares the tool with an input schema, but the call could\n"
+        "  not be checked against it: the optional `jsonschema` package is missing (the\n"
+        "  `schema` extra installs it), or the schema itself is not valid JSON Schema (a `type`\n"
+        "  that is not a type name, a `$ref` that points nowhere).\n"
+        '- **Example:** a tool declared with `{"type": "object", "properties": {"n": {"type":\n'
+        '  "int"}}}`.\n'
+        "- **What to do:** install `ssescope[schema]`, or fix the tool's schema (the provider\n"
+        "  may have read it more loosely than JSON Schema does).\n"
+    ),
+)
+
+TOOL_FINE_GRAINED_STREAMING = Code(
+    "tool.fine-grained-streaming",
+    "info",
+    "aggregate",
+    PAGE,
+    "Tool {name!r} was declared with Anthropic's fine-grained tool streaming ({how}), which streams arguments without buffering or JSON validation: as its docs say, the arguments of call {label} may be invalid or partial JSON on purpose, and here they are ({what}).",
+    (
+        "- **Meaning:** a call's arguments are invalid JSON (`tool.invalid-arguments`) or were\n"
+        "  cut (`tool.incomplete`), and the request declared the tool with\n"
+        "  `eager_input_streaming: true` or sent the `fine-grained-tool-streaming` beta header.\n"
+        "  Anthropic's documentation of fine-grained tool streaming warns that the arguments are\n"
+        "  then streamed without JSON validation and may be invalid or partial, notably when\n"
+        "  the reply stops at `max_tokens` in the middle of a parameter.\n"
+        "- **Example:** a `make_file` tool with `eager_input_streaming: true`, and a reply that\n"
+        "  stops with `max_tokens` inside `lines_of_text`.\n"
+        "- **What to do:** handle it as the docs advise: do not run the call; raise\n"
+        "  `max_tokens`, or send the invalid arguments back to the model wrapped in a JSON\n"
+        "  object of a tool error result.\n"
+    ),
+)
+
 CODES: tuple[Code, ...] = (
     JSON_INVALID,
     TOOL_INCOMPLETE,
@@ -706,5 +811,9 @@ CODES: tuple[Code, ...] = (
     STREAM_MEMORY_CAPPED,
     JSON_NON_FINITE_NUMBER,
     JSON_TOO_DEEP,
+    TOOL_SCHEMA_MISMATCH,
+    TOOL_NOT_OFFERED,
+    TOOL_SCHEMA_UNCHECKED,
+    TOOL_FINE_GRAINED_STREAMING,
 )
 """This module's codes, in the order their page documents them."""

@@ -7,7 +7,7 @@ headers and request the capture recorded (:class:`Exchange`).
 
 from __future__ import annotations
 
-from . import checks_http, checks_stream, checks_tools
+from . import checks_http, checks_schema, checks_stream, checks_tools
 from .captures import exchanges_of
 from .exchange import Exchange
 from .registry import Check, Evidence, Outcome, Severity, Verdict, register, registered
@@ -27,7 +27,7 @@ __all__ = [
     "run_checks",
 ]
 
-register((*checks_stream.CHECKS, *checks_tools.CHECKS, *checks_http.CHECKS))
+register((*checks_stream.CHECKS, *checks_tools.CHECKS, *checks_schema.CHECKS, *checks_http.CHECKS))
 
 CHECKS: tuple[Check, ...] = registered()
 """Every conformance check, in the order the table and docs list them."""

@@ -339,7 +339,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
             url=redact_url(str(req.get("url", ""))),
             headers=redact_headers(_headers(req.get("headers"))),
         )
-        body.tools = request_tools(req.get("body"))
+        body.tools = request_tools(req.get("body"), body.request["headers"])
     resp = obj.get("response")
     if isinstance(resp, dict):
         status = resp.get("status")

@@ -310,7 +310,7 @@ def _entry(
         diagnostics=diags,
         timing=timing,
         entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
-        tools=request_tools(_dict(req.get("postData")).get("text")),
+        tools=request_tools(_dict(req.get("postData")).get("text"), request["headers"]),
     )
 
 

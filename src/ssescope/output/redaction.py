@@ -105,13 +105,17 @@ def redact_report(data: dict[str, Any]) -> dict[str, Any]:
     """Redact a Report dict in place (and return it).
 
     Text, reasoning, refusal, tool arguments (``input`` becomes ``null``), citations,
-    server tool results, audio transcripts and the provider's error message become
+    server tool results, audio transcripts, the shared state's value and the provider's
+    error message become
     length + hash; so do the content arguments of each diagnostic, whose message is
     rendered again from them (see :func:`redact_diagnostic`).
     """
     for out in data.get("outputs", []):
         _redact_output(out)
     _redact_error(data)
+    state = data.get("state")
+    if isinstance(state, dict) and "value" in state:
+        state["value"] = _redact_json(state["value"])
     for resp in data.get("responses", []):
         for out in resp.get("outputs", []):
             _redact_output(out)

@@ -151,6 +151,9 @@ def exchange_line(ex: Exchange, width: int | None = None, folder: str | None = N
     line.append(f" {visible(ex.provider or '-')} ")
     line.append(verdict, _COLORS.get(verdict, ""))
     line.append(facts)
+    if ex.schema_mismatches:
+        n = ex.schema_mismatches
+        line.append(f" · {n} tool call{'' if n == 1 else 's'} off schema", "bold red")
     line.append(tail, "dim")
     if below and capture:
         line.append("\n  ↳ " + visible(capture), "dim")

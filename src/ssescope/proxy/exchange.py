@@ -63,6 +63,7 @@ class Exchange:
     status_reason: str | None = None
     total_s: float | None = None
     diagnostics: list[str] = field(default_factory=list)
+    schema_mismatches: int | None = None  # calls breaking the request's tool schemas
     finished: bool = False
     content_kind: str | None = None  # what the last content was: text, reasoning, tool call
     reply_tail: str = ""  # the end of the reply so far, for the terminal (never recorded)
@@ -109,6 +110,7 @@ class Exchange:
             "request_bytes": self.request_bytes,
             "request_ids": self.request_ids,
             "diagnostics": self.diagnostics,
+            "schema_mismatches": self.schema_mismatches,
             "error": self.error,
             "unrecorded": self.unrecorded,
             **(self._websocket() if self.transport == "websocket" else {}),

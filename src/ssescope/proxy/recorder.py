@@ -34,6 +34,7 @@ from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo
 from ..sources.decode import ContentDecoder
+from ..toolschema.check import mismatched_calls
 from .exchange import Exchange, Registry
 from .folder import RecordFolder
 from .headers import header, redact_pairs
@@ -317,7 +318,7 @@ class Recorder:
                 container="http",
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
-                tools=request_tools(ex.request_body),
+                tools=request_tools(ex.request_body, ex.request_headers),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")
@@ -472,6 +473,8 @@ class Recorder:
                 ex.content_idle_during = ex.content_kind  # (after the last content)
             ex.content_idle_max_s = longest
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
+        if tape.pipeline.source.tools:  # the request declared tools: its calls were checked
+            ex.schema_mismatches = mismatched_calls(report.diagnostics)
         if self.on_report is not None:
             try:
                 self.on_report(ex, report)

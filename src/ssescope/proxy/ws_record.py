@@ -26,6 +26,7 @@ from ..containers.redact import REDACTED, scrub
 from ..containers.websocket import Direction, Opcode, is_response_create, message_record
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import diagnostic
+from ..events import ProviderError
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo, WebSocketEnd
 from ..sources.decode import ContentDecoder
@@ -37,7 +38,7 @@ from .tape import Tape
 if TYPE_CHECKING:
     from .recorder import Recorder
 
-__all__ = ["SocketTape", "close_socket", "message", "open_socket"]
+__all__ = ["Judged", "SocketTape", "close_socket", "message", "open_socket"]
 
 log = logging.getLogger("ssescope.proxy")
 
@@ -54,7 +55,35 @@ class SocketTape(Tape):
     sent: list[str] = field(default_factory=list)
     seen: int = 0  # the connection's messages so far
     echoed: bool = False  # a message repeated a credential (scrubbed)
-    reports: list[Report] = field(default_factory=list)
+    failed: bool = False  # an error event failed the current response
+    judged: list[Judged] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """What the listing keeps of one response's Report (not the Report: a connection may
+    carry thousands of responses, and memory must not grow with them)."""
+
+    status: str
+    reason: str | None
+    provider: str | None
+    records: int
+    first_content_s: float | None
+    max_content_idle_s: float | None
+    codes: frozenset[str]
+
+    @classmethod
+    def of(cls, report: Report) -> Judged:
+        """The summary of ``report``."""
+        return cls(
+            report.status,
+            report.response.status_reason,
+            report.provider,
+            report.records.total,
+            report.timing.first_content_s,
+            report.timing.max_content_idle_s,
+            frozenset(d.code for d in report.diagnostics),
+        )
 
 
 def _pipeline(recorder: Recorder, ex: Exchange) -> Pipeline:
@@ -131,7 +160,9 @@ def message(
         return
     record = message_record(data)
     ex.body_bytes += len(record)
-    recorder.note(ex, tape, tape.pipeline.feed(record, t), t)
+    events = tape.pipeline.feed(record, t)
+    tape.failed = tape.failed or any(isinstance(ev, ProviderError) for ev in events)
+    recorder.note(ex, tape, events, t)
 
 
 def _write(
@@ -161,7 +192,8 @@ def _finish(
     pipeline = tape.pipeline
     if tape.echoed:
         pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
-    if end is not None and end.by == "client" and not pipeline.aggregator.terminal_seen:
+    ended = pipeline.aggregator.terminal_seen or tape.failed
+    if end is not None and end.by == "client" and not ended:
         waited = t - (tape.last_byte if tape.last_byte is not None else 0.0)
         pipeline.cancel(f"the client closed the WebSocket after {max(0.0, waited):.1f} s")
     websocket = WebSocketEnd(
@@ -174,7 +206,7 @@ def _finish(
     )
     pipeline.close(t, websocket=websocket)
     report = pipeline.report()
-    tape.reports.append(report)
+    tape.judged.append(Judged.of(report))
     if recorder.on_report is not None:
         try:
             recorder.on_report(ex, report)
@@ -185,6 +217,7 @@ def _finish(
         tape.messages = 0
         tape.sent = []
         tape.echoed = False
+        tape.failed = False
         tape.last_content = None
 
 
@@ -211,30 +244,26 @@ def close_socket(
     if tape is None:
         tape = open_socket(recorder, ex)
     _finish(recorder, ex, tape, _Close(by, code, reason, dropped), t)
-    reports = tape.reports
-    judged = next((r for r in reports if r.status in _ORDER), reports[-1])
-    n = len(reports)
+    judged_all = tape.judged
+    judged = next((j for j in judged_all if j.status in _ORDER), judged_all[-1])
+    n = len(judged_all)
     ex.responses = n
     ex.provider = judged.provider
-    ex.records = sum(r.records.total for r in reports)
+    ex.records = sum(j.records for j in judged_all)
     ex.verdict = judged.status
-    reason_text = judged.response.status_reason
+    reason_text = judged.reason
     if n > 1 and reason_text and judged.status != "completed":
-        reason_text = f"response {reports.index(judged) + 1} of {n}: {reason_text}"
+        reason_text = f"response {judged_all.index(judged) + 1} of {n}: {reason_text}"
     ex.status_reason = reason_text
     ex.end = "error" if dropped else ("cancelled" if judged.status == "cancelled" else "eof")
     ex.total_s = t
-    first = next(
-        (r.timing.first_content_s for r in reports if r.timing.first_content_s is not None), None
-    )
+    first = next((j.first_content_s for j in judged_all if j.first_content_s is not None), None)
     if first is not None:
         ex.first_content_s = first
-    idles = [
-        r.timing.max_content_idle_s for r in reports if r.timing.max_content_idle_s is not None
-    ]
+    idles = [j.max_content_idle_s for j in judged_all if j.max_content_idle_s is not None]
     if idles:
         ex.content_idle_max_s = max(idles)
-    ex.diagnostics = sorted({d.code for r in reports for d in r.diagnostics})
+    ex.diagnostics = sorted(set().union(*(j.codes for j in judged_all)))
     if tape.socket is not None:
         extra = {
             "by": by,

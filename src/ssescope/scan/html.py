@@ -175,6 +175,16 @@ def _idle(w: dict[str, Any]) -> str:
     return f"idle {idle:.1f} s" if idle is not None and idle >= SILENCE_NOTE_S else ""
 
 
+def _idle_line(summary: dict[str, Any]) -> str:
+    idle = summary.get("idle")
+    if not idle or not idle["streams"]:
+        return ""
+    return (
+        f'<p id="idle">{idle["streams"]:,} streams went {idle["at_least_s"]:.1f} s or more '
+        f"without content ({idle['broken']:,} of them broke)</p>"
+    )
+
+
 def _seconds(value: float | None) -> str | None:
     return None if value is None else f"{value:.3f} s"
 
@@ -243,7 +253,7 @@ def render_html(summary: dict[str, Any], title: str = "ssescope scan") -> str:
 <body>
 <h1>{escape(title)}</h1>
 <p id="totals"><b>{inputs:,} inputs · {streams:,} responses</b> · {summary["bytes"]:,} bytes{errors}</p>
-<p id="verdicts">{verdicts}</p>
+<p id="verdicts">{verdicts}</p>{_idle_line(summary)}
 {_legend()}{cuts}{when}
 <h2>Where it broke</h2>{where_bars(summary.get("where_broke") or [])}
 <h2>Verdicts by model</h2>{verdict_bars(summary["by_model"], "model", "model", "verdict rates by model")}

@@ -12,6 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..aggregate.report import Report
+from ..toolschema.check import mismatched_calls
 from .broke import where_broke
 from .streams import Entry, inspect_streams
 
@@ -71,6 +72,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("outputs", pa.int32()),
         pa.field("tool_calls", pa.int32()),
         pa.field("invalid_tool_calls", pa.int32()),
+        pa.field("schema_mismatches", pa.int32()),
         pa.field("diagnostics", pa.list_(pa.string())),
         pa.field("errors", pa.int32()),
         pa.field("warnings", pa.int32()),
@@ -160,6 +162,7 @@ def _values(
         len(outputs),
         len(calls),
         sum(1 for call in calls if call.error is not None),
+        None if entry.tools is None else mismatched_calls(diagnostics),
         tuple([d.code for d in diagnostics]),
         severities.count("error"),
         severities.count("warning"),

@@ -27,6 +27,8 @@ class Entry:
             stream holds one.
         started: when the request started, as the input writes it (a HAR's
             ``startedDateTime``), or ``None``.
+        tools: how many tools the request declared, when the input keeps the request's
+            body (``.ssecap``, HAR); ``None`` when it does not, or declares none.
     """
 
     index: int | None = None
@@ -34,6 +36,7 @@ class Entry:
     url: str | None = None
     response: int | None = None
     started: str | None = None
+    tools: int | None = None
 
 
 def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
@@ -60,9 +63,10 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
         method = entry.method if entry is not None else request["method"] if request else None
         url = entry.url if entry is not None else request["url"] if request else None
         index = entry.index if entry is not None else position if several else None
+        started = entry.started if entry is not None else None
         # the responses of one HAR entry's WebSocket connection share its index (N.M)
         on_socket = entry.response if entry is not None else None
-        where = Entry(index, method, url, on_socket, entry.started if entry is not None else None)
+        where = Entry(index, method, url, on_socket, started, len(info.tools) or None)
         if len(report.responses) > 1:
             found.extend(
                 (

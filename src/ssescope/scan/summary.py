@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..silence import SILENCE_NOTE_S
 from .kernel import BODY
 from .triage import GroupBy, breakdown, open_next, time_axis, time_expression
 from .triage import group_by as group_by_sql
@@ -79,7 +80,8 @@ def summarize(
         hour or per day; ``None`` without times), ``where_broke`` (where the broken
         streams broke), ``diagnostics`` (the ``top`` codes: streams they occur in, and
         occurrences), ``timing`` (p50, p90, p99 of each timing column, over the streams
-        that have it), ``ttft_histogram``, ``worst`` (the streams to open next,
+        that have it), ``idle`` (how many streams went :data:`~ssescope.silence.SILENCE_NOTE_S`
+        or more without content, and how many of those broke), ``ttft_histogram``, ``worst`` (the streams to open next,
         :func:`~ssescope.scan.triage.open_next`, each with its ``command``) and
         ``errors`` (inputs that could not be read).
 
@@ -136,6 +138,11 @@ def summarize(
                 {"top": top},
             ).fetchall()
         ]
+        idle, idle_broken = con.execute(
+            "SELECT count(*), count(*) FILTER (WHERE where_broke IS NOT NULL) FROM rows "
+            "WHERE error IS NULL AND max_content_idle_s >= $s",
+            {"s": SILENCE_NOTE_S},
+        ).fetchone()
         ttft = "first_content_s" if timing["first_content_s"]["streams"] else "first_byte_s"
         return {
             "inputs": int(inputs),
@@ -151,6 +158,11 @@ def summarize(
             "where_broke": breakdown(con),
             "diagnostics": diagnostics,
             "timing": timing,
+            "idle": {
+                "at_least_s": SILENCE_NOTE_S,
+                "streams": int(idle),
+                "broken": int(idle_broken),
+            },
             "ttft_histogram": _histogram(con, ttft),
             "worst": open_next(con, names, body=body),
             "errors": unread,

@@ -129,11 +129,13 @@ def _provider(turn: list[Msg] | tuple[Msg, ...]) -> str:
 
 def script_from_stream(body: bytes, chunks: list[tuple[int, float]] | None) -> SocketScript:
     """The turns of any stream: each record's data is one message, timed by the chunk
-    that completed it (``chunks``: the capture's ``(end offset, time)``, if known). A
-    ``response.created`` after the first starts the next turn (a stream that holds several
-    Responses one after the other)."""
+    that completed it (``chunks``: the capture's ``(end offset, time)``, if known). Each
+    ``response.created`` starts a turn (a stream that holds several responses one after
+    the other); the messages before the first one (a Realtime ``session.created``) are
+    the preamble, sent on connect."""
     spans, _, provider = record_spans(body)
-    turns: list[list[Msg]] = [[]]
+    preamble: list[Msg] = []
+    turns: list[list[Msg]] = []
     began = 0.0
     for span in spans:
         if span.data is None or span.data.strip() in ("", "[DONE]"):
@@ -142,11 +144,14 @@ def script_from_stream(body: bytes, chunks: list[tuple[int, float]] | None) -> S
         if chunks:
             t = next((time for end, time in chunks if end >= span.end), chunks[-1][1])
         data = span.data.replace("\n", " ")
-        if turns[-1] and '"response.created"' in data and _type(data) == "response.created":
+        if '"response.created"' in data and _type(data) == "response.created":
             turns.append([])
             began = t if t is not None else began
-        turns[-1].append((data, None if t is None else max(0.0, t - began)))
-    return SocketScript((), tuple(tuple(t) for t in turns), provider=provider)
+        rel = None if t is None else max(0.0, t - began)
+        (turns[-1] if turns else preamble).append((data, rel))
+    if not turns:  # no response.created at all: the whole stream is the one turn
+        turns, preamble = [preamble], []
+    return SocketScript(tuple(preamble), tuple(tuple(t) for t in turns), provider=provider)
 
 
 def _type(data: str | bytes) -> str | None:

@@ -32,7 +32,8 @@ from ..diagnostics import build, diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
-from ..sourceinfo import EndReason, SourceInfo
+from ..sourceinfo import EndReason, SourceInfo, WebSocketEnd
+from ..toolschema.request import request_tools
 from ._watchdog import Watchdog, shut_reading
 
 __all__ = ["AsyncStream", "CaptureSink", "EndReason", "LiveCore", "StreamBase", "SyncStream"]
@@ -224,12 +225,17 @@ class LiveCore:
         self.cancelled = True
         self.pipeline.cancel(reason)
 
-    def finish(self) -> list[AdapterOutput]:
-        """Close the pipeline and the capture; build the Report. Idempotent."""
+    def finish(self, websocket: WebSocketEnd | None = None) -> list[AdapterOutput]:
+        """Close the pipeline and the capture; build the Report. Idempotent.
+
+        Args:
+            websocket: how the WebSocket that carried the stream ended (``request`` over a
+                WebSocket), judged by the pipeline (:meth:`Pipeline.close`).
+        """
         if self._report is not None:
             return []
         t = self.now()
-        out = self.pipeline.close(t)
+        out = self.pipeline.close(t, websocket=websocket)
         if self.capture is not None:
             end: EndReason = "eof"
             if self.cancelled:
@@ -275,6 +281,8 @@ class StreamBase:
         stall: seconds of silence that count as a stall.
         start: ``time.monotonic()`` at the request's start (default: now).
         timing: thresholds for the timing diagnostics.
+        request: the request body that was sent (a dict, SDK request params, JSON text
+            or a pydantic model): each tool call is checked against its tool's schema.
     """
 
     _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
@@ -290,9 +298,11 @@ class StreamBase:
         stall: float | None = None,
         start: float | None = None,
         timing: TimingOptions | None = None,
+        request: object = None,
     ) -> None:
         self._response = response
         status, secrets = self._open(response)
+        tools = request_tools(request) if request is not None else ()
         self._core = LiveCore(
             provider=provider,
             capture=capture,
@@ -300,6 +310,7 @@ class StreamBase:
             start=start,
             http_status=status,
             timing=timing,
+            source=SourceInfo(container="http", status=status, tools=tools) if tools else None,
         )
         self._core.secrets = secrets
         self._pending: deque[AdapterOutput] = deque()

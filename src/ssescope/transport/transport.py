@@ -24,6 +24,7 @@ from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import redact_pairs, redact_url, secret_values
 from ..sourceinfo import RequestSummary, SourceInfo
+from ..toolschema.request import request_tools
 from .judge import JudgeOptions, ReportSink, StreamJudge, Tape
 from .kind import asked_for_stream, is_stream, request_model
 from .streams import async_tee, library_of, sync_tee
@@ -96,7 +97,10 @@ class _Common:
         req_headers = list(request.headers.multi_items())
         raw_url = str(url)
         source = SourceInfo(
-            container="http", status=response.status_code, headers=tuple(redact_pairs(pairs))
+            container="http",
+            status=response.status_code,
+            headers=tuple(redact_pairs(pairs)),
+            tools=request_tools(_body(request), req_headers),
         )
 
         def summary() -> RequestSummary:

@@ -10,6 +10,7 @@ from ...events import (
     ReasoningDelta,
     ResponseStart,
     ServerToolResult,
+    StateChange,
     Terminal,
     TextDelta,
     ToolCall,
@@ -37,6 +38,7 @@ _SNAKE = {
     "parentMessageId": "parent_message_id",
     "threadId": "thread_id",
     "runId": "run_id",
+    "stepName": "step_name",
 }
 
 _REASONING_CONTENT = {
@@ -88,6 +90,7 @@ class AgUiAdapter(AdapterBase):
         self._ended_messages: set[str] = set()
         self._calls: dict[str, _Call] = {}
         self._ended_calls: set[str] = set()
+        self._open_steps: set[str] = set()
         self._next_call = 0
         self._last_output = 0
         self._state: JSON = None
@@ -155,21 +158,31 @@ class AgUiAdapter(AdapterBase):
             self._text(kind, obj, record, out)
         elif kind.startswith("TOOL_CALL_"):
             self._tool(kind, obj, record, out)
+        elif kind in ("STEP_STARTED", "STEP_FINISHED"):
+            self._step(kind, obj, record, out)
         elif kind in _REASONING_CONTENT:
             delta = obj.get("delta")
             if isinstance(delta, str) and delta:
                 out.append(ReasoningDelta(record.index, self._last_output, delta))
         elif kind == "STATE_SNAPSHOT":
             self._state = obj.get("snapshot")
+            out.append(StateChange(record.index, "snapshot", self._state))
         elif kind == "STATE_DELTA":
-            try:
-                self._state = apply_patch(
-                    self._state if self._state is not None else {}, obj.get("delta")
-                )
-            except PatchError as exc:
-                out.append(diag(codes.PATCH_FAILED, record, reason=str(exc)))
+            self._delta(obj, record, out)
         elif kind not in _PASSIVE:
             out.append(Unknown(record.index, kind, obj))
+
+    def _delta(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Apply a ``STATE_DELTA``'s JSON Patch to the state (to ``{}`` before any snapshot);
+        a patch that does not apply is reported and leaves the state as it was."""
+        try:
+            state = {} if self._state is None else self._state
+            self._state = apply_patch(state, obj.get("delta"))
+        except PatchError as exc:
+            out.append(diag(codes.PATCH_FAILED, record, reason=str(exc)))
+            out.append(StateChange(record.index, "delta", self._state, applied=False))
+            return
+        out.append(StateChange(record.index, "delta", self._state))
 
     # the run
 
@@ -186,7 +199,9 @@ class AgUiAdapter(AdapterBase):
             return
         if self._ended is not None:  # a further run of the same stream: a new response
             self._left_open(record, out)
+            state = self._state  # the state belongs to the thread: a new run starts from it
             self.__init__(self.framing)  # type: ignore[misc]
+            self._state = state
         self._begin(obj, record, out)
 
     def _left_open(self, record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -194,7 +209,26 @@ class AgUiAdapter(AdapterBase):
             self._order(record, out, "left-open", what="message", id=message)
         for call in sorted(self._calls):
             self._order(record, out, "left-open", what="tool call", id=call)
+        for step in sorted(self._open_steps):
+            self._order(record, out, "left-open", what="step", id=step)
         self._open_messages.clear()
+        self._open_steps.clear()
+
+    def _step(
+        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Steps are named, and a step ends only once it started (the spec's verifier)."""
+        name = self._field(obj, "stepName", record, out)
+        if name is None:
+            return
+        if kind == "STEP_STARTED":
+            if name in self._open_steps:
+                self._order(record, out, "started-again", what="step", id=name)
+            self._open_steps.add(name)
+        elif name in self._open_steps:
+            self._open_steps.discard(name)
+        else:
+            self._order(record, out, "not-started", what="step", id=name, event_type=kind)
 
     def _finished(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._left_open(record, out)
@@ -202,9 +236,9 @@ class AgUiAdapter(AdapterBase):
         rec = record.index
         outcome = obj.get("outcome")
         otype = outcome.get("type") if isinstance(outcome, dict) else None
-        if otype == "interrupt":
-            out.append(Finish(rec, self._last_output, "other", "interrupt"))
-            out.append(Terminal(rec, "incomplete", "RUN_FINISHED (outcome interrupt)"))
+        if otype in ("interrupt", "suspended"):  # paused for input or approval
+            out.append(Finish(rec, self._last_output, "other", otype))
+            out.append(Terminal(rec, "incomplete", f"RUN_FINISHED (outcome {otype})"))
         elif otype in ("cancelled", "canceled", "cancel"):
             out.append(Finish(rec, self._last_output, "other", str(otype)))
             out.append(Terminal(rec, "cancelled", f"RUN_FINISHED (outcome {otype})"))

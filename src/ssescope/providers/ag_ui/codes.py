@@ -49,10 +49,10 @@ ORDER = Code(
     },
     (
         "- **Means:** the events break one of the spec's ordering rules: content or an end for a\n"
-        "  message or tool call that was never started, an end given twice, a message or tool\n"
-        "  call left open when the run ended, `RUN_FINISHED` after `RUN_ERROR` (the run stays\n"
-        "  `failed`), events after the run ended, or events before `RUN_STARTED`. What can be\n"
-        "  read is kept.\n"
+        "  message, tool call or step that was never started, an end given twice, a message,\n"
+        "  tool call or step left open when the run ended, `RUN_FINISHED` after `RUN_ERROR` (the\n"
+        "  run stays `failed`), events after the run ended, or events before `RUN_STARTED`.\n"
+        "  What can be read is kept.\n"
         '- **Example:** `{"type":"RUN_ERROR","message":"x"}` then `{"type":"RUN_FINISHED"}`.\n'
         "- **What to do:** fix the producer (AG-UI's own verifier rejects such streams).\n"
     ),

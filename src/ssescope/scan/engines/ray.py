@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..inputs import Inputs, collect, is_remote
 from ..kernel import BODY, SOURCE, TABLE_ROW, rename_own, scan_batch
@@ -14,6 +14,7 @@ from ..output import output_schema
 from .base import Batches, error_batch
 
 __all__ = [
+    "CALL",
     "kernel_for_files",
     "kernel_for_paths",
     "kernel_for_table",
@@ -62,30 +63,45 @@ def kernel_for_paths(table: pa.Table) -> pa.Table:
     return pa.Table.from_batches(judged or [scan_batch(file_batch([]))])
 
 
+CALL = "__ssescope_call"
+"""The column :func:`kernel_for_table` marks each call's rows with (dropped by
+:func:`number_rows`): Ray may split or merge the outputs of its calls into blocks."""
+
+
 def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
     """``map_batches`` function over the blocks of a table of bodies read from ``path``:
-    ``table_row`` counts the block's rows from 0 (:func:`number_rows` adds the rows of
-    the blocks before it; every row gives at least one judged row)."""
+    ``table_row`` counts the call's rows from 0, and :data:`CALL` names the call
+    (:func:`number_rows` adds the rows of the calls before it)."""
     table = table.rename_columns(rename_own(table.column_names))
     table = table.append_column(TABLE_ROW, pa.array(range(table.num_rows), pa.int64()))
     table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
-    return _run(table, body)
+    judged = _run(table, body)
+    return judged.append_column(CALL, pa.array([uuid.uuid4().hex] * judged.num_rows, pa.string()))
 
 
 def number_rows(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """The judged blocks of one table, in order, with ``table_row`` counted across them
-    (each block's rows were counted from 0 by :func:`kernel_for_table`)."""
-    offset = 0
+    """The judged rows of one table, in order, with ``table_row`` counted across the calls
+    of :func:`kernel_for_table` (each counted its rows from 0; every row gives at least one
+    judged row) and :data:`CALL` dropped."""
+    base = total = 0
+    current: str | None = None
     for batch in batches:
-        if not batch.num_rows:
+        if CALL not in batch.schema.names:
             yield batch
             continue
-        rows = batch.column(TABLE_ROW)
-        last = rows[batch.num_rows - 1].as_py()
+        calls = batch.column(CALL).to_pylist()
+        rows = batch.column(TABLE_ROW).to_pylist()
+        numbered = []
+        for call, row in zip(calls, rows, strict=True):
+            if call != current:
+                current, base = call, total
+            numbered.append(None if row is None else base + row)
+            if row is not None:
+                total = max(total, base + row + 1)
         position = batch.schema.get_field_index(TABLE_ROW)
-        shifted = pc.add(rows, pa.scalar(offset, pa.int64()))
-        yield batch.set_column(position, batch.schema.field(TABLE_ROW), shifted)
-        offset += (last or 0) + 1
+        field = batch.schema.field(TABLE_ROW)
+        renumbered = batch.set_column(position, field, pa.array(numbered, pa.int64()))
+        yield renumbered.drop_columns([CALL])
 
 
 def _dataset(path: str, body: str, keys: list[str] | None) -> Any:
