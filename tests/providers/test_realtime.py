@@ -375,3 +375,14 @@ def test_a_capture_that_starts_mid_response_gets_the_id_from_response_done() -> 
     report = ssescope.inspect(lines(text_delta("Hi"), done("completed")))
     assert (report.response.id, report.text, report.status) == ("r1", "Hi", "completed")
     assert report.provider == "realtime"
+
+
+def test_a_capture_of_the_real_openai_realtime_client_is_read_as_realtime() -> None:
+    # recorded here: the openai client's realtime.connect() through the proxy to serve
+    path = ROOT / "tests" / "fixtures" / "websocket" / "realtime-text-turn.ssecap"
+    (report,) = ssescope.inspect_all(path.read_bytes())
+    assert (report.provider, report.status) == ("realtime", "completed")
+    assert report.text == "Bonjour tout le monde."
+    sent = [json.loads(m)["type"] for m in report.to_dict()["source"]["websocket"]["sent"]]
+    assert sent == ["session.update", "conversation.item.create", "response.create"]
+    assert codes_of(report) == []
