@@ -142,3 +142,11 @@ def test_every_invalid_record_is_flagged_past_the_listed_diagnostics() -> None:
     listed = [row for row in rows if any(d.code == "json.invalid" for d in row.diagnostics)]
     assert len(listed) == 100  # the Report lists the first 100
     assert [d.code for d in table.late] == ["stream.diagnostics-capped"]
+
+
+def test_an_audio_record_is_previewed_by_its_size_and_transcript() -> None:
+    from ssescope.events import Audio
+    from ssescope.output.frame_rows import preview_of
+
+    assert preview_of([Audio(0, 0, data="AAAA" * 4)]) == "audio 12 bytes"
+    assert preview_of([Audio(0, 0, transcript="Hi")]) == 'transcript "Hi"'

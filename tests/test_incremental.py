@@ -25,6 +25,7 @@ from ssescope.providers.mcp.adapter import McpAdapter
 from ssescope.providers.ollama.adapter import OllamaAdapter
 from ssescope.providers.openai_chat.adapter import OpenAIChatAdapter
 from ssescope.providers.openai_responses.adapter import OpenAIResponsesAdapter
+from ssescope.providers.realtime.adapter import RealtimeAdapter
 from ssescope.providers.registry import PROVIDERS, make_adapter
 from ssescope.providers.unknown.adapter import UnknownAdapter
 from ssescope.providers.vercel_ui.adapter import VercelUIAdapter
@@ -39,6 +40,7 @@ ADAPTERS: dict[str, type[Adapter]] = {
     "ollama": OllamaAdapter,
     "cohere": CohereAdapter,
     "bedrock": BedrockAdapter,
+    "realtime": RealtimeAdapter,
     "vercel-ui": VercelUIAdapter,
     "gemini-interactions": GeminiInteractionsAdapter,
     "ag-ui": AgUiAdapter,

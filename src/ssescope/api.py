@@ -239,7 +239,7 @@ def inspect(
     container: str = "auto",
     max_event_bytes: int | None = None,
     timing: TimingOptions | None = None,
-    entry: int | None = None,
+    entry: int | str | None = None,
     request: object = None,
 ) -> Report:
     """Inspect a captured stream.
@@ -263,7 +263,10 @@ def inspect(
         timing: thresholds for the timing diagnostics.
         entry: of a capture holding several streams, the index of the one to inspect (its
             ``entry.index``: the position in a HAR's ``log.entries``, the stream's number
-            in a JSONL log); ``0`` also selects the only stream of any other input.
+            in a JSONL log or on a WebSocket connection); ``0`` also selects the only
+            stream of any other input. A HAR entry whose WebSocket connection carried
+            several responses holds one per response: ``"N.M"`` selects response M of
+            entry N (``N`` alone, the first).
         request: the request body that the stream answered (a dict, SDK request params,
             JSON text or a pydantic model), when the source does not keep it: each tool
             call is then checked against its tool's JSON Schema (``docs/tool-schema.md``).
@@ -290,10 +293,10 @@ def _with_request(stream: Stream, request: object) -> Stream:
     return Stream(dataclasses.replace(stream.info, tools=tools), stream.chunks)
 
 
-def _one(streams: list[Stream], wanted: int | None) -> Stream:
+def _one(streams: list[Stream], wanted: int | str | None) -> Stream:
     """The stream :func:`inspect` reads: the only one, or the entry asked for."""
-    indexes = [
-        i if stream.info.entry is None else stream.info.entry.index
+    labels = [
+        str(i) if stream.info.entry is None else stream.info.entry.label
         for i, stream in enumerate(streams)
     ]
     if wanted is None:
@@ -301,14 +304,16 @@ def _one(streams: list[Stream], wanted: int | None) -> Stream:
             return streams[0]
         raise UsageError(
             f"the capture holds {len(streams)} streams (entries "
-            f"{', '.join(map(str, indexes))}); inspect() reads one: call inspect_all() for "
+            f"{', '.join(labels)}); inspect() reads one: call inspect_all() for "
             "every one, or inspect(..., entry=N) for the entry whose index is N"
         )
-    if wanted in indexes:
-        return streams[indexes.index(wanted)]
-    plural = "entries" if len(indexes) > 1 else "entry"
+    for i, stream in enumerate(streams):
+        entry = stream.info.entry
+        if (str(i) == str(wanted)) if entry is None else entry.selected_by(wanted):
+            return stream
+    plural = "entries" if len(labels) > 1 else "entry"
     raise UsageError(
-        f"there is no entry {wanted}; the input holds the {plural} {', '.join(map(str, indexes))}"
+        f"there is no entry {wanted}; the input holds the {plural} {', '.join(labels)}"
     )
 
 

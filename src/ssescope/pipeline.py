@@ -62,6 +62,19 @@ def error_from_body(body: bytes) -> dict[str, Any]:
     return {"type": None, "message": body.decode("utf-8", "replace")[:500]}
 
 
+def _cancel_sent(sent: tuple[str, ...]) -> bool:
+    """Whether the client's messages of a WebSocket stream include a ``response.cancel``."""
+    for text in sent:
+        if '"response.cancel"' in text:
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj.get("type") == "response.cancel":
+                return True
+    return False
+
+
 class Pipeline:
     """Sans-I/O engine: feed body bytes (with arrival times), get unified events.
 
@@ -330,14 +343,21 @@ class Pipeline:
 
     def _websocket_end(self, ws: WebSocketEnd) -> None:
         """Judge how the WebSocket that carried the stream ended (``docs/verdicts.md``)."""
+        end = ws.describe()
+        cancelled = not self.aggregator.terminal_seen and _cancel_sent(ws.sent)
+        if cancelled:
+            # the client asked for the cancel: what follows is its doing, not a cut
+            after = "the next response began" if ws.next_response else f"the WebSocket {end}"
+            self.aggregator.cancel(
+                f"the client sent response.cancel, and {after} before the terminal event"
+            )
         if ws.next_response or not ws.known:
             return
-        end = ws.describe()
         if ws.dropped:
             self._extra.append(diagnostic(codes.WEBSOCKET_NO_CLOSE_FRAME))
         elif ws.code is not None and ws.code != 1000:
             self._extra.append(diagnostic(codes.WEBSOCKET_CLOSE_CODE, close_code=ws.code, end=end))
-        if not self.aggregator.terminal_seen:
+        if not self.aggregator.terminal_seen and not cancelled:
             self._extra.append(diagnostic(codes.WEBSOCKET_CLOSED_BEFORE_TERMINAL, end=end))
             self.aggregator.cut(f"the WebSocket {end} before the terminal event")
 

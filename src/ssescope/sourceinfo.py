@@ -57,21 +57,41 @@ class EntryInfo:
         url: the request URL (secrets redacted), or ``None``.
         started: when the request started, as the capture writes it (ISO 8601 for a
             HAR), or ``None``.
+        response: of an entry whose WebSocket connection carried several responses (a
+            HAR entry with ``_webSocketMessages``), this response's position on the
+            connection, counted from 0; else ``None``.
     """
 
     index: int
     method: str | None = None
     url: str | None = None
     started: str | None = None
+    response: int | None = None
+
+    @property
+    def label(self) -> str:
+        """What ``--entry`` selects it by: ``"3"``, or ``"3.1"`` for the second response
+        of entry 3's WebSocket connection."""
+        return str(self.index) if self.response is None else f"{self.index}.{self.response}"
+
+    def selected_by(self, wanted: int | str) -> bool:
+        """Whether ``--entry wanted`` (``3`` or ``"3.1"``) names this entry: its label, or
+        its index alone for the first response of a connection."""
+        text = str(wanted)
+        return text == self.label or (self.response == 0 and text == str(self.index))
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (the Report's ``entry`` object)."""
-        return {
+        """Return the JSON form (the Report's ``entry`` object); ``response`` only when
+        the entry's connection carried several responses."""
+        out: dict[str, Any] = {
             "index": self.index,
             "method": self.method,
             "url": self.url,
             "started": self.started,
         }
+        if self.response is not None:
+            out["response"] = self.response
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +135,13 @@ class WebSocketEnd:
             directions.
         sent: the client's messages of this stream (the requests), as text.
         next_response: ``True`` when the connection went on with another response (the
-            stream ended at the next ``response.create``, not at the connection's end).
+            stream ended at the next ``response.create`` or server ``response.created``,
+            not at the connection's end).
         known: ``False`` when the form does not record how the connection ended.
+        sent_at: for each of :attr:`sent`, how many of this stream's server text
+            messages (its records) came before it, and its time (seconds since the
+            connection opened, or ``None``): where the requests fall among the records,
+            for a view that shows both directions in order. Not in the Report.
     """
 
     code: int | None = None
@@ -126,6 +151,7 @@ class WebSocketEnd:
     sent: tuple[str, ...] = ()
     next_response: bool = False
     known: bool = True
+    sent_at: tuple[tuple[int, float | None], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``source.websocket`` object)."""
@@ -142,7 +168,7 @@ class WebSocketEnd:
     def describe(self) -> str:
         """The end in words, for a verdict line: ``"closed with code 1011 (overloaded)"``."""
         if self.next_response:
-            return "ended by the next response.create on the connection"
+            return "ended by the next response on the connection"
         if not self.known:
             return "ended where the capture stops (no close recorded)"
         if self.dropped:

@@ -116,6 +116,7 @@ def test_terminal_events_are_the_union_of_the_packages() -> None:
             "response.completed",
             "response.incomplete",
             "response.failed",
+            "response.done",
             "message-end",
             "finish",
             "stream-end",

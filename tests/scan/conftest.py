@@ -14,7 +14,8 @@ from tests.local_ray import RAY
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory tree: every real stream, two random cuts of each, the HAR fixtures,
-    a capture, a hidden file and one dangling link (an input that cannot be read)."""
+    captures (two of a WebSocket), a hidden file and one dangling link (an input that
+    cannot be read)."""
     from tests.scan.scan_helpers import CONTAINERS, STREAMS, stream_files
 
     root = tmp_path_factory.mktemp("corpus")
@@ -31,6 +32,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (cuts / f"{rel.stem}.cut{n}{rel.suffix}").write_bytes(data[:cut])
     for name in ("chrome-eventsource-messages.har", "chrome-base64.har", "interrupted.ssecap"):
         shutil.copyfile(CONTAINERS / name, root / name)
+    for name in ("devtools-websocket.har", "voice-barge-in.ssecap"):  # WebSocket captures
+        shutil.copyfile(CONTAINERS.parent / "realtime" / name, root / name)
     (root / "gone.sse").symlink_to(root / "no-such-target.sse")
     (root / ".hidden.sse").write_bytes(b"data: hidden\n\n")
     return root

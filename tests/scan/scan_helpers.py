@@ -31,6 +31,7 @@ DONE = (
 
 COMPARED = (
     "container",
+    "transport",
     "provider",
     "framing",
     "status",

@@ -60,7 +60,7 @@ def test_every_row_equals_inspect_of_its_stream(corpus: Path, corpus_rows: dict[
     files = [p for p in corpus.rglob("*") if p.is_file() and not p.name.startswith(".")]
     assert len(files) > 100
     for path in files:
-        got = sorted(by_source.pop(str(path)), key=lambda r: r["entry"] or 0)
+        got = sorted(by_source.pop(str(path)), key=lambda r: (r["entry"] or 0, r["response"] or 0))
         assert [compared(r) for r in got] == [compared(r) for r in expected_rows(path)], path
         assert all(r["error"] is None for r in got)
     # what is left: the dangling link, as a row with an error; the hidden file is skipped
@@ -99,10 +99,10 @@ def test_one_worker_and_two_give_the_same_rows(
 ) -> None:
     out = tmp_path / "one.parquet"
     assert main(["scan", str(corpus / "cuts"), "--out", str(out), "--jobs", "1", "--json"]) == 0
-    one = sorted(read_rows(out), key=lambda r: (r["source"], r["entry"] or 0))
+    one = sorted(read_rows(out), key=lambda r: (r["source"], r["entry"] or 0, r["response"] or 0))
     two = sorted(
         (r for r in corpus_rows["rows"] if r["source"].startswith(str(corpus / "cuts"))),
-        key=lambda r: (r["source"], r["entry"] or 0),
+        key=lambda r: (r["source"], r["entry"] or 0, r["response"] or 0),
     )
     assert one == two
 

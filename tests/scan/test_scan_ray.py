@@ -17,8 +17,8 @@ from ssescope.scan import scan
 pytestmark = pytest.mark.usefixtures("ray_local")
 
 
-def _key(row: dict[str, Any]) -> tuple[str, int]:
-    return row["source"], row["entry"] or 0
+def _key(row: dict[str, Any]) -> tuple[str, int, int]:
+    return row["source"], row["entry"] or 0, row["response"] or 0
 
 
 def test_ray_rows_equal_inspect_and_the_local_engine(corpus: Path, tmp_path: Path) -> None:
@@ -29,10 +29,23 @@ def test_ray_rows_equal_inspect_and_the_local_engine(corpus: Path, tmp_path: Pat
     local_rows = sorted(pq.read_table(local_out).to_pylist(), key=_key)
     assert ray_rows == local_rows
     assert result.summary == local.summary
-    for path in [*sorted((corpus / "cuts").rglob("*"))[:20], corpus / "chrome-base64.har"]:
+    websocket = [corpus / "devtools-websocket.har", corpus / "voice-barge-in.ssecap"]
+    for path in [
+        *sorted((corpus / "cuts").rglob("*"))[:20],
+        corpus / "chrome-base64.har",
+        *websocket,
+    ]:
         if path.is_file():
             got = sorted((r for r in ray_rows if r["source"] == str(path)), key=_key)
             assert [compared(r) for r in got] == [compared(r) for r in expected_rows(path)]
+    ws_rows = [r for r in ray_rows if r["source"] in {str(p) for p in websocket}]
+    # the HAR's WebSocket entry holds two responses, beside an SSE entry
+    assert [r["transport"] for r in ws_rows].count("websocket") == 4
+    assert [(r["entry"], r["response"]) for r in ws_rows if r["source"].endswith(".har")] == [
+        (0, 0),
+        (0, 1),
+        (2, None),
+    ]
     gone = [r for r in ray_rows if r["source"] == str(corpus / "gone.sse")]
     assert gone[0]["error"] == "No such file or directory"
 

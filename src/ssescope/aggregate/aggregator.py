@@ -383,6 +383,7 @@ class Aggregator:
         if audio is None:
             audio = out.audio = AudioReport()
         if ev.data:
+            audio.chunks += 1
             audio.bytes += _b64_len(ev.data)
         if ev.transcript:
             audio.transcript += ev.transcript
@@ -649,9 +650,9 @@ class Aggregator:
                 self.timeline.status(resp.last_record or 0, resp)
 
     def trim_content(self, limit: int) -> None:
-        """Keep at most ``limit`` characters of each text, reasoning and refusal part and of
-        each tool call's arguments (the first ones), counting the rest in
-        :attr:`content_cut`: what a bounded pipeline calls now and then."""
+        """Keep at most ``limit`` characters of each text, reasoning and refusal part, of
+        each tool call's arguments and of each audio transcript (the first ones), counting
+        the rest in :attr:`content_cut`: what a bounded pipeline calls now and then."""
         cut = 0
         for resp in (*self._done, self._current):
             for out in resp.outputs.values():
@@ -660,6 +661,10 @@ class Aggregator:
                         cut += pieces.trim(limit)
                 for call in out.calls:
                     cut += call.trim(limit)
+                audio = out.audio
+                if audio is not None and len(audio.transcript) > limit:
+                    cut += len(audio.transcript) - limit
+                    audio.transcript = audio.transcript[:limit]
         self.content_cut += cut
 
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:

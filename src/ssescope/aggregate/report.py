@@ -78,16 +78,19 @@ class ToolCallReport:
 
 @dataclass(slots=True)
 class AudioReport:
-    """Audio output: decoded byte count, format, transcript. Never mixed into text."""
+    """Audio output: how many pieces of audio data arrived and their decoded byte count,
+    format, transcript. The audio itself is never kept, and never mixed into text."""
 
     bytes: int = 0
     format: str | None = None
     transcript: str = ""
     id: str | None = None
+    chunks: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
         return {
+            "chunks": self.chunks,
             "bytes": self.bytes,
             "format": self.format,
             "transcript": self.transcript,

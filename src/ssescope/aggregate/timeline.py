@@ -161,6 +161,7 @@ class Timeline:
             self.add(record, output, "audio", None, None, "set", audio.to_dict())
             return
         if ev.data:
+            self.add(record, output, "audio", None, "chunks", "set", audio.chunks)
             self.add(record, output, "audio", None, "bytes", "set", audio.bytes)
         if ev.transcript:
             self.add(record, output, "audio", None, "transcript", "append", ev.transcript)

@@ -165,7 +165,7 @@ def inspect(
     color: bool | None,
     strict: bool,
     fail_on: str | None,
-    entry: int | None,
+    entry: str | None,
     row: int | None,
     body: str | None,
     idle_threshold: float | None,
@@ -288,7 +288,7 @@ def replay(
     count: int,
     as_json: bool,
     color: bool | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """Prove the Report does not depend on how the bytes were chunked (exit 5 if it does).
 
@@ -368,7 +368,7 @@ def check(
     provider: str,
     framing: str,
     color: bool | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """Compare the reply assembled from STREAM with what a client built (exit 5 if it differs).
 

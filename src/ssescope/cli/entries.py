@@ -43,51 +43,75 @@ _WORST_FIRST = (
 )
 
 
-def entry_index(source: Input, position: int) -> int:
-    """The number ``--entry`` selects this input by: its entry's index, else its position."""
+def entry_index(source: Input, position: int) -> str:
+    """The label ``--entry`` selects this input by: its entry's (``3``, or ``3.1`` for
+    the second response of a HAR entry's WebSocket connection), else its position."""
     entry = source.info.entry
-    return position if entry is None else entry.index
+    return str(position) if entry is None else entry.label
 
 
-def select_entry(inputs: list[Input], wanted: int) -> Input:
-    """Return the input whose entry index is ``wanted``.
+def _selects(source: Input, position: int, wanted: str) -> bool:
+    entry = source.info.entry
+    return str(position) == wanted if entry is None else entry.selected_by(wanted)
+
+
+def select_entry(inputs: list[Input], wanted: str) -> Input:
+    """Return the input that ``--entry wanted`` names (``N`` or ``N.M``).
 
     Raises:
-        click.BadParameter: naming the entries there are, when none has that index.
+        click.BadParameter: naming the entries there are, when none has that label.
     """
-    indexes = [entry_index(source, i) for i, source in enumerate(inputs)]
-    if wanted in indexes:
-        return inputs[indexes.index(wanted)]
-    there = ", ".join(str(i) for i in indexes)
-    plural = "entries" if len(indexes) > 1 else "entry"
+    for i, source in enumerate(inputs):
+        if _selects(source, i, wanted):
+            return source
+    there = ", ".join(entry_index(source, i) for i, source in enumerate(inputs))
+    plural = "entries" if len(inputs) > 1 else "entry"
     raise click.BadParameter(
         f"there is no entry {wanted}; the input holds the {plural} {there}",
         param_hint="--entry",
     )
 
 
+class _EntryLabel(click.ParamType):  # type: ignore[type-arg]
+    """``N`` or ``N.M`` (response M of entry N's WebSocket connection)."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        head, dot, tail = text.partition(".")
+        if head.isdigit() and (not dot or tail.isdigit()):
+            return f"{int(head)}.{int(tail)}" if dot else str(int(head))
+        self.fail(
+            f"{value!r} is not an entry: give N, or N.M for response M of entry N", param, ctx
+        )
+
+
 def entry_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--entry N``, for the commands that read one stream (a decorator)."""
     return click.option(
         "--entry",
-        type=click.IntRange(min=0),
+        type=_EntryLabel(),
         metavar="N",
-        help="Of a HAR or JSONL log holding several streams, only entry N (its index).",
+        help=(
+            "Of a HAR or JSONL log holding several streams, only entry N (its index); "
+            "N.M: response M of entry N's WebSocket connection."
+        ),
     )(command)
 
 
-def one_entry(inputs: list[Input], wanted: int | None) -> Input:
+def one_entry(inputs: list[Input], wanted: str | None) -> Input:
     """The one stream a command reads: entry ``wanted``, or the input's only stream.
 
     Raises:
-        click.BadParameter: no entry has the index ``wanted``.
+        click.BadParameter: no entry has the label ``wanted``.
         click.UsageError: no ``--entry`` was given and the input holds several streams
             (reading the first one silently would hide the others).
     """
     if wanted is not None:
         return select_entry(inputs, wanted)
     if len(inputs) > 1:
-        there = ", ".join(str(entry_index(s, i)) for i, s in enumerate(inputs))
+        there = ", ".join(entry_index(s, i) for i, s in enumerate(inputs))
         raise click.UsageError(
             f"the input holds {len(inputs)} streams (entries {there}): pick one with --entry N"
         )
@@ -104,7 +128,10 @@ def entry_name(position: int, data: dict[str, Any]) -> Text:
     """What names an entry: ``#3 POST https://… 2026-03-01T10:00:09Z``."""
     entry = data.get("entry") or {}
     line = Text()
-    line.append(f"#{entry.get('index', position)}", style="bold")
+    label = str(entry.get("index", position))
+    if entry.get("response") is not None:
+        label += f".{entry['response']}"
+    line.append(f"#{label}", style="bold")
     for key in ("method", "url"):
         if entry.get(key):
             line.append(f" {visible(str(entry[key]))}")

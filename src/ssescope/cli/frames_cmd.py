@@ -210,7 +210,7 @@ def frames_command(
     jsonl: bool,
     redact: bool,
     color: bool | None,
-    entry: int | None,
+    entry: str | None,
 ) -> int:
     """One row per record: offset, length, time, event / id, what it changed, findings.
 

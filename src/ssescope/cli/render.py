@@ -189,8 +189,13 @@ def _output(
             parts.append(text_block(summary or "(no summary)", style="dim", full=full))
         audio = out.get("audio")
         if audio:
-            kind = visible(str(audio.get("format")))
-            parts.append(Text(f"audio: {audio['bytes']:,} bytes ({kind})"))
+            kind = f" ({visible(str(audio['format']))})" if audio.get("format") else ""
+            chunks = audio.get("chunks") or 0
+            pieces = f"{chunks:,} chunk{'' if chunks == 1 else 's'}, " if chunks else ""
+            parts.append(Text(f"audio: {pieces}{audio['bytes']:,} bytes{kind}"))
+            if audio.get("transcript"):
+                parts.append(Text("audio transcript", style="bold"))
+                parts.append(text_block(audio["transcript"], full=full))
     if "tools" in only:
         parts.extend(_tool_card(call, full, notes) for call in out.get("tool_calls", []))
     if "text" in only and out.get("citations"):

@@ -168,8 +168,15 @@ def _ws_entry(
         headers=redact_headers(_pairs(response.get("headers"))),
         diagnostics=[],
     )
-    for body in bodies:
-        body.entry = EntryInfo(index, request["method"], request["url"] or None, _started(entry))
+    several = len(bodies) > 1
+    for n, body in enumerate(bodies):
+        body.entry = EntryInfo(
+            index,
+            request["method"],
+            request["url"] or None,
+            _started(entry),
+            response=n if several else None,
+        )
     return bodies
 
 

@@ -9,10 +9,15 @@ Chrome DevTools HAR entry's ``_webSocketMessages``, and a JSONL log of messages 
 
 Each server text message is one record: its bytes (line breaks in it made spaces) and a
 line feed, so the NDJSON framing reads one JSON value per message. Client messages are the requests: they are kept
-(:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled. Each
-``response.create`` the client sends after the first starts a new stream, so a
-connection that carried several responses gives several bodies, like the entries of a
-HAR. The connection's end belongs to the last of them.
+(:attr:`~ssescope.sourceinfo.WebSocketEnd.sent`), never assembled; the audio of an
+``input_audio_buffer.append`` is not kept (its length is, see :func:`elide_audio`).
+
+A connection that carried several responses gives several bodies, like the entries of a
+HAR: a new one starts at a client ``response.create`` once the current one has its
+response (or an earlier ``response.create`` still unanswered), and at a server
+``response.created`` once the current one has had one (a Realtime session whose server
+detects the user's turns creates responses with no ``response.create``). The
+connection's end belongs to the last of them.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ __all__ = [
     "Direction",
     "Message",
     "Opcode",
+    "ResponseSplitter",
+    "elide_audio",
     "is_response_create",
     "message_record",
     "split_responses",
@@ -64,20 +71,85 @@ class Message:
 class _Group:
     received: list[Chunk] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
+    sent_at: list[tuple[int, float | None]] = field(default_factory=list)
     messages: int = 0
-    created: bool = False
     binary: list[Diagnostic] = field(default_factory=list)
 
 
-def is_response_create(data: bytes) -> bool:
-    """Whether a client text message is a ``response.create`` (the start of a response)."""
-    if b"response.create" not in data:
+def _is_type(data: bytes, kind: bytes, head: int | None = None) -> bool:
+    """Whether ``data`` is a JSON object of type ``kind`` (looked for in its first or last
+    ``head`` bytes before it is decoded, when given: the type leads the object, or ends it
+    when a recorder sorted the keys)."""
+    if head is None:
+        if kind not in data:
+            return False
+    elif kind not in data[:head] and kind not in data[-head:]:
         return False
     try:
         obj = orjson.loads(data)
     except orjson.JSONDecodeError:
         return False
-    return isinstance(obj, dict) and obj.get("type") == "response.create"
+    return isinstance(obj, dict) and obj.get("type") == kind.strip(b'"').decode()
+
+
+def is_response_create(data: bytes) -> bool:
+    """Whether a client text message is a ``response.create`` (the start of a response)."""
+    return _is_type(data, b"response.create")
+
+
+class ResponseSplitter:
+    """Where the next response of a WebSocket connection begins: fed every message in
+    order, :meth:`starts` says whether it begins a new response (the current one ends just
+    before it). The one rule :func:`split_responses` and a live recorder share.
+
+    A new response begins at a client ``response.create`` once the current one has its
+    response (or an earlier ``response.create`` is still unanswered), and at a server
+    ``response.created`` once the current one has had one (a Realtime server that detects
+    the user's turns creates responses with no ``response.create``).
+    """
+
+    __slots__ = ("_pending", "_responded")
+
+    def __init__(self) -> None:
+        self._pending = False  # a response.create with no response.created yet
+        self._responded = False  # the server created the current response
+
+    def starts(self, direction: Direction, opcode: Opcode, data: bytes) -> bool:
+        """Whether this message begins a new response."""
+        if opcode != "text":
+            return False
+        if direction == "send":
+            if not is_response_create(data):
+                return False
+            new = self._pending or self._responded
+            self._pending, self._responded = True, False
+            return new
+        if not _is_type(data, b'"response.created"', 512):
+            return False
+        new = self._responded and not self._pending
+        self._pending, self._responded = False, True
+        return new
+
+
+_APPEND = b"input_audio_buffer.append"
+_ELIDE_FROM = 256  # shorter messages are kept as they are
+
+
+def elide_audio(data: bytes) -> str:
+    """A client message as text, for the Report: an ``input_audio_buffer.append`` has its
+    base64 ``audio`` replaced by ``"(N base64 characters, not kept)"``; any other message
+    is kept as sent."""
+    if len(data) >= _ELIDE_FROM and _APPEND in data[:256]:
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict) and obj.get("type") == _APPEND.decode():
+            audio = obj.get("audio")
+            if isinstance(audio, str):
+                obj["audio"] = f"({len(audio)} base64 characters, not kept)"
+                return orjson.dumps(obj).decode()
+    return data.decode("utf-8", "replace")
 
 
 def message_record(data: bytes) -> bytes:
@@ -118,16 +190,16 @@ def split_responses(
         by the next ``response.create``). Never raises.
     """
     groups = [_Group()]
+    splitter = ResponseSplitter()
     for n, msg in enumerate(messages):
         group = groups[-1]
+        if splitter.starts(msg.direction, msg.opcode, msg.data):
+            group = _Group()
+            groups.append(group)
         if msg.direction == "send":
-            if msg.opcode == "text" and is_response_create(msg.data):
-                if group.created:
-                    group = _Group(created=True)
-                    groups.append(group)
-                group.created = True
             group.messages += 1
-            group.sent.append(msg.data.decode("utf-8", "replace"))
+            group.sent.append(elide_audio(msg.data))
+            group.sent_at.append((len(group.received), msg.time))
             continue
         group.messages += 1
         if msg.opcode == "binary":
@@ -166,6 +238,7 @@ def split_responses(
                 sent=tuple(group.sent),
                 next_response=not last,
                 known=end is not None or not last,
+                sent_at=tuple(group.sent_at),
             ),
         )
         if group.received and group.received[0].time is not None:

@@ -8,7 +8,8 @@ read, in bounded memory. Nothing is parsed again: the event column and the previ
 from what the engine produced for the record.
 
 * The **preview** shows what the record changed: its text delta, its tool-call argument
-  fragment as received, its finish reason or usage; a record that produced none of these
+  fragment as received, its audio (by size) or audio transcript, its finish reason or
+  usage; a record that produced none of these
   shows its JSON ``type`` or its data.
 * The **event** is the SSE event name, or, for a record without an ``event:`` line
   (NDJSON, Vercel, Responses), the JSON ``type`` it carries.
@@ -29,6 +30,7 @@ import orjson
 
 from ..diagnostics import Diagnostic
 from ..events import (
+    Audio,
     Citation,
     Finish,
     ProviderError,
@@ -178,6 +180,12 @@ def preview_of(events: list[Any]) -> str:
             parts.append(f"{ev.field} snapshot ({len(ev.value):,} chars)")
         elif kind is Citation:
             parts.append("citation")
+        elif kind is Audio:
+            if ev.data:
+                size = len(ev.data.rstrip("=")) * 3 // 4  # base64: the decoded bytes
+                parts.append(f"audio {size:,} bytes")
+            if ev.transcript:
+                parts.append(f"transcript {_quoted(ev.transcript)}")
         elif kind is Finish:
             parts.append(f"finish {ev.raw if ev.raw is not None else ev.reason}")
         elif kind is Usage:

@@ -55,6 +55,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("url", pa.string()),
         pa.field(STARTED, pa.timestamp("us", tz="UTC")),
         pa.field("container", pa.string()),
+        pa.field("transport", pa.string()),
         pa.field("provider", pa.string()),
         pa.field("framing", pa.string()),
         pa.field("status", pa.string()),
@@ -92,6 +93,12 @@ RESULT_SCHEMA = pa.schema(
 """The columns :func:`scan_batch` produces for each stream, after the carried key columns."""
 
 _NAMES = RESULT_SCHEMA.names
+
+
+def _transport(report: Report) -> str:
+    """The ``transport`` column: ``websocket`` for a stream a WebSocket carried, else the
+    body's framing (``sse``, ``ndjson``, ``json-array``, ``json``, ``aws-eventstream``)."""
+    return "websocket" if report.websocket is not None else report.framing
 
 
 def _started(value: object) -> datetime | None:
@@ -138,6 +145,7 @@ def _values(
         entry.url,
         _started(entry.started) or _started(started),
         report.container,
+        _transport(report),
         report.provider,
         report.framing,
         response.status,

@@ -22,8 +22,9 @@ class Entry:
             the input's streams); ``None`` when the input holds one stream.
         method: the request method, when the input records it (HAR, ``.ssecap``, curl).
         url: the request URL (secrets redacted), when the input records it.
-        response: the response's position in a capture holding several back to back
-            (``None`` when the stream holds one).
+        response: the response's position in a capture holding several back to back, or
+            on a HAR entry's WebSocket connection (``--entry N.M``); ``None`` when the
+            stream holds one.
         started: when the request started, as the input writes it (a HAR's
             ``startedDateTime``), or ``None``.
         tools: how many tools the request declared, when the input keeps the request's
@@ -63,7 +64,9 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
         url = entry.url if entry is not None else request["url"] if request else None
         index = entry.index if entry is not None else position if several else None
         started = entry.started if entry is not None else None
-        where = Entry(index, method, url, None, started, len(info.tools) or None)
+        # the responses of one HAR entry's WebSocket connection share its index (N.M)
+        on_socket = entry.response if entry is not None else None
+        where = Entry(index, method, url, on_socket, started, len(info.tools) or None)
         if len(report.responses) > 1:
             found.extend(
                 (

@@ -122,6 +122,16 @@ PRESETS: tuple[QuirkPreset, ...] = (
         "each JSON data payload spread over several data: lines",
         ("any SSE",),
     ),
+    QuirkPreset(
+        "realtime-incomplete-no-details",
+        "response.done with status incomplete and status_details null (OpenAI Realtime)",
+        ("realtime",),
+    ),
+    QuirkPreset(
+        "realtime-beta-event-names",
+        "the beta event names: response.text.delta, response.audio_transcript.delta…",
+        ("realtime",),
+    ),
 )
 """Every quirk preset, in the order ``serve --list-quirks`` prints them."""
 

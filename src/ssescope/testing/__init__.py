@@ -9,7 +9,10 @@ Installed with the ``pytest`` (or ``test``) extra, the pytest plugin
 - the ``ssescope_chunking`` fixture: a test that asks for it runs once per chunking of
   :data:`CHUNKINGS` (whole, 1 byte, random seeds, split inside UTF-8);
 - :func:`assert_assembled`: fails with a field-by-field diff when what the client built
-  differs from the right assembly of the stream it was served.
+  differs from the right assembly of the stream it was served (a WebSocket exchange too:
+  its capture, or the list of its messages);
+- :func:`websocket_reports`: the Report of each response of a WebSocket exchange, from
+  the messages a test of a WebSocket client holds.
 """
 
 from __future__ import annotations
@@ -17,5 +20,13 @@ from __future__ import annotations
 from .chunking import CHUNKINGS, chunkings
 from .judge import assert_assembled
 from .server import ServedURL, SSEScopeServer
+from .websocket import websocket_reports
 
-__all__ = ["CHUNKINGS", "SSEScopeServer", "ServedURL", "assert_assembled", "chunkings"]
+__all__ = [
+    "CHUNKINGS",
+    "SSEScopeServer",
+    "ServedURL",
+    "assert_assembled",
+    "chunkings",
+    "websocket_reports",
+]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 from typing import Any
 
 from ..aggregate.timeline import Timeline
@@ -53,12 +54,15 @@ def analyse(
 
     Returns:
         ``{"report", "frames", "timeline", "container", "headers", "body_b64", "entries",
-        "entry", "end_findings"}``: the Report's dict, one dict per record, the timeline's changes (each
+        "entry", "end_findings", "websocket"}``: the Report's dict, one dict per record, the timeline's changes (each
         as :meth:`~ssescope.aggregate.timeline.Change.to_list`),
         the body bytes in base64 when they differ from ``data`` (a container was
         unwrapped), else ``None``, the entries (``[]`` for an input holding one), and
         the positions in the Report's diagnostics of the findings about the stream's end
-        (:class:`~ssescope.inflight.FedFindings`).
+        (:class:`~ssescope.inflight.FedFindings`), and for a stream a WebSocket carried,
+        the Report's ``source.websocket`` with ``describe`` (how it ended, in words) and
+        ``order`` (its messages in both directions: client messages with their type, runs
+        of server records), else ``None``.
 
     Raises:
         UsageError: for an unknown provider or framing name, or an ``entry`` out of range.
@@ -130,7 +134,44 @@ def analyse(
         "entry": chosen,
         # the findings about its end (held while a Live exchange is still in flight)
         "end_findings": fed.at_end(report.diagnostics),
+        "websocket": _websocket(body, len(body.chunks)),
     }
+
+
+def _message_type(text: str) -> str | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    kind = value.get("type") if isinstance(value, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _websocket(body: Body, received: int) -> dict[str, Any] | None:
+    """Both directions of a WebSocket stream, in order: each client message (a request,
+    never assembled) and each run of server messages (the records), and how it ended."""
+    ws = body.websocket
+    if ws is None:
+        return None
+    messages: list[dict[str, Any]] = []
+    at = 0
+    for text, (before, time) in zip(ws.sent, ws.sent_at, strict=False):
+        if before > at:
+            messages.append({"dir": "receive", "first": at, "last": before - 1})
+            at = before
+        messages.append(
+            {
+                "dir": "send",
+                "time": time,
+                "type": _message_type(text),
+                "size": len(text),
+                "preview": _preview(text),
+                "before": before,
+            }
+        )
+    if received > at:
+        messages.append({"dir": "receive", "first": at, "last": received - 1})
+    return {**ws.to_dict(), "describe": ws.describe(), "order": messages}
 
 
 def _choose(data: bytes, entry: int | None) -> tuple[list[Body], int]:

@@ -304,6 +304,42 @@ function render() {
   drawTimeline();
   renderDiagnostics(report);
   renderOutputs();
+  renderWebSocket(state.result.websocket);
+}
+
+// A stream a WebSocket carried: how the connection ended, and its messages in order. The
+// client's messages are the requests (shown, never assembled); the server's are the records.
+function renderWebSocket(ws) {
+  const box = $("ws");
+  box.hidden = !ws;
+  if (!ws) return;
+  const close = $("ws-close");
+  close.textContent = "Connection " + ws.describe;
+  close.dataset.close = ws.dropped || !ws.close_known && !ws.ended_by_next_response ? "warn"
+    : ws.close_code !== null && ws.close_code !== 1000 ? "bad" : "ok";
+  const sent = ws.order.filter((m) => m.dir === "send").length;
+  $("ws-count").textContent = plural(ws.messages, "message") + " · " + plural(sent, "request");
+  const list = $("ws-messages");
+  list.replaceChildren();
+  for (const m of ws.order) {
+    const item = el("li");
+    item.dataset.dir = m.dir;
+    item.dataset.testid = "ws-message";
+    if (m.dir === "send") {
+      item.appendChild(el("span", null, "→ request"));
+      if (m.time !== null && m.time !== undefined) item.appendChild(el("span", "muted", fmtS(m.time)));
+      item.appendChild(el("b", null, m.type || "(not JSON)"));
+      item.appendChild(el("span", "ws-preview", visible(m.preview)));
+    } else {
+      const n = m.last - m.first + 1;
+      item.appendChild(el("span", null, "← server"));
+      const link = el("button", "link", n === 1 ? "record #" + m.first : "records #" + m.first + "–#" + m.last);
+      link.addEventListener("click", () => select(m.first, true));
+      item.appendChild(link);
+      item.appendChild(el("span", "muted", plural(n, "message")));
+    }
+    list.appendChild(item);
+  }
 }
 
 function problemCounts(report) {
@@ -331,14 +367,16 @@ function renderEntries(entries, chosen) {
     const button = el("button", "entry");
     button.dataset.testid = "entry-" + pos;
     if (pos === chosen) button.setAttribute("aria-current", "true");
-    button.appendChild(el("span", "mono", "#" + entry.index));
+    // the responses of one HAR entry's WebSocket connection: #3.0, #3.1 (as --entry takes them)
+    const label = entry.response === undefined || entry.response === null ? String(entry.index) : entry.index + "." + entry.response;
+    button.appendChild(el("span", "mono", "#" + label));
     const pill = el("span", "pill status", entry.status);
     pill.dataset.status = entry.status;
     button.appendChild(pill);
     const what = [entry.method, entry.url].filter(Boolean).join(" ") || "stream " + entry.index;
     button.appendChild(el("span", "entry-url", what));
     button.appendChild(el("span", "muted", entry.provider + (entry.started ? " · " + entry.started : "")));
-    button.addEventListener("click", () => { if (pos !== state.entry) inspectBytes(state.bytes, "stream #" + entry.index, pos); });
+    button.addEventListener("click", () => { if (pos !== state.entry) inspectBytes(state.bytes, "stream #" + label, pos); });
     item.appendChild(button);
     list.appendChild(item);
   });
@@ -719,6 +757,17 @@ function outputPane(out) {
     body.dataset.testid = "refusal";
     ref.appendChild(body);
     pane.appendChild(ref);
+  }
+  if (out.audio) {
+    // audio is counted and sized, never kept: the transcript is what there is to read
+    const card = el("div", "card audio");
+    card.dataset.testid = "audio";
+    const a = out.audio;
+    card.appendChild(el("b", null, "Audio · " + plural(a.chunks || 0, "chunk") + " · " + fmtBytes(a.bytes || 0) + (a.format ? " · " + a.format : "")));
+    const body = el("div", "body-text", a.transcript || "(no transcript)");
+    body.dataset.testid = "audio-transcript";
+    card.appendChild(body);
+    pane.appendChild(card);
   }
   for (const call of out.tool_calls || []) pane.appendChild(callCard(call, out.partial));
   if (out.citations && out.citations.length) {
