@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -13,14 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..venv_server import free_port, venv_server
+
 PHOENIX_ENV = "SSESCOPE_PHOENIX"
 """The ``phoenix`` executable of the venv ``.ci/run`` makes from phoenix-requirements.txt."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _get(url: str) -> Any:
@@ -34,7 +28,7 @@ def phoenix_server(executable: str, workdir: Path, *, timeout: float = 240.0) ->
 
     Phoenix's own telemetry is off and it loads nothing from outside the machine.
     """
-    port, grpc_port = _free_port(), _free_port()
+    port, grpc_port = free_port(), free_port()
     env = {
         **os.environ,
         "PHOENIX_WORKING_DIR": str(workdir),
@@ -45,33 +39,11 @@ def phoenix_server(executable: str, workdir: Path, *, timeout: float = 240.0) ->
         "PHOENIX_ALLOW_EXTERNAL_RESOURCES": "false",
         "DO_NOT_TRACK": "1",
     }
-    env.pop("PYTHONPATH", None)  # (its own venv, not this tree)
-    log = (workdir / "phoenix.log").open("wb")
-    process = subprocess.Popen(
-        [executable, "serve"], env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"phoenix exited with {process.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(url + "/healthz", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"phoenix did not start in {timeout:.0f} s") from None
-                time.sleep(0.5)
+    with venv_server(
+        "phoenix", [executable, "serve"], env, workdir, url + "/healthz", timeout=timeout
+    ):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-        log.close()
 
 
 def stored_spans(url: str, project: str = "default", *, want: int, wait: float = 30.0) -> list[Any]:
