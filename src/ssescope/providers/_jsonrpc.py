@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..codes.jsonrpc import JSONRPC_INVALID_ENVELOPE, JSONRPC_UNEXPECTED_JSON
-from ..events import JSON
+from ..codes.spec import Form
+from ..events import JSON, Terminal
 from ..framing.records import DataRecord
-from ._base import AdapterBase, AdapterOutput, diag
+from ._base import AdapterBase, AdapterOutput, compact_json, diag, error_fields, provider_error
 
-__all__ = ["Envelope", "read_envelope", "read_message"]
+__all__ = ["Envelope", "failed", "read_envelope", "read_message"]
 
 Kind = Literal["response", "error", "notification", "request", "invalid"]
 
@@ -68,3 +69,11 @@ def read_message(
     if env.problem is not None:
         out.append(diag(JSONRPC_INVALID_ENVELOPE, record, problem=env.problem))
     return env
+
+
+def failed(record: DataRecord, error: JSON, out: list[AdapterOutput], form: Form) -> None:
+    """A JSON-RPC ``error`` answering the request: the provider's error (its ``form``),
+    then the response ``failed``."""
+    kind, message, code = error_fields(error, compact_json)
+    provider_error(record, out, message, kind, code, error, form=form, text=message)
+    out.append(Terminal(record.index, "failed", "JSON-RPC error"))

@@ -9,13 +9,10 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    compact_json,
     diag,
-    error_fields,
-    provider_error,
     refuse_feed_after_close,
 )
-from .._jsonrpc import read_message
+from .._jsonrpc import failed, read_message
 from . import codes
 
 __all__ = ["A2aAdapter"]
@@ -82,11 +79,7 @@ class A2aAdapter(AdapterBase):
             out.append(ResponseStart(rec, None, None))
             self._started = True
         if env.kind == "error":
-            kind, message, code = error_fields(env.error, compact_json)
-            provider_error(
-                record, out, message, kind, code, env.error, form=codes.ERROR, text=message
-            )
-            out.append(Terminal(rec, "failed", "JSON-RPC error"))
+            failed(record, env.error, out, codes.ERROR)
             self._done = True
             return out
         if env.kind != "response" or not isinstance(env.result, dict):

@@ -11,11 +11,9 @@ from .._base import (
     AdapterOutput,
     compact_json,
     diag,
-    error_fields,
-    provider_error,
     refuse_feed_after_close,
 )
-from .._jsonrpc import read_message
+from .._jsonrpc import failed, read_message
 from . import codes
 
 __all__ = ["McpAdapter"]
@@ -68,11 +66,7 @@ class McpAdapter(AdapterBase):
             return out
         self._done = True
         if env.kind == "error":
-            kind, message, code = error_fields(env.error, compact_json)
-            provider_error(
-                record, out, message, kind, code, env.error, form=codes.ERROR, text=message
-            )
-            out.append(Terminal(rec, "failed", "JSON-RPC error"))
+            failed(record, env.error, out, codes.ERROR)
             return out
         result = env.result
         out.append(TextDelta(rec, 0, _result_text(result)))
