@@ -27,26 +27,30 @@ _SECONDS = "s"
 _TOKENS = "{token}"
 
 
-class _Latest:
+def _seconds(meter: Meter, name: str, description: str) -> Histogram:
+    return meter.create_histogram(
+        name, _SECONDS, description, explicit_bucket_boundaries_advisory=n.DURATION_BUCKETS
+    )
+
+
+class _Timing:
+    """The three time histograms both sets have, under the names of one set."""
+
+    def __init__(self, meter: Meter, duration: tuple[str, str], ttfc: str, tpoc: str) -> None:
+        self.duration = _seconds(meter, *duration)
+        self.ttfc = _seconds(meter, ttfc, "Time to receive the first chunk of generated content.")
+        self.tpoc = _seconds(
+            meter, tpoc, "Time per output chunk, for each content chunk after the first."
+        )
+
+
+class _Latest(_Timing):
     def __init__(self, meter: Meter) -> None:
-        buckets = n.DURATION_BUCKETS
-        self.duration = meter.create_histogram(
-            n.LATEST_DURATION,
-            _SECONDS,
-            "GenAI client inference operation duration.",
-            explicit_bucket_boundaries_advisory=buckets,
-        )
-        self.ttfc = meter.create_histogram(
+        super().__init__(
+            meter,
+            (n.LATEST_DURATION, "GenAI client inference operation duration."),
             n.LATEST_TTFC,
-            _SECONDS,
-            "Time to receive the first chunk of generated content.",
-            explicit_bucket_boundaries_advisory=buckets,
-        )
-        self.tpoc = meter.create_histogram(
             n.LATEST_TPOC,
-            _SECONDS,
-            "Time per output chunk, for each content chunk after the first.",
-            explicit_bucket_boundaries_advisory=buckets,
         )
         self.usage: dict[str, Counter] = {
             key: meter.create_counter(name, _TOKENS, f"Tokens used: {key}.")
@@ -63,26 +67,10 @@ class _Latest:
         }
 
 
-class _V141:
+class _V141(_Timing):
     def __init__(self, meter: Meter) -> None:
-        buckets = n.DURATION_BUCKETS
-        self.duration = meter.create_histogram(
-            n.V141_DURATION,
-            _SECONDS,
-            "GenAI operation duration.",
-            explicit_bucket_boundaries_advisory=buckets,
-        )
-        self.ttfc = meter.create_histogram(
-            n.V141_TTFC,
-            _SECONDS,
-            "Time to receive the first chunk of generated content.",
-            explicit_bucket_boundaries_advisory=buckets,
-        )
-        self.tpoc = meter.create_histogram(
-            n.V141_TPOC,
-            _SECONDS,
-            "Time per output chunk, for each content chunk after the first.",
-            explicit_bucket_boundaries_advisory=buckets,
+        super().__init__(
+            meter, (n.V141_DURATION, "GenAI operation duration."), n.V141_TTFC, n.V141_TPOC
         )
         self.tokens = meter.create_histogram(
             n.V141_TOKEN_USAGE,
