@@ -269,6 +269,47 @@ def test_the_final_interaction_status_gives_the_verdict(status: str, verdict: st
     assert report.to_dict()["id"] == "v1_a"
 
 
+def _final(interaction: str) -> bytes:
+    return (
+        'data: {"interaction":{"id":"v1_a"},"event_type":"interaction.created"}\n\n'
+        'data: {"interaction":' + interaction + ',"event_type":"interaction.completed"}\n\n'
+    ).encode()
+
+
+def test_an_unknown_final_status_is_reported_and_the_response_still_ends() -> None:
+    report = ssescope.inspect(_final('{"id":"v1_a","status":"paused"}'))
+    assert report.status == "completed"
+    [found] = [d for d in report.diagnostics if d.code == "gemini-interactions.unknown-status"]
+    assert "'paused'" in found.message
+
+
+@pytest.mark.parametrize(
+    ("usage", "form"),
+    [('"many"', "not-an-object"), ('{"total_input_tokens":"7"}', "not-an-integer")],
+)
+def test_a_malformed_interaction_usage_is_reported(usage: str, form: str) -> None:
+    report = ssescope.inspect(_final('{"id":"v1_a","status":"completed","usage":' + usage + "}"))
+    assert report.status == "completed"
+    found = [
+        d
+        for d in report.to_dict()["diagnostics"]
+        if d["code"] == "gemini-interactions.invalid-usage"
+    ]
+    assert [d["form"] for d in found] == [form]
+
+
+def test_a_run_error_with_its_text_under_error_is_read_and_noted() -> None:
+    body = (
+        b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
+        b'{"type":"RUN_ERROR","error":"model overloaded"}\n'
+    )
+    report = ssescope.inspect(body)
+    assert report.provider == "ag-ui"
+    assert report.status == "failed"
+    assert report.to_dict()["error"]["message"] == "model overloaded"
+    assert "ag-ui.error-key" in [d.code for d in report.diagnostics]
+
+
 def test_an_interactions_error_event_is_failed() -> None:
     body = b'data: {"event_type":"error","error":{"code":"quota","message":"over quota"}}\n\n'
     report = ssescope.inspect(body)
