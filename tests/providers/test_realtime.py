@@ -249,6 +249,14 @@ def test_rate_limits_transcription_failures_and_bad_fields_are_diagnosed() -> No
     assert report.status == "completed"
 
 
+def test_a_message_that_is_json_but_not_an_object_is_reported_and_the_rest_read() -> None:
+    body = lines(CREATED, text_delta("Hi")) + b"[1, 2]\n" + lines(done("completed"))
+    report = ssescope.inspect(body, provider="realtime")
+    assert "realtime.unexpected-json" in codes_of(report)
+    assert report.status == "completed"
+    assert report.outputs[0].text == "Hi"
+
+
 def test_detection_keeps_responses_api_events_apart() -> None:
     responses = {"type": "response.created", "sequence_number": 0, "response": {"id": "r"}}
     assert ssescope.inspect(lines(responses)).provider == "openai-responses"
