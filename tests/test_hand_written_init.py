@@ -39,6 +39,9 @@ VALUES: dict[str, list[object]] = {
         (f"{cls}.index" for cls in ("ToolCallDelta", "ToolCall", "ToolCallEnd")), OPTIONAL_INTS
     ),
     "complete": [True, False],
+    "applied": [True, False],
+    "StateChange.kind": ["snapshot", "delta"],
+    "StateChange.value": JSONS,
     "values": [{}, {"input_tokens": 3, "output_tokens": None}],
     "content": JSONS,
     "citation": JSONS,
@@ -57,6 +60,7 @@ VALUES: dict[str, list[object]] = {
             "signature",
             "redacted",
             "encrypted",
+            "summary",
             "tool_use_id",
             "error_type",
             "ProviderError.code",

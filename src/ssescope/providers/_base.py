@@ -305,10 +305,10 @@ def token_count(value: object) -> int | None:
 def provider_error(
     record: DataRecord,
     out: list[AdapterOutput],
-    error_message: str,
-    error_kind: str | None = None,
-    error_code: str | None = None,
-    error_raw: JSON = None,
+    _message: str,
+    _kind: str | None = None,
+    _code: str | None = None,
+    _raw: JSON = None,
     /,
     *,
     form: Form,
@@ -319,16 +319,17 @@ def provider_error(
     Args:
         record: the record that carried the error.
         out: where the event and the diagnostic go.
-        error_message: the error's message text.
-        error_kind: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
-        error_code: the provider's error code, as text.
-        error_raw: the error value as the wire sent it.
+        _message: the error's message text.
+        _kind: the provider's error type (``overloaded_error``, ``UNAVAILABLE``…).
+        _code: the provider's error code, as text.
+        _raw: the error value as the wire sent it.
         form: the provider's message form of ``provider.error`` (its ``codes.ERROR``).
         **args: the arguments of that message form (``message``, ``error_type``… as it names
-            them). (The positional parameters take names no message form uses: the compiled
-            core does not let a keyword argument share the name of a positional-only one.)
+            them). (The positional parameters take names no message form can use, with a
+            leading underscore: the compiled core does not let a keyword argument share
+            the name of a positional-only one.)
     """
-    out.append(ProviderError(record.index, error_kind, error_message, error_code, error_raw))
+    out.append(ProviderError(record.index, _kind, _message, _code, _raw))
     out.append(build(form, args, record.start, record.index))
 
 
