@@ -153,6 +153,7 @@ class TestPipeline:
             "total_s": None,
             "max_gap_s": None,
             "max_content_idle_s": None,
+            "max_content_idle_after": None,
             "gap_histogram": None,
         }
 

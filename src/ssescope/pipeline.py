@@ -444,10 +444,12 @@ class Pipeline:
 
     def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
         """Tell a bounded pipeline's running figures which records carried content."""
-        marks = self.aggregator.content_records
-        consumed = summary.classify(marks, end=end)
+        agg = self.aggregator
+        marks = agg.content_records
+        consumed = summary.classify(marks, agg.content_kinds, end=end)
         if consumed:
             del marks[:consumed]
+            del agg.content_kinds[:consumed]
 
     def _summarise(self, summary: TimingSummary, record: Record) -> None:
         """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
@@ -636,6 +638,7 @@ class Pipeline:
                 self._timing,
                 trailing_stall=trailing_stall,
                 content_records=agg.content_records,
+                content_kinds=agg.content_kinds,
             )
         else:
             self._settle(self._summary, end=True)

@@ -181,3 +181,66 @@ def test_a_stream_without_arrival_times_has_no_content_idle() -> None:
     assert report.status == "completed"
     assert report.timing.max_content_idle_s is None
     assert report.to_dict()["timing"]["max_content_idle_s"] is None
+
+
+def _chat(
+    pieces: list[tuple[float, dict[str, Any]]], finish: str | None
+) -> list[tuple[float, str]]:
+    """An OpenAI Chat stream of the given deltas at the given times, with ``finish`` (and
+    ``[DONE]``) right after the last."""
+    chunk = {"id": "c", "object": "chat.completion.chunk", "model": "gpt-test"}
+    out = []
+    for t, delta in pieces:
+        body = {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        out.append((t, f"data: {json.dumps(body)}\n\n"))
+    if finish is not None:
+        t = pieces[-1][0] + 0.01
+        body = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+        out += [(t, f"data: {json.dumps(body)}\n\n"), (t + 0.01, "data: [DONE]\n\n")]
+    return out
+
+
+def _tool(args: str, first: bool = False) -> dict[str, Any]:
+    call: dict[str, Any] = {"index": 0, "function": {"arguments": args}}
+    if first:
+        call.update(id="call_1", type="function")
+        call["function"]["name"] = "get_weather"
+    return {"tool_calls": [call]}
+
+
+@pytest.mark.parametrize("bounded", [False, True])
+def test_the_longest_silence_says_which_content_it_followed(tmp_path: Path, bounded: bool) -> None:
+    # text, then a tool call whose arguments stop for 3 s halfway, then the rest
+    pieces = [(0.1, {"role": "assistant", "content": ""}), (0.2, {"content": "Let me look."})]
+    pieces += [(0.3, _tool('{"city": ', first=True)), (3.3, _tool('"Paris"}'))]
+    path = _capture(tmp_path, _chat(pieces, "tool_calls"), 3.4)
+    [stream] = open_streams(path)
+    pipeline = Pipeline(source=stream.info, bounded=bounded)
+    report = feed_chunks(pipeline, list(stream.chunks)).report()
+    assert report.status == "completed"
+    assert report.timing.max_content_idle_s == pytest.approx(3.0, abs=1e-6)
+    assert report.timing.max_content_idle_after == "tool call"
+    assert report.to_dict()["timing"]["max_content_idle_after"] == "tool call"
+
+
+@pytest.mark.parametrize(
+    ("pieces", "end", "after"),
+    [
+        # the longest wait is the one before the first content: it followed nothing
+        ([(0.1, {"role": "assistant"}), (2.5, {"content": "Hi"})], 2.6, None),
+        # reasoning, then a long pause, then the answer
+        ([(0.1, {"reasoning_content": "hmm"}), (2.1, {"content": "Hi"})], 2.2, "reasoning"),
+        # a complete stream whose connection stayed open after [DONE]
+        ([(0.1, {"content": "Hi"})], 5.0, "end"),
+    ],
+)
+def test_a_silence_before_any_content_after_reasoning_or_after_the_end(
+    tmp_path: Path, pieces: list[tuple[float, dict[str, Any]]], end: float, after: str | None
+) -> None:
+    report = ssescope.inspect(_capture(tmp_path, _chat(pieces, "stop"), end))
+    assert report.timing.max_content_idle_after == after
+
+
+def test_a_stream_without_arrival_times_says_nothing_of_what_a_silence_followed() -> None:
+    body = "".join(text for _, text in _chat([(0.1, {"content": "Hi"})], "stop")).encode()
+    assert ssescope.inspect(body).timing.max_content_idle_after is None

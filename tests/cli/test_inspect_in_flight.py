@@ -85,8 +85,8 @@ def test_the_verdict_line_names_a_long_silence_without_content(tmp_path: Path) -
         chunk["t"] = i * 0.05 + (3.0 if i >= 3 else 0.0)  # 3 s of silence after record 2
     capture.write_text("\n".join([lines[0], *(json.dumps(c) for c in chunks)]) + "\n")
     first = run("inspect", str(capture), "--pretty").out.splitlines()[0]
-    assert "completed" in first and "· idle 3.0 s without content" in first, first
+    assert "completed" in first and "· idle 3.0 s mid text" in first, first
     # a stream without such a silence says nothing of it
     calm = _record_folder(tmp_path, 99)
     (tmp_path / "index.jsonl").unlink()
-    assert "without content" not in run("inspect", str(calm), "--pretty").out
+    assert "· idle " not in run("inspect", str(calm), "--pretty").out

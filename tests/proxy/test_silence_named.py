@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import ssescope
 from ssescope.proxy import ProxyThread
 from ssescope.proxy.display import exchange_line
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
@@ -71,6 +72,16 @@ def test_a_silence_mid_tool_call_is_named_on_the_line(
     line = exchange_line(ex).plain
     assert ex.verdict == "completed"
     assert "· idle 2.5 s mid tool call" in line, line
+    # the index line (which the web page's Live list shows), the Report of the capture
+    # and inspect's verdict line name it in the same words
+    [index] = [json.loads(x) for x in (tmp_path / "index.jsonl").read_text().splitlines()]
+    assert (index["content_idle_after"], index["content_idle_note"]) == (
+        "tool call",
+        "idle 2.5 s mid tool call",
+    )
+    assert ssescope.inspect(tmp_path / index["capture"]).timing.max_content_idle_after == (
+        "tool call"
+    )
 
 
 def test_keep_alives_that_hide_a_silence_are_named(upstream: ServerThread, tmp_path: Path) -> None:

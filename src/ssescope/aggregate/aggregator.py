@@ -58,7 +58,7 @@ from ..incremental import close_once, refuse_feed_after_close
 from ..toolschema.check import ToolChecker
 from .build import ReportBuilder
 from .capped import DiagnosticCap
-from .content import GENERATED_TYPES, is_generated_content
+from .content import GENERATED_TYPES, content_kind_code, is_generated_content
 from .report import AudioReport, ResponseReport, StateReport
 from .state import (
     _FOLD,
@@ -118,7 +118,8 @@ class Aggregator:
             (:func:`~ssescope.aggregate.content.is_generated_content`), for timing.
         content_records: the index of each content record, in order (text, reasoning or
             refusal that is not empty, tool-call arguments, a whole tool call, the terminal
-            event), for the content-idle time; a bounded pipeline empties it as it goes.
+            event), for the content-idle time; a bounded pipeline empties it as it goes
+            (and ``content_kinds`` with it).
         content_marks: how many content records there have been (never emptied).
         timeline: where each change is recorded as data, if set before the first event
             (see :mod:`ssescope.aggregate.timeline`); ``None`` (the default) records nothing.
@@ -134,6 +135,9 @@ class Aggregator:
         self.unknown_records = 0
         self.first_content_record: int | None = None
         self.content_records = array("q")
+        self.content_kinds = bytearray()
+        """What each of ``content_records`` carried (an index in
+        :data:`~ssescope.aggregate.content.CONTENT_KINDS`)."""
         self.content_marks = 0
         self._last_content: int | None = None
         self.content_cut = 0
@@ -224,6 +228,7 @@ class Aggregator:
                 if text and record != self._last_content:
                     self._last_content = record
                     self.content_records.append(record)
+                    self.content_kinds.append(0)  # (CONTENT_KINDS: text)
                     self.content_marks += 1
                 if self.first_content_record is None and is_generated_content(tev):
                     self.first_content_record = record
@@ -258,6 +263,7 @@ class Aggregator:
             ):
                 self._last_content = record
                 self.content_records.append(record)
+                self.content_kinds.append(content_kind_code(ev))
                 self.content_marks += 1
             resp = self._current  # a ResponseStart may have begun a new response
         return []

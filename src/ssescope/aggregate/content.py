@@ -20,12 +20,13 @@ from ..events import (
     Compaction,
     ReasoningDelta,
     RefusalDelta,
+    Terminal,
     TextDelta,
     ToolCall,
     ToolCallDelta,
 )
 
-__all__ = ["GENERATED_TYPES", "is_generated_content"]
+__all__ = ["CONTENT_KINDS", "GENERATED_TYPES", "content_kind_code", "is_generated_content"]
 
 GENERATED_TYPES = (
     TextDelta,
@@ -50,3 +51,34 @@ def is_generated_content(ev: object) -> bool:
     if isinstance(ev, Audio):
         return bool(ev.data or ev.transcript)
     return False
+
+
+CONTENT_KINDS: tuple[str, ...] = (
+    "text",
+    "reasoning",
+    "refusal",
+    "tool call",
+    "compaction",
+    "audio",
+    "end",
+)
+"""What a content record carried, by code: the Report's ``timing.max_content_idle_after``
+names the content a silence followed this way ("idle 8.0 s mid tool call"); ``end`` is the
+terminal event (a silence after it is a server that kept the connection open)."""
+
+_KIND_CODES: dict[type, int] = {
+    TextDelta: 0,
+    ReasoningDelta: 1,
+    RefusalDelta: 2,
+    ToolCallDelta: 3,
+    ToolCall: 3,
+    Compaction: 4,
+    Audio: 5,
+    Terminal: 6,
+}
+
+
+def content_kind_code(ev: object) -> int:
+    """The index in :data:`CONTENT_KINDS` of what the content event ``ev`` carried (text
+    for an event of no kind listed)."""
+    return _KIND_CODES.get(type(ev), 0)

@@ -240,6 +240,10 @@ class Timing:
     arguments, the terminal event), from the first byte to the end, whatever else (SSE
     comments, pings, lifecycle events) arrived meanwhile; ``max_gap_s`` is the longest
     time without any record."""
+    max_content_idle_after: str | None = None
+    """What content that longest silence followed: ``text``, ``reasoning``, ``refusal``,
+    ``tool call``, ``compaction``, ``audio``, or ``end`` (the terminal event); ``None``
+    when it came before any content, or was not measured ("idle 8.0 s mid tool call")."""
     gap_histogram: dict[str, int] | None = None
     content_times: array[float] = field(default_factory=lambda: array("d"))
 
@@ -252,6 +256,7 @@ class Timing:
             "total_s": self.total_s,
             "max_gap_s": self.max_gap_s,
             "max_content_idle_s": self.max_content_idle_s,
+            "max_content_idle_after": self.max_content_idle_after,
             "gap_histogram": self.gap_histogram,
         }
 

@@ -24,6 +24,7 @@ from typing import overload
 from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..limits import CONTENT_RECORDS_KEPT
+from .content import CONTENT_KINDS
 from .pace import PaceStalls
 from .report import Timing
 from .starts import Offsets
@@ -119,6 +120,8 @@ class _ContentIdle:
         self.seen = 0  # content records so far
         self.last = start  # when the last content record arrived (or the first byte)
         self.longest = 0.0
+        self.kind = -1  # what the last content record carried (-1: none yet)
+        self.longest_after = -1  # what the content before the longest silence carried
         self.between = 0  # records since the last content record
         self.covered = False  # whether a bytes stall lies inside the current silence
         self.times: array[float] = array("d")
@@ -128,14 +131,20 @@ class _ContentIdle:
         """A bytes stall lies inside the current silence (it is reported as that)."""
         self.covered = True
 
-    def record(self, time: float, content: bool, offset: int, index: int) -> Diagnostic | None:
+    def record(
+        self, time: float, content: bool, offset: int, index: int, kind: int = 0
+    ) -> Diagnostic | None:
         """Count record ``index`` (at byte ``offset``); a ``timing.stall`` of kind content
-        when it is a content record ending a long silence."""
+        when it is a content record ending a long silence. ``kind`` is what a content
+        record carried (an index in :data:`~ssescope.aggregate.content.CONTENT_KINDS`)."""
         if not content:
             self.between += 1
             return None
         gap = time - self.last
-        self.longest = max(self.longest, gap)
+        if gap > self.longest:
+            self.longest = gap
+            self.longest_after = self.kind
+        self.kind = kind
         if len(self.times) < CONTENT_RECORDS_KEPT:
             self.times.append(time)
         found = None
@@ -153,8 +162,14 @@ class _ContentIdle:
     def end(self, last_byte: float) -> float:
         """The silence after the last content record, until the body ended."""
         tail = last_byte - self.last
-        self.longest = max(self.longest, tail)
+        if tail > self.longest:
+            self.longest = tail
+            self.longest_after = self.kind
         return tail
+
+    def after(self) -> str | None:
+        """What content the longest silence followed (``None``: it came before any)."""
+        return None if self.longest_after < 0 else CONTENT_KINDS[self.longest_after]
 
     def pace_stalls(
         self, tail: float | None, content_tail: float, offset: int, index: int, room: int
@@ -195,6 +210,7 @@ def compute_timing(
     *,
     trailing_stall: bool = True,
     content_records: Sequence[int] = (),
+    content_kinds: Sequence[int] = (),
 ) -> tuple[Timing, list[Diagnostic]]:
     """Compute :class:`Timing` and the timing diagnostics.
 
@@ -210,6 +226,8 @@ def compute_timing(
             when the live client already reported the stall it aborted on).
         content_records: the index of each content record, in order (the aggregator's
             ``content_records``), for the content-idle time.
+        content_kinds: what each of ``content_records`` carried (the aggregator's
+            ``content_kinds``), for what the longest silence followed.
     """
     timing = Timing()
     diags: list[Diagnostic] = []
@@ -239,6 +257,7 @@ def compute_timing(
     marks = content_records
     mark = 0
     n_marks = len(marks)
+    n_kinds = len(content_kinds)
     for pos, (index, t, offset) in enumerate(times):
         if t is None:
             continue
@@ -265,7 +284,9 @@ def compute_timing(
                 )
         while mark < n_marks and marks[mark] < index:
             mark += 1
-        found = idle.record(t, mark < n_marks and marks[mark] == index, offset, index)
+        is_content = mark < n_marks and marks[mark] == index
+        kind = content_kinds[mark] if is_content and mark < n_kinds else 0
+        found = idle.record(t, is_content, offset, index, kind)
         if found is not None and stall_reported < 20:
             stall_reported += 1
             diags.append(found)
@@ -322,6 +343,7 @@ def compute_timing(
                     diags.append(found)
     timing.max_gap_s = round(max_gap, 6)
     timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+    timing.max_content_idle_after = idle.after()
     timing.content_times = idle.times
     timing.gap_histogram = histogram
     return timing, diags
@@ -437,10 +459,12 @@ class TimingSummary:
         self.last_index = index
         self.last_offset = offset
 
-    def classify(self, content: Sequence[int], *, end: bool = False) -> int:
+    def classify(
+        self, content: Sequence[int], kinds: Sequence[int] = (), *, end: bool = False
+    ) -> int:
         """Settle the waiting data records, whose events the aggregator has folded: those
         whose index is in ``content`` (the aggregator's content records not yet consumed,
-        in order) carried content.
+        in order) carried content, of the kind at the same place in ``kinds``.
 
         The latest record waits on (an adapter's close may still name it) unless ``end``.
 
@@ -459,10 +483,11 @@ class TimingSummary:
             while mark < n and content[mark] < rec.index:
                 mark += 1
             is_content = mark < n and content[mark] == rec.index
+            kind = kinds[mark] if is_content and mark < len(kinds) else 0
             while self._stalls and self._stalls[0] <= rec.pos:
                 self._stalls.popleft()
                 idle.covered = True
-            found = idle.record(rec.time, is_content, rec.offset, rec.index)
+            found = idle.record(rec.time, is_content, rec.offset, rec.index, kind)
             if found is not None and self.stall_reported < 20:
                 self.stall_reported += 1
                 self.found.append((rec.pos, 0, found))
@@ -580,6 +605,7 @@ class TimingSummary:
                         diags.append(tail_found)
         timing.max_gap_s = round(max_gap, 6)
         timing.max_content_idle_s = round(max(idle.longest, 0.0), 6)
+        timing.max_content_idle_after = idle.after()
         timing.content_times = idle.times
         timing.gap_histogram = dict(self.histogram)
         return timing, diags

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ..inflight import streaming_text
 from ..output.visible import visible
-from ..silence import SILENCE_NOTE_S
+from ..silence import silence_note
 from .textview import FOLD_CHARS, text_block
 
 __all__ = ["SECTIONS", "problem_counts", "render_report"]
@@ -61,9 +61,14 @@ def _verdict(data: dict[str, Any]) -> Text:
     line.append(f" · {data['source']['bytes']:,} bytes")
     if data.get("http_status") is not None:
         line.append(f" · HTTP {data['http_status']}")
-    quiet = (data.get("timing") or {}).get("max_content_idle_s")
-    if quiet is not None and quiet >= SILENCE_NOTE_S:  # the proxy line's figure and rule
-        line.append(f" · idle {quiet:.1f} s without content", style="yellow")
+    timing = data.get("timing") or {}
+    quiet = silence_note(  # the proxy line's figure, rule and words
+        timing.get("max_content_idle_s"),
+        timing.get("max_content_idle_after"),
+        timing.get("max_gap_s"),
+    )
+    if quiet:
+        line.append(f" · {quiet}", style="yellow")
     problems = problem_counts(data.get("diagnostics", []))
     if problems:
         errors = any(d["severity"] == "error" for d in data.get("diagnostics", []))

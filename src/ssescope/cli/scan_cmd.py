@@ -15,6 +15,7 @@ from ..output import strictjson
 from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color
+from .options import idle_threshold_option, timing_options
 from .scan_render import render_summary
 
 __all__ = ["FAIL_ON", "render_summary", "scan_command", "scan_exit_code"]
@@ -160,6 +161,7 @@ def _keys(values: tuple[str, ...]) -> list[str] | None:
     is_flag=True,
     help="Follow links that lead out of a directory's tree (each real path is read once).",
 )
+@idle_threshold_option
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 def scan_command(
     paths: tuple[str, ...],
@@ -174,6 +176,7 @@ def scan_command(
     as_json: bool,
     fail_on: str | None,
     follow_links: bool,
+    idle_threshold: float | None,
     color: bool | None,
 ) -> int:
     """Judge every stream under PATH... and summarize the corpus.
@@ -218,6 +221,7 @@ def scan_command(
                 follow_links=follow_links,
                 group_by=_keys(group_by) or (),
                 time=time_column,
+                timing=timing_options(idle_threshold),
             )
     except ScanInterrupted as exc:
         interrupted, result = exc, exc.result

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..output.visible import visible
-from ..silence import SILENCE_NOTE_S
+from ..silence import silence_note
 
 __all__ = ["render_summary"]
 
@@ -117,9 +117,11 @@ def _open_next(console: Console, worst: list[dict[str, Any]]) -> None:
         notes = []
         if w["where_broke"]:
             notes.append(visible(str(w["where_broke"])))
-        idle = w["max_content_idle_s"]
-        if idle is not None and idle >= SILENCE_NOTE_S:
-            notes.append(f"idle {idle:.1f} s")
+        idle = silence_note(
+            w["max_content_idle_s"], w.get("max_content_idle_after"), w.get("max_gap_s")
+        )
+        if idle:
+            notes.append(idle)
         if notes:
             line.append(" · " + " · ".join(notes), style="yellow")
         codes = visible(", ".join(w["diagnostics"][:3]))

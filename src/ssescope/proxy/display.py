@@ -22,6 +22,7 @@ from rich.text import Text
 from ..output import strictjson
 from ..output.visible import visible
 from ..silence import SILENCE_NOTE_S
+from ..silence import silence_note as silence_note_of
 from .exchange import Exchange, Registry
 
 __all__ = [
@@ -74,16 +75,11 @@ def _elide(text: str, room: int) -> str:
 
 
 def silence_note(ex: Exchange) -> str:
-    """`` · idle 8.0 s mid tool call`` or `` · keep-alives only for 6.0 s`` (keep-alives,
-    pings or lifecycle events kept the bytes flowing meanwhile) for an exchange whose
-    longest silence without content lasted :data:`SILENCE_NOTE_S` or more; else ``""``."""
-    quiet = ex.content_idle_max_s
-    if quiet is None or quiet < SILENCE_NOTE_S:
-        return ""
-    where = f" mid {ex.content_idle_during}" if ex.content_idle_during else " before any content"
-    if ex.byte_idle_max_s is not None and ex.byte_idle_max_s < quiet / 2:
-        return f" · keep-alives only for {quiet:.1f} s{where}"
-    return f" · idle {quiet:.1f} s{where}"
+    """`` · idle 8.0 s mid tool call`` or `` · keep-alives only for 6.0 s mid text``
+    (:func:`ssescope.silence.silence_note`) for an exchange whose longest silence without
+    content lasted :data:`SILENCE_NOTE_S` or more; else ``""``."""
+    note = silence_note_of(ex.content_idle_max_s, ex.content_idle_during, ex.byte_idle_max_s)
+    return f" · {note}" if note else ""
 
 
 def _verb(ex: Exchange) -> str:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from ..silence import silence_note
+
 __all__ = ["Exchange", "Registry"]
 
 
@@ -102,6 +104,11 @@ class Exchange:
             "first_content_s": _round(self.first_content_s),
             "total_s": _round(self.total_s),
             "content_idle_max_s": _round(self.content_idle_max_s),
+            "content_idle_after": self.content_idle_during,
+            "content_idle_note": silence_note(
+                self.content_idle_max_s, self.content_idle_during, self.byte_idle_max_s
+            )
+            or None,
             "byte_idle_max_s": _round(self.byte_idle_max_s),
             "records": self.records,
             "bytes": self.wire_bytes,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import codes
+from ..aggregate.content import CONTENT_KINDS, content_kind_code
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.capture import EndReason
@@ -47,11 +48,6 @@ from .ws_record import SocketTape, close_socket, message, open_socket
 __all__ = ["Recorder", "capture_name"]
 
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
-_KINDS: dict[type, str] = {
-    ReasoningDelta: "reasoning",
-    ToolCallDelta: "tool call",
-    ToolCall: "tool call",
-}
 _REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
 _OVERHEAD = 160  # what a queued chunk costs besides its bytes (object, bytes header, float)
@@ -395,7 +391,7 @@ class Recorder:
         before = ex.content_kind  # what was being sent when a silence began
         for ev in events:
             if isinstance(ev, _CONTENT):
-                ex.content_kind = _KINDS.get(type(ev), "text")
+                ex.content_kind = CONTENT_KINDS[content_kind_code(ev)]
                 if isinstance(ev, TextDelta) and not self.redact_content:
                     ex.reply_tail = (ex.reply_tail + ev.text)[-_REPLY_TAIL:]
             elif isinstance(ev, Terminal) and ex.terminal_s is None:
@@ -475,9 +471,8 @@ class Recorder:
             ex.byte_idle_max_s = report.timing.max_gap_s
         longest = report.timing.max_content_idle_s
         if longest is not None:
-            if ex.content_idle_max_s is None or longest > ex.content_idle_max_s + 1e-9:
-                ex.content_idle_during = ex.content_kind  # (after the last content)
             ex.content_idle_max_s = longest
+            ex.content_idle_during = report.timing.max_content_idle_after
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
         if tape.pipeline.source.tools:  # the request declared tools: its calls were checked
             ex.schema_mismatches = mismatched_calls(report.diagnostics)

@@ -12,7 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ..silence import SILENCE_NOTE_S
+from ..silence import silence_note
 from .html_charts import COLORS, time_chart, verdict_bars, where_bars
 from .summary import STATUSES
 
@@ -171,8 +171,9 @@ def _worst(summary: dict[str, Any]) -> str:
 
 
 def _idle(w: dict[str, Any]) -> str:
-    idle = w.get("max_content_idle_s")
-    return f"idle {idle:.1f} s" if idle is not None and idle >= SILENCE_NOTE_S else ""
+    return silence_note(
+        w.get("max_content_idle_s"), w.get("max_content_idle_after"), w.get("max_gap_s")
+    )
 
 
 def _idle_line(summary: dict[str, Any]) -> str:
@@ -207,7 +208,7 @@ def _streams(summary: dict[str, Any]) -> str:
             ("records · bytes", f"{w.get('records') or 0:,} · {w.get('bytes') or 0:,}"),
             ("tool calls", w.get("tool_calls")),
             ("first content", _seconds(w.get("first_content_s"))),
-            ("longest silence without content", _seconds(w.get("max_content_idle_s"))),
+            ("longest silence without content", _idle(w) or _seconds(w.get("max_content_idle_s"))),
             ("total", _seconds(w.get("total_s"))),
             ("diagnostics", ", ".join(w["diagnostics"]) or None),
         ]

@@ -12,6 +12,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..toolschema.check import mismatched_calls
 from .broke import where_broke
 from .streams import Entry, inspect_streams
@@ -87,6 +88,7 @@ RESULT_SCHEMA = pa.schema(
         pa.field("max_gap_s", pa.float64()),
         pa.field("total_s", pa.float64()),
         pa.field("max_content_idle_s", pa.float64()),
+        pa.field("max_content_idle_after", pa.string()),
         pa.field(ERROR, pa.string()),
     ]
 )
@@ -183,6 +185,7 @@ def _values(
         timing.max_gap_s,
         timing.total_s,
         timing.max_content_idle_s,
+        timing.max_content_idle_after,
         None,
     )
 
@@ -269,6 +272,7 @@ def scan_batch(
     batch: pa.RecordBatch,
     *,
     body: str = BODY,
+    timing: TimingOptions | None = None,
 ) -> pa.RecordBatch:
     """Judge every stream in ``batch`` and return one row per stream.
 
@@ -280,6 +284,7 @@ def scan_batch(
             request started (ISO 8601 text, a timestamp or epoch seconds). Every other column (``source``, the user's keys) is carried through to
             each stream of its row (named by :func:`carried_names`).
         body: the name of the body column.
+        timing: the stall thresholds (``--idle-threshold``); ``None`` for the defaults.
 
     Returns:
         A record batch: the carried columns, then :data:`RESULT_SCHEMA` (``source`` and
@@ -324,7 +329,7 @@ def scan_batch(
             try:
                 found = [
                     _values(r, e, source, unread[i], row, starts[i])
-                    for e, r in inspect_streams(data)
+                    for e, r in inspect_streams(data, timing)
                 ]
             except Exception as exc:  # the engine never raises; a bug must not stop a scan
                 message = f"internal error: {type(exc).__name__}: {exc}"

@@ -12,6 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..aggregate.timing import TimingOptions
 from ..errors import UsageError
 from .engines.base import Batches
 from .engines.shards import message
@@ -69,6 +70,7 @@ def _engine(
     keys: list[str] | None,
     jobs: int | None,
     follow_links: bool,
+    timing: TimingOptions | None,
 ) -> Batches:
     column = body or BODY
     if engine == "ray":
@@ -77,11 +79,11 @@ def _engine(
         inputs = ray_inputs(
             paths, json_tables=body is not None, follow_links=follow_links, body=body
         )
-        return run_ray(inputs, body=column, keys=keys)
+        return run_ray(inputs, body=column, keys=keys, timing=timing)
     from .engines.local import local_inputs, run_local
 
     inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links, body=body)
-    return run_local(inputs, body=column, keys=keys, jobs=jobs)
+    return run_local(inputs, body=column, keys=keys, jobs=jobs, timing=timing)
 
 
 def _write(writer: ResultWriter, batch: pa.RecordBatch) -> None:
@@ -109,6 +111,7 @@ def scan(
     follow_links: bool = False,
     group_by: Sequence[str] = (),
     time: str | None = None,
+    timing: TimingOptions | None = None,
 ) -> ScanResult:
     """Judge every stream under ``paths`` and summarize them.
 
@@ -125,6 +128,8 @@ def scan(
         follow_links: follow links that lead out of a directory argument's tree.
         group_by: the summary's ``--group-by`` cuts (a row column, or ``path[N]``).
         time: the carried column the summary's time axis takes each start from.
+        timing: the stall thresholds every stream is judged with (``--idle-threshold``);
+            ``None`` for the defaults, relative to each stream's pace.
 
     Raises:
         UsageError: a ``group_by`` or ``time`` names no column of the rows (before any
@@ -133,7 +138,7 @@ def scan(
             are written to :func:`partial_path` of ``out`` (Parquet files there record
             ``ssescope.partial`` and ``ssescope.inputs_read`` in their metadata).
     """
-    batches = _engine(engine, paths, body, keys, jobs, follow_links)
+    batches = _engine(engine, paths, body, keys, jobs, follow_links, timing)
     try:
         columns = batches.schema.names
         for spec in group_by:

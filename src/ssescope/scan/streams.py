@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..aggregate.report import Report
+from ..aggregate.timing import TimingOptions
 from ..api import feed_chunks, open_streams
 from ..pipeline import Pipeline
 
@@ -39,7 +40,7 @@ class Entry:
     tools: int | None = None
 
 
-def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
+def inspect_streams(data: bytes, timing: TimingOptions | None = None) -> list[tuple[Entry, Report]]:
     """Inspect every stream inside one input, in order.
 
     A single stream gives exactly the Report of ``ssescope.inspect(data)``: the streams
@@ -49,7 +50,8 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
     (its :class:`Entry` numbered as ``inspect --entry`` numbers it); a capture holding
     several responses back to back gives one Report per response (its ``response``
     number), with that response's verdict, outputs and usage, and the whole capture's
-    records, diagnostics and timing.
+    records, diagnostics and timing. ``timing`` sets the stall thresholds
+    (``--idle-threshold``; ``None``: the defaults).
     """
     found: list[tuple[Entry, Report]] = []
     # one stream, as inspect(data) unwraps it; or each streamed entry of a HAR or JSONL log
@@ -57,7 +59,7 @@ def inspect_streams(data: bytes) -> list[tuple[Entry, Report]]:
     several = len(streams) > 1
     for position, stream in enumerate(streams):
         info = stream.info
-        pipeline = Pipeline(source=info, collect_events=False)
+        pipeline = Pipeline(source=info, collect_events=False, timing=timing)
         report = feed_chunks(pipeline, stream.chunks).report()
         request, entry = info.request, info.entry
         method = entry.method if entry is not None else request["method"] if request else None

@@ -247,6 +247,8 @@ _OPEN_COLUMNS = (
     "status_reason",
     "where_broke",
     "max_content_idle_s",
+    "max_content_idle_after",
+    "max_gap_s",
     "errors",
     "diagnostics",
     "finish_reason",

@@ -24,6 +24,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ...aggregate.timing import TimingOptions
 from ..inputs import Inputs, collect
 from ..kernel import BODY, ERROR, input_error_batch, scan_batch
 from ..output import output_schema
@@ -182,16 +183,17 @@ def plan(
 _worker: dict[str, Any] = {}  # a worker process's DuckDB connection
 
 
-def _start_worker() -> None:
+def _start_worker(timing: TimingOptions | None = None) -> None:
     # each worker reads with its own connection, one DuckDB thread: the pool is the
     # parallelism; the objects of the imported modules are moved out of the collector's
     # generations, so its full collections do not walk them again and again
     _worker["con"] = connect(threads=1)
+    _worker["timing"] = timing
     gc.freeze()
 
 
 def _work(shard: Shard) -> list[pa.RecordBatch]:
-    return list(judge_shard(shard, _worker["con"]))
+    return list(judge_shard(shard, _worker["con"], _worker.get("timing")))
 
 
 def _context() -> Any:
@@ -219,7 +221,13 @@ Work = Callable[[Shard], list[pa.RecordBatch]]
 
 
 def judge(
-    shards: Iterable[Shard], workers: int, con: Any, context: Any = None, *, work: Work = _work
+    shards: Iterable[Shard],
+    workers: int,
+    con: Any,
+    context: Any = None,
+    *,
+    work: Work = _work,
+    timing: TimingOptions | None = None,
 ) -> Iterator[tuple[int, pa.RecordBatch]]:
     """Judge ``shards``: in this process with ``con`` for one worker, else in a process
     pool that reads its own shards, with ``_IN_FLIGHT`` shards per worker submitted ahead
@@ -230,13 +238,13 @@ def judge(
     and each shard that was in flight is judged again, alone, so that a death names its
     shard; that shard is tried once more, and if its worker dies again its inputs become
     error rows and the scan goes on. ``work`` is what the pool's workers run on each
-    shard.
+    shard; ``timing`` the stall thresholds every stream is judged with.
     """
     if workers <= 1:
         for shard in shards:
-            yield from _counted(shard.inputs, judge_shard(shard, con))
+            yield from _counted(shard.inputs, judge_shard(shard, con, timing))
         return
-    pool = _Pool(workers, context or _context())
+    pool = _Pool(workers, context or _context(), timing)
     try:
         pending: deque[tuple[Shard, Future[list[pa.RecordBatch]]]] = deque()
         queue = iter(shards)
@@ -268,13 +276,16 @@ def judge(
 class _Pool:
     """The process pool of :func:`judge`, started again when a worker dies."""
 
-    def __init__(self, workers: int, context: Any) -> None:
-        self.workers, self.context = workers, context
+    def __init__(self, workers: int, context: Any, timing: TimingOptions | None = None) -> None:
+        self.workers, self.context, self.timing = workers, context, timing
         self.pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=self.context, initializer=_start_worker
+            max_workers=self.workers,
+            mp_context=self.context,
+            initializer=_start_worker,
+            initargs=(self.timing,),
         )
 
     def submit(self, work: Work, shard: Shard) -> Future[list[pa.RecordBatch]]:
@@ -336,11 +347,17 @@ def _counted(
 
 
 def run_local(
-    inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None, jobs: int | None = None
+    inputs: Inputs,
+    *,
+    body: str = BODY,
+    keys: list[str] | None = None,
+    jobs: int | None = None,
+    timing: TimingOptions | None = None,
 ) -> Batches:
     """Scan ``inputs`` on this machine: ``jobs`` processes (default: the cores) each read
     shards with DuckDB (``read_blob``, ``read_parquet`` by row range, with projection)
-    and judge them; ``--jobs 1`` reads and judges in this process."""
+    and judge them (with the stall thresholds ``timing``); ``--jobs 1`` reads and judges
+    in this process."""
     con = connect(threads=1)  # one reading thread: the judging is the work
     tables = [table_info(con, path, body, keys) for path in inputs.tables]
     schema = output_schema([t.schema for t in tables if t.schema is not None], body)
@@ -360,7 +377,7 @@ def run_local(
     def run() -> Iterator[tuple[int, pa.RecordBatch]]:
         try:
             shards = plan(con, inputs, tables, body=body, keys=keys, workers=workers)
-            yield from judge(shards, workers, con, context)
+            yield from judge(shards, workers, con, context, timing=timing)
         finally:
             con.close()
 

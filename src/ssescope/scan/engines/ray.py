@@ -8,6 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ...aggregate.timing import TimingOptions
 from ..inputs import Inputs, collect, is_remote
 from ..kernel import BODY, SOURCE, TABLE_ROW, rename_own, scan_batch
 from ..output import output_schema
@@ -35,23 +36,23 @@ def ray_inputs(
     return collect(paths, json_tables=json_tables, follow_links=follow_links, body=body)
 
 
-def _run(table: pa.Table, body: str) -> pa.Table:
+def _run(table: pa.Table, body: str, timing: TimingOptions | None = None) -> pa.Table:
     batches = table.to_batches() or [
         pa.RecordBatch.from_arrays(
             [pa.array([], f.type) for f in table.schema], schema=table.schema
         )
     ]
-    return pa.Table.from_batches([scan_batch(b, body=body) for b in batches])
+    return pa.Table.from_batches([scan_batch(b, body=body, timing=timing) for b in batches])
 
 
-def kernel_for_files(table: pa.Table) -> pa.Table:
+def kernel_for_files(table: pa.Table, timing: TimingOptions | None = None) -> pa.Table:
     """``map_batches`` function over ``read_binary_files(include_paths=True)`` blocks:
-    ``bytes`` is the body, ``path`` the source."""
+    ``bytes`` is the body, ``path`` the source (``timing``: the stall thresholds)."""
     names = [BODY if n == "bytes" else SOURCE if n == "path" else n for n in table.column_names]
-    return _run(table.rename_columns(names), BODY)
+    return _run(table.rename_columns(names), BODY, timing)
 
 
-def kernel_for_paths(table: pa.Table) -> pa.Table:
+def kernel_for_paths(table: pa.Table, timing: TimingOptions | None = None) -> pa.Table:
     """``map_batches`` function over blocks of local file paths (``path``): each file read
     to its first 64 MiB, regular files only (:mod:`ssescope.scan.reading`), a bounded
     batch of bodies at a time, and judged."""
@@ -59,7 +60,7 @@ def kernel_for_paths(table: pa.Table) -> pa.Table:
 
     paths = [str(p) for p in table.column("path").to_pylist()]
     times = table.column("started").to_pylist() if "started" in table.column_names else None
-    judged = [scan_batch(batch) for batch in read_batches(paths, times=times)]
+    judged = [scan_batch(batch, timing=timing) for batch in read_batches(paths, times=times)]
     return pa.Table.from_batches(judged or [scan_batch(file_batch([]))])
 
 
@@ -68,14 +69,16 @@ CALL = "__ssescope_call"
 :func:`number_rows`): Ray may split or merge the outputs of its calls into blocks."""
 
 
-def kernel_for_table(table: pa.Table, body: str, path: str) -> pa.Table:
+def kernel_for_table(
+    table: pa.Table, body: str, path: str, timing: TimingOptions | None = None
+) -> pa.Table:
     """``map_batches`` function over the blocks of a table of bodies read from ``path``:
     ``table_row`` counts the call's rows from 0, and :data:`CALL` names the call
     (:func:`number_rows` adds the rows of the calls before it)."""
     table = table.rename_columns(rename_own(table.column_names))
     table = table.append_column(TABLE_ROW, pa.array(range(table.num_rows), pa.int64()))
     table = table.append_column(SOURCE, pa.array([path] * table.num_rows, pa.string()))
-    judged = _run(table, body)
+    judged = _run(table, body, timing)
     return judged.append_column(CALL, pa.array([uuid.uuid4().hex] * judged.num_rows, pa.string()))
 
 
@@ -139,9 +142,16 @@ def _tables(ds: Any) -> Iterator[pa.RecordBatch]:
         yield from table.to_batches()
 
 
-def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) -> Batches:
+def run_ray(
+    inputs: Inputs,
+    *,
+    body: str = BODY,
+    keys: list[str] | None = None,
+    timing: TimingOptions | None = None,
+) -> Batches:
     """Scan ``inputs`` with Ray Data: ``read_binary_files`` and ``read_parquet`` /
-    ``read_json``, then ``map_batches`` with :func:`~ssescope.scan.kernel.scan_batch`.
+    ``read_json``, then ``map_batches`` with :func:`~ssescope.scan.kernel.scan_batch`
+    (with the stall thresholds ``timing``).
 
     Uses the running Ray (``ray.init`` or ``RAY_ADDRESS``), or starts a local one.
     """
@@ -171,16 +181,26 @@ def run_ray(inputs: Inputs, *, body: str = BODY, keys: list[str] | None = None) 
             paths = ray.data.from_items(
                 [{"path": path, "started": inputs.times.get(path)} for path in local]
             )
-            mapped = paths.map_batches(kernel_for_paths, batch_format="pyarrow", batch_size=64)
+            mapped = paths.map_batches(
+                kernel_for_paths,
+                batch_format="pyarrow",
+                batch_size=64,
+                fn_kwargs={"timing": timing},
+            )
             for batch in _tables(mapped):
                 yield batch.num_rows, batch
         if files:
             ds = ray.data.read_binary_files(files, include_paths=True)
-            for batch in _tables(ds.map_batches(kernel_for_files, batch_format="pyarrow")):
+            judged = ds.map_batches(
+                kernel_for_files, batch_format="pyarrow", fn_kwargs={"timing": timing}
+            )
+            for batch in _tables(judged):
                 yield batch.num_rows, batch
         for path, ds in datasets:
             mapped = ds.map_batches(
-                kernel_for_table, batch_format="pyarrow", fn_kwargs={"body": body, "path": path}
+                kernel_for_table,
+                batch_format="pyarrow",
+                fn_kwargs={"body": body, "path": path, "timing": timing},
             )
             try:
                 for batch in number_rows(_tables(mapped)):

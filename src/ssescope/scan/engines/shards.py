@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ...aggregate.timing import TimingOptions
 from ..kernel import BODY, ERROR, SOURCE, TABLE_ROW, input_error_batch, rename_own, scan_batch
 from ..reading import INPUT_BYTES, Read, read_batches
 from .base import error_batch
@@ -229,18 +230,21 @@ def _batches(con: Any, shard: Shard) -> Iterator[tuple[pa.RecordBatch, str]]:
         yield shard.batch, shard.body
 
 
-def judge_shard(shard: Shard, con: Any) -> Iterator[pa.RecordBatch]:
-    """Read ``shard`` with ``con`` and judge it: the kernel's rows, a batch at a time.
+def judge_shard(
+    shard: Shard, con: Any, timing: TimingOptions | None = None
+) -> Iterator[pa.RecordBatch]:
+    """Read ``shard`` with ``con`` and judge it: the kernel's rows, a batch at a time
+    (``timing``: the stall thresholds, ``None`` for the defaults).
 
     A batch the kernel refuses (a column twice) or fails on gives one error row per
     input of it: one bad input never ends the scan.
     """
     for batch, body in _batches(con, shard):
-        yield _judged(batch, body)
+        yield _judged(batch, body, timing)
 
 
-def _judged(batch: pa.RecordBatch, body: str) -> pa.RecordBatch:
+def _judged(batch: pa.RecordBatch, body: str, timing: TimingOptions | None) -> pa.RecordBatch:
     try:
-        return scan_batch(batch, body=body)
+        return scan_batch(batch, body=body, timing=timing)
     except Exception as exc:  # the kernel never raises on bodies; a table can be wrong
         return scan_batch(input_error_batch(batch, message(exc)))

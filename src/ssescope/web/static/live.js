@@ -56,8 +56,8 @@ function secs(s) {
 function entryText(e) {
   // a stream in flight has no verdict yet: its age and how long it has been idle
   let verdict = e.live ? "streaming… " + secs(e.age_s) + " · idle " + secs(e.idle_s) : (e.verdict || "-");
-  // a silence without content, as the proxy's line names it (2 s or more)
-  if (!e.live && e.content_idle_max_s >= 2) verdict += " · idle " + secs(e.content_idle_max_s) + " without content";
+  // a silence without content, in the proxy line's words ("idle 8.0 s mid tool call")
+  if (!e.live && e.content_idle_note) verdict += " · " + e.content_idle_note;
   const size = e.live ? (e.capture_bytes || 0) + " B so far" : (e.bytes || 0) + " B";
   return [timeOf(e.name), e.method || "", e.path || "", e.status ?? "…", e.provider || "", verdict, size]
     .filter((x) => x !== "").join("  ");
