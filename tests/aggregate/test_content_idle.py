@@ -244,3 +244,11 @@ def test_a_silence_before_any_content_after_reasoning_or_after_the_end(
 def test_a_stream_without_arrival_times_says_nothing_of_what_a_silence_followed() -> None:
     body = "".join(text for _, text in _chat([(0.1, {"content": "Hi"})], "stop")).encode()
     assert ssescope.inspect(body).timing.max_content_idle_after is None
+
+
+def test_timing_options_survive_pickling() -> None:
+    # a scan hands them to its worker processes
+    import pickle
+
+    options = TimingOptions(stall_s=4.0, stall_floor_s=1.0, stall_pace=None, burst_records=3)
+    assert pickle.loads(pickle.dumps(options)) == options

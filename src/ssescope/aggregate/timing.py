@@ -63,6 +63,18 @@ class TimingOptions:
     burst_window_s: float = 0.001
     burst_wait_s: float = 0.25
 
+    def __reduce__(self) -> tuple[type[TimingOptions], tuple[float | int | None, ...]]:
+        # pickled by its fields (a scan's worker processes get it): the compiled core's
+        # frozen class cannot be rebuilt by setting attributes one by one
+        return TimingOptions, (
+            self.stall_s,
+            self.stall_floor_s,
+            self.stall_pace,
+            self.burst_records,
+            self.burst_window_s,
+            self.burst_wait_s,
+        )
+
 
 def _bucket(gap: float) -> str:
     for name, limit in GAP_BUCKETS:
