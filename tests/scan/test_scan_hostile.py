@@ -270,11 +270,14 @@ def test_large_files_are_judged_by_their_first_64_mib_in_bounded_memory(tmp_path
     out = tmp_path / "rows.jsonl"
     done = run_scan(
         str(tmp_path), "--jobs", "1", "--out", str(out), "--json", timeout=300,
-        preexec_fn=_no_more_than(1536),
+        preexec_fn=_no_more_than(2560),
     )  # fmt: skip
+    # (a limit of address space, not of resident memory: DuckDB's and Arrow's reservations
+    # and a coverage tracer count too, so it sits well above what the judging needs)
     assert done.returncode == 0, done.stderr
     rows = jsonl_rows(out)
-    assert len(rows) == 3 and all(r["bytes"] == 64 << 20 for r in rows)
+    found = [(r["bytes"], r["unread_bytes"], r["error"], r["status"]) for r in rows]
+    assert len(rows) == 3 and all(r["bytes"] == 64 << 20 for r in rows), found
     assert all(r["unread_bytes"] == 80 * len(block) - (64 << 20) for r in rows)
     assert json.loads(done.stdout)["inputs_cut"] == 3
 
