@@ -392,3 +392,14 @@ def test_a_quirk_preset_gives_the_servers_bug(
     report = ssescope.inspect(plan.body)
     assert report.status == status
     assert code in [d.code for d in report.diagnostics]
+
+
+def test_an_interactions_record_that_is_json_but_not_an_object_is_reported_and_the_rest_read() -> (
+    None
+):
+    created, completed = _final('{"id":"v1_a","status":"completed"}').split(b"\n\n", 1)
+    body = created + b"\n\ndata: [1, 2]\n\n" + completed
+    report = ssescope.inspect(body)
+    assert report.provider == "gemini-interactions"
+    assert "gemini-interactions.unexpected-json" in [d.code for d in report.diagnostics]
+    assert report.status == "completed"  # the records after it were read
