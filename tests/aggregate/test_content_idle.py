@@ -247,8 +247,16 @@ def test_a_stream_without_arrival_times_says_nothing_of_what_a_silence_followed(
 
 
 def test_timing_options_survive_pickling() -> None:
-    # a scan hands them to its worker processes
+    # a scan hands them to its worker processes; every field differs from its default,
+    # so a field that __reduce__ leaves out fails here
+    import dataclasses
     import pickle
 
-    options = TimingOptions(stall_s=4.0, stall_floor_s=1.0, stall_pace=None, burst_records=3)
+    defaults = TimingOptions()
+    changed: dict[str, Any] = {
+        f.name: 3.0 if getattr(defaults, f.name) is None else getattr(defaults, f.name) + 1
+        for f in dataclasses.fields(TimingOptions)
+    }
+    options = TimingOptions(**changed)
+    assert all(getattr(options, k) != getattr(defaults, k) for k in changed)
     assert pickle.loads(pickle.dumps(options)) == options

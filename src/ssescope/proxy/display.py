@@ -78,7 +78,7 @@ def silence_note(ex: Exchange) -> str:
     """`` · idle 8.0 s mid tool call`` or `` · keep-alives only for 6.0 s mid text``
     (:func:`ssescope.silence.silence_note`) for an exchange whose longest silence without
     content lasted :data:`SILENCE_NOTE_S` or more; else ``""``."""
-    note = silence_note_of(ex.content_idle_max_s, ex.content_idle_during, ex.byte_idle_max_s)
+    note = silence_note_of(ex.content_idle_max_s, ex.content_idle_after, ex.byte_idle_max_s)
     return f" · {note}" if note else ""
 
 

@@ -69,7 +69,7 @@ class Exchange:
     finished: bool = False
     content_kind: str | None = None  # what the last content was: text, reasoning, tool call
     reply_tail: str = ""  # the end of the reply so far, for the terminal (never recorded)
-    content_idle_during: str | None = None  # what was being sent when the longest silence began
+    content_idle_after: str | None = None  # what was being sent when the longest silence began
     # a WebSocket connection (the forwarder writes how it ended, the recorder the rest)
     transport: str = "http"
     messages_sent: int = 0  # the client's messages (the server's are ``chunks``)
@@ -104,9 +104,9 @@ class Exchange:
             "first_content_s": _round(self.first_content_s),
             "total_s": _round(self.total_s),
             "content_idle_max_s": _round(self.content_idle_max_s),
-            "content_idle_after": self.content_idle_during,
+            "content_idle_after": self.content_idle_after,
             "content_idle_note": silence_note(
-                self.content_idle_max_s, self.content_idle_during, self.byte_idle_max_s
+                self.content_idle_max_s, self.content_idle_after, self.byte_idle_max_s
             )
             or None,
             "byte_idle_max_s": _round(self.byte_idle_max_s),

@@ -409,7 +409,7 @@ class Recorder:
             if since is not None:
                 gap = content - since
                 if ex.content_idle_max_s is None or gap > ex.content_idle_max_s:
-                    ex.content_idle_during = before
+                    ex.content_idle_after = before
                 ex.content_idle_max_s = _longest(ex.content_idle_max_s, gap)
             tape.last_content = content
             ex.last_content_s = content
@@ -472,7 +472,7 @@ class Recorder:
         longest = report.timing.max_content_idle_s
         if longest is not None:
             ex.content_idle_max_s = longest
-            ex.content_idle_during = report.timing.max_content_idle_after
+            ex.content_idle_after = report.timing.max_content_idle_after
         ex.diagnostics = sorted({d.code for d in report.diagnostics})
         if tape.pipeline.source.tools:  # the request declared tools: its calls were checked
             ex.schema_mismatches = mismatched_calls(report.diagnostics)
