@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from orjson import JSONDecodeError
 from orjson import loads as _loads
@@ -13,6 +13,7 @@ from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
 from ...limits import decoded_may_be_too_deep
 from .._base import (
+    AdapterBase,
     AdapterOutput,
     close_once,
     decode_json,
@@ -21,8 +22,9 @@ from .._base import (
     refuse_feed_after_close,
 )
 from . import codes
-from .choices import _ChatChoices
+from .choices import map_choice
 from .maps import _usage_values
+from .parts import citations_of, filtered
 from .state import (
     _CHOICE_RARE,
     _CHUNK_KEYS,
@@ -32,10 +34,12 @@ from .state import (
     _TOP_RARE,
     _invalid,
     _is_whole,
+    _Response,
+    outputs_phrase,
 )
 
 
-class OpenAIChatAdapter(_ChatChoices):
+class OpenAIChatAdapter(AdapterBase):
     """Adapter for OpenAI Chat Completions chunk streams and compatible servers.
 
     Args:
@@ -43,6 +47,14 @@ class OpenAIChatAdapter(_ChatChoices):
             any other framing (a JSONL dump, a JSON array) does not, so there the
             response is complete when every choice that appeared got a finish reason.
     """
+
+    name: ClassVar[str] = "openai-chat"
+
+    def __init__(self, framing: str) -> None:
+        super().__init__(framing)
+        self._sse = framing == "sse"
+        self._last: DataRecord | None = None
+        self._resp = _Response()
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (a chunk, ``[DONE]`` or an error frame) to events and diagnostics."""
@@ -87,10 +99,11 @@ class OpenAIChatAdapter(_ChatChoices):
         """End of the stream: judge how it ended when no end marker came."""
         close_once(self)
         last = self._last
-        if self._terminated:
+        resp = self._resp
+        if resp.terminated:
             return []
-        choices = self._choices
-        missing = [o for o, st in choices.items() if st.finish is None]
+        choices = resp.choices
+        missing = resp.missing()
         offset = last.end if last is not None else None
         rec = last.index if last is not None else None
         if self._sse:
@@ -106,7 +119,7 @@ class OpenAIChatAdapter(_ChatChoices):
                     offset,
                     rec,
                     form=form,
-                    outputs=self._outputs_phrase(missing),
+                    outputs=outputs_phrase(missing),
                 )
             ]
         if not choices or last is None:
@@ -117,17 +130,17 @@ class OpenAIChatAdapter(_ChatChoices):
                     codes.MISSING_FINISH,
                     offset,
                     rec,
-                    outputs_phrase=self._outputs_phrase(missing),
+                    outputs_phrase=outputs_phrase(missing),
                 )
             ]
-        status = self._status()
-        self._terminated = True
+        status = resp.status()
+        resp.terminated = True
         return [
             Terminal(
                 last.index,
                 status,
-                f"every choice finished ({self._finish_summary()}); {self._framing} framing has no [DONE]"
-                + self._refused_phrase(),
+                f"every choice finished ({resp.finish_summary()}); {self.framing} framing has no [DONE]"
+                + resp.refused_phrase(),
             )
         ]
 
@@ -136,13 +149,14 @@ class OpenAIChatAdapter(_ChatChoices):
         data = record.data.strip()
         if data != _DONE:
             out.append(diag(codes.MALFORMED_DONE, record, data=data))
-        if self._terminated:
-            if self._done_seen:
+        resp = self._resp
+        if resp.terminated:
+            if resp.done_seen:
                 out.append(diag(codes.DUPLICATE_DONE, record))
-            self._done_seen = True
+            resp.done_seen = True
             return out
-        self._done_seen = True
-        self._end_marker(record, "[DONE]", out)
+        resp.done_seen = True
+        resp.end_marker(record, "[DONE]", out)
         return out
 
     def _error_event(self, record: DataRecord) -> list[AdapterOutput]:
@@ -156,21 +170,23 @@ class OpenAIChatAdapter(_ChatChoices):
                 err = obj
                 if isinstance(obj, dict) and obj.get("error"):
                     err = obj["error"]
-        self._provider_error(err, record, out)
-        if not self._terminated:
+        resp = self._resp
+        resp.provider_error(err, record, out)
+        if not resp.terminated:
             out.append(Terminal(record.index, "failed", "event: error"))
-            self._terminated = True
+            resp.terminated = True
         return out
 
     def _chunk(self, obj: dict[str, Any], record: DataRecord) -> list[AdapterOutput]:
         choices = obj.get("choices")
         obj_type = obj.get("object")
+        resp = self._resp
         if (
             type(choices) is list
             and len(choices) == 1
             and obj_type == "chat.completion.chunk"
-            and self._started
-            and obj.get("id") == self._id
+            and resp.started
+            and obj.get("id") == resp.id
             and _TOP_RARE.isdisjoint(obj)
             and obj.get("usage") is None
         ):
@@ -183,7 +199,7 @@ class OpenAIChatAdapter(_ChatChoices):
                 delta = ch.get("delta")
                 if (
                     type(o) is int
-                    and o in self._choices
+                    and o in resp.choices
                     and type(delta) is dict
                     and _DELTA_RARE.isdisjoint(delta)
                 ):
@@ -200,16 +216,17 @@ class OpenAIChatAdapter(_ChatChoices):
             )
             return out
         cid = obj.get("id")
-        if cid != self._id or not self._started:
+        if cid != resp.id or not resp.started:
             self._identity(cid, choices, obj, record, out)
+            resp = self._resp  # (a new response may have started)
         if obj_type != "chat.completion.chunk":
-            self._object_type(obj_type, record, out)
+            self._object_type(resp, obj_type, record, out)
 
         finished = False
         if type(choices) is list:
             for pos, ch in enumerate(choices):
                 if type(ch) is dict:
-                    if self._choice(ch, pos, record, out):
+                    if map_choice(resp, ch, pos, record, out):
                         finished = True
                 else:
                     _invalid(out, record, "choice", ch, pos=pos)
@@ -220,11 +237,12 @@ class OpenAIChatAdapter(_ChatChoices):
             or not _TOP_RARE.isdisjoint(obj)
             or obj.get("usage") is not None
         ):
-            self._chunk_rest(obj, obj_type, choices, finished, record, out)
+            self._chunk_rest(resp, obj, obj_type, choices, finished, record, out)
         return out
 
     def _chunk_rest(
         self,
+        resp: _Response,
         obj: dict[str, Any],
         obj_type: Any,
         choices: Any,
@@ -252,7 +270,7 @@ class OpenAIChatAdapter(_ChatChoices):
         if cits is None:
             cits = get("search_results")
         if isinstance(cits, list) and cits:
-            self._citations_of(cits, ri, out)
+            citations_of(resp, cits, ri, out)
 
         pfr = get("prompt_filter_results")
         if isinstance(pfr, list):
@@ -260,33 +278,18 @@ class OpenAIChatAdapter(_ChatChoices):
                 if isinstance(item, dict):
                     res = item.get("content_filter_results")
                     if isinstance(res, dict) and res:
-                        self._filtered(res, "the prompt", record, out)
+                        filtered(resp, res, "the prompt", record, out)
 
         err = get("error")
         if err or obj_type == "error":
-            self._provider_error(err if err else obj, record, out)
-            if not self._terminated:
+            resp.provider_error(err if err else obj, record, out)
+            if not resp.terminated:
                 out.append(Terminal(ri, "failed", "error chunk"))
-                self._terminated = True
-        elif obj_type == "chat.completion.done" and not self._terminated:
-            self._end_marker(record, "The chat.completion.done chunk", out)
-        elif obj_type == "chat.completion" and _is_whole(choices) and not self._terminated:
-            self._whole_completion(record, out)
-
-    def _whole_completion(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        """A whole ``chat.completion`` (not streamed): its choices' messages were taken as
-        snapshots; it ends the response when every choice has a finish reason."""
-        out.append(not_streamed("chat.completion object", record))
-        if self._choices and all(st.finish is not None for st in self._choices.values()):
-            out.append(
-                Terminal(
-                    record.index,
-                    self._status(),
-                    f"a whole chat.completion, not streamed (finish_reason {self._finish_summary()})"
-                    + self._refused_phrase(),
-                )
-            )
-            self._terminated = True
+                resp.terminated = True
+        elif obj_type == "chat.completion.done" and not resp.terminated:
+            resp.end_marker(record, "The chat.completion.done chunk", out)
+        elif obj_type == "chat.completion" and _is_whole(choices) and not resp.terminated:
+            _whole_completion(resp, record, out)
 
     @staticmethod
     def _is_chunk(obj: dict[str, Any], obj_type: Any) -> bool:
@@ -302,34 +305,28 @@ class OpenAIChatAdapter(_ChatChoices):
         out: list[AdapterOutput],
     ) -> None:
         """Start the response, or react to a chunk id different from the response's."""
+        resp = self._resp
         if isinstance(cid, str) and cid:
-            if self._id is None:
-                self._id = cid
-                if not self._started:
-                    self._started = True
-                    model = obj.get("model")
-                    out.append(
-                        ResponseStart(
-                            record.index, cid, model if isinstance(model, str) and model else None
-                        )
-                    )
-            elif cid != self._id:
+            if resp.id is None:
+                resp.id = cid
+                if not resp.started:
+                    resp.started = True
+                    out.append(ResponseStart(record.index, cid, _model(obj)))
+            elif cid != resp.id:
                 self._new_id(cid, obj, record, out)
-        elif not self._started and choices:
-            self._started = True
-            model = obj.get("model")
-            out.append(
-                ResponseStart(
-                    record.index, None, model if isinstance(model, str) and model else None
-                )
-            )
+        elif not resp.started and choices:
+            resp.started = True
+            out.append(ResponseStart(record.index, None, _model(obj)))
 
-    def _object_type(self, obj_type: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
+    @staticmethod
+    def _object_type(
+        resp: _Response, obj_type: Any, record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         if (
             obj_type is not None
             and (not isinstance(obj_type, str) or obj_type not in _KNOWN_OBJECTS)
             and obj_type != "error"
-            and self._once(codes.UNEXPECTED_OBJECT, quote(obj_type))
+            and resp.once(codes.UNEXPECTED_OBJECT, quote(obj_type))
         ):
             out.append(diag(codes.UNEXPECTED_OBJECT, record, obj_type=obj_type))
 
@@ -337,22 +334,22 @@ class OpenAIChatAdapter(_ChatChoices):
         self, cid: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         """A chunk with an id different from the response's."""
-        choices = self._choices
-        all_finished = bool(choices) and all(st.finish is not None for st in choices.values())
+        resp = self._resp
+        all_finished = resp.all_finished()
         # A new response needs content: a usage-only chunk with another id stays here.
-        if not self._terminated and not (all_finished and obj.get("choices")):
-            if self._once(codes.ID_CHANGED):
+        if not resp.terminated and not (all_finished and obj.get("choices")):
+            if resp.once(codes.ID_CHANGED):
                 out.append(
                     diag(
                         codes.ID_CHANGED,
                         record,
                         form="finished" if all_finished else "open",
                         cid=cid,
-                        id=self._id,
+                        id=resp.id,
                     )
                 )
             return
-        if not self._terminated:
+        if not resp.terminated:
             # Every choice finished but no end marker came before the next response.
             if self._sse:
                 out.append(
@@ -360,7 +357,7 @@ class OpenAIChatAdapter(_ChatChoices):
                         shared.STREAM_MISSING_DONE,
                         record,
                         form="next-response",
-                        id=self._id,
+                        id=resp.id,
                         cid=cid,
                     )
                 )
@@ -368,15 +365,34 @@ class OpenAIChatAdapter(_ChatChoices):
                 out.append(
                     Terminal(
                         record.index,
-                        self._status(),
-                        f"every choice finished ({self._finish_summary()}) before the next response"
-                        + self._refused_phrase(),
+                        resp.status(),
+                        f"every choice finished ({resp.finish_summary()}) before the next response"
+                        + resp.refused_phrase(),
                     )
                 )
-        self._reset()
-        self._id = cid
-        self._started = True
-        model = obj.get("model")
+        resp = self._resp = _Response()
+        resp.id = cid
+        resp.started = True
+        out.append(ResponseStart(record.index, cid, _model(obj)))
+
+
+def _model(obj: dict[str, Any]) -> str | None:
+    """A chunk's ``model``, when it is a non-empty string."""
+    model = obj.get("model")
+    return model if isinstance(model, str) and model else None
+
+
+def _whole_completion(resp: _Response, record: DataRecord, out: list[AdapterOutput]) -> None:
+    """A whole ``chat.completion`` (not streamed): its choices' messages were taken as
+    snapshots; it ends the response when every choice has a finish reason."""
+    out.append(not_streamed("chat.completion object", record))
+    if resp.all_finished():
         out.append(
-            ResponseStart(record.index, cid, model if isinstance(model, str) and model else None)
+            Terminal(
+                record.index,
+                resp.status(),
+                f"a whole chat.completion, not streamed (finish_reason {resp.finish_summary()})"
+                + resp.refused_phrase(),
+            )
         )
+        resp.terminated = True

@@ -9,138 +9,146 @@ from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, str_or_none
 from . import codes
 from .maps import map_finish_reason
-from .parts import _ChatParts
-from .state import _CHOICE_RARE, _DELTA_RARE, _NO_TOOL_END, _PARALLEL_WRAPPER, _Choice, _invalid
+from .parts import filtered, map_content, map_message, map_reasoning
+from .state import (
+    _CHOICE_RARE,
+    _DELTA_RARE,
+    _NO_TOOL_END,
+    _PARALLEL_WRAPPER,
+    _Choice,
+    _invalid,
+    _Response,
+)
+from .tools import map_tool_calls, parallel_wrapper, tool_arguments, tool_name
 
 
-class _ChatChoices(_ChatParts):
-    """One choice of a chunk (see the package docstring)."""
+def map_choice(
+    resp: _Response, ch: dict[str, Any], pos: int, record: DataRecord, out: list[AdapterOutput]
+) -> bool:
+    """Map one entry of ``choices``; return whether it carried a finish reason."""
+    ri = record.index
+    o = ch.get("index")
+    if type(o) is not int:
+        if o is None:
+            if resp.once(codes.MISSING_CHOICE_INDEX):
+                out.append(diag(codes.MISSING_CHOICE_INDEX, record, pos=pos))
+        else:
+            _invalid(out, record, "choice-index", o, pos=pos)
+        o = pos
+    st = resp.choice(o)
 
-    def _choice(
-        self, ch: dict[str, Any], pos: int, record: DataRecord, out: list[AdapterOutput]
-    ) -> bool:
-        """Map one entry of ``choices``; return whether it carried a finish reason."""
-        ri = record.index
-        o = ch.get("index")
-        if type(o) is not int:
-            if o is None:
-                if self._once(codes.MISSING_CHOICE_INDEX):
-                    out.append(diag(codes.MISSING_CHOICE_INDEX, record, pos=pos))
-            else:
-                _invalid(out, record, "choice-index", o, pos=pos)
-            o = pos
-        st = self._choices.get(o)
-        if st is None:
-            st = self._choices[o] = _Choice()
+    delta = ch.get("delta")
+    if type(delta) is dict:
+        if _DELTA_RARE.isdisjoint(delta):
+            content = delta.get("content")
+            if content is not None:
+                if type(content) is str:
+                    if content:
+                        out.append(TextDelta(ri, o, content))
+                else:
+                    map_content(resp, content, o, record, out)
+        else:
+            map_delta(resp, delta, o, st, record, out)
+    elif delta is not None:
+        _invalid(out, record, "delta", delta, pos=pos)
+    if not _CHOICE_RARE.isdisjoint(ch):
+        choice_rest(resp, ch, o, st, delta is None, record, out)
 
-        delta = ch.get("delta")
-        if type(delta) is dict:
-            if _DELTA_RARE.isdisjoint(delta):
-                content = delta.get("content")
-                if content is not None:
-                    if type(content) is str:
-                        if content:
-                            out.append(TextDelta(ri, o, content))
-                    else:
-                        self._content(content, o, record, out)
-            else:
-                self._delta(delta, o, st, record, out)
-        elif delta is not None:
-            _invalid(out, record, "delta", delta, pos=pos)
-        if not _CHOICE_RARE.isdisjoint(ch):
-            self._choice_rest(ch, o, st, delta is None, record, out)
+    fr = ch.get("finish_reason")
+    if fr is None or fr == "":
+        return False
+    if not isinstance(fr, str):
+        _invalid(out, record, "finish-reason", fr, pos=pos)
+        return False
+    reason = map_finish_reason(fr)
+    if reason == "other" and resp.once(codes.UNKNOWN_FINISH_REASON, fr):
+        out.append(diag(codes.UNKNOWN_FINISH_REASON, record, fr=fr, choice=o))
+    st.finish = reason
+    st.raw_finish = fr
+    out.append(Finish(ri, o, reason, fr))
+    if st.tools and reason == "stop":
+        out.append(diag(codes.TOOL_CALLS_UNDER_STOP, record, choice=o, fr=fr))
+    if st.tools and reason not in _NO_TOOL_END:
+        out.append(ToolCallsEnd(ri, o))
+    return True
 
-        fr = ch.get("finish_reason")
-        if fr is None or fr == "":
-            return False
-        if not isinstance(fr, str):
-            _invalid(out, record, "finish-reason", fr, pos=pos)
-            return False
-        reason = map_finish_reason(fr)
-        if reason == "other" and self._once(codes.UNKNOWN_FINISH_REASON, fr):
-            out.append(diag(codes.UNKNOWN_FINISH_REASON, record, fr=fr, choice=o))
-        st.finish = reason
-        st.raw_finish = fr
-        out.append(Finish(ri, o, reason, fr))
-        if st.tools and reason == "stop":
-            out.append(diag(codes.TOOL_CALLS_UNDER_STOP, record, choice=o, fr=fr))
-        if st.tools and reason not in _NO_TOOL_END:
-            out.append(ToolCallsEnd(ri, o))
-        return True
 
-    def _choice_rest(
-        self,
-        ch: dict[str, Any],
-        o: int,
-        st: _Choice,
-        no_delta: bool,
-        record: DataRecord,
-        out: list[AdapterOutput],
-    ) -> None:
-        """Legacy ``text``, ``message`` snapshots, choice errors and filter results."""
-        if no_delta:
-            text = ch.get("text")
-            if isinstance(text, str) and text:
-                out.append(TextDelta(record.index, o, text))
-        message = ch.get("message")
-        if isinstance(message, dict):
-            self._message(message, o, st, no_delta, record, out)
-        cerr = ch.get("error")
-        if cerr:
-            self._provider_error(cerr, record, out)
-        cfr = ch.get("content_filter_results")
-        if cfr and isinstance(cfr, dict):
-            self._filtered(cfr, f"choice {o}", record, out)
+def choice_rest(
+    resp: _Response,
+    ch: dict[str, Any],
+    o: int,
+    st: _Choice,
+    no_delta: bool,
+    record: DataRecord,
+    out: list[AdapterOutput],
+) -> None:
+    """Legacy ``text``, ``message`` snapshots, choice errors and filter results."""
+    if no_delta:
+        text = ch.get("text")
+        if isinstance(text, str) and text:
+            out.append(TextDelta(record.index, o, text))
+    message = ch.get("message")
+    if isinstance(message, dict):
+        map_message(message, o, st, no_delta, record, out)
+    cerr = ch.get("error")
+    if cerr:
+        resp.provider_error(cerr, record, out)
+    cfr = ch.get("content_filter_results")
+    if cfr and isinstance(cfr, dict):
+        filtered(resp, cfr, f"choice {o}", record, out)
 
-    def _delta(
-        self,
-        delta: dict[str, Any],
-        o: int,
-        st: _Choice,
-        record: DataRecord,
-        out: list[AdapterOutput],
-    ) -> None:
-        ri = record.index
-        get = delta.get
-        rc = get("reasoning_content")
-        rs = get("reasoning")
-        rd = get("reasoning_details")
-        if rc is not None or rs is not None or rd is not None:
-            self._reasoning(rc, rs, rd, o, record, out)
 
-        content = get("content")
-        if content is not None:
-            self._content(content, o, record, out)
-        refusal = get("refusal")
-        if refusal and isinstance(refusal, str):
-            st.refused = True
-            out.append(RefusalDelta(ri, o, refusal))
-        audio = get("audio")
-        if audio and isinstance(audio, dict):
-            out.append(
-                Audio(
-                    ri,
-                    o,
-                    str_or_none(audio.get("data")),
-                    str_or_none(audio.get("transcript")),
-                    str_or_none(audio.get("format")),
-                    str_or_none(audio.get("id")),
-                )
+def map_delta(
+    resp: _Response,
+    delta: dict[str, Any],
+    o: int,
+    st: _Choice,
+    record: DataRecord,
+    out: list[AdapterOutput],
+) -> None:
+    """A choice's ``delta`` with more than plain text: reasoning, refusal, audio, tool
+    calls, legacy function calls, annotations."""
+    ri = record.index
+    get = delta.get
+    rc = get("reasoning_content")
+    rs = get("reasoning")
+    rd = get("reasoning_details")
+    if rc is not None or rs is not None or rd is not None:
+        map_reasoning(resp, rc, rs, rd, o, record, out)
+
+    content = get("content")
+    if content is not None:
+        map_content(resp, content, o, record, out)
+    refusal = get("refusal")
+    if refusal and isinstance(refusal, str):
+        st.refused = True
+        out.append(RefusalDelta(ri, o, refusal))
+    audio = get("audio")
+    if audio and isinstance(audio, dict):
+        out.append(
+            Audio(
+                ri,
+                o,
+                str_or_none(audio.get("data")),
+                str_or_none(audio.get("transcript")),
+                str_or_none(audio.get("format")),
+                str_or_none(audio.get("id")),
             )
-        tool_calls = get("tool_calls")
-        if tool_calls:
-            self._tool_calls(tool_calls, o, st, record, out)
-        fc = get("function_call")
-        if fc:
-            if isinstance(fc, dict):
-                st.tools = True
-                name = self._name(fc.get("name"), o, record, out)
-                args = self._arguments(fc.get("arguments"), o, record, out)
-                if name == _PARALLEL_WRAPPER:
-                    self._parallel_wrapper(o, None, record, out)
-                out.append(ToolCallDelta(ri, o, None, None, name, args, None))
-            else:
-                _invalid(out, record, "function-call", fc, choice=o)
-        annotations = get("annotations")
-        if annotations and isinstance(annotations, list):
-            out.extend(Citation(ri, o, ann) for ann in annotations)
+        )
+    tool_calls = get("tool_calls")
+    if tool_calls:
+        map_tool_calls(tool_calls, o, st, resp, record, out)
+    fc = get("function_call")
+    if fc:
+        if isinstance(fc, dict):
+            st.tools = True
+            name = tool_name(fc.get("name"), o, record, out)
+            args = tool_arguments(fc.get("arguments"), o, record, out)
+            if name == _PARALLEL_WRAPPER:
+                parallel_wrapper(resp, o, None, record, out)
+            out.append(ToolCallDelta(ri, o, None, None, name, args, None))
+        else:
+            _invalid(out, record, "function-call", fc, choice=o)
+    annotations = get("annotations")
+    if annotations and isinstance(annotations, list):
+        out.extend(Citation(ri, o, ann) for ann in annotations)

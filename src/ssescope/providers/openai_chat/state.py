@@ -1,8 +1,8 @@
-"""What the Chat Completions adapter remembers across chunks, and the end of a response."""
+"""What the Chat Completions adapter remembers about a response: its choices, what was said once, how it ended."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ... import codes as shared
 from ...codes.spec import Code
@@ -10,6 +10,7 @@ from ...diagnostics import build, quote
 from ...events import FinishReason, Status, Terminal
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, error_fields, provider_error
+from .._tools import ToolCallTracker
 from . import codes
 
 _SHORT: frozenset[str] = frozenset(("length", "content_filter", "refusal"))
@@ -89,79 +90,104 @@ def _invalid(
 class _Choice:
     """What the adapter remembers about one choice of the current response."""
 
-    __slots__ = ("finish", "index_ids", "last_index", "raw_finish", "refused", "tools")
+    __slots__ = ("calls", "finish", "last_index", "raw_finish", "refused", "tools")
 
     def __init__(self) -> None:
         self.finish: FinishReason | None = None
         self.raw_finish: str | None = None
         self.tools = False
         self.refused = False  # refusal text arrived (``delta.refusal``, ``message.refusal``)
-        self.index_ids: dict[int, str] = {}
+        # the calls met by index: their first id ("" until one arrives)
+        self.calls: ToolCallTracker[int] = ToolCallTracker()
         self.last_index: int | None = None
 
 
-class _ChatState:
-    """The adapter's state across records: the open response, its choices, what was said once."""
+def outputs_phrase(missing: list[int]) -> str:
+    """``"choice 0"``, ``"choices 0, 2"``, or ``"any choice"`` when none is missing."""
+    if not missing:
+        return "any choice"
+    if len(missing) == 1:
+        return f"choice {missing[0]}"
+    return "choices " + ", ".join(str(o) for o in missing)
 
-    _closed = False  # the Incremental contract: closed once, never fed after
-    name: ClassVar[str] = "openai-chat"
 
-    def __init__(self, framing: str) -> None:
-        self._framing = framing
-        self._sse = framing == "sse"
-        self._last: DataRecord | None = None
-        self._reset()
+class _Response:
+    """The current response: its id, its choices, how far it got, what was said once."""
 
-    def _reset(self) -> None:
-        """Forget the current response (a new one starts)."""
-        self._choices: dict[int, _Choice] = {}
-        self._id: str | None = None
-        self._started = False
-        self._terminated = False
-        self._done_seen = False
-        self._error_seen = False
-        self._citations: set[str] = set()
-        self._said: set[tuple[Code, object]] = set()
+    __slots__ = (
+        "choices",
+        "citations",
+        "done_seen",
+        "error_seen",
+        "id",
+        "said",
+        "started",
+        "terminated",
+    )
 
-    def _status(self) -> Status:
+    def __init__(self) -> None:
+        self.choices: dict[int, _Choice] = {}
+        self.id: str | None = None
+        self.started = False
+        self.terminated = False
+        self.done_seen = False
+        self.error_seen = False
+        self.citations: set[str] = set()
+        self.said: set[tuple[Code, object]] = set()
+
+    def once(self, key: Code, scope: object = None) -> bool:
+        """True the first time ``(key, scope)`` is seen in this response."""
+        k = (key, scope)
+        if k in self.said:
+            return False
+        self.said.add(k)
+        return True
+
+    def choice(self, o: int) -> _Choice:
+        """The state of choice ``o``, made on its first chunk."""
+        st = self.choices.get(o)
+        if st is None:
+            st = self.choices[o] = _Choice()
+        return st
+
+    def missing(self) -> list[int]:
+        """The choices without a finish reason yet."""
+        return [o for o, st in self.choices.items() if st.finish is None]
+
+    def all_finished(self) -> bool:
+        """Whether some choice appeared and every one has a finish reason."""
+        return bool(self.choices) and all(st.finish is not None for st in self.choices.values())
+
+    def status(self) -> Status:
         """The status the end marker implies: ``failed`` on an error; ``incomplete`` when
         a choice finished short (length, content filter, refusal), refused (refusal text
         with whatever finish reason: the README's rule, the same as Anthropic's
         ``stop_reason: refusal``) or never said why it stopped; else ``completed``."""
-        if self._error_seen:
+        if self.error_seen:
             return "failed"
-        short = not self._choices
-        for st in self._choices.values():
+        short = not self.choices
+        for st in self.choices.values():
             if st.finish == "error":
                 return "failed"
             if st.finish in _SHORT or st.finish is None or st.refused:
                 short = True
         return "incomplete" if short else "completed"
 
-    def _finish_summary(self) -> str:
-        return ", ".join(
-            f"{o}: {st.raw_finish}" for o, st in self._choices.items() if st.raw_finish
-        )
+    def finish_summary(self) -> str:
+        """``"0: stop, 1: length"``: each choice's raw finish reason."""
+        return ", ".join(f"{o}: {st.raw_finish}" for o, st in self.choices.items() if st.raw_finish)
 
-    def _refused_phrase(self) -> str:
+    def refused_phrase(self) -> str:
         """``"; choice 0 refused"`` (or several choices), or ``""`` when none refused."""
-        refused = [o for o, st in self._choices.items() if st.refused]
+        refused = [o for o, st in self.choices.items() if st.refused]
         if not refused:
             return ""
-        return f"; {self._outputs_phrase(refused)} refused (refusal text)"
+        return f"; {outputs_phrase(refused)} refused (refusal text)"
 
-    @staticmethod
-    def _outputs_phrase(missing: list[int]) -> str:
-        if not missing:
-            return "any choice"
-        if len(missing) == 1:
-            return f"choice {missing[0]}"
-        return "choices " + ", ".join(str(o) for o in missing)
-
-    def _end_marker(self, record: DataRecord, marker: str, out: list[AdapterOutput]) -> None:
+    def end_marker(self, record: DataRecord, marker: str, out: list[AdapterOutput]) -> None:
         """An explicit end marker arrived: emit the terminal with the status it implies."""
-        choices = self._choices
-        missing = [o for o, st in choices.items() if st.finish is None]
+        choices = self.choices
+        missing = self.missing()
         if not choices or len(missing) == len(choices):
             out.append(
                 diag(shared.STREAM_DONE_WITHOUT_FINISH, record, form="no-finish", marker=marker)
@@ -173,23 +199,25 @@ class _ChatState:
                     record,
                     form="some-outputs",
                     marker=marker,
-                    outputs_phrase=self._outputs_phrase(missing),
+                    outputs_phrase=outputs_phrase(missing),
                 )
             )
-        summary = self._finish_summary()
+        summary = self.finish_summary()
         if not summary:
             reason = f"{marker} without any finish_reason"
         elif missing:
-            reason = f"{marker} after finish_reason {summary}, before {self._outputs_phrase(missing)} got one"
+            reason = (
+                f"{marker} after finish_reason {summary}, before {outputs_phrase(missing)} got one"
+            )
         else:
             reason = f"{marker} after finish_reason {summary}"
-        out.append(Terminal(record.index, self._status(), reason + self._refused_phrase()))
-        self._terminated = True
+        out.append(Terminal(record.index, self.status(), reason + self.refused_phrase()))
+        self.terminated = True
 
-    def _provider_error(self, err: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
+    def provider_error(self, err: Any, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Emit a ProviderError and its ``provider.error`` diagnostic."""
         etype, message, code = error_fields(err, _quote_error)
-        self._error_seen = True
+        self.error_seen = True
         detail = ", ".join(
             part
             for part in (f"type {etype!r}" if etype else "", f"code {code!r}" if code else "")
@@ -206,11 +234,3 @@ class _ChatState:
             message=message,
             detail=f" ({detail})" if detail else "",
         )
-
-    def _once(self, key: Code, scope: object = None) -> bool:
-        """True the first time ``(key, scope)`` is seen in this response."""
-        k = (key, scope)
-        if k in self._said:
-            return False
-        self._said.add(k)
-        return True
