@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from functools import partial
+from typing import ClassVar, cast
 
 from ...diagnostics import diagnostic, quote
 from ...events import JSON, Unknown
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
+    AdapterBase,
     AdapterOutput,
     Malformed,
     close_once,
@@ -18,22 +21,28 @@ from .._base import (
     whole_terminal,
 )
 from . import codes
-from .blocks import _AnthropicBlocks
+from .blocks import block_delta, block_start, block_stop
+from .state import _Message
+
+_Handler = Callable[[dict[str, JSON], DataRecord, list[AdapterOutput]], None]
 
 
-class AnthropicAdapter(_AnthropicBlocks):
+class AnthropicAdapter(AdapterBase):
     """Anthropic Messages stream events → unified events."""
+
+    name: ClassVar[str] = "anthropic"
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._handlers = {
-            "message_start": self._message_start,
-            "content_block_start": self._block_start,
-            "content_block_delta": self._block_delta,
-            "content_block_stop": self._block_stop,
-            "message_delta": self._message_delta,
-            "message_stop": self._message_stop,
-            "error": self._error,
+        msg = self._msg = _Message()
+        self._handlers: dict[str, _Handler] = {
+            "message_start": msg.message_start,
+            "content_block_start": partial(block_start, msg),
+            "content_block_delta": partial(block_delta, msg),
+            "content_block_stop": partial(block_stop, msg),
+            "message_delta": msg.message_delta,
+            "message_stop": msg.message_stop,
+            "error": msg.error,
             "message": self._whole_message,
         }
 
@@ -48,7 +57,7 @@ class AnthropicAdapter(_AnthropicBlocks):
         if bad is not None:
             out: list[AdapterOutput] = [bad]
             if name == "error":
-                self._fail(None, record.data, None, record, out)
+                self._msg.fail(None, record.data, None, record, out)
             self._last_end = record.end
             return out
         return self.feed_object(cast(JSON, value), record, name)
@@ -66,7 +75,7 @@ class AnthropicAdapter(_AnthropicBlocks):
         if not isinstance(obj, dict):
             out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
             if name == "error":
-                self._fail(None, str(obj), obj, record, out)
+                self._msg.fail(None, str(obj), obj, record, out)
             return out
         etype = obj.get("type")
         if not isinstance(etype, str):
@@ -91,7 +100,7 @@ class AnthropicAdapter(_AnthropicBlocks):
             if etype == "content_block_delta":
                 # The commonest event: a direct call (native in the compiled core, where
                 # a bound method from the table is a call through the interpreter).
-                self._block_delta(obj, record, out)
+                block_delta(self._msg, obj, record, out)
             else:
                 handler = self._handlers.get(etype)
                 if handler is None:
@@ -106,10 +115,11 @@ class AnthropicAdapter(_AnthropicBlocks):
     def close(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
         close_once(self)
-        if self._started and not self._stopped:
+        msg = self._msg
+        if msg.started and not msg.stopped:
             reason = (
-                f"the last stop_reason was {quote(self._stop_reason)}"
-                if self._stop_reason is not None
+                f"the last stop_reason was {quote(msg.stop_reason)}"
+                if msg.stop_reason is not None
                 else "no stop_reason had arrived"
             )
             return [diagnostic(codes.MISSING_MESSAGE_STOP, self._last_end, reason=reason)]
@@ -122,14 +132,15 @@ class AnthropicAdapter(_AnthropicBlocks):
         message_start, each content block started whole and stopped, the stop reason,
         message_stop."""
         out.append(not_streamed("Messages 'message' object", record))
+        msg = self._msg
         head = {k: v for k, v in obj.items() if k not in ("content", "stop_reason")}
-        self._message_start({"message": {**head, "content": []}}, record, out)
+        msg.message_start({"message": {**head, "content": []}}, record, out)
         content = obj.get("content")
         if not isinstance(content, list):
             raise Malformed(f'its "content" is not a list ({quote(content)})')
         for n, block in enumerate(content):
             try:
-                self._block_start({"index": n, "content_block": block}, record, out)
+                block_start(msg, {"index": n, "content_block": block}, record, out)
             except Malformed as exc:
                 out.append(
                     diag(
@@ -140,7 +151,7 @@ class AnthropicAdapter(_AnthropicBlocks):
                     )
                 )
                 continue
-            self._block_stop({"index": n}, record, out)
-        self._message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
-        self._message_stop({}, record, out)
+            block_stop(msg, {"index": n}, record, out)
+        msg.message_delta({"delta": {"stop_reason": obj.get("stop_reason")}}, record, out)
+        msg.message_stop({}, record, out)
         whole_terminal(out, "Messages message")

@@ -1,8 +1,6 @@
-"""What the Anthropic adapter remembers across events, and the message-level events."""
+"""The message the Anthropic adapter is reading: its blocks, its tool calls, the message-level events."""
 
 from __future__ import annotations
-
-from typing import ClassVar
 
 from ... import codes as shared
 from ...diagnostics import quote
@@ -17,6 +15,7 @@ from .._base import (
     provider_error,
     usage_event,
 )
+from .._tools import ToolCallTracker
 from . import codes
 from .maps import _INCOMPLETE, _PAUSED, _USAGE_KEYS, map_finish_reason
 
@@ -37,72 +36,52 @@ _DELTA_BLOCKS: dict[str, tuple[str, ...]] = {
 class _Block:
     """What the adapter remembers about one content block."""
 
-    __slots__ = (
-        "block_type",
-        "checked",
-        "fragments",
-        "id",
-        "kind",
-        "mismatch",
-        "pending",
-        "stopped",
-    )
+    __slots__ = ("block_type", "checked", "mismatch", "pending", "stopped")
 
-    def __init__(self, block_type: str | None, kind: str | None = None) -> None:
+    def __init__(self, block_type: str | None) -> None:
         self.block_type = block_type
-        self.kind = kind  # tool kind for tool blocks, else None
-        self.id: str | None = None
-        self.pending: str | None = None  # a non-empty start ``input``, compact JSON
-        self.fragments = False  # a non-empty ``partial_json`` arrived
+        self.pending: str | None = None  # a tool block's non-empty start ``input``, compact JSON
         self.stopped = False
         self.mismatch = False  # a delta of the wrong type was already reported
         self.checked: JSON = None  # the last delta type found to fit this block
 
 
-class _AnthropicState:
-    """The adapter's state across events: the message, its blocks, what was said once."""
+class _Message:
+    """The message being read: its blocks and tool calls (by block key), how it stopped."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
-    name: ClassVar[str] = "anthropic"
+    def __init__(self) -> None:
+        self.blocks: dict[int | None, _Block] = {}
+        self.tools: ToolCallTracker[int | None] = ToolCallTracker()
+        self.started = False  # a message_start opened the current response
+        self.stopped = False  # message_stop (or error) ended it
+        self.message_id: str | None = None
+        self.message: JSON = None
+        self.base = 0  # shift of block indexes for a spliced message
+        self.next_key = 0  # one past the highest part / tool index used in the response
+        self.stop_reason: str | None = None
+        self.explanation: str | None = None  # stop_details.explanation of a refusal
+        self.warned_no_start = False
 
-    def __init__(self, framing: str) -> None:
-        self._framing = framing
-        self._blocks: dict[int | None, _Block] = {}
-        self._started = False  # a message_start opened the current response
-        self._stopped = False  # message_stop (or error) ended it
-        self._message_id: str | None = None
-        self._message: JSON = None
-        self._base = 0  # shift of block indexes for a spliced message
-        self._next_key = 0  # one past the highest part / tool index used in the response
-        self._stop_reason: str | None = None
-        self._explanation: str | None = None  # stop_details.explanation of a refusal
-        self._warned_no_start = False
-        self._last_end: int | None = None
-
-    def _key(
-        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
-    ) -> int | None:
+    def key(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> int | None:
         """The part / tool index of a block event: its ``index`` shifted by a splice."""
         idx = obj.get("index")
         if type(idx) is int:
-            key = idx + self._base
-            if key >= self._next_key:
-                self._next_key = key + 1
+            key = idx + self.base
+            if key >= self.next_key:
+                self.next_key = key + 1
             return key
         out.append(diag(codes.MISSING_INDEX, record, type=obj.get("type"), idx=idx))
         return None
 
-    def _check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        if not self._warned_no_start:
-            self._warned_no_start = True
+    def check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        if not self.warned_no_start:
+            self.warned_no_start = True
             out.append(diag(codes.MISSING_MESSAGE_START, record))
 
-    def _usage(
-        self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
+    def usage(self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]) -> None:
         usage_event(usage, _USAGE_KEYS, source, codes.INVALID_USAGE, record, out)
 
-    def _fail(
+    def fail(
         self,
         error_type: str | None,
         message: str,
@@ -123,62 +102,64 @@ class _AnthropicState:
             message=message,
         )
         out.append(Terminal(record.index, "failed", f"error ({error_type or 'unknown'})"))
-        self._stopped = True
+        self.stopped = True
 
-    def _message_start(
+    def message_start(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         msg = object_field(obj, "message")
         mid = msg.get("id")
         if not isinstance(mid, str):
             mid = None
-        if self._started and not self._stopped:
-            if mid == self._message_id and (mid is not None or msg == self._message):
-                same = "an identical" if msg == self._message else "a repeated"
+        if self.started and not self.stopped:
+            if mid == self.message_id and (mid is not None or msg == self.message):
+                same = "an identical" if msg == self.message else "a repeated"
                 out.append(diag(codes.DUPLICATE_MESSAGE_START, record, same=same, mid=mid))
                 return
-            out.append(diag(codes.SPLICED_MESSAGE, record, mid=mid, message_id=self._message_id))
-            self._base = self._next_key
-            self._blocks = {}
-            self._message_id = mid
-            self._message = msg
-            self._usage(msg.get("usage"), "message_start", record, out)
+            out.append(diag(codes.SPLICED_MESSAGE, record, mid=mid, message_id=self.message_id))
+            self.base = self.next_key
+            self.blocks.clear()
+            self.tools.clear()
+            self.message_id = mid
+            self.message = msg
+            self.usage(msg.get("usage"), "message_start", record, out)
             return
         # A new response: the first message, or one after message_stop / error.
-        self._started = True
-        self._stopped = False
-        self._blocks = {}
-        self._base = 0
-        self._next_key = 0
-        self._stop_reason = None
-        self._explanation = None
-        self._message_id = mid
-        self._message = msg
+        self.started = True
+        self.stopped = False
+        self.blocks.clear()
+        self.tools.clear()
+        self.base = 0
+        self.next_key = 0
+        self.stop_reason = None
+        self.explanation = None
+        self.message_id = mid
+        self.message = msg
         model = msg.get("model")
         out.append(ResponseStart(record.index, mid, model if isinstance(model, str) else None))
-        self._usage(msg.get("usage"), "message_start", record, out)
+        self.usage(msg.get("usage"), "message_start", record, out)
 
-    def _message_delta(
+    def message_delta(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
         delta = obj.get("delta")
         if delta is not None and not isinstance(delta, dict):
             raise Malformed(f'its "delta" is not an object ({quote(delta)})')
-        if not self._started:
-            self._check_started(record, out)
+        if not self.started:
+            self.check_started(record, out)
         if delta:
             reason = delta.get("stop_reason")
             if isinstance(reason, str):
-                self._stop_reason = reason
+                self.stop_reason = reason
                 out.append(Finish(record.index, 0, map_finish_reason(reason), reason))
                 if reason in _PAUSED:
                     out.append(diag(codes.TURN_PAUSED, record, form=reason))
             elif reason is not None:
                 out.append(diag(codes.INVALID_STOP_REASON, record, reason=reason))
-            self._stop_details(delta.get("stop_details"), record, out)
-        self._usage(obj.get("usage"), "message_delta", record, out)
+            self.stop_details(delta.get("stop_details"), record, out)
+        self.usage(obj.get("usage"), "message_delta", record, out)
 
-    def _stop_details(self, details: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
+    def stop_details(self, details: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         """A refusal's ``stop_details`` (``type``, ``category``, ``explanation``): metadata,
         not refusal text; its explanation is shown in the status reason and a diagnostic."""
         if not isinstance(details, dict):
@@ -186,7 +167,7 @@ class _AnthropicState:
         explanation = details.get("explanation")
         category = details.get("category")
         if isinstance(explanation, str) and explanation:
-            self._explanation = explanation
+            self.explanation = explanation
             out.append(
                 diag(
                     codes.REFUSAL_EXPLAINED,
@@ -196,12 +177,12 @@ class _AnthropicState:
                 )
             )
 
-    def _message_stop(
+    def message_stop(
         self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        if not self._started:
-            self._check_started(record, out)
-        reason = self._stop_reason
+        if not self.started:
+            self.check_started(record, out)
+        reason = self.stop_reason
         stated = _stated_stop_reason(_obj)
         if stated is not None and reason is not None and stated != reason:
             # the terminal event's own stop_reason wins over the message_delta's
@@ -216,7 +197,7 @@ class _AnthropicState:
                     status=status_of,
                 )
             )
-            reason = self._stop_reason = stated
+            reason = self.stop_reason = stated
             out.append(Finish(record.index, 0, map_finish_reason(stated), stated))
         status: Status = "completed"
         if reason is None:
@@ -224,17 +205,17 @@ class _AnthropicState:
         elif reason in _INCOMPLETE:
             status = "incomplete"
         why = f"message_stop ({reason or 'no stop_reason'})"
-        if self._explanation is not None:
-            why = f"message_stop ({reason or 'no stop_reason'}: {quote(self._explanation, 200)})"
+        if self.explanation is not None:
+            why = f"message_stop ({reason or 'no stop_reason'}: {quote(self.explanation, 200)})"
         out.append(Terminal(record.index, status, why))
-        self._stopped = True
+        self.stopped = True
 
-    def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+    def error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj.get("error")
         if isinstance(err, dict):
             etype = err.get("type")
             msg = err.get("message")
-            self._fail(
+            self.fail(
                 etype if isinstance(etype, str) else None,
                 msg if isinstance(msg, str) else compact_json(err),
                 obj,
@@ -242,7 +223,7 @@ class _AnthropicState:
                 out,
             )
         else:
-            self._fail(
+            self.fail(
                 None,
                 compact_json(err) if err is not None else "(no error object)",
                 obj,
