@@ -133,15 +133,17 @@ class ToolCallTracker(Generic[_K]):
         out: list[AdapterOutput],
         call_type: str | None = None,
         call_id: str | None = None,
+        index: int | None = None,
     ) -> None:
-        """Emit a call's first delta: its index, id (``call_id`` when its events do not
-        carry one), name, type, kind and format, with no arguments."""
+        """Emit a call's first delta: its index (``index`` when the event names another
+        position), id (``call_id`` when its events do not carry one), name, type, kind and
+        format, with no arguments."""
         call.announced = True
         out.append(
             ToolCallDelta(
                 record,
                 call.output,
-                call.index,
+                index if index is not None else call.index,
                 call_id if call_id is not None else call.id,
                 call.name,
                 None,

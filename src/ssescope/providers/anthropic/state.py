@@ -74,11 +74,13 @@ class _Message:
         return None
 
     def check_started(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Report, once, an event before any ``message_start``."""
         if not self.warned_no_start:
             self.warned_no_start = True
             out.append(diag(codes.MISSING_MESSAGE_START, record))
 
     def usage(self, usage: JSON, source: str, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Map a usage object by name."""
         usage_event(usage, _USAGE_KEYS, source, codes.INVALID_USAGE, record, out)
 
     def fail(
@@ -89,6 +91,7 @@ class _Message:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
+        """The message failed: the provider error and a ``failed`` terminal."""
         what = f"{error_type}: " if error_type else ""
         provider_error(
             record,
@@ -107,6 +110,7 @@ class _Message:
     def message_start(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """A ``message_start``: a new response, a repeated start, or a spliced message."""
         msg = object_field(obj, "message")
         mid = msg.get("id")
         if not isinstance(mid, str):
@@ -142,6 +146,7 @@ class _Message:
     def message_delta(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """A ``message_delta``: the stop reason, its details, the usage."""
         delta = obj.get("delta")
         if delta is not None and not isinstance(delta, dict):
             raise Malformed(f'its "delta" is not an object ({quote(delta)})')
@@ -180,6 +185,7 @@ class _Message:
     def message_stop(
         self, _obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """A ``message_stop``: the terminal, with the status the stop reason implies."""
         if not self.started:
             self.check_started(record, out)
         reason = self.stop_reason
@@ -211,6 +217,7 @@ class _Message:
         self.stopped = True
 
     def error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        """An ``error`` event: the provider error, and the message fails."""
         err = obj.get("error")
         if isinstance(err, dict):
             etype = err.get("type")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from ... import codes as shared
 from ...events import Finish, FinishReason, Terminal, Unknown
 from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     INVALID,
+    AdapterBase,
     AdapterOutput,
     close_once,
     decode_json,
@@ -21,43 +22,69 @@ from .._base import (
     whole_terminal,
 )
 from . import codes
-from .items import _ResponsesItems
+from .items import args_delta, args_done, final_item, item_added, item_done
 from .maps import map_finish_reason
-from .state import _ARG_DELTAS, _ARG_DONES, _QUIET, _TERMINALS, _WHOLE_STATUS
+from .parts import (
+    annotation,
+    audio_delta,
+    content_part_done,
+    part_done,
+    reasoning_delta,
+    refusal_delta,
+    summary_done,
+    summary_part_done,
+    text_delta,
+)
+from .state import (
+    _ARG_DELTAS,
+    _ARG_DONES,
+    _QUIET,
+    _TERMINALS,
+    _WHOLE_STATUS,
+    _Response,
+    created,
+    error,
+    in_progress,
+)
 
-_Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
+_Handler = Callable[[_Response, dict[str, Any], DataRecord, list[AdapterOutput]], None]
 
 
-class OpenAIResponsesAdapter(_ResponsesItems):
+_HANDLERS: dict[str, _Handler] = {
+    "response.output_text.delta": text_delta,
+    "response.refusal.delta": refusal_delta,
+    "response.reasoning_summary_text.delta": partial(reasoning_delta, "summary"),
+    "response.reasoning_text.delta": partial(reasoning_delta, "text"),
+    "response.output_text.done": partial(part_done, "text", "text"),
+    "response.refusal.done": partial(part_done, "refusal", "refusal"),
+    "response.reasoning_summary_text.done": summary_done,
+    "response.reasoning_text.done": partial(part_done, "reasoning", "text"),
+    "response.content_part.done": content_part_done,
+    "response.reasoning_summary_part.done": summary_part_done,
+    "response.output_text.annotation.added": annotation,
+    "response.output_item.added": item_added,
+    "response.output_item.done": item_done,
+    "response.audio.delta": partial(audio_delta, False),
+    "response.audio.transcript.delta": partial(audio_delta, True),
+    "response.created": created,
+    "response.in_progress": in_progress,
+    "error": error,
+}
+"""The handler of each event type but the argument streams and the terminal events."""
+
+
+class OpenAIResponsesAdapter(AdapterBase):
     """Adapter for OpenAI Responses API event streams (SSE, or JSONL dumps of events).
 
     The framing does not change the end markers: the protocol's terminal events are
     JSON events in every framing.
     """
 
+    name: ClassVar[str] = "openai-responses"
+
     def __init__(self, framing: str) -> None:
-        self._framing = framing
-        self._handlers: dict[str, _Handler] = {
-            "response.output_text.delta": self._text_delta,
-            "response.refusal.delta": self._refusal_delta,
-            "response.reasoning_summary_text.delta": partial(self._reasoning_delta, "summary"),
-            "response.reasoning_text.delta": partial(self._reasoning_delta, "text"),
-            "response.output_text.done": partial(self._part_done, "text", "text"),
-            "response.refusal.done": partial(self._part_done, "refusal", "refusal"),
-            "response.reasoning_summary_text.done": self._summary_done,
-            "response.reasoning_text.done": partial(self._part_done, "reasoning", "text"),
-            "response.content_part.done": self._content_part_done,
-            "response.reasoning_summary_part.done": self._summary_part_done,
-            "response.output_text.annotation.added": self._annotation,
-            "response.output_item.added": self._item_added,
-            "response.output_item.done": self._item_done,
-            "response.audio.delta": partial(self._audio_delta, False),
-            "response.audio.transcript.delta": partial(self._audio_delta, True),
-            "response.created": self._created,
-            "response.in_progress": self._in_progress,
-            "error": self._error,
-        }
-        self._new_response()
+        super().__init__(framing)
+        self._resp = _Response()
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record (one Responses event) to unified events and diagnostics."""
@@ -97,21 +124,22 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         elif wire_name is not None and wire_name not in ("message", etype):
             out.append(diag(codes.EVENT_NAME_MISMATCH, record, wire_name=wire_name, etype=etype))
         if etype == "response.created":
-            self._new_response()
+            self._resp = _Response()
+        state = self._resp
         seq = obj.get("sequence_number")
         if seq is not None:
-            last = self._seq
+            last = state.seq
             if type(seq) is int and last is not None and seq == last + 1:
-                self._seq = seq
+                state.seq = seq
             else:
-                self._check_seq(seq, record, out)
-        handler = self._handlers.get(etype)
+                state.check_seq(seq, record, out)
+        handler = _HANDLERS.get(etype)
         if handler is not None:
-            handler(obj, record, out)
+            handler(state, obj, record, out)
         elif etype in _ARG_DELTAS:
-            self._args_delta(etype, obj, record, out)
+            args_delta(etype, state, obj, record, out)
         elif etype in _ARG_DONES:
-            self._args_done(etype, obj, record, out)
+            args_done(etype, state, obj, record, out)
         elif etype in _TERMINALS:
             self._terminal(etype, obj, record, out)
         elif etype not in _QUIET:
@@ -136,12 +164,13 @@ class OpenAIResponsesAdapter(_ResponsesItems):
             whole_terminal(out, "Response")
             return
         # queued or in progress (a background response polled early): what it has so far
-        self._start(obj, record, out)
+        state = self._resp
+        state.start(obj, record, out)
         output = obj.get("output")
         for position, item in enumerate(output if isinstance(output, list) else []):
             if isinstance(item, dict):
-                owner = self._resolve(str_or_none(item.get("id")), position, record, out)
-                self._final_item(item, position, owner, record, out)
+                owner = state.resolve(str_or_none(item.get("id")), position, record, out)
+                final_item(state, item, position, owner, record, out)
 
     def _terminal(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -149,23 +178,24 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         resp = obj.get("response")
         if not isinstance(resp, dict):
             resp = {}
-        self._start(resp, record, out)
+        state = self._resp
+        state.start(resp, record, out)
         output = resp.get("output")
         if isinstance(output, list):
-            if not output and self._built and etype == "response.completed":
+            if not output and state.built and etype == "response.completed":
                 out.append(diag(codes.EMPTY_FINAL_OUTPUT, record, etype=etype))
             for position, item in enumerate(output):
                 if isinstance(item, dict):
                     # An id met in the stream names its item; an unknown one (a gateway
                     # that re-issues ids) falls back on the position in the list.
                     item_id = str_or_none(item.get("id"))
-                    owner = self._id_owner.get(item_id) if item_id is not None else None
+                    owner = state.id_owner.get(item_id) if item_id is not None else None
                     if owner is None:
-                        owner = self._resolve(item_id, position, record, out)
-                    self._final_item(item, position, owner, record, out)
+                        owner = state.resolve(item_id, position, record, out)
+                    final_item(state, item, position, owner, record, out)
         usage = resp.get("usage")
         if isinstance(usage, dict):
-            out.append(self._usage(usage, etype, record))
+            out.append(state.usage(usage, etype, record))
         status = str_or_none(resp.get("status"))
         event = etype
         etype = self._stated(etype, status, record, out)
@@ -177,9 +207,9 @@ class OpenAIResponsesAdapter(_ResponsesItems):
             out.append(Finish(record.index, 0, "other", "cancelled"))
             out.append(Terminal(record.index, "cancelled", f"{event} (status cancelled)"))
         elif etype == "response.completed":
-            reason: FinishReason = "tool_calls" if self._client_calls else "stop"
+            reason: FinishReason = "tool_calls" if state.client_calls else "stop"
             out.append(Finish(record.index, 0, reason, status or "completed"))
-            if self._refused:  # refusal text: incomplete on every provider
+            if state.refused:  # refusal text: incomplete on every provider
                 out.append(Terminal(record.index, "incomplete", f"{said} (refusal text)"))
             else:
                 out.append(Terminal(record.index, "completed", said))
@@ -192,10 +222,10 @@ class OpenAIResponsesAdapter(_ResponsesItems):
         else:  # response.failed
             err = resp.get("error")
             if isinstance(err, dict):
-                self._provider_error(err, err, etype, record, out)
+                state.provider_error(err, err, etype, record, out)
             out.append(Finish(record.index, 0, "error", "failed"))
             out.append(Terminal(record.index, "failed", said))
-        self._started = False
+        state.started = False
 
     @staticmethod
     def _stated(

@@ -1,15 +1,16 @@
-"""What the Responses adapter remembers across events: items, owners, labels, sequence numbers, errors."""
+"""The response the Responses adapter is reading: items, owners, labels, sequence numbers, tool calls, errors."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
 from ...events import JSON, ResponseStart, Snapshot, Usage
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag, int_or_none, provider_error, str_or_none, token_count
+from .._tools import ToolCallTracker, TrackedCall
 from . import codes
 
 _TOOL_STATES = ("in_progress", "searching", "interpreting", "generating", "completed", "failed")
@@ -132,67 +133,67 @@ def _args_text(value: object) -> str | None:
 
 @dataclass(slots=True, eq=False)
 class _Item:
-    """What the adapter remembers about one output item of the current response."""
+    """What the adapter remembers about one output item of the current response (its
+    tool call, if it is one, is kept in the response's tracker under the item)."""
 
     type: str
     index: int | None
     kind: str | None
-    named: bool
-    ended: bool = False
 
 
-class _ResponsesState:
-    """The adapter's state across events: the open response, its items and who owns each index."""
+class _Response:
+    """The open response: its items and who owns each index, its tool calls, what was
+    said once."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
-    name: ClassVar[str] = "openai-responses"
+    def __init__(self) -> None:
+        self.started = False
+        self.seq: int | None = None
+        self.items: dict[str, _Item] = {}
+        self.index_owner: dict[int, str | int] = {}
+        self.id_owner: dict[str, str | int] = {}
+        self.labels: dict[int, str] = {}
+        self.relabelled: set[int] = set()
+        self.by_index: dict[int, _Item] = {}
+        self.snapshotted: set[tuple[str, object]] = set()
+        self.cited: set[object] = set()
+        self.metas: set[str | int | None] = set()
+        self.results: set[str | int | None] = set()
+        self.errors: set[tuple[str, str]] = set()
+        self.client_calls = False
+        self.built = False
+        self.refused = False  # refusal text arrived (a delta or a snapshot)
+        self.tools: ToolCallTracker[_Item] = ToolCallTracker()
 
-    def _new_response(self) -> None:
-        self._started = False
-        self._seq: int | None = None
-        self._items: dict[str, _Item] = {}
-        self._index_owner: dict[int, str | int] = {}
-        self._id_owner: dict[str, str | int] = {}
-        self._labels: dict[int, str] = {}
-        self._relabelled: set[int] = set()
-        self._by_index: dict[int, _Item] = {}
-        self._snapshotted: set[tuple[str, object]] = set()
-        self._cited: set[object] = set()
-        self._metas: set[str | int | None] = set()
-        self._results: set[str | int | None] = set()
-        self._errors: set[tuple[str, str]] = set()
-        self._client_calls = False
-        self._built = False
-        self._refused = False  # refusal text arrived (a delta or a snapshot)
-
-    def _check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
+    def check_seq(self, seq: object, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Report a ``sequence_number`` that is not an integer or not the next one."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             out.append(diag(codes.SEQUENCE_GAP, record, form="not-an-integer", seq=seq))
             return
-        last = self._seq
-        self._seq = seq
+        last = self.seq
+        self.seq = seq
         if last is None or seq == last + 1:
             return
         what = "skips ahead" if seq > last else "goes back"
         out.append(diag(codes.SEQUENCE_GAP, record, form="gap", seq=seq, last=last, what=what))
 
-    def _invalid(
+    def invalid(
         self, field: str, value: object, record: DataRecord, out: list[AdapterOutput]
     ) -> None:
+        """Report a field whose JSON type is not the one the protocol defines."""
         out.append(diag(codes.INVALID_FIELD, record, field=field, value=value))
 
-    def _owner(
+    def owner(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> str | int | None:
         """The item a content event belongs to, by its ``output_index`` (its
         ``item_id`` only when the event has no position)."""
         position = obj.get("output_index")
         item_id = obj.get("item_id")
-        if type(position) is int and type(item_id) is str and self._labels.get(position) == item_id:
-            return self._index_owner[position]  # an item already met under this id
-        return self._resolve(str_or_none(item_id), int_or_none(position), record, out)
+        if type(position) is int and type(item_id) is str and self.labels.get(position) == item_id:
+            return self.index_owner[position]  # an item already met under this id
+        return self.resolve(str_or_none(item_id), int_or_none(position), record, out)
 
-    def _resolve(
+    def resolve(
         self, item_id: str | None, index: int | None, record: DataRecord, out: list[AdapterOutput]
     ) -> str | int | None:
         """The key of the item at position ``index`` labelled ``item_id``.
@@ -205,24 +206,22 @@ class _ResponsesState:
         if index is None:
             if item_id is None:
                 return None
-            return self._id_owner.setdefault(item_id, item_id)
-        owner = self._index_owner.get(index)
+            return self.id_owner.setdefault(item_id, item_id)
+        owner = self.index_owner.get(index)
         if owner is None:
-            owner = self._id_owner.get(item_id, index) if item_id is not None else index
-            self._index_owner[index] = owner
+            owner = self.id_owner.get(item_id, index) if item_id is not None else index
+            self.index_owner[index] = owner
         if item_id is not None:
-            self._label(index, item_id, record, out)
-            self._id_owner.setdefault(item_id, owner)
+            self.label(index, item_id, record, out)
+            self.id_owner.setdefault(item_id, owner)
         return owner
 
-    def _label(
-        self, index: int, item_id: str, record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
+    def label(self, index: int, item_id: str, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Remember the first id of the item at ``index``; report the first other one."""
-        first = self._labels.setdefault(index, item_id)
-        if first == item_id or index in self._relabelled:
+        first = self.labels.setdefault(index, item_id)
+        if first == item_id or index in self.relabelled:
             return
-        self._relabelled.add(index)
+        self.relabelled.add(index)
         out.append(
             diag(
                 codes.ITEM_ID_CHANGED,
@@ -233,7 +232,7 @@ class _ResponsesState:
             )
         )
 
-    def _snapshot(
+    def snapshot(
         self,
         field: str,
         value: object,
@@ -241,45 +240,60 @@ class _ResponsesState:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
+        """A whole value of ``field`` for ``part``, once per part."""
         if not isinstance(value, str):
             if value is not None:
-                self._invalid(field, value, record, out)
+                self.invalid(field, value, record, out)
             return
         if field == "refusal" and value:
-            self._refused = True
+            self.refused = True
         key = (field, part)
-        if key in self._snapshotted:
+        if key in self.snapshotted:
             return
-        self._snapshotted.add(key)
+        self.snapshotted.add(key)
         out.append(Snapshot(record.index, 0, field, value, part))  # type: ignore[arg-type]
 
-    def _call_index(
+    def call_index(
         self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> tuple[int | None, _Item | None]:
         """The position and the remembered item of an argument event: by its
         ``output_index`` first (the id is a label), else by its ``item_id``."""
         item_id = str_or_none(obj.get("item_id"))
         index = int_or_none(obj.get("output_index"))
-        self._resolve(item_id, index, record, out)
-        item = self._by_index.get(index) if index is not None else None
+        self.resolve(item_id, index, record, out)
+        item = self.by_index.get(index) if index is not None else None
         if item is None and item_id is not None:
-            item = self._items.get(item_id)
+            item = self.items.get(item_id)
         if index is None and item is not None:
             index = item.index
         return index, item
 
-    def _remember(self, item_id: object, type_: str, index: int | None, kind: str | None) -> _Item:
-        item = _Item(type_, index, kind, False)
+    def remember(
+        self, item_id: object, type_: str, index: int | None, kind: str | None, fmt: str = "json"
+    ) -> _Item:
+        """Keep an output item by its id and position (and, a call, its tool call)."""
+        item = _Item(type_, index, kind)
         if isinstance(item_id, str):
-            self._items[item_id] = item
+            self.items[item_id] = item
         if index is not None:
-            self._by_index[index] = item
+            self.by_index[index] = item
+        if kind is not None:
+            self.tools.track(item, 0, index, None, None, kind, fmt)
         return item
 
-    def _start(self, resp: object, record: DataRecord, out: list[AdapterOutput]) -> None:
-        if self._started:
+    def call(self, item: _Item, kind: str, fmt: str) -> TrackedCall:
+        """The tool call of ``item``: kept since it was remembered, or (an item of another
+        type that an argument event names) kept from now on."""
+        call = self.tools.get(item)
+        if call is None:
+            call = self.tools.track(item, 0, item.index, None, None, kind, fmt)
+        return call
+
+    def start(self, resp: object, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """The response starts (once), with the id and model of ``resp`` if it is an object."""
+        if self.started:
             return
-        self._started = True
+        self.started = True
         if isinstance(resp, dict):
             out.append(
                 ResponseStart(
@@ -289,15 +303,7 @@ class _ResponsesState:
         else:
             out.append(ResponseStart(record.index))
 
-    def _created(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        self._start(obj.get("response"), record, out)
-
-    def _in_progress(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        self._start(obj.get("response"), record, out)
-
-    def _provider_error(
+    def provider_error(
         self,
         err: dict[str, Any],
         raw: JSON,
@@ -305,12 +311,13 @@ class _ResponsesState:
         record: DataRecord,
         out: list[AdapterOutput],
     ) -> None:
+        """Emit the provider error ``err`` once per code and message."""
         message = err.get("message")
         code = err.get("code")
         key = (repr(code), repr(message))
-        if key in self._errors:
+        if key in self.errors:
             return
-        self._errors.add(key)
+        self.errors.add(key)
         etype = str_or_none(err.get("type"))
         if etype == "error":
             etype = None
@@ -329,13 +336,9 @@ class _ResponsesState:
             code_text=code_text,
         )
 
-    def _error(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
-        nested = obj.get("error")
-        err = nested if isinstance(nested, dict) else obj
-        self._provider_error(err, obj, "an 'error' event", record, out)
-
     @staticmethod
-    def _usage(usage: dict[str, Any], source: str, record: DataRecord) -> Usage:
+    def usage(usage: dict[str, Any], source: str, record: DataRecord) -> Usage:
+        """The usage object of a terminal event, mapped by name."""
         in_details = usage.get("input_tokens_details")
         out_details = usage.get("output_tokens_details")
         values: dict[str, int | None] = {
@@ -350,3 +353,26 @@ class _ResponsesState:
             else None,
         }
         return Usage(record.index, values, usage, source)
+
+
+def created(
+    resp: _Response, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``response.created``: the response starts."""
+    resp.start(obj.get("response"), record, out)
+
+
+def in_progress(
+    resp: _Response, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``response.in_progress``: the response starts, if no ``response.created`` did."""
+    resp.start(obj.get("response"), record, out)
+
+
+def error(
+    resp: _Response, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """An ``error`` event: the provider's error, once per code and message."""
+    nested = obj.get("error")
+    err = nested if isinstance(nested, dict) else obj
+    resp.provider_error(err, obj, "an 'error' event", record, out)
