@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
-from ...diagnostics import quote
+from ...diagnostics import build, quote
 from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
 from ...framing.records import DataRecord
 from .._base import (
     INVALID,
+    AdapterBase,
     AdapterOutput,
     close_once,
     decode_record,
@@ -18,12 +19,18 @@ from .._base import (
 )
 from . import codes
 from .maps import _USAGE_KEYS
-from .parts import _GeminiParts
-from .state import _STATUS_RANK
+from .parts import candidate
+from .state import _STATUS_RANK, _Response
 
 
-class GeminiAdapter(_GeminiParts):
+class GeminiAdapter(AdapterBase):
     """Adapter for Gemini ``streamGenerateContent`` in SSE, JSON-array and JSONL form."""
+
+    name: ClassVar[str] = "gemini"
+
+    def __init__(self, framing: str) -> None:
+        super().__init__(framing)
+        self._resp = _Response()
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one chunk (or error object) to events and diagnostics."""
@@ -48,12 +55,16 @@ class GeminiAdapter(_GeminiParts):
         """End of the body: unfinished streamed calls and candidates without a finish."""
         close_once(self)
         out: list[AdapterOutput] = []
-        for output in list(self._open):
-            self._abandon(output, None, "the stream ended", out)
-        if self._started and not self._terminated:
-            waiting = sorted(c for c, status in self._finished.items() if status is None)
+        resp = self._resp
+        calls = resp.calls
+        for output in calls.open_outputs():
+            calls.abandon(output, "the stream ended", self._last_end, self._last_index, out)
+        if self._started and not resp.terminated:
+            waiting = sorted(c for c, status in resp.finished.items() if status is None)
             which = ", ".join(str(c) for c in waiting) if waiting else "0"
-            out.append(self._end_diag(codes.NO_FINISH_REASON, which=which))
+            out.append(
+                build(codes.NO_FINISH_REASON, {"which": which}, self._last_end, self._last_index)
+            )
         return out
 
     def _value(self, value: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -61,7 +72,7 @@ class GeminiAdapter(_GeminiParts):
             out.append(diag(codes.UNEXPECTED_JSON, record, form="record", value=value))
             return
         if "error" in value:
-            self._error(value, record, out)
+            self._resp.error(value, record, out)
             return
         self._chunk(value, record, out)
 
@@ -69,23 +80,23 @@ class GeminiAdapter(_GeminiParts):
         rec = record.index
         rid = chunk.get("responseId")
         rid = rid if isinstance(rid, str) and rid else None
+        resp = self._resp
         if not self._started or (
-            rid is not None and rid != self._response_id and (self._terminated or self._response_id)
+            rid is not None and rid != resp.id and (resp.terminated or resp.id)
         ):
-            self._new_response()
+            resp = self._resp = _Response(rid)
             model = chunk.get("modelVersion")
             out.append(ResponseStart(rec, rid, model if isinstance(model, str) else None))
             self._started = True
-            self._response_id = rid
-        elif rid is not None and self._response_id is None:
-            self._response_id = rid
+        elif rid is not None and resp.id is None:
+            resp.id = rid
 
         candidates = chunk.get("candidates")
         finishing: list[int] = []
         if isinstance(candidates, list):
             for cand in candidates:
                 if isinstance(cand, dict):
-                    output = self._candidate(cand, record, out)
+                    output = candidate(resp, cand, record, out)
                     if output is not None:
                         finishing.append(output)
         elif candidates is not None:
@@ -118,17 +129,17 @@ class GeminiAdapter(_GeminiParts):
             if found:
                 out.append(Usage(rec, values, usage, "usageMetadata"))
 
-        if self._terminated:
+        if resp.terminated:
             return
         if blocked is not None:
             out.append(Terminal(rec, "incomplete", f"prompt blocked ({blocked})"))
-            self._terminated = True
+            resp.terminated = True
             return
-        if finishing and all(s is not None for s in self._finished.values()):
+        if finishing and all(s is not None for s in resp.finished.values()):
             worst: Status = "completed"
-            for status in self._finished.values():
+            for status in resp.finished.values():
                 if status is not None and _STATUS_RANK[status] > _STATUS_RANK[worst]:
                     worst = status
-            raws = sorted(set(self._raw_finish.values()))
+            raws = sorted(set(resp.raw_finish.values()))
             out.append(Terminal(rec, worst, "finishReason " + ", ".join(raws)))
-            self._terminated = True
+            resp.terminated = True

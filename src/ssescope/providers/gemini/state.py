@@ -1,15 +1,15 @@
-"""What the Gemini adapter remembers across chunks: the response, its candidates, streamed calls; errors and citations."""
+"""What the Gemini adapter remembers about a response: its candidates, its streamed calls; errors and citations."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any
 
-from ...codes.spec import Code
-from ...diagnostics import Diagnostic, build
-from ...events import JSON, Citation, Status, Terminal, ToolCall
+from ...diagnostics import build
+from ...events import JSON, Citation, Status, Terminal
 from ...framing.records import DataRecord
-from .._base import AdapterBase, AdapterOutput, compact_json, diag, error_fields, provider_error
+from .._base import AdapterOutput, compact_json, error_fields, provider_error
+from .._tools import ToolCallTracker, TrackedCall
 from . import codes
 
 _STATUS_RANK: dict[str, int] = {"completed": 0, "incomplete": 1, "failed": 2}
@@ -52,15 +52,13 @@ def _parse_path(path: str) -> list[str | int] | None:
     return tokens
 
 
-class _StreamedCall:
-    """A Gemini 3 function call whose arguments arrive as ``partialArgs`` fragments."""
+class _PartialArgs:
+    """The arguments of a Gemini 3 function call that arrive as ``partialArgs`` fragments,
+    built as the object they describe."""
 
-    __slots__ = ("args", "id", "index", "name")
+    __slots__ = ("args",)
 
-    def __init__(self, name: str | None, call_id: str | None, index: int) -> None:
-        self.name = name
-        self.id = call_id
-        self.index = index
+    def __init__(self) -> None:
         self.args: dict[str, JSON] = {}
 
     def set(self, tokens: list[str | int], value: JSON) -> bool:
@@ -103,23 +101,87 @@ class _StreamedCall:
         return True  # pragma: no cover - the loop always returns at the last token
 
 
-class _GeminiState(AdapterBase):
-    """The adapter's state across chunks: the response, its candidates and open calls."""
+class _StreamedCalls:
+    """The function calls of a response: the one streamed call open per candidate (in the
+    shared tracker, its partial arguments beside it) and the next synthetic index."""
 
-    name: ClassVar[str] = "gemini"
+    __slots__ = ("_args", "_next_index", "_paths", "tracker")
 
-    def __init__(self, framing: str) -> None:
-        super().__init__(framing)
-        self._response_id: str | None = None
-        self._terminated = False
-        self._finished: dict[int, Status | None] = {}  # candidate -> status once finished
-        self._raw_finish: dict[int, str] = {}
-        self._open: dict[int, _StreamedCall] = {}  # candidate -> streamed call being built
+    def __init__(self) -> None:
+        self.tracker: ToolCallTracker[int] = ToolCallTracker()  # candidate -> its open call
+        self._args: dict[int, _PartialArgs] = {}
         self._next_index: dict[int, int] = {}  # candidate -> next synthetic call index
-        self._seen_citations: dict[int, set[str]] = {}
         self._paths: dict[str, list[str | int] | None] = {}
 
-    def _error(self, value: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+    def open(self, output: int) -> TrackedCall | None:
+        """The streamed call of candidate ``output`` being built, if any."""
+        return self.tracker.get(output)
+
+    def open_outputs(self) -> list[int]:
+        """The candidates with a streamed call being built."""
+        return self.tracker.keys()
+
+    def take_index(self, output: int) -> int:
+        """The next call index of candidate ``output`` (Gemini's calls have none)."""
+        index = self._next_index.get(output, 0)
+        self._next_index[output] = index + 1
+        return index
+
+    def start(self, output: int, name: str | None, call_id: str | None) -> _PartialArgs:
+        """Open a streamed call of candidate ``output``; return its arguments to build."""
+        self.tracker.track(output, output, self.take_index(output), call_id, name)
+        args = self._args[output] = _PartialArgs()
+        return args
+
+    def args(self, output: int) -> _PartialArgs:
+        """The arguments being built of candidate ``output``'s open call."""
+        return self._args[output]
+
+    def path(self, path: str) -> list[str | int] | None:
+        """The tokens of a ``jsonPath`` (:func:`_parse_path`), each path parsed once."""
+        if path in self._paths:
+            return self._paths[path]
+        tokens = self._paths[path] = _parse_path(path)
+        return tokens
+
+    def finish(self, output: int, rec: int, complete: bool, out: list[AdapterOutput]) -> None:
+        """Emit candidate ``output``'s open call whole (``complete`` false: cut short)."""
+        args = self._args.pop(output)
+        self.tracker.finish(output, rec, out, compact_json(args.args), complete)
+
+    def abandon(
+        self, output: int, why: str, offset: int | None, rec: int, out: list[AdapterOutput]
+    ) -> None:
+        """Report candidate ``output``'s open call unterminated (at ``offset`` of record
+        ``rec``) and emit it as it stands, incomplete."""
+        call = self.tracker.get(output)
+        name = call.name if call is not None else None
+        out.append(
+            build(
+                codes.UNTERMINATED_FUNCTION_CALL,
+                {"name": name, "output": output, "why": why},
+                offset,
+                rec,
+            )
+        )
+        self.finish(output, rec, False, out)
+
+
+class _Response:
+    """The current response: its id, its candidates' finishes and citations, its calls."""
+
+    __slots__ = ("calls", "finished", "id", "raw_finish", "seen_citations", "terminated")
+
+    def __init__(self, response_id: str | None = None) -> None:
+        self.id = response_id
+        self.terminated = False
+        self.finished: dict[int, Status | None] = {}  # candidate -> status once finished
+        self.raw_finish: dict[int, str] = {}
+        self.calls = _StreamedCalls()
+        self.seen_citations: dict[int, set[str]] = {}
+
+    def error(self, value: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
+        """An error object: the provider error; open calls are cut, the response fails."""
         err = value["error"]
         error_type, text, code_text = error_fields(err, compact_json, type_key="status")
         rec = record.index
@@ -136,57 +198,15 @@ class _GeminiState(AdapterBase):
             text=text,
         )
         # Calls left open by the error are unfinished.
-        for output in list(self._open):
-            self._abandon(output, record, "an error arrived", out)
+        for output in self.calls.open_outputs():
+            self.calls.abandon(output, "an error arrived", record.start, rec, out)
         out.append(Terminal(rec, "failed", f"error {label}".strip()))
-        self._terminated = True
+        self.terminated = True
 
-    def _new_response(self) -> None:
-        self._terminated = False
-        self._finished = {}
-        self._raw_finish = {}
-        self._open = {}
-        self._next_index = {}
-        self._seen_citations = {}
-
-    def _citation(self, output: int, item: JSON, rec: int, out: list[AdapterOutput]) -> None:
-        # Gemini may restate citation / grounding metadata on later chunks: keep each once.
+    def citation(self, output: int, item: JSON, rec: int, out: list[AdapterOutput]) -> None:
+        """A citation of candidate ``output``, once (Gemini restates them on later chunks)."""
         key = compact_json(item)
-        seen = self._seen_citations.setdefault(output, set())
+        seen = self.seen_citations.setdefault(output, set())
         if key not in seen:
             seen.add(key)
             out.append(Citation(rec, output, item))
-
-    def _end_diag(self, code: Code, *, form: str | None = None, **args: object) -> Diagnostic:
-        return build(code, args, self._last_end, self._last_index, None, form)
-
-    def _take_index(self, output: int) -> int:
-        index = self._next_index.get(output, 0)
-        self._next_index[output] = index + 1
-        return index
-
-    def _finish_call(self, output: int, rec: int, complete: bool, out: list[AdapterOutput]) -> None:
-        call = self._open.pop(output)
-        out.append(
-            ToolCall(
-                rec,
-                output,
-                call.index,
-                call.id,
-                call.name,
-                compact_json(call.args),
-                complete=complete,
-            )
-        )
-
-    def _abandon(
-        self, output: int, record: DataRecord | None, why: str, out: list[AdapterOutput]
-    ) -> None:
-        call = self._open[output]
-        code = codes.UNTERMINATED_FUNCTION_CALL
-        if record is None:
-            out.append(self._end_diag(code, name=call.name, output=output, why=why))
-            self._finish_call(output, self._last_index, False, out)
-        else:
-            out.append(diag(code, record, name=call.name, output=output, why=why))
-            self._finish_call(output, record.index, False, out)
