@@ -2,39 +2,71 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar
+
 from ...events import Unknown
 from ...framing.records import DataRecord
-from .._base import INVALID, AdapterOutput, close_once, decode_json, diag, refuse_feed_after_close
+from .._base import (
+    INVALID,
+    AdapterBase,
+    AdapterOutput,
+    close_once,
+    decode_json,
+    diag,
+    refuse_feed_after_close,
+)
+from .._tools import ToolCallTracker
 from . import codes
-from .state import _LEGACY_LINE, _QUIET
-from .tools import _UITools
+from .parts import part_start, reasoning_delta, text_delta
+from .state import (
+    _LEGACY_LINE,
+    _QUIET,
+    _Message,
+    citation,
+    error,
+    metadata,
+    reset_step,
+    start,
+)
+from .tools import tool_available, tool_delta, tool_input_error, tool_output, tool_start
+
+_Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
 
 
-class VercelUIAdapter(_UITools):
+class VercelUIAdapter(AdapterBase):
     """Adapter for AI SDK UI-message streams (SSE, or a dump of its chunks one per line)."""
+
+    name: ClassVar[str] = "vercel-ui"
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._handlers = {
-            "text-delta": self._text_delta,
-            "reasoning-delta": self._reasoning_delta,
-            "text-start": self._text_start,
-            "reasoning-start": self._reasoning_start,
-            "tool-input-start": self._tool_start,
-            "tool-input-delta": self._tool_delta,
-            "tool-input-available": self._tool_available,
-            "tool-input-error": self._tool_input_error,
-            "tool-output-available": self._tool_output,
-            "tool-output-error": self._tool_output,
-            "tool-output-denied": self._tool_output,
-            "source-url": self._source,
-            "source-document": self._source,
-            "start": self._start,
-            "message-metadata": self._metadata,
-            "finish": self._finish,
-            "error": self._error,
-            "abort": self._abort,
-            "reset-step": self._reset_step,
+        message = self._message = _Message(framing == "sse")
+        # id -> how many times it was started (the current part is (kind, id, n))
+        text: dict[str, int] = {}
+        reasoning: dict[str, int] = {}
+        tools: ToolCallTracker[str] = ToolCallTracker(by_id=True)
+        self._handlers: dict[str, _Handler] = {
+            "text-delta": partial(text_delta, text),
+            "reasoning-delta": partial(reasoning_delta, reasoning),
+            "text-start": partial(part_start, text),
+            "reasoning-start": partial(part_start, reasoning),
+            "tool-input-start": partial(tool_start, tools),
+            "tool-input-delta": partial(tool_delta, tools),
+            "tool-input-available": partial(tool_available, tools),
+            "tool-input-error": partial(tool_input_error, tools),
+            "tool-output-available": tool_output,
+            "tool-output-error": tool_output,
+            "tool-output-denied": tool_output,
+            "source-url": citation,
+            "source-document": citation,
+            "start": start,
+            "message-metadata": metadata,
+            "finish": message.finish,
+            "error": error,
+            "abort": message.abort,
+            "reset-step": reset_step,
         }
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
@@ -44,7 +76,7 @@ class VercelUIAdapter(_UITools):
         out: list[AdapterOutput] = []
         data = record.data
         if data == "[DONE]" or (data[:1] != "{" and data.strip() == "[DONE]"):
-            self._on_done(record, out)
+            self._message.on_done(record, out)
             return out
         obj, bad = decode_json(record)
         if obj is INVALID:
@@ -73,7 +105,8 @@ class VercelUIAdapter(_UITools):
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
         close_once(self)
-        finish = self._finished
-        if self._sse and finish is not None and not self._done and not self._ended:
+        message = self._message
+        finish = message.finished
+        if message.sse and finish is not None and not message.done and not message.ended:
             return [diag(codes.STREAM_MISSING_DONE, finish)]
         return []

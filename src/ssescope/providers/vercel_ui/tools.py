@@ -1,4 +1,7 @@
-"""UI-message tool parts: input start, deltas, available input and output."""
+"""UI-message tool parts: input start, deltas, available input and output.
+
+Calls are kept by ``toolCallId`` in the shared tracker (its deltas carry the id).
+"""
 
 from __future__ import annotations
 
@@ -6,111 +9,113 @@ from typing import Any
 
 import orjson
 
-from ...events import ServerToolResult, ToolCall, ToolCallDelta, ToolCallEnd
+from ...events import ServerToolResult
 from ...framing.records import DataRecord
 from .._base import AdapterOutput, diag
+from .._tools import ToolCallTracker
 from . import codes
-from .parts import _UIParts
+from .state import invalid, not_started, tool_kind
 
 
-class _UITools(_UIParts):
-    """Tool parts (see the package docstring)."""
+def tool_start(
+    tools: ToolCallTracker[str], obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``tool-input-start``: a call opens (its id, tool name and kind)."""
+    named = _named(obj, record, out)
+    if named is not None:
+        call_id, name = named
+        tools.start(call_id, record.index, out, 0, None, call_id, name, tool_kind(obj))
 
-    def _tool_start(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        call_id = obj.get("toolCallId")
-        if not isinstance(call_id, str):
-            self._invalid("toolCallId", call_id, record, out)
-            return
-        self._tools[call_id] = False
-        kind = self._kinds[call_id] = self._kind(obj)
-        name = obj.get("toolName")
-        out.append(
-            ToolCallDelta(
-                record.index,
-                0,
-                id=call_id,
-                name=name if isinstance(name, str) else None,
-                kind=kind,
-            )
+
+def _named(
+    obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> tuple[str, str | None] | None:
+    """A tool chunk's ``toolCallId`` and ``toolName``; ``None`` after reporting an id
+    that is not a string."""
+    call_id = obj.get("toolCallId")
+    if not isinstance(call_id, str):
+        invalid("toolCallId", call_id, record, out)
+        return None
+    name = obj.get("toolName")
+    return call_id, name if isinstance(name, str) else None
+
+
+def tool_delta(
+    tools: ToolCallTracker[str], obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``tool-input-delta``: a piece of a call's input text."""
+    call_id = obj.get("toolCallId")
+    delta = obj.get("inputTextDelta")
+    if not isinstance(call_id, str):
+        invalid("toolCallId", call_id, record, out)
+        return
+    if not isinstance(delta, str):
+        invalid("inputTextDelta", delta, record, out)
+        return
+    call = tools.get(call_id)
+    if call is None:
+        not_started("tool call", call_id, record, out)
+        call = tools.track(call_id, 0, None, call_id)
+    tools.delta(call, record.index, delta, out)
+
+
+def _end_call(
+    tools: ToolCallTracker[str],
+    obj: dict[str, Any],
+    arguments: str,
+    record: DataRecord,
+    out: list[AdapterOutput],
+) -> None:
+    """A call's whole input: it ends the call, or is the whole call when none started."""
+    named = _named(obj, record, out)
+    if named is None:
+        return
+    call_id, name = named
+    call = tools.get(call_id)
+    if call is None:
+        call = tools.track(call_id, 0, None, call_id, name, tool_kind(obj))
+        tools.whole(call, record.index, out, arguments)
+    else:
+        tools.end(call, record.index, out, arguments, name)
+
+
+def tool_available(
+    tools: ToolCallTracker[str], obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``tool-input-available``: the call's parsed input, as compact JSON."""
+    _end_call(tools, obj, orjson.dumps(obj.get("input")).decode(), record, out)
+
+
+def tool_input_error(
+    tools: ToolCallTracker[str], obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
+) -> None:
+    """``tool-input-error``: the input could not be parsed; reported, and the call ends
+    with the input as sent."""
+    raw = obj.get("input")
+    arguments = raw if isinstance(raw, str) else orjson.dumps(raw).decode()
+    out.append(
+        diag(
+            codes.TOOL_INPUT_ERROR,
+            record,
+            toolcallid=obj.get("toolCallId"),
+            errortext=obj.get("errorText"),
         )
+    )
+    _end_call(tools, obj, arguments, record, out)
 
-    def _tool_delta(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        call_id = obj.get("toolCallId")
-        delta = obj.get("inputTextDelta")
-        if not isinstance(call_id, str):
-            self._invalid("toolCallId", call_id, record, out)
-            return
-        if not isinstance(delta, str):
-            self._invalid("inputTextDelta", delta, record, out)
-            return
-        if call_id not in self._tools:
-            self._not_started("tool call", call_id, record, out)
-            self._tools[call_id] = False
-        kind = self._kinds.get(call_id, "function")
-        out.append(ToolCallDelta(record.index, 0, id=call_id, arguments=delta, kind=kind))
 
-    def _end_call(
-        self, obj: dict[str, Any], arguments: str, record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        call_id = obj.get("toolCallId")
-        if not isinstance(call_id, str):
-            self._invalid("toolCallId", call_id, record, out)
-            return
-        name = obj.get("toolName")
-        name = name if isinstance(name, str) else None
-        ended = self._tools.get(call_id)
-        self._tools[call_id] = True
-        if ended is None:
-            out.append(
-                ToolCall(
-                    record.index,
-                    0,
-                    id=call_id,
-                    name=name,
-                    arguments=arguments,
-                    kind=self._kind(obj),
-                )
-            )
-        elif not ended:
-            out.append(ToolCallEnd(record.index, 0, id=call_id, arguments=arguments, name=name))
-
-    def _tool_available(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        self._end_call(obj, orjson.dumps(obj.get("input")).decode(), record, out)
-
-    def _tool_input_error(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        raw = obj.get("input")
-        arguments = raw if isinstance(raw, str) else orjson.dumps(raw).decode()
-        out.append(
-            diag(
-                codes.TOOL_INPUT_ERROR,
-                record,
-                toolcallid=obj.get("toolCallId"),
-                errortext=obj.get("errorText"),
-            )
-        )
-        self._end_call(obj, arguments, record, out)
-
-    def _tool_output(
-        self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        ctype: str = obj["type"]
-        call_id = obj.get("toolCallId")
-        call_id = call_id if isinstance(call_id, str) else None
-        if ctype == "tool-output-available":
-            content = obj.get("output")
-            if obj.get("preliminary") is True:
-                ctype = "tool-output-preliminary"
-        elif ctype == "tool-output-error":
-            content = obj.get("errorText")
-            out.append(diag(codes.TOOL_OUTPUT_ERROR, record, call_id=call_id, content=content))
-        else:
-            content = None
-        out.append(ServerToolResult(record.index, 0, call_id, ctype, content))
+def tool_output(obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
+    """``tool-output-*``: a tool's result (or its error, or its denial)."""
+    ctype: str = obj["type"]
+    call_id = obj.get("toolCallId")
+    call_id = call_id if isinstance(call_id, str) else None
+    if ctype == "tool-output-available":
+        content = obj.get("output")
+        if obj.get("preliminary") is True:
+            ctype = "tool-output-preliminary"
+    elif ctype == "tool-output-error":
+        content = obj.get("errorText")
+        out.append(diag(codes.TOOL_OUTPUT_ERROR, record, call_id=call_id, content=content))
+    else:
+        content = None
+    out.append(ServerToolResult(record.index, 0, call_id, ctype, content))
