@@ -89,7 +89,14 @@ from typing import ClassVar
 
 from ...events import Finish, ResponseStart, Terminal, TextDelta
 from ...framing.records import DataRecord
-from .._base import AdapterBase, AdapterOutput, diag, provider_error, refuse_feed_after_close
+from .._base import (
+    AdapterBase,
+    AdapterOutput,
+    close_once,
+    diag,
+    provider_error,
+    refuse_feed_after_close,
+)
 from . import codes
 
 __all__ = ["AcmeAdapter"]
@@ -132,7 +139,8 @@ class AcmeAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: the missing done line."""
-        return self._close_unended(self._done, codes.MISSING_DONE)
+        close_once(self)
+        return self._unended(self._done, codes.MISSING_DONE)
 ''',
     "knowledge.py": '''"""What ssescope knows about Acme streams outside the adapter."""
 

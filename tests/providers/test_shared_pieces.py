@@ -8,7 +8,14 @@ import ssescope
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import ProviderError
 from ssescope.framing.records import SSEEvent
-from ssescope.providers._base import AdapterOutput, error_fields, provider_error, token_count
+from ssescope.providers import registry
+from ssescope.providers._base import (
+    AdapterBase,
+    AdapterOutput,
+    error_fields,
+    provider_error,
+    token_count,
+)
 from ssescope.providers.ollama import codes as ollama_codes
 
 
@@ -74,3 +81,11 @@ def test_error_fields_reads_objects_strings_and_other_values() -> None:
     assert error_fields({"code": None}, lambda e: "fallback") == (None, "fallback", None)
     assert error_fields("text", repr) == (None, "text", None)
     assert error_fields(42, repr) == (None, "42", None)
+
+
+@pytest.mark.parametrize("provider", registry.PROVIDERS)
+def test_every_adapter_is_one_class_on_adapter_base(provider: str) -> None:
+    """An adapter is one class on the one base: its methods are found in its own module
+    or in AdapterBase, with no tower of mixins between."""
+    cls = type(registry.make_adapter(provider, "sse"))
+    assert cls.__mro__ == (cls, AdapterBase, object)

@@ -91,12 +91,16 @@ class AdapterBase:
     ``framing`` is the framing name, ``_started`` whether the response began, and
     ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
     are reported. A subclass sets ``name``.
+
+    ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept the one
+    way every layer keeps it: ``feed`` starts with ``if self._closed:
+    refuse_feed_after_close()``, ``close`` with ``close_once(self)``.
     """
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str]
 
     def __init__(self, framing: str) -> None:
+        self._closed = False
         self.framing = framing
         self._started = False
         self._last_index = 0
@@ -110,10 +114,9 @@ class AdapterBase:
         self._last_end = record.end
         return decode_object(record, out, unexpected)
 
-    def _close_unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
-        """Close a protocol whose response ends with a marker: ``code`` (at the last
-        record) when the response started and ``ended`` is false."""
-        close_once(self)
+    def _unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
+        """What ``close`` reports for a protocol whose response ends with a marker:
+        ``code`` (at the last record) when the response started and ``ended`` is false."""
         if self._started and not ended:
             return [diagnostic(code, self._last_end, self._last_index)]
         return []

@@ -9,6 +9,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     diag,
     refuse_feed_after_close,
 )
@@ -106,4 +107,5 @@ class A2aAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a task not in a terminal or interrupted state is truncated."""
-        return self._close_unended(self._done, codes.MISSING_FINAL)
+        close_once(self)
+        return self._unended(self._done, codes.MISSING_FINAL)

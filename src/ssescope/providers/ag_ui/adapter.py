@@ -20,6 +20,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     compact_json,
     diag,
     provider_error,
@@ -332,7 +333,8 @@ class AgUiAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a run that neither finished nor failed."""
-        return self._close_unended(self._ended is not None, codes.MISSING_RUN_END)
+        close_once(self)
+        return self._unended(self._ended is not None, codes.MISSING_RUN_END)
 
     # messages
 

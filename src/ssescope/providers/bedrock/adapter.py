@@ -20,13 +20,12 @@ from ...events import (
     Status,
     Terminal,
     TextDelta,
-    ToolCallDelta,
-    ToolCallEnd,
     Unknown,
 )
 from ...framing.records import DataRecord, JSONRecord, SSEEvent
 from ...limits import MAX_DEPTH, decoded_may_be_too_deep, too_deep
 from .._base import (
+    AdapterBase,
     AdapterOutput,
     Malformed,
     close_once,
@@ -37,6 +36,7 @@ from .._base import (
     refuse_feed_after_close,
     usage_event,
 )
+from .._tools import ToolCallTracker
 from ..anthropic.adapter import AnthropicAdapter
 from . import codes
 from .knowledge import EVENT_KEYS
@@ -89,21 +89,18 @@ class _Result:
             self.items.append(value)
 
 
-class BedrockAdapter:
+class BedrockAdapter(AdapterBase):
     """Bedrock ConverseStream messages (binary or decoded) → unified events."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
     name: ClassVar[str] = "bedrock"
 
     def __init__(self, framing: str) -> None:
-        self._framing = framing
-        self._tools: dict[int | None, str | None] = {}  # open tool blocks: index -> id
-        self._server: set[int | None] = set()  # the open tool blocks of provider-run tools
+        super().__init__(framing)
+        # the open tool blocks, by block index (provider-run ones of kind "server")
+        self._tools: ToolCallTracker[int | None] = ToolCallTracker()
         self._results: dict[int | None, _Result] = {}  # open result blocks of those tools
-        self._started = False
         self._stopped = False
         self._inner: AnthropicAdapter | None = None
-        self._last_end: int | None = None
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event-stream message (or one decoded message line) to events."""
@@ -262,9 +259,9 @@ class BedrockAdapter:
                 self._block_start(payload, record, out)
             elif etype == "contentBlockStop":
                 idx = self._index(payload)
-                if idx in self._tools:
-                    self._server.discard(idx)
-                    out.append(ToolCallEnd(record.index, 0, idx, self._tools.pop(idx)))
+                call = self._tools.pop(idx)
+                if call is not None:
+                    self._tools.end(call, record.index, out)
                 elif idx in self._results:
                     self._result_end(idx, record, out)
             elif etype == "messageStop":
@@ -284,8 +281,7 @@ class BedrockAdapter:
             return
         self._started = True
         self._stopped = False
-        self._tools = {}
-        self._server = set()
+        self._tools.clear()
         self._results = {}
         out.append(ResponseStart(record.index))
 
@@ -299,17 +295,11 @@ class BedrockAdapter:
             tid = tool.get("toolUseId")
             name = tool.get("name")
             tid = tid if isinstance(tid, str) else None
-            self._tools[idx] = tid
             # A provider-run tool (Nova's code interpreter, web grounding) says so in its
             # ``type``; it is tagged as Anthropic's server_tool_use is.
             kind = "server" if tool.get("type") == "server_tool_use" else "function"
-            if kind == "server":
-                self._server.add(idx)
-            out.append(
-                ToolCallDelta(
-                    record.index, 0, idx, tid, name if isinstance(name, str) else None, kind=kind
-                )
-            )
+            name = name if isinstance(name, str) else None
+            self._tools.start(idx, record.index, out, 0, idx, tid, name, kind)
             return
         result = start.get("toolResult")
         if isinstance(result, dict):
@@ -338,8 +328,7 @@ class BedrockAdapter:
                 if not isinstance(frag, str):
                     raise Malformed(f"its toolUse.input is not a string ({quote(value)})")
                 if frag:
-                    kind = "server" if idx in self._server else "function"
-                    out.append(ToolCallDelta(n, 0, idx, None, None, frag, kind=kind))
+                    self._tools.delta(self._tools.get(idx), n, frag, out, idx)
             elif key == "reasoningContent":
                 if not isinstance(value, dict):
                     raise Malformed(f"its reasoningContent is not an object ({quote(value)})")
@@ -397,7 +386,7 @@ class BedrockAdapter:
             out.append(Unknown(record.index, "chunk", inner))
             return
         if self._inner is None:
-            self._inner = AnthropicAdapter(self._framing)
+            self._inner = AnthropicAdapter(self.framing)
         out.extend(self._inner.feed_object(inner, record))
         metrics = inner.get("amazon-bedrock-invocationMetrics")
         if metrics is not None:

@@ -23,6 +23,7 @@ from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     diag,
     int_or_none,
     provider_error,
@@ -80,7 +81,8 @@ class CohereAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        return self._close_unended(self._ended, codes.MISSING_MESSAGE_END)
+        close_once(self)
+        return self._unended(self._ended, codes.MISSING_MESSAGE_END)
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

@@ -23,6 +23,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     compact_json,
     diag,
     error_fields,
@@ -122,7 +123,8 @@ class GeminiInteractionsAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a started interaction without its terminal event."""
-        return self._close_unended(self._ended, codes.MISSING_COMPLETED)
+        close_once(self)
+        return self._unended(self._ended, codes.MISSING_COMPLETED)
 
     # the interaction
 

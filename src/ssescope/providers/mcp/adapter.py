@@ -9,6 +9,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     compact_json,
     diag,
     refuse_feed_after_close,
@@ -79,4 +80,5 @@ class McpAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a stream without the response to its request is truncated."""
-        return self._close_unended(self._done, codes.MISSING_RESPONSE)
+        close_once(self)
+        return self._unended(self._done, codes.MISSING_RESPONSE)

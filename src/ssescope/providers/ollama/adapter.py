@@ -19,6 +19,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
+    close_once,
     compact_json,
     diag,
     error_fields,
@@ -108,7 +109,8 @@ class OllamaAdapter(AdapterBase):
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        return self._close_unended(self._done, codes.MISSING_DONE)
+        close_once(self)
+        return self._unended(self._done, codes.MISSING_DONE)
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):

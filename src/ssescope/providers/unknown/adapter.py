@@ -6,20 +6,22 @@ from typing import ClassVar
 
 from ...events import Unknown
 from ...framing.records import DataRecord
-from .._base import INVALID, AdapterOutput, close_once, decode_json, refuse_feed_after_close
+from .._base import (
+    INVALID,
+    AdapterBase,
+    AdapterOutput,
+    close_once,
+    decode_json,
+    refuse_feed_after_close,
+)
 
 __all__ = ["UnknownAdapter"]
 
 
-class UnknownAdapter:
+class UnknownAdapter(AdapterBase):
     """Reports each record as :class:`Unknown` (by its JSON ``type``/``object`` or SSE event)."""
 
-    _closed = False  # the Incremental contract: closed once, never fed after
-
     name: ClassVar[str] = "unknown"
-
-    def __init__(self, framing: str) -> None:
-        self.framing = framing
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one record to an :class:`Unknown` event (or a ``json.invalid`` diagnostic)."""
