@@ -39,10 +39,13 @@ class TrackedCall:
         announced: its first delta (identity, name, type) was emitted.
         streamed: an argument fragment arrived.
         ended: its end (or the whole call) was emitted.
+        arguments: the arguments built so far, for a wire whose calls are emitted whole
+            once over (:meth:`ToolCallTracker.append`); ``""`` otherwise.
     """
 
     __slots__ = (
         "announced",
+        "arguments",
         "ended",
         "format",
         "id",
@@ -71,6 +74,7 @@ class TrackedCall:
         self.announced = False
         self.streamed = False
         self.ended = False
+        self.arguments = ""
 
 
 class ToolCallTracker(Generic[_K]):
@@ -122,8 +126,10 @@ class ToolCallTracker(Generic[_K]):
         kind: str = "function",
         fmt: str = "json",
     ) -> TrackedCall:
-        """Keep a new call under ``key`` (replacing any other there); no event."""
-        call = self._calls[key] = TrackedCall(output, index, call_id, name, kind, fmt)
+        """Keep a new call under ``key``, the newest (replacing any other there); no event."""
+        call = TrackedCall(output, index, call_id, name, kind, fmt)
+        self._calls.pop(key, None)
+        self._calls[key] = call
         return call
 
     def announce(
@@ -205,6 +211,14 @@ class ToolCallTracker(Generic[_K]):
                 fmt or call.format,
             )
         )
+
+    def append(self, call: TrackedCall, fragment: str) -> None:
+        """Add an argument fragment to ``call``'s arguments; the first one replaces the
+        arguments the call started with (the fragments restate them)."""
+        if not call.streamed:
+            call.arguments = ""
+            call.streamed = True
+        call.arguments += fragment
 
     def end(
         self,

@@ -13,7 +13,6 @@ from ...events import (
     StateChange,
     Terminal,
     TextDelta,
-    ToolCall,
     Unknown,
 )
 from ...framing.records import DataRecord
@@ -27,6 +26,7 @@ from .._base import (
     refuse_feed_after_close,
     str_or_none,
 )
+from .._tools import ToolCallTracker, TrackedCall
 from . import codes
 from .patch import PatchError, apply_patch
 
@@ -65,17 +65,6 @@ _PASSIVE = {
 }
 
 
-class _Call:
-    __slots__ = ("arguments", "id", "index", "name", "output")
-
-    def __init__(self, call_id: str, name: str | None, index: int, output: int) -> None:
-        self.id = call_id
-        self.name = name
-        self.index = index
-        self.output = output
-        self.arguments = ""
-
-
 class AgUiAdapter(AdapterBase):
     """Adapter for AG-UI event streams."""
 
@@ -87,8 +76,7 @@ class AgUiAdapter(AdapterBase):
         self._outputs: dict[str, int] = {}  # messageId -> output
         self._open_messages: set[str] = set()
         self._ended_messages: set[str] = set()
-        self._calls: dict[str, _Call] = {}
-        self._ended_calls: set[str] = set()
+        self._tools: ToolCallTracker[str] = ToolCallTracker(by_id=True)  # by toolCallId
         self._open_steps: set[str] = set()
         self._open_reasoning: set[str] = set()
         self._next_call = 0
@@ -243,7 +231,7 @@ class AgUiAdapter(AdapterBase):
     def _left_open(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         for message in sorted(self._open_messages):
             self._order(record, out, "left-open", what="message", id=message)
-        for call in sorted(self._calls):
+        for call in sorted(self._tools.open_keys()):
             self._order(record, out, "left-open", what="tool call", id=call)
         for step in sorted(self._open_steps):
             self._order(record, out, "left-open", what="step", id=step)
@@ -386,20 +374,21 @@ class AgUiAdapter(AdapterBase):
                 )
             )
             return
-        call = self._calls.get(call_id)
+        tools = self._tools
+        known = tools.get(call_id)
+        ended = known is not None and known.ended
+        call = None if ended else known
         if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and call is None:
-            if kind == "TOOL_CALL_START" and call_id in self._ended_calls:
+            if kind == "TOOL_CALL_START" and ended:
                 self._order(record, out, "started-again", what="tool call", id=call_id)
             parent = self._field(obj, "parentMessageId", record, out)
             output = self._outputs.get(parent, self._last_output) if parent else self._last_output
-            call = _Call(
-                call_id, self._field(obj, "toolCallName", record, out), self._next_call, output
-            )
+            name = self._field(obj, "toolCallName", record, out)
+            call = tools.track(call_id, output, self._next_call, call_id, name)
             self._next_call += 1
-            self._calls[call_id] = call
         if kind == "TOOL_CALL_END":
             if call is None:
-                form = "ended-twice" if call_id in self._ended_calls else "not-started"
+                form = "ended-twice" if ended else "not-started"
                 self._order(record, out, form, what="tool call", id=call_id, event_type=kind)
                 return
             self._emit(call, record, out)
@@ -409,15 +398,14 @@ class AgUiAdapter(AdapterBase):
             return
         delta = obj.get("delta")
         if isinstance(delta, str):
-            call.arguments += delta
+            tools.append(call, delta)
 
-    def _emit(self, call: _Call, record: DataRecord, out: list[AdapterOutput]) -> None:
-        del self._calls[call.id]
-        self._ended_calls.add(call.id)
-        out.append(
-            ToolCall(record.index, call.output, call.index, call.id, call.name, call.arguments)
-        )
+    def _emit(self, call: TrackedCall, record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._tools.whole(call, record.index, out, call.arguments)
 
     def _flush_calls(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        for call in list(self._calls.values()):
-            self._emit(call, record, out)
+        tools = self._tools
+        for key in tools.open_keys():
+            call = tools.get(key)
+            if call is not None:
+                self._emit(call, record, out)

@@ -16,7 +16,6 @@ from ...events import (
     Status,
     Terminal,
     TextDelta,
-    ToolCall,
     Unknown,
 )
 from ...framing.records import DataRecord
@@ -33,6 +32,7 @@ from .._base import (
     str_or_none,
     usage_event,
 )
+from .._tools import ToolCallTracker, TrackedCall
 from . import codes
 from .knowledge import LEGACY
 
@@ -62,22 +62,6 @@ _OPENS = {"interaction.created", "interaction.start"}
 _TERMINALS = {"interaction.completed", "interaction.complete"}
 
 
-class _Call:
-    """A function call being built from its ``step.start`` and argument deltas."""
-
-    __slots__ = ("arguments", "done", "id", "kind", "name", "streamed")
-
-    def __init__(
-        self, call_id: str | None, name: str | None, arguments: str, kind: str = "function"
-    ) -> None:
-        self.id = call_id
-        self.name = name
-        self.arguments = arguments
-        self.kind = kind
-        self.streamed = False
-        self.done = False
-
-
 class GeminiInteractionsAdapter(AdapterBase):
     """Adapter for Gemini Interactions API streams (step and legacy generations)."""
 
@@ -87,7 +71,7 @@ class GeminiInteractionsAdapter(AdapterBase):
         super().__init__(framing)
         self._ended = False
         self._open: dict[int, str] = {}  # step index -> step type, until its stop
-        self._calls: dict[int, _Call] = {}
+        self._calls: ToolCallTracker[int] = ToolCallTracker()  # step index -> its call
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
         """Map one event to unified events and diagnostics."""
@@ -223,11 +207,9 @@ class GeminiInteractionsAdapter(AdapterBase):
         self._open[index] = stype
         if stype == "function_call":
             args = step.get("arguments")
-            self._calls[index] = _Call(
-                str_or_none(step.get("id")),
-                str_or_none(step.get("name")),
-                "" if args in (None, {}) else compact_json(args),
-            )
+            name = str_or_none(step.get("name"))
+            call = self._calls.track(index, 0, index, str_or_none(step.get("id")), name)
+            call.arguments = "" if args in (None, {}) else compact_json(args)
         signature = step.get("signature")
         if stype == "thought" and isinstance(signature, str) and signature:
             out.append(ReasoningMeta(record.index, 0, index, signature=signature))
@@ -248,7 +230,7 @@ class GeminiInteractionsAdapter(AdapterBase):
         elif stype.endswith("_call") and stype != "function_call":
             call = self._calls.get(index)
             if call is None:
-                call = self._calls[index] = _Call(None, stype, "", kind="server")
+                call = self._calls.track(index, 0, index, None, stype, "server")
             call.id = str_or_none(item.get("id")) or call.id
             args = item.get("arguments")
             if args is not None:
@@ -282,8 +264,7 @@ class GeminiInteractionsAdapter(AdapterBase):
             self._arguments(delta, index, record, out)
         elif dtype == "function_call":
             args = delta.get("arguments")
-            call = self._calls.get(index) or _Call(None, None, "")
-            self._calls[index] = call
+            call = self._calls.get(index) or self._calls.track(index, 0, index)
             call.id = str_or_none(delta.get("id")) or call.id
             call.name = str_or_none(delta.get("name")) or call.name
             call.arguments = compact_json(args if args is not None else {})
@@ -305,25 +286,15 @@ class GeminiInteractionsAdapter(AdapterBase):
         fragment = delta.get("arguments")
         call = self._calls.get(index)
         if call is None:
-            call = self._calls[index] = _Call(None, None, "")
+            call = self._calls.track(index, 0, index)
             out.append(diag(codes.INVALID_STEP, record, event=delta))
-        if not call.streamed:
-            call.arguments = ""
-            call.streamed = True
         if isinstance(fragment, str):
-            call.arguments += fragment
-        elif fragment is not None:
-            call.arguments += compact_json(fragment)
+            self._calls.append(call, fragment)
+        else:
+            self._calls.append(call, "" if fragment is None else compact_json(fragment))
 
-    def _emit_call(
-        self, call: _Call, index: int, record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        call.done = True
-        out.append(
-            ToolCall(
-                record.index, 0, index, call.id, call.name, call.arguments or "{}", kind=call.kind
-            )
-        )
+    def _emit_call(self, call: TrackedCall, record: DataRecord, out: list[AdapterOutput]) -> None:
+        self._calls.whole(call, record.index, out, call.arguments or "{}")
 
     def _stop(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._start(record, out, None, None)
@@ -332,12 +303,14 @@ class GeminiInteractionsAdapter(AdapterBase):
             out.append(diag(codes.INVALID_STEP, record, event=obj))
             return
         del self._open[index]
-        call = self._calls.pop(index, None)
-        if call is not None and not call.done:
-            self._emit_call(call, index, record, out)
+        call = self._calls.pop(index)
+        if call is not None and not call.ended:
+            self._emit_call(call, record, out)
 
     def _flush_calls(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        for index, call in sorted(self._calls.items()):
-            if not call.done:
-                self._emit_call(call, index, record, out)
-        self._calls.clear()
+        calls = self._calls
+        for index in sorted(calls.open_keys()):
+            call = calls.get(index)
+            if call is not None:
+                self._emit_call(call, record, out)
+        calls.clear()
