@@ -68,10 +68,7 @@ def block_start(
     elif kind is not None:
         tid = block.get("id")
         name = block.get("name")
-        inp = block.get("input")
-        if inp:  # a non-empty input object (or any other non-empty value) at the start
-            state.pending = compact_json(inp)
-        msg.tools.start(
+        call = msg.tools.start(
             key,
             n,
             out,
@@ -81,6 +78,9 @@ def block_start(
             name if isinstance(name, str) else None,
             kind,
         )
+        inp = block.get("input")
+        if inp:  # a non-empty input object (or any other non-empty value) at the start
+            call.arguments = compact_json(inp)
     elif btype == "compaction":
         # A summary of the earlier context, and its opaque form to send back.
         out.append(_compaction(n, key, block))
@@ -174,8 +174,10 @@ def block_stop(
         return
     block.stopped = True
     call = msg.tools.get(key)
-    if call is not None:  # a tool block: its start input, unless fragments followed
-        msg.tools.end(call, record.index, out, block.pending if not call.streamed else None)
+    if call is not None:  # a tool block: its call ends
+        # (the input it started with, sent again unless fragments came)
+        start_input = call.arguments if not call.streamed and call.arguments else None
+        msg.tools.end(call, record.index, out, start_input)
 
 
 def _compaction(record: int, key: int | None, obj: dict[str, JSON]) -> Compaction:

@@ -36,11 +36,10 @@ _DELTA_BLOCKS: dict[str, tuple[str, ...]] = {
 class _Block:
     """What the adapter remembers about one content block."""
 
-    __slots__ = ("block_type", "checked", "mismatch", "pending", "stopped")
+    __slots__ = ("block_type", "checked", "mismatch", "stopped")
 
     def __init__(self, block_type: str | None) -> None:
         self.block_type = block_type
-        self.pending: str | None = None  # a tool block's non-empty start ``input``, compact JSON
         self.stopped = False
         self.mismatch = False  # a delta of the wrong type was already reported
         self.checked: JSON = None  # the last delta type found to fit this block
