@@ -20,12 +20,12 @@ from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .events import UnifiedEvent
-from .framing.framer import Framer
+from .framing.framer import Framer, FramingParser
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
 from .framing.sniff import describe_non_stream
 from .incremental import Incremental, close_once, refuse_feed_after_close
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
-from .providers._base import Adapter, AdapterOutput
+from .providers._base import Adapter, AdapterBase, AdapterOutput
 from .providers.detect import detect_provider
 from .providers.pending import terminal_name
 from .providers.registry import PROVIDERS, knowledge, make_adapter
@@ -680,8 +680,14 @@ if TYPE_CHECKING:  # mypy holds every part of the pipeline to the one Incrementa
     def _framer_shape(framer: Framer) -> Incremental[bytes, FramingOutput]:
         return framer
 
+    def _parser_shape(parser: FramingParser) -> Incremental[bytes, FramingOutput]:
+        return parser  # (each framing's parser is a FramingParser: make_parser says so)
+
     def _adapter_shape(adapter: Adapter) -> Incremental[DataRecord, AdapterOutput]:
         return adapter
+
+    def _adapter_base_shape(adapter: AdapterBase) -> Adapter:
+        return adapter  # (each adapter class overrides feed and close of AdapterBase)
 
     def _aggregator_shape(
         aggregator: Aggregator,

@@ -89,3 +89,13 @@ def test_every_adapter_is_one_class_on_adapter_base(provider: str) -> None:
     or in AdapterBase, with no tower of mixins between."""
     cls = type(registry.make_adapter(provider, "sse"))
     assert cls.__mro__ == (cls, AdapterBase, object)
+
+
+def test_the_base_alone_reads_nothing_and_says_so() -> None:
+    """AdapterBase declares feed and close (mypy holds each adapter's to them); a class
+    that does not define them fails loudly instead of reading a stream as empty."""
+    base = AdapterBase("sse")
+    with pytest.raises(NotImplementedError, match="AdapterBase does not read records"):
+        base.feed(SSEEvent(0, "message", "{}", "", None, 0, 10))
+    with pytest.raises(NotImplementedError, match="AdapterBase does not close"):
+        base.close()

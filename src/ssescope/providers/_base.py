@@ -106,6 +106,18 @@ class AdapterBase:
         self._last_index = 0
         self._last_end = 0
 
+    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+        """Map one data record to events and diagnostics (each adapter's own).
+
+        Declared here so that mypy holds every adapter's ``feed`` to this shape, and
+        through it to :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not read records")
+
+    def close(self) -> list[AdapterOutput]:
+        """End of stream: report what the protocol left unfinished (each adapter's own)."""
+        raise NotImplementedError(f"{type(self).__name__} does not close")
+
     def _object(
         self, record: DataRecord, out: list[AdapterOutput], unexpected: Code
     ) -> dict[str, JSON] | None:
