@@ -15,7 +15,6 @@ from ...events import (
     Snapshot,
     Terminal,
     TextDelta,
-    ToolCall,
     ToolCallDelta,
     ToolCallEnd,
     Unknown,
@@ -35,6 +34,7 @@ from .._base import (
     str_or_none,
     token_count,
 )
+from .._tools import ToolCallTracker, TrackedCall
 from . import codes
 from .maps import (
     AUDIO_DELTAS,
@@ -82,7 +82,8 @@ class RealtimeAdapter(AdapterBase):
         self._open = False  # a response was created and its response.done has not come
         self._translating = False  # a translation session's output is being read
         self._calls = False  # the open response has function calls
-        self._positions: set[int] = set()  # output indexes of the calls seen streaming
+        # the calls seen streaming, by output index (their events restate what they carry)
+        self._tools: ToolCallTracker[int] = ToolCallTracker()
         self._named = False  # the open response's id is known
         self._session_error: tuple[DataRecord, dict[str, Any]] | None = None
         self._handlers: dict[str, _Handler] = {
@@ -202,7 +203,7 @@ class RealtimeAdapter(AdapterBase):
         self._open = True
         self._started = True
         self._calls = False
-        self._positions = set()
+        self._tools.clear()
         self._translating = translation
         self._session_error = None
         rid = str_or_none(resp.get("id")) if resp is not None else None
@@ -313,19 +314,19 @@ class RealtimeAdapter(AdapterBase):
                 continue
             if item.get("type") == "function_call":
                 self._calls = True
-                if position not in self._positions:
+                if position not in self._tools:
                     args = item.get("arguments")
-                    out.append(
-                        ToolCall(
-                            record.index,
-                            0,
-                            index=position,
-                            id=str_or_none(item.get("call_id")),
-                            name=str_or_none(item.get("name")),
-                            arguments=args if isinstance(args, str) else "",
-                            complete=item.get("status") != "incomplete",
-                        )
+                    call = TrackedCall(
+                        0,
+                        position,
+                        str_or_none(item.get("call_id")),
+                        str_or_none(item.get("name")),
+                        "function",
+                        "json",
                     )
+                    complete = item.get("status") != "incomplete"
+                    arguments = args if isinstance(args, str) else ""
+                    self._tools.whole(call, record.index, out, arguments, complete)
                 continue
             content = item.get("content")
             for n, part in enumerate(content if isinstance(content, list) else []):
@@ -362,8 +363,8 @@ class RealtimeAdapter(AdapterBase):
         self._begin(None, record, out)
         index = int_or_none(obj.get("output_index"))
         self._calls = True
-        if index is not None:
-            self._positions.add(index)
+        if index is not None and index not in self._tools:
+            self._tools.track(index, 0, index, str_or_none(call_id), str_or_none(name))
         out.append(
             ToolCallDelta(
                 record.index,
