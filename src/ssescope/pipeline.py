@@ -521,7 +521,9 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
-        self.aggregator.reports_usage = knowledge(provider).reports_usage
+        known = knowledge(provider)
+        self.aggregator.reports_usage = known.reports_usage
+        self.aggregator.usage_request = known.usage_request
         held = self._held
         if record is not None:
             held.append(record)

@@ -152,6 +152,9 @@ class Aggregator:
         self.reports_usage = True
         """Whether the protocol carries token usage (set by the pipeline from the
         provider's knowledge); without it, no response is told its usage is missing."""
+        self.usage_request: str | None = None
+        """The request field that asks for usage, when the protocol sends it only if asked
+        (set by the pipeline from the provider's knowledge)."""
         self.tool_checker = ToolChecker(())
         """The request's tools, when known: each call is checked against its tool's
         input schema (and a call of a tool the request did not offer is reported)."""
@@ -690,7 +693,11 @@ class Aggregator:
         close_once(self)
         responses = [*self._done, self._current]
         builder = ReportBuilder(
-            self._diag, self.end_offset, self.tool_checker, reports_usage=self.reports_usage
+            self._diag,
+            self.end_offset,
+            self.tool_checker,
+            reports_usage=self.reports_usage,
+            usage_request=self.usage_request,
         )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:
