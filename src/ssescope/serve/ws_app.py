@@ -8,6 +8,9 @@ do not fit are refused before the upgrade (HTTP 400 with the reason), and
 server messages sent before the first ``response.create``) is sent, and each
 ``response.create`` gets the next recorded response, from the first again after the last.
 A ``response.create`` that arrives while a response is being sent waits for it to end.
+
+A capture with a ``watch`` (the pytest plugin's) is handed a :class:`SocketLog` of each
+connection as it opens: every message it carried, both ways, and how it ended.
 """
 
 from __future__ import annotations
@@ -15,15 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from starlette.responses import PlainTextResponse, Response
 from starlette.websockets import WebSocket
 
-from ..containers.websocket import is_response_create
+from ..containers.websocket import Direction, Message, is_response_create
 from ..errors import UsageError
 from ..providers.registry import error_body
+from ..sourceinfo import WebSocketEnd
 from .faults import Fault, parse_fault
 from .ws_script import (
     SocketScript,
@@ -37,7 +43,13 @@ from .ws_script import (
 if TYPE_CHECKING:
     from .app import Capture, ReplayOptions
 
-__all__ = ["DENIED_UPGRADE", "quiet_denied_upgrades", "socket_endpoint", "socket_script"]
+__all__ = [
+    "DENIED_UPGRADE",
+    "SocketLog",
+    "quiet_denied_upgrades",
+    "socket_endpoint",
+    "socket_script",
+]
 
 DENIED_UPGRADE = "ASGI callable returned without completing handshake."
 """What uvicorn logs as an error of an upgrade answered with a refusal (as it should be)."""
@@ -56,6 +68,43 @@ def quiet_denied_upgrades() -> None:
         logger.addFilter(_Denied())
 
 
+@dataclass(slots=True)
+class SocketLog:
+    """What one WebSocket connection of the replay carried, filled in as it runs.
+
+    Attributes:
+        path: the path the client connected to.
+        faults: the faults it was served with.
+        messages: every message, in order: ``"send"`` the client's, ``"receive"`` those
+            the server sent (directions as a capture of the client's side names them),
+            each timed in seconds since the upgrade was accepted.
+        close: how the connection ended (``None`` while it is open, or when the server
+            stopped under it).
+        closed_by: ``"server"`` (a fault or the recording's end) or ``"client"``.
+        ended: set once the connection has ended.
+    """
+
+    path: str
+    faults: tuple[str, ...]
+    messages: list[Message] = field(default_factory=list)
+    close: WebSocketEnd | None = None
+    closed_by: Literal["client", "server"] | None = None
+    ended: threading.Event = field(default_factory=threading.Event)
+
+    def add(self, direction: Direction, data: str | bytes, time: float) -> None:
+        """Log one message."""
+        if isinstance(data, str):
+            self.messages.append(Message(direction, "text", data.encode("utf-8", "replace"), time))
+        else:
+            self.messages.append(Message(direction, "binary", data, time))
+
+    def finish(self, by: Literal["client", "server"] | None, close: WebSocketEnd | None) -> None:
+        """Log how the connection ended (the first end logged is kept) and set ``ended``."""
+        if not self.ended.is_set():
+            self.close, self.closed_by = close, by
+            self.ended.set()
+
+
 def socket_script(cap: Capture) -> SocketScript:
     """The capture as a WebSocket replays it (any stream: one turn of its records)."""
     if cap.socket is not None:
@@ -63,7 +112,20 @@ def socket_script(cap: Capture) -> SocketScript:
     return script_from_stream(cap.body, cap.chunks)
 
 
-async def _play(ws: WebSocket, plan: TurnPlan) -> TurnPlan:
+class _Clock:
+    """Seconds since the upgrade was accepted, and where each message is logged."""
+
+    def __init__(self, log: SocketLog | None) -> None:
+        self.log = log
+        self._loop = asyncio.get_running_loop()
+        self._start = self._loop.time()
+
+    def note(self, direction: Direction, data: str | bytes) -> None:
+        if self.log is not None:
+            self.log.add(direction, data, self._loop.time() - self._start)
+
+
+async def _play(ws: WebSocket, plan: TurnPlan, clock: _Clock) -> TurnPlan:
     for data, wait in plan.steps:
         if wait > 0:
             await asyncio.sleep(wait)
@@ -71,6 +133,7 @@ async def _play(ws: WebSocket, plan: TurnPlan) -> TurnPlan:
             await ws.send_text(data)
         else:
             await ws.send_bytes(data)
+        clock.note("receive", data)
     if plan.end != "open" and plan.end_wait > 0:
         await asyncio.sleep(plan.end_wait)
     return plan
@@ -115,18 +178,38 @@ def socket_endpoint(
             return
         offered = list(ws.scope.get("subprotocols") or [])
         chosen = script.subprotocol if script.subprotocol in offered else None
-        await ws.accept(subprotocol=chosen)
-        log(f"WS {path} capture={cap.name} faults={shown} responses={len(script.turns)}")
-        await _session(ws, script, faults, use)
+        watched = None
+        if cap.watch is not None:  # (before the client can know it is connected)
+            watched = SocketLog(path, tuple(str(f) for f in faults))
+            cap.watch(watched)
+        try:
+            await ws.accept(subprotocol=chosen)
+            log(f"WS {path} capture={cap.name} faults={shown} responses={len(script.turns)}")
+            await _session(ws, script, faults, use, _Clock(watched))
+        finally:
+            if watched is not None:
+                watched.finish(None, None)  # (the server stopped under it)
 
     return endpoint
 
 
-async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use: Any) -> None:
+def _disconnected(message: Any) -> WebSocketEnd:
+    code = message.get("code")
+    if code == 1006:  # (what the ASGI server reports for a connection lost with no close)
+        return WebSocketEnd(dropped=True)
+    return WebSocketEnd(
+        code=code if isinstance(code, int) else None, reason=message.get("reason") or ""
+    )
+
+
+async def _session(
+    ws: WebSocket, script: SocketScript, faults: list[Fault], use: Any, clock: _Clock
+) -> None:
     """Answer each response.create until the client leaves or a fault ends the connection."""
     delay, speed = use.delay, use.speed
+    log = clock.log
     turn: asyncio.Task[TurnPlan] | None = asyncio.ensure_future(
-        _play(ws, paced(script.preamble, delay, speed))
+        _play(ws, paced(script.preamble, delay, speed), clock)
     )
     receiving: asyncio.Task[Any] = asyncio.ensure_future(ws.receive())
     waiting = 0  # response.create messages not answered yet
@@ -140,14 +223,22 @@ async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use
                 turn = None
                 if plan.end == "close":
                     await ws.close(plan.code, plan.reason)
+                    if log is not None:
+                        log.finish("server", WebSocketEnd(code=plan.code, reason=plan.reason))
                     return
                 if plan.end == "drop":
+                    if log is not None:
+                        log.finish("server", WebSocketEnd(dropped=True))
                     return  # no close frame: the server cuts the connection
             if receiving in done:
                 message = receiving.result()
                 if message["type"] == "websocket.disconnect":
+                    if log is not None:
+                        log.finish("client", _disconnected(message))
                     return
                 text = message.get("text")
+                if text is not None or message.get("bytes") is not None:
+                    clock.note("send", text if text is not None else message["bytes"])
                 if text is not None and is_response_create(text.encode("utf-8", "replace")):
                     waiting += 1
                 receiving = asyncio.ensure_future(ws.receive())
@@ -163,7 +254,7 @@ async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use
                     close=script.close if last else None,
                 )
                 served += 1
-                turn = asyncio.ensure_future(_play(ws, plan))
+                turn = asyncio.ensure_future(_play(ws, plan, clock))
     finally:
         for task in (turn, receiving):
             if task is not None:
