@@ -18,6 +18,7 @@ from tests.ws_captures import CREATE, response_events, write_capture
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+import ssescope
 from ssescope.errors import UsageError
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.serve.faults import apply_faults, parse_fault
@@ -228,3 +229,22 @@ def test_the_pytest_fixture_serves_a_websocket_url(capture: Path) -> None:
             served.ws_url(capture, fault="close@record:30:1011")
         refused = served.ws_url(capture, fault="http-error:503")
         assert refused.status == 503
+
+
+def test_a_devtools_har_websocket_entry_is_replayed_response_by_response() -> None:
+    har = Path(__file__).resolve().parents[1] / "fixtures" / "realtime" / "devtools-websocket.har"
+    recorded = [r for r in ssescope.inspect_all(har.read_bytes()) if r.entry and r.entry.index == 0]
+    with SSEScopeServer() as served:
+        url = served.ws_url(har)
+        with connect(url + "/v1/realtime") as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "session.created"  # on connect
+            for _ in recorded:
+                ws.send(CREATE)
+                while json.loads(ws.recv(timeout=10))["type"] != "response.done":
+                    pass
+        replayed = url.reports()
+    assert len(recorded) == 2
+    assert [(r.status, r.provider, r.records.total) for r in replayed] == [
+        (r.status, r.provider, r.records.total) for r in recorded
+    ]
+    assert [r.outputs[0].text for r in replayed] == [r.outputs[0].text for r in recorded]

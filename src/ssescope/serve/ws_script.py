@@ -1,8 +1,8 @@
 """What ``serve`` replays over a WebSocket: a recording's server messages, turn by turn,
 and the faults that apply to them. Pure: no I/O, no sleeping.
 
-A :class:`SocketScript` comes from a WebSocket capture (the ``.ssecap`` WebSocket form or
-a JSONL log of messages): the server messages sent before the first ``response.create``
+A :class:`SocketScript` comes from a WebSocket capture (the ``.ssecap`` WebSocket form, a
+JSONL log of messages, a DevTools HAR's first WebSocket entry): the server messages sent before the first ``response.create``
 (``session.created`` of a Realtime session), then those of each response, with their
 times. Any other stream (a Responses SSE capture, NDJSON) is one turn whose messages are
 its records' data, one message a record, timed by the capture's chunks: so every

@@ -169,7 +169,7 @@ class SSEScopeServer:
 
         Args:
             source: a WebSocket capture (the ``.ssecap`` WebSocket form, a JSONL log of
-                messages) or any stream (a Responses stream: each record one message).
+                messages, a DevTools HAR's first WebSocket entry) or any stream (a Responses stream: each record one message).
             fault: one fault spec or several (``stall``, ``garble``, ``error``,
                 ``no-done``, ``close@record:N:CODE``, ``drop@record:N``, ``http-error``).
             delay: milliseconds between messages, or ``"original"`` (the recorded pacing).
