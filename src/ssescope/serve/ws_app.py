@@ -5,9 +5,11 @@ On connect, the capture is picked as for HTTP (``/NAME/...`` or ``?capture=NAME`
 the faults are read (``?fault=SPEC``, repeatable, besides the server's own); faults that
 do not fit are refused before the upgrade (HTTP 400 with the reason), and
 ``http-error:STATUS`` refuses it with that status. Then the recording's preamble (the
-server messages sent before the first ``response.create``) is sent, and each
-``response.create`` gets the next recorded response, from the first again after the last.
-A ``response.create`` that arrives while a response is being sent waits for it to end.
+server messages sent before the first response) is sent, and each ``response.create``
+gets the next recorded response, from the first again after the last. A response the
+recording's server started by itself is sent once the client has sent the messages
+recorded before it (:class:`~ssescope.serve.ws_script.SocketScript`). A
+``response.create`` that arrives while a response is being sent waits for it to end.
 
 A capture with a ``watch`` (the pytest plugin's) is handed a :class:`SocketLog` of each
 connection as it opens: every message it carried, both ways, and how it ended.
@@ -193,6 +195,17 @@ def socket_endpoint(
     return endpoint
 
 
+def _next_turn(script: SocketScript, served: int) -> int | None:
+    """The turn to play after ``served`` of them: each in order, then again from the first
+    the ones that answer a ``response.create`` (a turn the recording's server started by
+    itself is played once), or ``None`` when there is none."""
+    count = len(script.turns)
+    if served < count:
+        return served
+    answering = [i for i in range(count) if script.waits_for(i) is None]
+    return answering[(served - count) % len(answering)] if answering else None
+
+
 def _disconnected(message: Any) -> WebSocketEnd:
     code = message.get("code")
     if code == 1006:  # (what the ASGI server reports for a connection lost with no close)
@@ -205,7 +218,8 @@ def _disconnected(message: Any) -> WebSocketEnd:
 async def _session(
     ws: WebSocket, script: SocketScript, faults: list[Fault], use: Any, clock: _Clock
 ) -> None:
-    """Answer each response.create until the client leaves or a fault ends the connection."""
+    """Answer each response.create, and start each response the recording's server
+    started by itself, until the client leaves or a fault ends the connection."""
     delay, speed = use.delay, use.speed
     log = clock.log
     turn: asyncio.Task[TurnPlan] | None = asyncio.ensure_future(
@@ -213,6 +227,7 @@ async def _session(
     )
     receiving: asyncio.Task[Any] = asyncio.ensure_future(ws.receive())
     waiting = 0  # response.create messages not answered yet
+    since = 0  # client messages since the last turn began (or the connection opened)
     served = 0
     try:
         while True:
@@ -239,12 +254,16 @@ async def _session(
                 text = message.get("text")
                 if text is not None or message.get("bytes") is not None:
                     clock.note("send", text if text is not None else message["bytes"])
+                    since += 1
                 if text is not None and is_response_create(text.encode("utf-8", "replace")):
                     waiting += 1
                 receiving = asyncio.ensure_future(ws.receive())
-            if turn is None and waiting:
-                waiting -= 1
-                index = served % len(script.turns)
+            index = _next_turn(script, served) if turn is None else None
+            need = script.waits_for(index) if index is not None else None
+            if index is not None and (waiting > 0 if need is None else since >= need):
+                if need is None:
+                    waiting -= 1
+                since = 0
                 last = index == len(script.turns) - 1
                 plan = plan_turn(
                     script.turns[index],
