@@ -206,3 +206,41 @@ def test_the_session_server_and_the_fixture_are_one_server(
     assert url.startswith(ssescope_server.base.replace("http://", "ws://"))
     assert url.connections == []
     assert url.reports() == []
+
+
+def test_a_jsonl_of_server_events_is_one_response_per_response_created(
+    ssescope_ws_server: WebSocketServer, tmp_path: Path
+) -> None:
+    events = tmp_path / "events.jsonl"
+    lines = response_events("r1", ["Hel", "lo"]) + response_events("r2", ["again"])
+    events.write_text("".join(line + "\n" for line in lines))
+    url = ssescope_ws_server.url(events)
+    with connect(url) as ws:
+        turns = [_turn(ws) for _ in range(3)]  # the third: from the first again
+    assert [_text(t) for t in turns] == ["Hello", "again", "Hello"]
+    reports = ssescope_ws_server.reports()
+    assert [(r.status, r.text) for r in reports] == [
+        ("completed", "Hello"),
+        ("completed", "again"),
+        ("completed", "Hello"),
+    ]
+    assert [r.to_dict()["entry"]["index"] for r in reports] == [0, 1, 2]
+
+
+def test_a_log_of_server_messages_alone_answers_each_response_create(
+    ssescope_ws_server: WebSocketServer, tmp_path: Path
+) -> None:
+    log = tmp_path / "received.jsonl"
+    lines = [
+        {"type": "receive", "time": 1.0 + i / 10, "opcode": 1, "data": e}
+        for i, e in enumerate(response_events("r1", ["only"]))
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    url = ssescope_ws_server.url(log)
+    with connect(url) as ws:
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=0.3)  # nothing until the client asks
+        events = _turn(ws)
+    assert _text(events) == "only"
+    (report,) = url.reports()
+    assert report.status == "completed"
