@@ -88,9 +88,7 @@ def test_appended_audio_is_sent_and_saved_but_kept_in_the_report_by_its_length(
     saved = tmp_path / "out.ssecap"
     result = run("request", url, "-d", append, "--send", CREATE, "--save", str(saved), "--json")
     assert result.code == 0, result.err
-    (report,) = (
-        json.loads(result.out) if result.out.lstrip().startswith("[") else [json.loads(result.out)]
-    )
+    report = json.loads(result.out)  # (one response: one Report)
     sent = report["source"]["websocket"]["sent"]
     assert json.loads(sent[0])["audio"] == "(6400 base64 characters, not kept)"
     again = ssescope.inspect_all(saved.read_bytes())
