@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from .. import codes
 from ..aggregate.report import Report
-from ..containers.redact import REDACTED, scrub, secret_values
+from ..containers.redact import REDACTED, redact_ws_pairs, scrub, secret_values
 from ..containers.websocket import elide_audio, is_response_create, message_record
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import Diagnostic, diagnostic
@@ -116,7 +116,7 @@ def run_websocket(
         try:
             capture = WebSocketCaptureWriter(
                 save,
-                request={"method": "GET", "url": url, "headers": headers},
+                request={"method": "GET", "url": url, "headers": redact_ws_pairs(headers)},
                 response_status=101,
                 response_headers=response_headers,
             )
