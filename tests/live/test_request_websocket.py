@@ -95,3 +95,29 @@ def test_appended_audio_is_sent_and_saved_but_kept_in_the_report_by_its_length(
     assert again[0].to_dict()["source"]["websocket"]["sent"] == sent  # as read back
     lines = [json.loads(line) for line in saved.read_text().splitlines()[1:]]
     assert json.loads(lines[0]["data"])["audio"] == audio  # the capture keeps what was sent
+
+
+def test_the_saved_upgrade_request_hides_the_key_and_the_beta_header(
+    url: str, tmp_path: Path
+) -> None:
+    saved = tmp_path / "out.ssecap"
+    key = "sk-test-request-ws-0123456789"
+    result = run(
+        "request",
+        url,
+        "-d",
+        CREATE,
+        "-H",
+        f"Authorization: Bearer {key}",
+        "-H",
+        "OpenAI-Beta: realtime=v1",
+        "--save",
+        str(saved),
+    )
+    assert result.code == 0, result.err
+    text = saved.read_text()
+    assert key not in text and "realtime=v1" not in text
+    header = json.loads(text.splitlines()[0])
+    recorded = {k.lower(): v for k, v in header["request"]["headers"]}
+    assert recorded["authorization"].startswith("[redacted")
+    assert recorded["openai-beta"].startswith("[redacted")
