@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -190,6 +192,41 @@ def test_an_unreachable_server_fails_request_answered() -> None:
     answered = result.result("request.answered")
     assert answered.verdict == "fail"
     assert "no answer" in answered.evidence[0].excerpt
+
+
+def _silent_app() -> Starlette:
+    """A server that accepts each request and never answers it (until the client leaves)."""
+
+    async def silent(request: Request) -> Response:
+        for _ in range(100):
+            if await request.is_disconnected():
+                break
+            await asyncio.sleep(0.05)
+        return Response(b"", media_type="text/event-stream")
+
+    return Starlette(routes=[Route("/{path:path}", silent, methods=["POST"])])
+
+
+def test_a_server_that_never_answers_fails_request_answered_within_the_timeout() -> None:
+    with ServerThread(_silent_app()) as server:
+        started = time.monotonic()
+        code, doc = _json(
+            server.url + "/v1",
+            "--protocol",
+            "openai-chat",
+            "--model",
+            "m",
+            "--case",
+            "plain",
+            "--timeout",
+            "1",
+        )
+        waited = time.monotonic() - started
+    assert code == 5
+    assert _verdicts(doc)["request.answered"] == "fail"
+    excerpt = str(_evidence(doc, "request.answered")[0]["excerpt"])
+    assert "no answer" in excerpt and "timed out" in excerpt
+    assert waited < 4  # the one-second timeout, not the server's five seconds
 
 
 def _echo_app() -> Starlette:
