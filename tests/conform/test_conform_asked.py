@@ -244,6 +244,9 @@ def test_forced_tool_call_on_captures(tmp_path: Path) -> None:
     for name, (request, body, verdict) in cases.items():
         path = _ssecap(tmp_path, name, body, request)
         assert _verdict(path, "request.forced-tool-call") == verdict, name
+    # nor is that stop held against the call by tools.finish-reason
+    assert _verdict(tmp_path / "by-name-stop.ssecap", "tools.finish-reason") == "skip"
+    assert _verdict(tmp_path / "call-under-stop.ssecap", "tools.finish-reason") == "fail"
     evidence = _judge(tmp_path / "text-instead.ssecap").result("request.forced-tool-call")
     assert "forced a call to get_weather; the reply holds no tool call" in (
         evidence.evidence[0].excerpt
@@ -336,6 +339,10 @@ def test_a_reply_to_a_request_that_did_not_stream_is_not_judged_as_a_stream(
 
 def test_a_capture_without_its_request_skips_them(tmp_path: Path) -> None:
     path = _ssecap(tmp_path, "bare", _calls("a") + _DONE, None)
+    (exchange,) = exchanges_of([path])
+    assert (exchange.request_body, exchange.expect) == (None, None)
+    kept = _ssecap(tmp_path, "kept", _calls("a") + _DONE, _chat())
+    assert next(iter(exchanges_of([kept]))).request_body == _chat()
     result = _judge(path)
     for check in ("request.usage-as-asked", "request.forced-tool-call", "request.n-choices"):
         assert result.result(check).verdict == "skip"
@@ -422,6 +429,7 @@ def test_a_har_entry_keeps_its_request(tmp_path: Path) -> None:
     )
     exchanges = list(exchanges_of([path]))
     assert [e.expect is not None for e in exchanges] == [True, True]
+    assert exchanges[0].request_body == json.dumps(_chat(n=2))  # postData's text, as recorded
     result = run_checks(exchanges)
     failed = result.result("request.n-choices")
     assert failed.verdict == "fail" and failed.evidence[0].exchange == f"{path}#0"
