@@ -189,7 +189,39 @@ def test_a_body_that_is_not_a_json_object_says_nothing(body: object) -> None:
 
 
 def test_an_unread_protocol_says_nothing() -> None:
-    assert expectation_of(_chat(), "ollama") is None
+    assert expectation_of(_chat(), "vercel-ui") is None
+
+
+def test_ollama_cohere_and_bedrock_requests() -> None:
+    ollama = expectation_of(
+        {"model": "m", "messages": [], "tools": _TOOLS, "options": {"num_predict": 8}}, "ollama"
+    )
+    assert ollama is not None
+    assert (ollama.limit, ollama.no_calls, ollama.parallel, ollama.tool) == (8, False, True, None)
+    endless = expectation_of({"model": "m", "options": {"num_predict": -1}}, "ollama")
+    assert endless is not None and (endless.limit, endless.no_calls) == (None, True)
+    cohere = expectation_of(
+        {"stream": True, "tools": _TOOLS, "tool_choice": "REQUIRED", "max_tokens": 50}, "cohere"
+    )
+    assert cohere is not None
+    assert (cohere.tool, cohere.limit, cohere.stream) == ("get_weather", 50, True)
+    converse: dict[str, Any] = {
+        "messages": [],
+        "inferenceConfig": {"maxTokens": 64},
+        "toolConfig": {
+            "tools": [{"toolSpec": {"name": "a"}}, {"toolSpec": {"name": "b"}}],
+            "toolChoice": {"tool": {"name": "b"}},
+        },
+    }
+    bedrock = expectation_of(converse, "bedrock")
+    assert bedrock is not None
+    assert (bedrock.tool, bedrock.any_tool, bedrock.limit) == ("b", False, 64)
+    anyone = {**converse, "toolConfig": {**converse["toolConfig"], "toolChoice": {"any": {}}}}
+    forced = expectation_of(anyone, "bedrock")
+    assert forced is not None and (forced.tool, forced.any_tool) == (None, True)
+    invoke = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 9, "messages": []}
+    whole = expectation_of(invoke, "bedrock")  # an Anthropic body sent to InvokeModel
+    assert whole is not None and (whole.limit, whole.stream, whole.no_calls) == (9, None, True)
 
 
 @pytest.mark.parametrize("protocol", list(PROTOCOLS))
@@ -449,3 +481,15 @@ def test_cli_json_reports_the_checks_of_the_request(tmp_path: Path) -> None:
     assert skipped.code == 0, skipped.err
     entry = next(c for c in json.loads(skipped.out)["checks"] if c["id"] == "request.n-choices")
     assert (entry["verdict"], entry["reason"]) == ("skip", NO_REQUEST)
+
+
+def test_an_ollama_capture_is_judged_against_its_request(tmp_path: Path) -> None:
+    stream = (FIXTURES / "ollama" / "chat-tool-calls.ndjson").read_bytes()
+    url = "http://127.0.0.1:11434/api/chat"
+    offered = {"model": "m", "messages": [], "tools": _TOOLS}
+    unoffered = {"model": "m", "messages": []}
+    ok = _ssecap(tmp_path, "ollama-offered", stream, offered, url=url)
+    bad = _ssecap(tmp_path, "ollama-unoffered", stream, unoffered, url=url)
+    assert _judge(ok).exchanges == 1
+    assert _verdict(ok, "request.no-unasked-call") == "skip"
+    assert _verdict(bad, "request.no-unasked-call") == "fail"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cases import Expectation
@@ -204,7 +204,7 @@ ASKED: tuple[Asked, ...] = (
     ),
     Asked(
         "`tool_choice` forces a tool (`required`, by name; Anthropic's `any`, `tool`; "
-        "Gemini's mode `ANY`)",
+        "Gemini's mode `ANY`; Cohere's `REQUIRED`; Bedrock's `toolChoice`)",
         "calls it (any offered tool, when none is named), ending with the tool-call finish "
         "reason but for a Chat call forced by name",
         "request.forced-tool-call",
@@ -220,7 +220,8 @@ ASKED: tuple[Asked, ...] = (
         "request.one-call",
     ),
     Asked(
-        "no tools, or `tool_choice: none` (Anthropic's `none`, Gemini's mode `NONE`)",
+        "no tools, or `tool_choice: none` (Anthropic's `none`, Gemini's mode `NONE`, "
+        "Cohere's `NONE`)",
         "makes no tool call",
         "request.no-unasked-call",
     ),
@@ -230,7 +231,8 @@ ASKED: tuple[Asked, ...] = (
         "request.n-choices",
     ),
     Asked(
-        "`max_tokens`, `max_completion_tokens`, `max_output_tokens`; Gemini's `maxOutputTokens`",
+        "`max_tokens`, `max_completion_tokens`, `max_output_tokens`; Gemini's "
+        "`maxOutputTokens`, Ollama's `num_predict`, Bedrock's `maxTokens`",
         "may end with the length finish reason, and must when its output tokens reach the limit",
         "request.cut-is-incomplete",
     ),
@@ -242,18 +244,75 @@ ASKED: tuple[Asked, ...] = (
 )
 """What a recorded request can ask, and the check judging each (``docs/conform.md``)."""
 
+
+def _ollama(body: dict[str, Any]) -> Expectation:
+    """What an Ollama ``/api/chat`` or ``/api/generate`` request asked for: it has no
+    ``tool_choice``, and limits the reply by ``num_predict``."""
+    tools = _offered(body)
+    return Expectation(
+        parallel=bool(tools),
+        no_calls=not tools,
+        limit=_count(_dict(body.get("options")).get("num_predict")),
+    )
+
+
+def _cohere(body: dict[str, Any]) -> Expectation:
+    """What a Cohere v2 chat request asked for (``tool_choice``: ``REQUIRED``, ``NONE``)."""
+    tools = _offered(body)
+    choice = str(body.get("tool_choice", "")).upper()
+    no_calls = not tools or choice == "NONE"
+    tool, any_tool = _forced(_names(tools), None) if choice == "REQUIRED" else (None, False)
+    return Expectation(
+        tool=None if no_calls else tool,
+        parallel=not no_calls,
+        any_tool=any_tool and not no_calls,
+        no_calls=no_calls,
+        limit=_count(body.get("max_tokens")),
+        stream=body.get("stream") is True,
+    )
+
+
+def _bedrock(body: dict[str, Any]) -> Expectation:
+    """What a Bedrock request asked for: Converse's ``toolConfig`` and ``inferenceConfig``,
+    or an Anthropic body sent to ``InvokeModel``."""
+    if "anthropic_version" in body:
+        return replace(_anthropic(body), stream=None)  # (InvokeModel's URL says it)
+    config = _dict(body.get("toolConfig"))
+    tools = _offered(config)
+    names = [n for t in tools for n in _names([_dict(_dict(t).get("toolSpec"))])]
+    choice = _dict(config.get("toolChoice"))
+    named = _dict(choice.get("tool")).get("name")
+    tool: str | None = None
+    any_tool = False
+    if "any" in choice and tools:
+        tool, any_tool = _forced(names, None)
+    elif isinstance(named, str) and named:
+        tool = named
+    return Expectation(
+        tool=tool if tools else None,
+        parallel=bool(tools),
+        any_tool=any_tool,
+        no_calls=not tools,
+        limit=_count(_dict(body.get("inferenceConfig")).get("maxTokens")),
+    )
+
+
 READERS: dict[str, Callable[[dict[str, Any]], Expectation]] = {
     "openai-chat": _chat,
     "openai-responses": _responses,
     "anthropic": _anthropic,
     "gemini": _gemini,
+    "ollama": _ollama,
+    "cohere": _cohere,
+    "bedrock": _bedrock,
 }
 """Per protocol (a Report's provider): the reader of what its request body asked for."""
 
 
 def expectation_of(body: object, protocol: str) -> Expectation | None:
-    """What the request ``body`` asked of a ``protocol`` server, or ``None`` when the body
-    is not a JSON object or conform reads no request of that protocol."""
+    """What the request ``body`` (a JSON value, or its text) asked of a ``protocol``
+    server (a Report's ``provider``), or ``None`` when the body is not a JSON object or
+    conform reads no request of that protocol."""
     reader = READERS.get(protocol)
     found = decoded_body(body)
     if reader is None or found is None:
