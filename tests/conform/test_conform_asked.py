@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ssescope.conform import PROTOCOLS, ConformResult, exchanges_of, run_checks
-from ssescope.conform.asked import expectation_of
+from ssescope.conform.asked import READERS, expectation_of
 from ssescope.conform.checks_request import NO_REQUEST
 from ssescope.containers import CaptureWriter
 from tests.cli.cli_helpers import ROOT, run
@@ -493,3 +495,46 @@ def test_an_ollama_capture_is_judged_against_its_request(tmp_path: Path) -> None
     assert _judge(ok).exchanges == 1
     assert _verdict(ok, "request.no-unasked-call") == "skip"
     assert _verdict(bad, "request.no-unasked-call") == "fail"
+
+
+_KEYS = (
+    "tools",
+    "tool_choice",
+    "function_call",
+    "functions",
+    "n",
+    "max_tokens",
+    "max_output_tokens",
+    "stream",
+    "stream_options",
+    "parallel_tool_calls",
+    "toolConfig",
+    "generationConfig",
+    "options",
+    "inferenceConfig",
+    "anthropic_version",
+    "name",
+    "type",
+    "function",
+    "functionDeclarations",
+    "toolSpec",
+    "tool",
+    "any",
+    "mode",
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(st.sampled_from(_KEYS), _JSON, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_any_body_gives_an_expectation_or_none_never_an_exception(body: dict[str, Any]) -> None:
+    for protocol in READERS:
+        asked = expectation_of(body, protocol)
+        assert asked is not None
+        assert asked.choices >= 1 and (asked.limit is None or asked.limit > 0)
