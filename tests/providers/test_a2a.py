@@ -425,3 +425,17 @@ def test_bad_artifacts_and_parts_are_reported_and_the_rest_is_read() -> None:
     (art,) = report["artifacts"]
     assert art["parts"] == [_text("text")]
     assert report["status"] == "completed"
+
+
+def test_a_final_flag_that_disagrees_with_the_state_is_reported_and_the_state_decides() -> None:
+    body = _sse(
+        _status("working", "still busy", final=True),
+        _status("completed", final=False),
+    )
+    report = ssescope.inspect(body).to_dict()
+    found = [d["message"] for d in report["diagnostics"] if d["code"] == "a2a.final-mismatch"]
+    assert found == [
+        "Record 0 says final: True with the task state 'working'; the state decides.",
+        "Record 1 says final: False with the task state 'completed'; the state decides.",
+    ]
+    assert report["status"] == "completed"

@@ -140,6 +140,9 @@ class A2aAdapter(AdapterBase):
             )
         )
         verdict = _STATUS.get(state)
+        final = body.get("final")
+        if isinstance(final, bool) and final != (verdict is not None):
+            out.append(diag(codes.FINAL_MISMATCH, record, final=final, state=state))
         if verdict is not None and not self._done:
             out.append(Terminal(record.index, verdict, f"task state {state}"))
             self._done = True

@@ -108,6 +108,23 @@ UNKNOWN_PART = Code(
     content=("obj",),
 )
 
+FINAL_MISMATCH = Code(
+    "a2a.final-mismatch",
+    "warning",
+    "provider",
+    PAGE,
+    "Record {record} says final: {final} with the task state {state!r}; the state decides.",
+    (
+        "- **Means:** in 0.x, `final: true` marks the stream's last event and should come\n"
+        "  with a terminal or interrupted state, and only then. Here they disagree: `final: true`\n"
+        "  on a `working` task (the stream ends with the task unfinished), or `final: false`\n"
+        "  on a `completed` one. The verdict follows the state (1.0 has no `final`).\n"
+        "- **Example:** a status-update `working` with `final: true`, then the end of the body.\n"
+        "- **What to do:** report it to the agent server's authors; a client that stops\n"
+        "  reading at `final: true` misses what follows.\n"
+    ),
+)
+
 CODES: tuple[Code, ...] = (
     MISSING_FINAL,
     UNKNOWN_RESULT,
@@ -115,6 +132,7 @@ CODES: tuple[Code, ...] = (
     AFTER_LAST_CHUNK,
     INVALID_ARTIFACT,
     UNKNOWN_PART,
+    FINAL_MISMATCH,
 )
 """This module's codes, in the order their page documents them."""
 
