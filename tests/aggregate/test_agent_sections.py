@@ -38,7 +38,9 @@ def _fold(*events: object) -> Aggregator:
 
 def _report(agg: Aggregator) -> Report:
     return Report(
-        task=agg.agent.task, artifacts=agg.agent.artifacts(), notifications=agg.agent.notifications
+        task=agg.agent.task,
+        artifacts=agg.agent.artifacts(),
+        notifications=agg.agent.notifications(),
     )
 
 
@@ -125,7 +127,7 @@ def test_agent_events_after_the_terminal_are_kept_and_are_no_content() -> None:
         TaskUpdate(3, "completed"),
     )
     assert "stream.events-after-terminal" not in [d.code for d in agg.diagnostics]
-    assert [n.record for n in agg.agent.notifications] == [2]
+    assert [n.record for n in agg.agent.notifications()] == [2]
     assert agg.agent.task is not None and agg.agent.task.state == "completed"
 
 

@@ -33,6 +33,13 @@ class _Artifact:
 
     def add(self, parts: list[JSON]) -> None:
         """Add ``parts``; a text part right after a text part continues it."""
+        own = self.parts
+        if len(parts) == 1 and own:  # (the usual chunk: one text part that continues one)
+            part, tail = parts[0], own[-1]
+            if isinstance(tail, list) and isinstance(part, dict) and part.get("kind") == "text":
+                piece = part.get("text")
+                tail.append(piece if isinstance(piece, str) else "")
+                return
         for part in parts:
             if not isinstance(part, dict):
                 continue
@@ -78,13 +85,12 @@ class _Artifact:
 class AgentSections:
     """The task, artifacts and notifications of one stream, as their events arrive."""
 
-    __slots__ = ("_artifacts", "notifications", "task")
+    __slots__ = ("_artifacts", "_notes", "task")
 
     def __init__(self) -> None:
         self.task: TaskReport | None = None
         """The task the stream reported on, once a task event arrived."""
-        self.notifications: list[NotificationReport] = []
-        """The records received beside the reply, in order."""
+        self._notes: list[Notification] = []
         self._artifacts: dict[str, _Artifact] = {}
 
     def _task(self) -> TaskReport:
@@ -132,10 +138,14 @@ class AgentSections:
         art.complete = ev.last_chunk  # (the latest chunk says whether it is whole)
 
     def notification(self, ev: Notification) -> None:
-        """A record received beside the reply."""
-        self.notifications.append(
-            NotificationReport(ev.record, ev.method, ev.summary, ev.request_id)
-        )
+        """A record received beside the reply (kept as it came: reported at the end)."""
+        self._notes.append(ev)
+
+    def notifications(self) -> list[NotificationReport]:
+        """The records received beside the reply, in order."""
+        return [
+            NotificationReport(n.record, n.method, n.summary, n.request_id) for n in self._notes
+        ]
 
     def artifacts(self) -> list[ArtifactReport]:
         """The artifacts as assembled, in the order each began."""

@@ -182,12 +182,15 @@ class Aggregator:
             ServerToolResult: self._server_result,
             Audio: self._audio,
             StateChange: self._state,
+            Unknown: self._unknown_event,
+        }
+        self._sections: dict[type, Callable[[Any], None]] = {
             TaskUpdate: self.agent.task_update,
             AgentMessage: self.agent.message,
             ArtifactChunk: self.agent.artifact,
             Notification: self.agent.notification,
-            Unknown: self._unknown_event,
         }
+        self._handlers.update(self._sections)
 
     @property
     def terminal_seen(self) -> bool:
@@ -218,8 +221,17 @@ class Aggregator:
         timeline = self.timeline
         # with a timeline, every text delta takes the handler (and is recorded)
         fast: type | None = TextDelta if timeline is None else None
+        sections = self._sections if timeline is None else {}
         for ev in events:
             cls = type(ev)
+            section = sections.get(cls)
+            if section is not None and resp.first_record is not None:
+                # An agent section's event: no output, no content, nothing after a
+                # terminal to report; what the general path would do comes down to this.
+                record = ev.record
+                resp.last_record = record
+                section(ev)
+                continue
             if cls is fast and not resp.terminal_seen and resp.first_record is not None:
                 # The hot path (most events of most streams), inlined: _text without the
                 # dispatch.

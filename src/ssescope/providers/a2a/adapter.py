@@ -25,7 +25,7 @@ from .._base import (
 )
 from .._jsonrpc import failed, read_message
 from . import codes
-from .parts import message_fields, normalise_parts
+from .parts import message_fields, parts_and_text
 
 __all__ = ["A2aAdapter"]
 
@@ -60,13 +60,19 @@ def _kind(result: dict[str, JSON]) -> tuple[str | None, dict[str, JSON]]:
 
 
 class _Artifact:
-    """What the adapter keeps of an artifact: its text so far, and where it was closed."""
+    """What the adapter keeps of an artifact: its text so far (as pieces, joined only when a
+    restart compares it), and where it was closed."""
 
-    __slots__ = ("closed", "text")
+    __slots__ = ("closed", "pieces")
 
     def __init__(self) -> None:
-        self.text = ""
+        self.pieces: list[str] = []
         self.closed: int | None = None  # the record of its lastChunk
+
+    @property
+    def text(self) -> str:
+        """Its text so far."""
+        return "".join(self.pieces)
 
 
 class A2aAdapter(AdapterBase):
@@ -167,11 +173,10 @@ class A2aAdapter(AdapterBase):
         if not isinstance(artifact, dict):
             out.append(diag(codes.INVALID_ARTIFACT, record, what="an artifact object"))
             return
-        parts = normalise_parts(artifact.get("parts"), record, out)
+        parts, text = parts_and_text(artifact.get("parts"), record, out)
         artifact_id = artifact.get("artifactId")
         if not isinstance(artifact_id, str) or not artifact_id:
             out.append(diag(codes.INVALID_ARTIFACT, record, what="an artifactId"))
-            text = _texts(parts)
             if text:
                 out.append(TextDelta(record.index, 0, text))
             return
@@ -189,7 +194,7 @@ class A2aAdapter(AdapterBase):
         # a 0.x update with neither flag is a whole artifact (both are optional there; 1.0
         # leaves out a flag that is false)
         whole = "kind" in body and "append" not in body and "lastChunk" not in body
-        self._chunk(record, artifact_id, artifact, parts, append, last or whole, last, out)
+        self._chunk(record, artifact_id, artifact, parts, text, append, last or whole, last, out)
 
     def _restated(self, record: DataRecord, artifacts: JSON, out: list[AdapterOutput]) -> None:
         """The artifacts a task snapshot restates: each starts, or restarts, its artifact;
@@ -209,11 +214,11 @@ class A2aAdapter(AdapterBase):
             ):
                 out.append(diag(codes.INVALID_ARTIFACT, record, what="an artifactId"))
                 continue
-            parts = normalise_parts(artifact.get("parts"), record, out)
+            parts, text = parts_and_text(artifact.get("parts"), record, out)
             known = self._artifacts.get(artifact_id)
-            if known is not None and known.text == _texts(parts):
+            if known is not None and known.text == text:
                 continue
-            self._chunk(record, artifact_id, artifact, parts, False, final, False, out)
+            self._chunk(record, artifact_id, artifact, parts, text, False, final, False, out)
 
     def _chunk(
         self,
@@ -221,30 +226,35 @@ class A2aAdapter(AdapterBase):
         artifact_id: str,
         artifact: dict[str, JSON],
         parts: list[JSON],
+        text: str,
         append: bool,
         complete: bool,
         closes: bool,
         out: list[AdapterOutput],
     ) -> None:
-        """One chunk of an artifact: its new text as the reply (a restart that repeats the
-        text so far adds only what follows it), then the chunk itself, ``complete`` if the
-        artifact is whole with it; ``closes`` if it says so with ``lastChunk``."""
+        """One chunk of an artifact (``text``: its text parts joined): its new text as the
+        reply (a restart that repeats the text so far adds only what follows it), then the
+        chunk itself, ``complete`` if the artifact is whole with it; ``closes`` if it says
+        so with ``lastChunk``."""
         known = self._artifacts.get(artifact_id)
         if known is None:
             known = self._artifacts[artifact_id] = _Artifact()
-        text = _texts(parts)
         new = text
         if append:
-            known.text += text
+            known.pieces.append(text)
         else:  # a start, or a restart: the artifact is open again
-            if known.text and text.startswith(known.text):
-                new = text[len(known.text) :]
-            known.text = text
+            if known.pieces:
+                before = known.text
+                if before and text.startswith(before):
+                    new = text[len(before) :]
+            known.pieces = [text]
             known.closed = None
         if new:
             out.append(TextDelta(record.index, 0, new))
         if closes and known.closed is None:
             known.closed = record.index
+        name = artifact.get("name")
+        description = artifact.get("description")
         out.append(
             ArtifactChunk(
                 record.index,
@@ -252,21 +262,11 @@ class A2aAdapter(AdapterBase):
                 parts,
                 append,
                 complete,
-                str_or_none(artifact.get("name")),
-                str_or_none(artifact.get("description")),
+                name if type(name) is str else None,
+                description if type(description) is str else None,
             )
         )
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a task not in a terminal or interrupted state is truncated."""
         return self._close_unended(self._done, codes.MISSING_FINAL)
-
-
-def _texts(parts: list[JSON]) -> str:
-    """The text parts of general-form ``parts``, joined."""
-    out: list[str] = []
-    for part in parts:
-        text = part.get("text") if isinstance(part, dict) else None
-        if isinstance(text, str):
-            out.append(text)
-    return "".join(out)

@@ -15,7 +15,7 @@ from ...framing.records import DataRecord
 from .._base import AdapterOutput, compact_json, diag, str_or_none
 from . import codes
 
-__all__ = ["message_fields", "normalise_parts", "text_of"]
+__all__ = ["message_fields", "normalise_parts", "parts_and_text", "text_of"]
 
 
 def _b64_size(data: str) -> int:
@@ -38,7 +38,7 @@ def _part(part: dict[str, JSON]) -> dict[str, JSON] | None:
     """One part in the general form, or ``None`` for a part of no known shape."""
     kind = part.get("kind")
     text = part.get("text")
-    if kind in ("text", None) and isinstance(text, str):
+    if type(text) is str and (kind is None or kind == "text"):
         return {"kind": "text", "text": text}
     if kind in ("data", None) and "data" in part:
         return {"kind": "data", "data": part["data"]}
@@ -50,19 +50,30 @@ def _part(part: dict[str, JSON]) -> dict[str, JSON] | None:
     return None
 
 
-def normalise_parts(parts: JSON, record: DataRecord, out: list[AdapterOutput]) -> list[JSON]:
-    """The parts of an artifact or message in the general form; a part of no known shape is
-    reported (``a2a.unknown-part``) and skipped."""
+def parts_and_text(
+    parts: JSON, record: DataRecord, out: list[AdapterOutput]
+) -> tuple[list[JSON], str]:
+    """The parts of an artifact or message in the general form, and their text parts
+    joined; a part of no known shape is reported (``a2a.unknown-part``) and skipped."""
     found: list[JSON] = []
+    texts: list[str] = []
     if not isinstance(parts, list):
-        return found
+        return found, ""
     for part in parts:
         general = _part(part) if isinstance(part, dict) else None
         if general is None:
             out.append(diag(codes.UNKNOWN_PART, record, obj=part))
-        else:
-            found.append(general)
-    return found
+            continue
+        found.append(general)
+        text = general.get("text")
+        if isinstance(text, str):
+            texts.append(text)
+    return found, texts[0] if len(texts) == 1 else "".join(texts)
+
+
+def normalise_parts(parts: JSON, record: DataRecord, out: list[AdapterOutput]) -> list[JSON]:
+    """The parts of an artifact or message in the general form (see :func:`parts_and_text`)."""
+    return parts_and_text(parts, record, out)[0]
 
 
 def text_of(parts: list[JSON]) -> str:

@@ -15,11 +15,13 @@ SUMMARY_CHARS = 200
 
 def _number(value: JSON) -> str | None:
     """A progress figure as a person writes it (``3``, not ``3.0``)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return str(value)
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is float:
+        number = float(value)  # type: ignore[arg-type]
+        return str(int(number)) if number.is_integer() and abs(number) < 1e15 else str(number)
+    return None  # (a bool is no figure)
 
 
 def _text(value: JSON) -> str:
