@@ -8,8 +8,8 @@ import json
 
 import jsonschema
 
-from ssescope import Report
-from ssescope.aggregate import Aggregator
+from ssescope import Pipeline, Report
+from ssescope.aggregate import Aggregator, Timeline
 from ssescope.events import (
     JSON,
     AgentMessage,
@@ -192,3 +192,45 @@ def test_redaction_hides_every_section_s_content() -> None:
     assert data["task"]["asks"][0]["text"].startswith("[redacted ")
     assert data["artifacts"][0]["parts"][2]["mime_type"] == "text/plain"
     VALIDATOR.validate(data)
+
+
+def test_a_pipeline_with_a_timeline_builds_the_same_sections() -> None:
+    def rpc(result: dict[str, object]) -> str:
+        return f"data: {json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': result})}\n\n"
+
+    body = "".join(
+        [
+            rpc({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "submitted"}}),
+            rpc(
+                {
+                    "kind": "artifact-update",
+                    "taskId": "t",
+                    "artifact": {"artifactId": "a", "parts": [{"kind": "text", "text": "Hi"}]},
+                    "append": False,
+                    "lastChunk": True,
+                }
+            ),
+            rpc(
+                {
+                    "kind": "status-update",
+                    "taskId": "t",
+                    "status": {
+                        "state": "input-required",
+                        "message": {"role": "agent", "parts": [{"kind": "text", "text": "?"}]},
+                    },
+                    "final": True,
+                }
+            ),
+        ]
+    ).encode()
+    reports = []
+    for timeline in (None, Timeline()):
+        pipeline = Pipeline()
+        pipeline.aggregator.timeline = timeline
+        pipeline.feed(body)
+        pipeline.close()
+        reports.append(pipeline.report().to_dict())
+    plain, timed = reports
+    assert plain == timed
+    assert plain["task"]["asks"] == [{"record": 2, "state": "input-required", "text": "?"}]
+    assert plain["artifacts"][0]["text"] == "Hi"
