@@ -667,6 +667,9 @@ class Pipeline:
             entry=self.source.entry,
             websocket=self.source.websocket,
             state=agg.state,
+            task=agg.agent.task,
+            artifacts=agg.agent.artifacts(),
+            notifications=agg.agent.notifications(),
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:
