@@ -334,7 +334,7 @@ class SSEParser:
         last = data.rfind(b"\n", i)
         if last >= 0:
             lines = (data[i:last] if i else data[:last]).split(b"\n")
-            if self._shortcuts and self._max is None:
+            if self._shortcuts:
                 self._lines(lines, base + i, time, out)
             else:
                 pos = base + i
@@ -350,20 +350,25 @@ class SSEParser:
         self, lines: list[bytes], pos: int, time: float | None, out: list[FramingOutput]
     ) -> None:
         """Interpret complete LF-ended ``lines``, the first at offset ``pos``, with the
-        shortcuts (no cap, nothing being discarded).
+        shortcuts.
 
         The shortcut for the commonest event, a ``data:`` line followed by a blank line
         (with no block open, after a lone ``event:`` line, or as the ``event:`` +
         ``data:`` + blank triple), is this one place: it appends exactly what the general
         path (``_line`` for each line, then ``_dispatch``) would, and leaves a ``data:``
-        value that is not valid UTF-8 to the general path, which reports it.
+        value that is not valid UTF-8 to the general path, which reports it. Under a cap
+        (``max_event_bytes``) a block that may reach it, and every line while a block too
+        large is discarded, go through the general path too, which checks and reports.
         """
         m = len(lines)
         k = 0
+        cap = self._max
         while k < m:
             line = lines[k]
             step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
-            if k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
+            if self._discarding:
+                pass  # (the general path drops the rest of the block)
+            elif k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
                 value = line
                 if self._block_start < 0:
                     kind = "message"
@@ -385,6 +390,8 @@ class SSEParser:
                         kind = kind or "message"
                         start = pos
                         step = 3
+                    elif cap is not None and len(line) + 1 > cap:
+                        pass  # the general path reports the block too large
                     else:
                         # A lone "event:" line opening a block (what _line does for it),
                         # typically the last line of a chunk.
@@ -397,6 +404,12 @@ class SSEParser:
                         pos += len(line) + 1
                         k += 1
                         continue
+            if step and cap is not None:
+                # the general path checks each line's end against the block's start: the
+                # data line's end is the furthest (the blank line is not counted)
+                last_end = pos + len(line) + 1 if step == 2 else pos + len(line) + len(value) + 2
+                if last_end - start > cap:
+                    step = 0
             if step:
                 c = 6 if value[5:6] == b" " else 5
                 try:
