@@ -194,7 +194,8 @@ class SSEParser:
         self._partial_start = 0
         self._line_dropped = False  # its pieces are dropped: it belongs to a too-large block
         self._skip_lf = False  # the last line ended with CR: one LF right after it is swallowed
-        # a CR-free chunk may take the split shortcut: no cap, BOM decided, no CR pending
+        # a CR-free chunk may take the split shortcut: BOM decided, no CR pending (under a
+        # cap, only a chunk of whole lines)
         self._fast = False
         # the block being built
         self._data: list[str] = []
@@ -243,9 +244,15 @@ class SSEParser:
         Raises:
             UsageError: if called after :meth:`close`.
         """
-        if self._fast and _CR not in data:
+        if (
+            self._fast
+            and _CR not in data
+            and (self._max is None or (not self._in_line and data.endswith(b"\n")))
+        ):
             # The commonest chunk: LF line ends only. One split cuts all its lines; the
             # first continues the unfinished line, if any, and the last starts the next.
+            # (Under a cap, only a chunk of whole lines, none pending: an unfinished
+            # line's bytes are counted against the cap by the general path.)
             # (The CR and LF tests are ``in`` with an int, one memchr each: with a bytes
             # operand ``in`` first tries the operand as an int and builds and clears a
             # TypeError, ``find`` is a method call, and ``split`` scans byte by byte. No
@@ -286,7 +293,7 @@ class SSEParser:
             return out
         if self._closed:
             refuse_feed_after_close()
-        if self._fast and self._in_line:
+        if self._fast and self._in_line and self._max is None:
             # Pieces kept by the shortcut above were not counted yet; this chunk holds a
             # CR, so the line ends in it and the pieces are counted once.
             self._pos = self._partial_start + _size(self._partial)
@@ -297,7 +304,7 @@ class SSEParser:
                 self._head = data  # could still be a BOM; no line can end in it
                 return out
             self._head = None
-            self._fast = self._shortcuts and self._max is None
+            self._fast = self._shortcuts
             if data.startswith(BOM):
                 out.append(diagnostic(codes.SSE_BOM_STRIPPED, 0))
                 data = data[3:]
@@ -311,7 +318,7 @@ class SSEParser:
         if self._skip_lf:
             # The previous chunk ended in CR: an LF here completes that CRLF.
             self._skip_lf = False
-            self._fast = self._shortcuts and self._max is None
+            self._fast = self._shortcuts
             if data[0] == _LF:
                 i = 1
                 if n == 1:
