@@ -531,6 +531,7 @@ class Pipeline:
         keep = self._keep
         summary = self._summary
         held = self._held  # (for a bounded pipeline's first-content time)
+        first_byte = self._first_byte  # (set before the chunk's records are framed)
         # Events and framing diagnostics of the whole chunk go to the aggregator in one
         # call, in stream order (so the Report cannot depend on the chunking).
         batch: list[AdapterOutput] = []
@@ -548,7 +549,18 @@ class Pipeline:
                 if record.time is not None:
                     self._times.append(record.index, record.time)
             else:
-                self._summarise(summary, record)
+                # a bounded pipeline's bookkeeping (instead of per-record lists), inline
+                comment = kind is SSEComment
+                if self._offsets_left:
+                    self._offsets_left -= 1
+                    if comment:
+                        starts.comment(record.index, record.start)
+                    else:
+                        offsets.append(record.start)
+                else:
+                    self._past_offsets += 1
+                if record.time is not None and first_byte is not None:
+                    summary.append(record.index, record.time, record.start, first_byte, not comment)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -585,20 +597,6 @@ class Pipeline:
         if consumed:
             del marks[:consumed]
             del agg.content_kinds[:consumed]
-
-    def _summarise(self, summary: TimingSummary, record: Record) -> None:
-        """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
-        comment = type(record) is SSEComment
-        if self._offsets_left:
-            self._offsets_left -= 1
-            if comment:
-                self._starts.comment(record.index, record.start)
-            else:
-                self._starts.array.append(record.start)
-        else:
-            self._past_offsets += 1
-        if record.time is not None and self._first_byte is not None:
-            summary.append(record.index, record.time, record.start, self._first_byte, not comment)
 
     def _first_content_time(self, items: list[FramingOutput], held: list[DataRecord]) -> None:
         """Once the first content is known: the arrival time of its record, which is one
