@@ -37,6 +37,7 @@ __all__ = ["Pipeline", "error_from_body"]
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
+_PASS_RECORDS = 64  # records framed by feed_many before they go through the engine
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -361,11 +362,17 @@ class Pipeline:
             self._last_time = times[last]
         if self._max_time is None or top > self._max_time:
             self._max_time = top
+        out: list[AdapterOutput] = []
         items: list[FramingOutput] = []
         framer = self._framer
         for data, time in zip(chunks, times, strict=True):
             items += framer.feed(data, time)
-        return self._timed_records(items, times[-1])
+            if len(items) >= _PASS_RECORDS:
+                out += self._timed_records(items, time)
+                items = []
+        if items:
+            out += self._timed_records(items, times[-1])
+        return out
 
     def _feed_each(self, chunks: Sequence[bytes], times: Sequence[float]) -> list[AdapterOutput]:
         out: list[AdapterOutput] = []
