@@ -201,6 +201,9 @@ class StreamJudge:
         out = scrubber.feed(joined)
         if scrubber.found != found:
             pieces, stamps = [out], [times[-1] - start]
+        elif not held and len(out) == len(joined) and all(chunks):
+            # nothing held before or now, nothing replaced, no empty chunk: the chunks as they came
+            pieces, stamps = chunks, [stamp - start for stamp in times]
         else:
             pieces, stamps = [], []
             end = len(out)
