@@ -681,6 +681,12 @@ class Aggregator:
             if self.timeline is not None:
                 self.timeline.status(resp.last_record or 0, resp)
 
+    @property
+    def last_content_record(self) -> int | None:
+        """The index of the latest content record (the last of :attr:`content_records`,
+        which a bounded pipeline empties as it goes); ``None`` before the first."""
+        return self._last_content
+
     def trim_content(self, limit: int) -> None:
         """Keep at most ``limit`` characters of each text, reasoning and refusal part, of
         each tool call's arguments and of each audio transcript (the first ones), counting
