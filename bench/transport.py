@@ -18,7 +18,8 @@ add over the bare SDK (in % and µs per chunk); the CPU spent inside the transpo
 calls (its read-path hook and the stream's end, measured with the thread's CPU clock: on
 a loaded machine the difference of two totals is noisier than this direct figure); the
 time each chunk spends in the read-path call (p50, p99, max: the batch feeds fall in the
-tail); and the peak memory of one judged stream at two lengths (what grows is the
+tail); the added latency of one chunk's step through the app's read loop, the tee's
+generator included (in-memory chunks, with and without the transport); and the peak memory of one judged stream at two lengths (what grows is the
 assembled text, which a bounded pipeline caps at 1 Mi characters a part).
 """
 
@@ -164,6 +165,47 @@ def otel_reporter() -> tuple[Any, Any] | None:
     return OtelReporter(provider, meters), exporter
 
 
+def read_path_latency(path: Path, rounds: int) -> tuple[list[int], list[int]]:
+    """The wall time of each chunk's step through the app's read loop, with the
+    transport's byte stream (the tee, its stamping and, every batch, the feed) and
+    without it: the same chunks (one per event, as ``serve`` sends them) from an
+    in-memory inner stream, so that the network and the SDK are left out."""
+    from ssescope.sourceinfo import RequestSummary, SourceInfo
+    from ssescope.transport.judge import JudgeOptions, StreamJudge
+    from ssescope.transport.streams import sync_tee
+
+    body = path.read_bytes()
+    chunks = [event + b"\n\n" for event in body.split(b"\n\n") if event]
+
+    class Inner(httpx2.SyncByteStream):  # type: ignore[misc]
+        def __iter__(self) -> Any:
+            return iter(chunks)
+
+    source = SourceInfo(container="http", status=200)
+
+    def summary() -> RequestSummary:
+        return RequestSummary(method="POST", url="http://127.0.0.1/v1", model="m", started=0.0)
+
+    clock = time.perf_counter_ns
+    bare: list[int] = []
+    teed: list[int] = []
+    for _ in range(rounds):
+        for into, judged in ((bare, False), (teed, True)):
+            stream: Any = Inner()
+            if judged:
+                judge = StreamJudge(
+                    JudgeOptions(sinks=()), source, time.monotonic(), summary, secrets=["sk-b"]
+                )
+                stream = sync_tee(stream, judge, "httpx2")
+            it = iter(stream)
+            t = clock()
+            for _chunk in it:
+                now = clock()
+                into.append(now - t)
+                t = now
+    return bare, teed
+
+
 def peak(chunks_path: Path, n: int) -> int:
     """Peak traced memory of reading one stream of ``n`` chunks with the transport."""
     write_stream(chunks_path, n)
@@ -302,6 +344,15 @@ def main() -> None:
     print(
         f"\ntransport read-path call per chunk: p50 {q[49] / 1e3:.2f} µs, "
         f"p99 {q[98] / 1e3:.2f} µs, max {ns[-1] / 1e3:.0f} µs ({len(ns)} calls)"
+    )
+    bare_ns, teed_ns = read_path_latency(path, args.rounds)
+    qb = statistics.quantiles(bare_ns, n=100)
+    qt = statistics.quantiles(teed_ns, n=100)
+    print(
+        f"one chunk's step through the read loop (in-memory chunks, {len(teed_ns)} steps): "
+        f"bare p50 {qb[49] / 1e3:.2f} µs, p99 {qb[98] / 1e3:.2f} µs; through the transport "
+        f"p50 {qt[49] / 1e3:.2f} µs, p99 {qt[98] / 1e3:.2f} µs, max {max(teed_ns) / 1e3:.0f} µs: "
+        f"added at p50 {(qt[49] - qb[49]) / 1e3:.2f} µs (target: under 100 µs)"
     )
     small = peak(tmp / "a.sse", args.chunks)
     large = peak(tmp / "b.sse", args.chunks * 5)

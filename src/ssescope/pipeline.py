@@ -8,7 +8,7 @@ chunks as they arrive, it returns the unified events they completed, and
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ __all__ = ["Pipeline", "error_from_body"]
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
+_PASS_RECORDS = 64  # records framed by feed_many before they go through the engine
 
 
 def error_from_body(body: bytes) -> dict[str, Any]:
@@ -140,6 +141,7 @@ class Pipeline:
         if bounded:
             self._summary = TimingSummary(timing or TimingOptions())
         self._past_offsets = 0  # records counted past BOUNDED_RECORD_OFFSETS
+        self._offsets_left = BOUNDED_RECORD_OFFSETS  # (len(self._starts), counted down)
         self._trim_at = _TRIM_EVERY
         self._bytes = 0
         self._first_byte: float | None = None
@@ -293,6 +295,146 @@ class Pipeline:
             self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
         return out
 
+    def feed_many(self, chunks: Sequence[bytes], times: Sequence[float]) -> list[AdapterOutput]:
+        """Feed several chunks at once, each with its own arrival time: the Report is the
+        one :meth:`feed` chunk by chunk gives (what the in-app transport does with the
+        chunks the app read since its last batch).
+
+        The records of the whole batch go through the engine in one pass, which costs less
+        per chunk than one :meth:`feed` each. :attr:`last_content_time` after it is the
+        arrival time of the latest content record's chunk. Until the provider is known the
+        chunks are fed one by one.
+
+        Args:
+            chunks: body bytes, in order.
+            times: the arrival time of each chunk (seconds since the request started).
+
+        Returns:
+            The unified events (and diagnostics) the chunks completed, in order.
+
+        Raises:
+            UsageError: if called after :meth:`close`.
+        """
+        if self._closed:
+            refuse_feed_after_close()
+        if len(chunks) != len(times):
+            raise UsageError("feed_many() needs one time per chunk")
+        out: list[AdapterOutput] = []
+        k = 0
+        while k < len(chunks) and self._adapter is None:
+            out += self.feed(chunks[k], times[k])
+            k += 1
+        if k < len(chunks):
+            out += self._feed_batch(chunks[k:] if k else chunks, times[k:] if k else times)
+        return out
+
+    def _feed_batch(self, chunks: Sequence[bytes], times: Sequence[float]) -> list[AdapterOutput]:
+        summary = self._summary
+        size = sum(map(len, chunks))
+        top = max(times)
+        if summary is not None:
+            if self._bytes + size >= self._trim_at:
+                return self._feed_each(chunks, times)
+            since = summary.prev_t if summary.count else self._first_byte
+            low = min(times)
+            if since is None or top - min(since, low) >= summary.options.stall_s:
+                return self._feed_each(chunks, times)
+        # No trim and no silence of stall_s within the batch: its bookkeeping once, and
+        # its chunks framed one after the other.
+        if size:
+            seen = self._bytes
+            if seen < _ERROR_BODY_BYTES:
+                for data in chunks:
+                    if seen >= _ERROR_BODY_BYTES:
+                        break
+                    if data:
+                        self._head.append(data[: _ERROR_BODY_BYTES - seen])
+                        seen += len(data)
+            self._bytes += size
+            first = 0
+            while not chunks[first]:
+                first += 1
+            last = len(chunks) - 1
+            while not chunks[last]:
+                last -= 1
+            if self._first_byte is None:
+                self._first_byte = times[first]
+            self._last_time = times[last]
+        if self._max_time is None or top > self._max_time:
+            self._max_time = top
+        out: list[AdapterOutput] = []
+        items: list[FramingOutput] = []
+        framer = self._framer
+        for data, time in zip(chunks, times, strict=True):
+            items += framer.feed(data, time)
+            if len(items) >= _PASS_RECORDS:
+                out += self._timed_records(items, time)
+                items = []
+        if items:
+            out += self._timed_records(items, times[-1])
+        return out
+
+    def _feed_each(self, chunks: Sequence[bytes], times: Sequence[float]) -> list[AdapterOutput]:
+        out: list[AdapterOutput] = []
+        items: list[FramingOutput] = []
+        framer = self._framer
+        summary = self._summary
+        # A bounded pipeline counts its first 20 stalls as it meets them: a silence in the
+        # bytes as each record is framed, a silence in the content as the records are
+        # classified, after each feed. So that the same ones are counted, a record that
+        # may end a silence in the bytes (``stall_s`` after the latest record, or more)
+        # begins a new pass, as it would begin a new feed.
+        stall = None if summary is None else summary.options.stall_s
+        base = None if summary is None or not summary.count else summary.prev_t
+        prev = times[0]
+        for data, time in zip(chunks, times, strict=True):
+            if data:
+                if self._bytes < _ERROR_BODY_BYTES:
+                    self._head.append(data[: _ERROR_BODY_BYTES - self._bytes])
+                self._bytes += len(data)
+                if self._first_byte is None:
+                    self._first_byte = time
+                self._last_time = time
+            if self._max_time is None or time > self._max_time:
+                self._max_time = time
+            if stall is not None and items:
+                since = base if base is not None else self._first_byte
+                if since is not None and time - since >= stall:
+                    out += self._timed_records(items, prev)
+                    items = []
+            found = framer.feed(data, time)
+            if found:
+                items += found
+                if type(found[-1]) is not Diagnostic or any(
+                    type(item) is not Diagnostic for item in found
+                ):
+                    base = time  # (the time of the latest record)
+            prev = time
+            if summary is not None and self._bytes >= self._trim_at:
+                # (the content is trimmed after the same chunk as by feed)
+                out += self._timed_records(items, time)
+                items = []
+                self._trim_at = self._bytes + _TRIM_EVERY
+                self.aggregator.trim_content(BOUNDED_CONTENT_CHARS)
+        if items:
+            out += self._timed_records(items, prev)
+        return out
+
+    def _timed_records(self, items: list[FramingOutput], last: float) -> list[AdapterOutput]:
+        """:meth:`_records` of a batch, and the time of its latest content record."""
+        agg = self.aggregator
+        marks = agg.content_marks
+        out = self._records(items)
+        if agg.content_marks != marks:
+            index = agg.last_content_record
+            found = last
+            for item in reversed(items):
+                if not isinstance(item, Diagnostic) and item.index == index:
+                    found = item.time if item.time is not None else last
+                    break
+            self._last_content = found
+        return out
+
     def close(
         self, time: float | None = None, *, websocket: WebSocketEnd | None = None
     ) -> list[AdapterOutput]:
@@ -396,6 +538,7 @@ class Pipeline:
         keep = self._keep
         summary = self._summary
         held = self._held  # (for a bounded pipeline's first-content time)
+        first_byte = self._first_byte  # (set before the chunk's records are framed)
         # Events and framing diagnostics of the whole chunk go to the aggregator in one
         # call, in stream order (so the Report cannot depend on the chunking).
         batch: list[AdapterOutput] = []
@@ -413,7 +556,18 @@ class Pipeline:
                 if record.time is not None:
                     self._times.append(record.index, record.time)
             else:
-                self._summarise(summary, record)
+                # a bounded pipeline's bookkeeping (instead of per-record lists), inline
+                comment = kind is SSEComment
+                if self._offsets_left:
+                    self._offsets_left -= 1
+                    if comment:
+                        starts.comment(record.index, record.start)
+                    else:
+                        offsets.append(record.start)
+                else:
+                    self._past_offsets += 1
+                if record.time is not None and first_byte is not None:
+                    summary.append(record.index, record.time, record.start, first_byte, not comment)
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -450,24 +604,6 @@ class Pipeline:
         if consumed:
             del marks[:consumed]
             del agg.content_kinds[:consumed]
-
-    def _summarise(self, summary: TimingSummary, record: Record) -> None:
-        """A bounded pipeline's bookkeeping for one record (instead of per-record lists)."""
-        if len(self._starts) < BOUNDED_RECORD_OFFSETS:
-            if type(record) is SSEComment:
-                self._starts.comment(record.index, record.start)
-            else:
-                self._starts.array.append(record.start)
-        else:
-            self._past_offsets += 1
-        if record.time is not None and self._first_byte is not None:
-            summary.append(
-                record.index,
-                record.time,
-                record.start,
-                self._first_byte,
-                type(record) is not SSEComment,
-            )
 
     def _first_content_time(self, items: list[FramingOutput], held: list[DataRecord]) -> None:
         """Once the first content is known: the arrival time of its record, which is one
@@ -521,7 +657,9 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
-        self.aggregator.reports_usage = knowledge(provider).reports_usage
+        known = knowledge(provider)
+        self.aggregator.reports_usage = known.reports_usage
+        self.aggregator.usage_request = known.usage_request
         held = self._held
         if record is not None:
             held.append(record)
@@ -665,6 +803,9 @@ class Pipeline:
             entry=self.source.entry,
             websocket=self.source.websocket,
             state=agg.state,
+            task=agg.agent.task,
+            artifacts=agg.agent.artifacts(),
+            notifications=agg.agent.notifications(),
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

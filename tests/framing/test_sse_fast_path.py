@@ -22,6 +22,7 @@ from ssescope.framing.sse import _GeneralSSEParser
 
 from ..python_source import python_source
 from ..splits import chunk_at, feed_all
+from ._helpers import codes
 
 # The counting parsers subclass the framer, which only its Python form allows.
 _sse = python_source("ssescope.framing.sse")
@@ -117,8 +118,8 @@ class _Counting(_sse.SSEParser):  # type: ignore[name-defined]
 
     __slots__ = ("general",)
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, max_event_bytes: int | None = None) -> None:
+        super().__init__(max_event_bytes=max_event_bytes)
         self.general = 0
 
     def _line(self, *args: object) -> None:
@@ -140,6 +141,34 @@ ANTHROPIC = b'event: content_block_delta\ndata: {"type":"content_block_delta"}\n
 @pytest.mark.parametrize("size", [1, 7, 64, 1024, 1 << 20])
 def test_the_common_shapes_take_the_shortcut_in_every_chunking(body: bytes, size: int) -> None:
     parser = _Counting()
+    _shortcut_taken(parser, body, size)
+
+
+@pytest.mark.parametrize("body", [OPENAI, ANTHROPIC], ids=["openai", "anthropic"])
+@pytest.mark.parametrize("whole", [True, False], ids=["one-chunk", "an-event-a-chunk"])
+def test_a_cap_far_above_the_events_keeps_the_shortcut(body: bytes, whole: bool) -> None:
+    """What the proxy and the in-app transport run (a 16 MiB cap): the same shortcut for
+    events that come whole in a chunk, as servers send them (a line left unfinished at a
+    chunk's end still goes the general way under a cap, which counts its bytes)."""
+    parser = _Counting(max_event_bytes=16 << 20)
+    chunks = [body] if whole else [e + b"\n\n" for e in body.split(b"\n\n") if e]
+    out = feed_all(parser, chunks)
+    assert sum(isinstance(r, SSEEvent) for r in out) == len(out) == body.count(b"\n\n")
+    assert parser.general == 0
+    assert out == feed_all(_GeneralSSEParser(max_event_bytes=16 << 20), chunks)
+
+
+def test_an_event_past_the_cap_goes_the_general_way_and_is_reported() -> None:
+    body = b"data: " + b"x" * 70 + b"\n\n" + OPENAI
+    parser = _Counting(max_event_bytes=64)
+    out = feed_all(parser, [body])
+    assert out == feed_all(_GeneralSSEParser(max_event_bytes=64), [body])
+    assert codes(out) == ["sse.event-too-large"]
+    assert parser.general == 2  # the data line too large, then the blank line ending it
+    assert sum(isinstance(r, SSEEvent) for r in out) == 21
+
+
+def _shortcut_taken(parser: _Counting, body: bytes, size: int) -> None:
     out: list[object] = []
     for k in range(0, len(body), size):
         out += parser.feed(body[k : k + size])

@@ -10,7 +10,7 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 import ssescope
 from ssescope.otel import ExchangeFacts, OtelReporter
-from ssescope.otel.attributes import ERROR_TYPES
+from ssescope.otel.attributes import ERROR_TYPES, provider_name
 
 from .conftest import Sink
 
@@ -221,6 +221,54 @@ def test_the_provider_comes_from_the_host_for_openai_compatible_servers(sink: Si
     facts = ExchangeFacts(url="https://api.groq.com/openai/v1/chat/completions")
     span = one_span(sink, ssescope.inspect(CHAT_OK), facts)
     assert dict(span.attributes or {})["gen_ai.provider.name"] == "groq"
+
+
+# The conventions' well-known gen_ai.provider.name values (semantic conventions 1.45 /
+# opentelemetry-semantic-conventions 0.66b), what each wire protocol may map to.
+WELL_KNOWN = {
+    "openai",
+    "gcp.gen_ai",
+    "gcp.vertex_ai",
+    "gcp.gemini",
+    "anthropic",
+    "cohere",
+    "azure.ai.inference",
+    "azure.ai.openai",
+    "ibm.watsonx.ai",
+    "aws.bedrock",
+    "perplexity",
+    "x_ai",
+    "deepseek",
+    "groq",
+    "mistral_ai",
+}
+
+
+@pytest.mark.parametrize(
+    ("protocol", "expected"),
+    [
+        ("realtime", "openai"),
+        ("gemini-interactions", "gcp.gen_ai"),
+        ("ollama", "ollama"),
+        ("vercel-ui", "vercel_ai"),
+        ("mcp", "_OTHER"),
+        ("a2a", "_OTHER"),
+        ("ag-ui", "_OTHER"),
+        ("unknown", "_OTHER"),
+    ],
+)
+def test_without_a_known_host_the_provider_comes_from_the_wire_protocol(
+    protocol: str, expected: str
+) -> None:
+    report = ssescope.Report(provider=protocol)
+    assert provider_name(report, ExchangeFacts(url="http://127.0.0.1:8080/v1")) == expected
+
+
+def test_every_protocol_maps_to_a_well_known_value_or_says_why_not() -> None:
+    custom = {"ollama", "vercel_ai", "_OTHER"}  # (no well-known value: docs/otel.md)
+    for protocol in ssescope.providers.PROVIDERS:
+        name = provider_name(ssescope.Report(provider=protocol), ExchangeFacts())
+        assert name in WELL_KNOWN | custom, (protocol, name)
 
 
 def test_a_span_without_a_start_time_ends_now(sink: Sink) -> None:

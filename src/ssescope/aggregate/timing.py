@@ -138,6 +138,9 @@ class _ContentIdle:
         self.covered = False  # whether a bytes stall lies inside the current silence
         self.times: array[float] = array("d")
         """The arrival time of each content record (the first CONTENT_RECORDS_KEPT)."""
+        self.stall_s = options.stall_s
+        self.low = self.pace.low
+        """Silences shorter than this are never noted for the pace (``pace.low``)."""
 
     def bytes_stall(self) -> None:
         """A bytes stall lies inside the current silence (it is reported as that)."""
@@ -152,19 +155,21 @@ class _ContentIdle:
         if not content:
             self.between += 1
             return None
-        gap = time - self.last
+        last = self.last
+        gap = time - last
         if gap > self.longest:
             self.longest = gap
             self.longest_after = self.kind
         self.kind = kind
-        if len(self.times) < CONTENT_RECORDS_KEPT:
-            self.times.append(time)
+        times = self.times
+        if len(times) < CONTENT_RECORDS_KEPT:
+            times.append(time)
         found = None
-        if gap >= self.options.stall_s:
+        if gap >= self.stall_s:
             if not self.covered:
                 found = self._stall("content-gap", gap, offset, index)
-        elif gap >= self.pace.low and self.seen:
-            self.pace.content_gap(self.last, time, offset, index, self.between)
+        elif gap >= self.low and self.seen:
+            self.pace.content_gap(last, time, offset, index, self.between)
         self.seen += 1
         self.last = time
         self.between = 0
@@ -362,17 +367,6 @@ def compute_timing(
 
 
 @dataclass(slots=True)
-class _Waiting:
-    """A data record of a bounded pipeline, until it is known whether it carried content."""
-
-    index: int
-    time: float
-    offset: int
-    pos: int
-    after: int = 0  # the other records that arrived after it, before the next data record
-
-
-@dataclass(slots=True)
 class _Candidate:
     """A record after a long wait, counting the records that land within the burst window."""
 
@@ -419,7 +413,10 @@ class TimingSummary:
         # Data records wait here until the aggregator has said whether they carried
         # content; a run of other records behind one is only counted. Positions of bytes
         # stalls not yet passed.
-        self._waiting: deque[_Waiting] = deque()
+        # (a waiting record is (index, time, offset, position), the others after it in
+        # the parallel ``_after``: tuples cost less to make than objects, record by record)
+        self._waiting: deque[tuple[int, float, int, int]] = deque()
+        self._after: deque[int] = deque()
         self._stalls: deque[int] = deque()
 
     def append(
@@ -433,15 +430,25 @@ class TimingSummary:
         options = self.options
         pos = self.count
         self.count = pos + 1
-        if self._idle is None:
-            self._idle = _ContentIdle(first_byte, options)
-        gap = time - (self.prev_t if pos else first_byte)
+        idle = self._idle
+        if idle is None:
+            idle = self._idle = _ContentIdle(first_byte, options)
         if pos:
-            self.histogram[_bucket(gap)] += 1
+            gap = time - self.prev_t
+            bucket = GAP_BUCKETS[-1][0]
+            for name, limit in GAP_BUCKETS:  # (_bucket, inline: a call a record is dear)
+                if gap < limit:
+                    bucket = name
+                    break
+            self.histogram[bucket] += 1
+        else:
+            gap = time - first_byte
         self.max_gap = max(self.max_gap, gap)
-        if gap >= self._idle.pace.low and gap < options.stall_s:
-            self._idle.pace.bytes_gap(gap, time, offset, index)
-        if gap >= options.stall_s:
+        stall_s = idle.stall_s
+        if gap < stall_s:
+            if gap >= idle.low:
+                idle.pace.bytes_gap(gap, time, offset, index)
+        elif gap >= stall_s:
             self._stalls.append(pos)
             if self.stall_reported < 20:
                 self.stall_reported += 1
@@ -456,11 +463,12 @@ class TimingSummary:
                 )
                 self.found.append((pos, 0, found))
         if data:
-            self._waiting.append(_Waiting(index, time, offset, pos))
-        elif self._waiting:
-            self._waiting[-1].after += 1
+            self._waiting.append((index, time, offset, pos))
+            self._after.append(0)
+        elif self._after:
+            self._after[-1] += 1
         else:
-            self._idle.between += 1
+            idle.between += 1
         if self.candidates:
             self._count_burst(time)
         wait = time - self.wait_from
@@ -490,23 +498,28 @@ class TimingSummary:
             return 0
         mark = 0
         n = len(content)
-        while len(waiting) > (0 if end else 1):
-            rec = waiting.popleft()
-            while mark < n and content[mark] < rec.index:
+        n_kinds = len(kinds)
+        left = 0 if end else 1
+        afters = self._after
+        stalls = self._stalls
+        while len(waiting) > left:
+            index, t, offset, pos = waiting.popleft()
+            after = afters.popleft()
+            while mark < n and content[mark] < index:
                 mark += 1
-            is_content = mark < n and content[mark] == rec.index
-            kind = kinds[mark] if is_content and mark < len(kinds) else 0
-            while self._stalls and self._stalls[0] <= rec.pos:
-                self._stalls.popleft()
+            is_content = mark < n and content[mark] == index
+            kind = kinds[mark] if is_content and mark < n_kinds else 0
+            while stalls and stalls[0] <= pos:
+                stalls.popleft()
                 idle.covered = True
-            found = idle.record(rec.time, is_content, rec.offset, rec.index, kind)
+            found = idle.record(t, is_content, offset, index, kind)
             if found is not None and self.stall_reported < 20:
                 self.stall_reported += 1
-                self.found.append((rec.pos, 0, found))
-            idle.between += rec.after
+                self.found.append((pos, 0, found))
+            idle.between += after
         if end or not waiting:
             return n
-        kept = waiting[0].index
+        kept = waiting[0][0]
         consumed = 0
         while consumed < n and content[consumed] < kept:
             consumed += 1

@@ -194,7 +194,8 @@ class SSEParser:
         self._partial_start = 0
         self._line_dropped = False  # its pieces are dropped: it belongs to a too-large block
         self._skip_lf = False  # the last line ended with CR: one LF right after it is swallowed
-        # a CR-free chunk may take the split shortcut: no cap, BOM decided, no CR pending
+        # a CR-free chunk may take the split shortcut: BOM decided, no CR pending (under a
+        # cap, only a chunk of whole lines)
         self._fast = False
         # the block being built
         self._data: list[str] = []
@@ -243,9 +244,15 @@ class SSEParser:
         Raises:
             UsageError: if called after :meth:`close`.
         """
-        if self._fast and _CR not in data:
+        if (
+            self._fast
+            and _CR not in data
+            and (self._max is None or (not self._in_line and data.endswith(b"\n")))
+        ):
             # The commonest chunk: LF line ends only. One split cuts all its lines; the
             # first continues the unfinished line, if any, and the last starts the next.
+            # (Under a cap, only a chunk of whole lines, none pending: an unfinished
+            # line's bytes are counted against the cap by the general path.)
             # (The CR and LF tests are ``in`` with an int, one memchr each: with a bytes
             # operand ``in`` first tries the operand as an int and builds and clears a
             # TypeError, ``find`` is a method call, and ``split`` scans byte by byte. No
@@ -286,7 +293,7 @@ class SSEParser:
             return out
         if self._closed:
             refuse_feed_after_close()
-        if self._fast and self._in_line:
+        if self._fast and self._in_line and self._max is None:
             # Pieces kept by the shortcut above were not counted yet; this chunk holds a
             # CR, so the line ends in it and the pieces are counted once.
             self._pos = self._partial_start + _size(self._partial)
@@ -297,7 +304,7 @@ class SSEParser:
                 self._head = data  # could still be a BOM; no line can end in it
                 return out
             self._head = None
-            self._fast = self._shortcuts and self._max is None
+            self._fast = self._shortcuts
             if data.startswith(BOM):
                 out.append(diagnostic(codes.SSE_BOM_STRIPPED, 0))
                 data = data[3:]
@@ -311,7 +318,7 @@ class SSEParser:
         if self._skip_lf:
             # The previous chunk ended in CR: an LF here completes that CRLF.
             self._skip_lf = False
-            self._fast = self._shortcuts and self._max is None
+            self._fast = self._shortcuts
             if data[0] == _LF:
                 i = 1
                 if n == 1:
@@ -334,7 +341,7 @@ class SSEParser:
         last = data.rfind(b"\n", i)
         if last >= 0:
             lines = (data[i:last] if i else data[:last]).split(b"\n")
-            if self._shortcuts and self._max is None:
+            if self._shortcuts:
                 self._lines(lines, base + i, time, out)
             else:
                 pos = base + i
@@ -350,20 +357,25 @@ class SSEParser:
         self, lines: list[bytes], pos: int, time: float | None, out: list[FramingOutput]
     ) -> None:
         """Interpret complete LF-ended ``lines``, the first at offset ``pos``, with the
-        shortcuts (no cap, nothing being discarded).
+        shortcuts.
 
         The shortcut for the commonest event, a ``data:`` line followed by a blank line
         (with no block open, after a lone ``event:`` line, or as the ``event:`` +
         ``data:`` + blank triple), is this one place: it appends exactly what the general
         path (``_line`` for each line, then ``_dispatch``) would, and leaves a ``data:``
-        value that is not valid UTF-8 to the general path, which reports it.
+        value that is not valid UTF-8 to the general path, which reports it. Under a cap
+        (``max_event_bytes``) a block that may reach it, and every line while a block too
+        large is discarded, go through the general path too, which checks and reports.
         """
         m = len(lines)
         k = 0
+        cap = self._max
         while k < m:
             line = lines[k]
             step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
-            if k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
+            if self._discarding:
+                pass  # (the general path drops the rest of the block)
+            elif k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
                 value = line
                 if self._block_start < 0:
                     kind = "message"
@@ -385,6 +397,8 @@ class SSEParser:
                         kind = kind or "message"
                         start = pos
                         step = 3
+                    elif cap is not None and len(line) + 1 > cap:
+                        pass  # the general path reports the block too large
                     else:
                         # A lone "event:" line opening a block (what _line does for it),
                         # typically the last line of a chunk.
@@ -397,6 +411,12 @@ class SSEParser:
                         pos += len(line) + 1
                         k += 1
                         continue
+            if step and cap is not None:
+                # the general path checks each line's end against the block's start: the
+                # data line's end is the furthest (the blank line is not counted)
+                last_end = pos + len(line) + 1 if step == 2 else pos + len(line) + len(value) + 2
+                if last_end - start > cap:
+                    step = 0
             if step:
                 c = 6 if value[5:6] == b" " else 5
                 try:

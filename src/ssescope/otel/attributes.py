@@ -77,11 +77,19 @@ _HOSTS: Final[tuple[tuple[str, str], ...]] = (
     ("cohere.ai", "cohere"),
     ("openai.com", "openai"),
 )
+# By wire protocol, when the host says nothing: the conventions' well-known value where
+# the protocol is one provider's own (the Realtime API is OpenAI's; the Interactions API,
+# like generateContent, is served by Google's Gemini API and Vertex AI alike, hence
+# ``gcp.gen_ai``). Ollama's and the Vercel AI SDK's have no well-known value: their own
+# name, as the conventions allow. The agent protocols (MCP, A2A, AG-UI) name no model
+# provider at all, whatever model stands behind the server: ``_OTHER``.
 _PROVIDERS: Final[Mapping[str, str]] = {
     "openai-chat": "openai",
     "openai-responses": "openai",
+    "realtime": "openai",
     "anthropic": "anthropic",
     "gemini": "gcp.gen_ai",
+    "gemini-interactions": "gcp.gen_ai",
     "bedrock": "aws.bedrock",
     "cohere": "cohere",
     "ollama": "ollama",

@@ -172,11 +172,12 @@ class StreamJudge:
                 self._decoded(core, chunks, times)
             elif self._scrubber is not None:
                 self._scrubbed(core, chunks, times)
-            else:
-                # (no tape to write: straight into the pipeline, the one per-chunk call)
-                feed = core.feed if core.capture is not None else core.pipeline.feed
+            elif core.capture is not None:
                 for data, stamp in zip(chunks, times, strict=True):
-                    feed(data, stamp - start)
+                    core.feed(data, stamp - start)
+            else:
+                # no tape to write: the whole batch into the pipeline in one call
+                core.pipeline.feed_many(chunks, [stamp - start for stamp in times])
         except Exception as exc:
             self._stop(exc)
 
@@ -195,20 +196,29 @@ class StreamJudge:
         next batch); when one is, the scrubbed batch goes in at its last chunk's time."""
         scrubber, start = self._scrubber, self._start
         assert scrubber is not None
-        feed = core.feed if core.capture is not None else core.pipeline.feed
         held, found = scrubber.held, scrubber.found
         joined = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         out = scrubber.feed(joined)
         if scrubber.found != found:
-            feed(out, times[-1] - start)
-            return
-        end = len(out)
-        pos = 0
-        for data, stamp in zip(chunks, times, strict=True):
-            stop = min(pos + len(data) + held, end)
-            if stop > pos:
-                feed(out if pos == 0 and stop == end else out[pos:stop], stamp - start)
-            pos, held = stop, 0
+            pieces, stamps = [out], [times[-1] - start]
+        elif not held and len(out) == len(joined) and all(chunks):
+            # nothing held before or now, nothing replaced, no empty chunk: the chunks as they came
+            pieces, stamps = chunks, [stamp - start for stamp in times]
+        else:
+            pieces, stamps = [], []
+            end = len(out)
+            pos = 0
+            for data, stamp in zip(chunks, times, strict=True):
+                stop = min(pos + len(data) + held, end)
+                if stop > pos:
+                    pieces.append(out if pos == 0 and stop == end else out[pos:stop])
+                    stamps.append(stamp - start)
+                pos, held = stop, 0
+        if core.capture is not None:
+            for piece, t in zip(pieces, stamps, strict=True):
+                core.feed(piece, t)
+        elif pieces:
+            core.pipeline.feed_many(pieces, stamps)
 
     def _stop(self, exc: BaseException) -> None:
         """The engine failed: judge no more of this stream, and say so in its Report."""

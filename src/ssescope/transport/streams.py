@@ -63,7 +63,7 @@ def _cancelling() -> bool:
 def _classes(name: str) -> tuple[type[Any], type[Any]]:
     lib = importlib.import_module(name)
 
-    class SyncTee(lib.SyncByteStream):  # type: ignore[misc,name-defined]
+    class SyncTee(lib.SyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
         """A sync byte stream that tees each chunk into a judge."""
 
         def __init__(self, inner: Any, judge: StreamJudge) -> None:
@@ -91,7 +91,7 @@ def _classes(name: str) -> tuple[type[Any], type[Any]]:
                 self._finalizer.detach()
                 self._judge.end("closed")
 
-    class AsyncTee(lib.AsyncByteStream):  # type: ignore[misc,name-defined]
+    class AsyncTee(lib.AsyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
         """An async byte stream that tees each chunk into a judge."""
 
         def __init__(self, inner: Any, judge: StreamJudge) -> None:

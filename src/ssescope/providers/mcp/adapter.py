@@ -16,6 +16,7 @@ from .._base import (
 )
 from .._jsonrpc import failed, read_message
 from . import codes
+from .notices import notification
 
 __all__ = ["McpAdapter"]
 
@@ -59,6 +60,7 @@ class McpAdapter(AdapterBase):
             self._started = True
         if env.kind in ("notification", "request"):
             self._notifications += 1  # a record before the response, kept as its frame
+            out.append(notification(rec, env))
             return out
         if env.kind == "invalid":
             return out
