@@ -521,6 +521,10 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
+        if self._source.request_ids:
+            expect = getattr(self._adapter, "expect_request", None)
+            if expect is not None:  # (the adapters whose responses answer a request id)
+                expect(self._source.request_ids)
         self.aggregator.reports_usage = knowledge(provider).reports_usage
         held = self._held
         if record is not None:
