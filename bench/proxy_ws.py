@@ -12,6 +12,7 @@ the proxy adds.
 
     PYTHONPATH=src python bench/proxy_ws.py            # about a minute
     PYTHONPATH=src python bench/proxy_ws.py --quick --messages 20000
+    PYTHONPATH=src python bench/proxy_ws.py --voice 18000    # a 30-minute voice session
 
 Memory: the proxy's resident size (VmRSS from /proc) while a connection carries
 ``--messages`` (default 100,000) messages as fast as loopback allows, one response of
@@ -20,6 +21,13 @@ again on a second connection (``--connections``). The recorder's queue holds up 
 16 MiB of copies when the messages come faster than it records them (the forwarder
 waits beyond), so the figures rise by that much at most and then stay flat: the same
 from one connection to the next, and from 10k to 100k messages on the second.
+
+``--voice APPENDS``: instead, Realtime voice connections through the proxy: the client
+appends APPENDS chunks of audio (100 ms each, 6,400 base64 characters) as fast as they
+go, and the upstream's turn detection answers every 50 with a response (no
+``response.create``), which the client reads before it sends the next 50. The
+proxy's resident size after 10 %, 50 % and all of them: what the recorder keeps of the
+client's audio (its length only) and of each response (a summary) must not grow.
 """
 
 from __future__ import annotations
@@ -72,7 +80,42 @@ def upstream_main(port: int) -> None:
         except WebSocketDisconnect:
             return
 
-    app = Starlette(routes=[WebSocketRoute("/v1/responses", endpoint)])
+    async def realtime(ws: WebSocket) -> None:
+        """A Realtime voice session: the server's turn detection answers every
+        ``TURN_APPENDS`` appended audio chunks with a response, no response.create."""
+        await ws.accept()
+        appended = turn = 0
+        try:
+            while True:
+                await ws.receive_text()
+                appended += 1
+                if appended % TURN_APPENDS:
+                    continue
+                turn += 1
+                rid = f"resp_{turn}"
+                await ws.send_text(
+                    '{"type":"response.created","event_id":"e","response":'
+                    f'{{"object":"realtime.response","id":"{rid}","status":"in_progress"}}}}'
+                )
+                for word in ("Sure, ", "here ", "it is."):
+                    await ws.send_text(
+                        '{"type":"response.output_audio_transcript.delta","event_id":"e",'
+                        f'"response_id":"{rid}","item_id":"i","output_index":0,'
+                        f'"content_index":0,"delta":"{word}"}}'
+                    )
+                await ws.send_text(
+                    '{"type":"response.done","event_id":"e","response":'
+                    f'{{"object":"realtime.response","id":"{rid}","status":"completed"}}}}'
+                )
+        except WebSocketDisconnect:
+            return
+
+    app = Starlette(
+        routes=[
+            WebSocketRoute("/v1/responses", endpoint),
+            WebSocketRoute("/v1/realtime", realtime),
+        ]
+    )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
 
 
@@ -130,6 +173,55 @@ async def long_connection(url: str, n: int, pid: int) -> list[tuple[int, int]]:
     return samples
 
 
+TURN_APPENDS = 50  # a response every 5 s of the user's audio
+# 100 ms of 24 kHz pcm16 (4,800 bytes) in base64, as a Realtime client appends it
+AUDIO = "A" * 6400
+
+
+async def voice_connection(url: str, appends: int, pid: int) -> list[tuple[int, int]]:
+    """``appends`` chunks of audio, a turn's worth at a time as fast as they go, each
+    turn's response read before the next turn's audio (as a user waits for the answer);
+    the proxy's RSS at 10 %, 50 % and 100 % of them."""
+    from websockets.asyncio.client import connect
+
+    marks = {appends // 10, appends // 2, appends}
+    samples: list[tuple[int, int]] = []
+    message = json.dumps({"type": "input_audio_buffer.append", "audio": AUDIO})
+    async with connect(url, max_size=None, compression=None) as ws:
+        for k in range(1, appends + 1):
+            await ws.send(message)
+            if k % TURN_APPENDS == 0:
+                while '"response.done"' not in str(await ws.recv()):
+                    pass
+            if k in marks:
+                samples.append((k, memory(pid)["VmRSS"]))
+    return samples
+
+
+def voice(px_url: str, record: str, appends: int, connections: int, pid: int) -> None:
+    """The memory table of ``--voice``: Realtime voice connections through the proxy."""
+    url = px_url.replace("/v1/responses", "/v1/realtime")
+    print(f"Proxy RSS at start {memory(pid)['VmRSS']} MiB\n")
+    print("| connection | audio chunks appended so far | proxy RSS |")
+    print("|---|---|---|")
+    for k in range(1, connections + 1):
+        started = time.monotonic()
+        samples = asyncio.run(voice_connection(url, appends, pid))
+        secs = time.monotonic() - started
+        time.sleep(1.0)
+        after = memory(pid)
+        for seen, rss in samples:
+            print(f"| {k} | {seen:,} ({seen / 600:.0f} min of audio) | {rss} MiB |")
+        print(
+            f"| {k} | after the close, {secs:.1f} s | {after['VmRSS']} MiB "
+            f"(peak {after['VmHWM']} MiB) |"
+        )
+    index = Path(record) / "index.jsonl"
+    lines = [json.loads(line) for line in index.read_text().splitlines()] if index.exists() else []
+    listed = [x.get("responses") for x in lines if x.get("path") == "/v1/realtime"]
+    print(f"\nResponses the proxy listed per voice connection: {listed}")
+
+
 def _up(url: str) -> bool:
     try:
         asyncio.run(turns(url, 1, 1, 0))
@@ -151,6 +243,13 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--connections", type=int, default=2, help="long connections in a row")
     parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument(
+        "--voice",
+        type=int,
+        metavar="APPENDS",
+        help="instead: Realtime voice connections of APPENDS audio chunks (100 ms each) "
+        "whose responses the server's turn detection creates; the proxy's memory",
+    )
     parser.add_argument("--upstream-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.upstream_server:
@@ -176,6 +275,9 @@ def main() -> None:
     try:
         _wait(up_url)
         _wait(px_url)
+        if args.voice:
+            voice(px_url, record, args.voice, args.connections, px.pid)
+            return
         start_mem = memory(px.pid)
         count, n = (2, 200) if args.quick else (5, 500)
         print(

@@ -1,11 +1,13 @@
 """Write the generated parts of ``docs/conform.md`` from the checks and the request set.
 
-The page's prose is written by hand; two regions are generated, each between a marker
+The page's prose is written by hand; three regions are generated, each between a marker
 line and ``<!-- end -->``:
 
 * ``<!-- generated: checks -->``: every registered check (:data:`ssescope.conform.CHECKS`)
   with its id, severity, rule, the protocols it applies to and its source link;
-* ``<!-- generated: cases -->``: URL mode's request set, per protocol.
+* ``<!-- generated: cases -->``: URL mode's request set, per protocol;
+* ``<!-- generated: asked -->``: what a capture's recorded request can ask, and the check
+  judging each (:data:`ssescope.conform.asked.ASKED`).
 
 ::
 
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from ssescope.conform import CHECKS, PROTOCOLS, Check  # noqa: E402
+from ssescope.conform.asked import ASKED, READERS  # noqa: E402
 
 PAGE = ROOT / "docs" / "conform.md"
 _REGION = re.compile(r"(<!-- generated: (?P<name>\w+) -->\n)(?P<body>.*?)(<!-- end -->)", re.S)
@@ -37,6 +40,8 @@ def _applies(check: Check) -> str:
     parts = [", ".join(f"`{p}`" for p in sorted(check.protocols)) if check.protocols else "all"]
     if check.needs_case:
         parts.append("URL mode")
+    elif check.needs_request:
+        parts.append("the request")
     return "; ".join(parts)
 
 
@@ -73,7 +78,15 @@ def cases_table() -> str:
     return "\n".join(out)
 
 
-GENERATORS = {"checks": checks_table, "cases": cases_table}
+def asked_table() -> str:
+    """What a recorded request can ask, what the reply must then do, and the check."""
+    rows = ["| the request says | so the reply | check |", "|---|---|---|"]
+    rows.extend(f"| {_cell(a.says)} | {_cell(a.reply)} | `{a.check}` |" for a in ASKED)
+    protocols = ", ".join(f"`{p}`" for p in READERS)
+    return "\n".join(rows) + f"\n\nThe requests read: {protocols}.\n"
+
+
+GENERATORS = {"checks": checks_table, "cases": cases_table, "asked": asked_table}
 
 
 def render(text: str) -> str:

@@ -58,6 +58,7 @@ SLOW_TESTS: frozenset[str] = frozenset(
         "tests/test_core_parity.py",
         "tests/testing/test_docs.py",
         "tests/testing/test_sdk_matrix.py",
+        "tests/testing/test_ws_fixture_openai.py",
         # single tests
         "tests/aggregate/test_timeline.py::test_the_replayed_timeline_is_the_report_at_the_end_and_the_engine_at_each_record",
         "tests/cli/test_frames_and_verdict.py::test_frames_piped_into_a_reader_that_stops_exits_quietly",

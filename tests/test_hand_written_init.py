@@ -78,6 +78,17 @@ VALUES: dict[str, list[object]] = {
     ),
     "ToolCall.arguments": STRS,
     "Terminal.reason": STRS,
+    "TaskUpdate.state": STRS,
+    "interrupted": [True, False],
+    "artifact_id": STRS,
+    "parts": [[], [{"kind": "text", "text": "a"}, {"kind": "data", "data": [1]}]],
+    "append": [True, False],
+    "last_chunk": [True, False],
+    "method": STRS,
+    "Notification.summary": STRS,
+    "request_id": JSONS,
+    **dict.fromkeys(("task_id", "context_id", "role", "description"), OPTIONAL_STRS),
+    "TaskUpdate.message": OPTIONAL_STRS,
 }
 """Values of the fields that are not a plain ``int`` or ``str``, by name or by
 ``Class.name`` (the compiled core refuses a wrongly typed argument, and keeps no usable

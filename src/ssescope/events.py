@@ -39,11 +39,14 @@ from typing import Literal, TypeAlias
 
 __all__ = [
     "JSON",
+    "AgentMessage",
+    "ArtifactChunk",
     "Audio",
     "Citation",
     "Compaction",
     "Finish",
     "FinishReason",
+    "Notification",
     "ProviderError",
     "ReasoningDelta",
     "ReasoningMeta",
@@ -53,6 +56,7 @@ __all__ = [
     "Snapshot",
     "StateChange",
     "Status",
+    "TaskUpdate",
     "Terminal",
     "TextDelta",
     "ToolCall",
@@ -684,9 +688,165 @@ class StateChange:
         return "state"
 
 
+@dataclass(slots=True, init=False)
+class TaskUpdate:
+    """The task an agent stream reports on took a state (A2A's task snapshot and
+    status-update events, and the like).
+
+    Attributes:
+        state: the task's state in one spelling for every version of the protocol:
+            lowercase words joined by hyphens (A2A 1.0's ``TASK_STATE_INPUT_REQUIRED`` is
+            ``input-required``).
+        task_id: the task's id, when the event names it.
+        context_id: the id of the context (conversation) the task belongs to, if named.
+        message: the text of the message the agent sent with the state, if any.
+        role: who sent that message (``agent``, ``user``), when there is one.
+        interrupted: whether the state waits for the client (A2A's ``input-required``,
+            ``auth-required``): ``message`` is then what the agent asks for.
+    """
+
+    record: int
+    state: str
+    task_id: str | None = None
+    context_id: str | None = None
+    message: str | None = None
+    role: str | None = None
+    interrupted: bool = False
+
+    def __init__(
+        self,
+        record: int,
+        state: str,
+        task_id: str | None = None,
+        context_id: str | None = None,
+        message: str | None = None,
+        role: str | None = None,
+        interrupted: bool = False,
+    ) -> None:
+        self.record = record
+        self.state = state
+        self.task_id = task_id
+        self.context_id = context_id
+        self.message = message
+        self.role = role
+        self.interrupted = interrupted
+
+    @property
+    def type(self) -> str:
+        """The event type, "task-update" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "task-update"
+
+
+@dataclass(slots=True, init=False)
+class AgentMessage:
+    """A message the agent sent in a task stream that is not a state change (an A2A
+    ``message`` event after the task began): kept with the task, not as the reply."""
+
+    record: int
+    text: str
+    role: str | None = None
+
+    def __init__(self, record: int, text: str, role: str | None = None) -> None:
+        self.record = record
+        self.text = text
+        self.role = role
+
+    @property
+    def type(self) -> str:
+        """The event type, "agent-message" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "agent-message"
+
+
+@dataclass(slots=True, init=False)
+class ArtifactChunk:
+    """A chunk of an artifact, an output an agent builds apart from its messages (A2A's
+    artifact-update events).
+
+    Attributes:
+        artifact_id: the artifact it belongs to.
+        parts: its parts, each in the general form: ``{"kind": "text", "text": ...}``,
+            ``{"kind": "data", "data": <JSON>}`` or ``{"kind": "file", "name", "mime_type",
+            "uri", "bytes"}`` (``bytes``: how many bytes an inline file holds, never the
+            bytes themselves).
+        append: ``True`` adds the parts to the artifact (a text part that follows a text
+            part continues it); ``False`` starts the artifact, or restarts one already
+            started.
+        last_chunk: whether the protocol says the artifact is complete with this chunk.
+        name: the artifact's name, if given.
+        description: its description, if given.
+    """
+
+    record: int
+    artifact_id: str
+    parts: list[JSON]
+    append: bool = False
+    last_chunk: bool = False
+    name: str | None = None
+    description: str | None = None
+
+    def __init__(
+        self,
+        record: int,
+        artifact_id: str,
+        parts: list[JSON],
+        append: bool = False,
+        last_chunk: bool = False,
+        name: str | None = None,
+        description: str | None = None,
+    ) -> None:
+        self.record = record
+        self.artifact_id = artifact_id
+        self.parts = parts
+        self.append = append
+        self.last_chunk = last_chunk
+        self.name = name
+        self.description = description
+
+    @property
+    def type(self) -> str:
+        """The event type, "artifact-chunk" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "artifact-chunk"
+
+
+@dataclass(slots=True, init=False)
+class Notification:
+    """A record the client received beside the reply: not part of it, not its end (MCP's
+    ``notifications/progress`` and ``notifications/message``, a server-to-client request).
+
+    Attributes:
+        method: the record's method (``notifications/progress``).
+        summary: what it said, in a short line (``2/3 · counting``, ``info: started``).
+        request_id: the id of a server-to-client request (the client owes it an answer);
+            ``None`` for a notification.
+    """
+
+    record: int
+    method: str
+    summary: str = ""
+    request_id: JSON = None
+
+    def __init__(
+        self, record: int, method: str, summary: str = "", request_id: JSON = None
+    ) -> None:
+        self.record = record
+        self.method = method
+        self.summary = summary
+        self.request_id = request_id
+
+    @property
+    def type(self) -> str:
+        """The event type, "notification" (a property: the compiled core cannot give a
+        dataclass a class constant)."""
+        return "notification"
+
+
 UnifiedEvent: TypeAlias = (
     "ResponseStart | TextDelta | ReasoningDelta | ReasoningMeta | RefusalDelta | ToolCallDelta"
     " | ToolCall | ToolCallEnd | ToolCallsEnd | ServerToolResult | Citation | Compaction"
     " | Snapshot | Usage"
-    " | Finish | Terminal | ProviderError | Audio | StateChange | Unknown"
+    " | Finish | Terminal | ProviderError | Audio | StateChange | TaskUpdate | AgentMessage"
+    " | ArtifactChunk | Notification | Unknown"
 )

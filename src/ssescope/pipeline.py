@@ -525,7 +525,9 @@ class Pipeline:
             expect = getattr(self._adapter, "expect_request", None)
             if expect is not None:  # (the adapters whose responses answer a request id)
                 expect(self._source.request_ids)
-        self.aggregator.reports_usage = knowledge(provider).reports_usage
+        known = knowledge(provider)
+        self.aggregator.reports_usage = known.reports_usage
+        self.aggregator.usage_request = known.usage_request
         held = self._held
         if record is not None:
             held.append(record)
@@ -669,6 +671,9 @@ class Pipeline:
             entry=self.source.entry,
             websocket=self.source.websocket,
             state=agg.state,
+            task=agg.agent.task,
+            artifacts=agg.agent.artifacts(),
+            notifications=agg.agent.notifications(),
         )
         http_error = self.source.status is not None and self.source.status >= 400
         if not counts.total and not http_error:

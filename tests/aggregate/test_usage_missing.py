@@ -50,3 +50,27 @@ def test_a_chat_stream_without_usage_is_still_told() -> None:
     report = inspect(body)
     assert report.status == "completed"
     assert "usage.missing" in [d.code for d in report.diagnostics]
+
+
+def test_only_a_protocol_that_sends_usage_when_asked_is_told_how_to_ask() -> None:
+    chat = inspect(
+        b'data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":'
+        b'[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n'
+        b"data: [DONE]\n\n"
+    )
+    (told,) = [d for d in chat.diagnostics if d.code == "usage.missing"]
+    assert "stream_options.include_usage" in told.message
+    assert told.args == {"field": "stream_options.include_usage"}
+    askers = {p for p in PROVIDERS if knowledge(p).usage_request is not None}
+    assert askers == {"openai-chat"}
+
+
+def test_a_realtime_translation_session_is_not_told_about_stream_options() -> None:
+    path = AGENT / "openai-realtime" / "translation-session-events.jsonl"
+    if not path.is_file():
+        pytest.skip(f"the real agent streams are not at {AGENT} (SSESCOPE_REAL_STREAMS)")
+    report = inspect(path.read_bytes())
+    assert report.provider == "realtime"
+    (told,) = [d for d in report.diagnostics if d.code == "usage.missing"]
+    assert told.message == "The response reported no token usage; none is estimated."
+    assert "stream_options" not in told.message

@@ -171,7 +171,12 @@ def test_cli_json_lists_every_check_run_or_skipped(tmp_path: Path) -> None:
     assert data["ok"] is False and data["exchanges"] == 1
     entry = next(c for c in data["checks"] if c["id"] == "terminal.nothing-after")
     assert entry["verdict"] == "fail" and entry["severity"] == "MUST"
-    assert entry["evidence"][0]["record"] is not None
+    evidence = entry["evidence"][0]
+    assert evidence["record"] == 3
+    # the offset is the byte where the record that broke the rule starts in the body
+    body = (FIXTURES / "openai_chat/events-after-done.sse").read_bytes()
+    assert body[evidence["offset"] :].startswith(b'data: {"id":"chatcmpl-after"')
+    assert evidence["excerpt"].startswith("stream.events-after-terminal:")
     skipped = next(c for c in data["checks"] if c["id"] == "responses.sequence")
     assert skipped["verdict"] == "skip" and skipped["reason"]
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ssescope.conform import CHECKS
+from ssescope.conform.asked import ASKED
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "conform.md"
@@ -42,3 +43,14 @@ def test_a_stale_page_is_caught() -> None:
     stale = text.replace(f"| `{CHECKS[0].id}` |", "| `renamed.check` |")
     assert conform_docs.render(stale) == text
     assert conform_docs.render(stale) != stale
+
+
+def test_what_a_recorded_request_asks_names_registered_checks() -> None:
+    ids = {c.id for c in CHECKS}
+    named = {a.check for a in ASKED}
+    assert named <= ids
+    # every check of what the request asked is in the table of what a capture's request says
+    assert {c.id for c in CHECKS if c.needs_request} <= named
+    text = PAGE.read_text(encoding="utf-8")
+    for asked in ASKED:
+        assert f"| `{asked.check}` |" in text

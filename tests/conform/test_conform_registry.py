@@ -55,6 +55,8 @@ def test_the_issue_rules_are_among_the_checks() -> None:
         "http.charset",
         "ids.stable",
         "timing.no-burst",
+        "request.usage-as-asked",
+        "hangup.upstream-closed",
     } <= ids
 
 

@@ -155,3 +155,24 @@ def test_the_response_splitter_says_where_each_response_begins() -> None:
     got = [splitter.starts(d, "text", data) for d, data, _ in steps]  # type: ignore[arg-type]
     assert got == [want for _, _, want in steps]
     assert splitter.starts("receive", "binary", created) is False
+
+
+def test_the_scan_command_has_a_transport_column_and_groups_by_it(tmp_path: Path) -> None:
+    out = tmp_path / "rows.jsonl"
+    result = run(
+        "scan", str(FIXTURES), "--jobs", "1", "--group-by", "transport", "--out", str(out), "--json"
+    )
+    assert result.out, result.err
+    summary = json.loads(result.out)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    by_transport: dict[str, int] = {}
+    for row in rows:
+        by_transport[row["transport"]] = by_transport.get(row["transport"], 0) + 1
+    assert by_transport["websocket"] == 8  # each response of the six WebSocket captures
+    groups = {g["transport"]: g["streams"] for g in summary["by"]["transport"]}
+    assert groups == by_transport
+    voice = [r for r in rows if Path(r["source"]).name == "voice-barge-in.ssecap"]
+    assert sorted((r["entry"], r["transport"], r["status"]) for r in voice) == [
+        (0, "websocket", "completed"),
+        (1, "websocket", "cancelled"),
+    ]

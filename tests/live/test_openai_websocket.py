@@ -194,33 +194,53 @@ def test_the_responses_websocket_client_and_ssescope_side_by_side(
     assert row in DOC.read_text(), f"docs/websocket.md lacks the row\n{row}"
 
 
-@pytest.mark.parametrize(
-    ("fault", "client_said", "close"),
-    [
-        ("", "14 events, then terminal", (1000, "client", False)),
-        (
-            "close@record:4:1011",
-            "7 events, then ConnectionClosedError (1011)",
-            (1011, "server", False),
-        ),
-        (
-            "drop@record:4",
-            "7 events, then ConnectionClosedError (no close frame)",
-            (None, "server", True),
-        ),
-        ("error@record:4", "8 events, then error event", (1000, "client", False)),
-    ],
-)
+# the Realtime client, per fault: what it reported, how the connection closed, and what
+# ssescope reported (the second table of docs/websocket.md)
+REALTIME: dict[str, tuple[str, tuple[int | None, str, bool], str]] = {
+    "none": (
+        "14 events, then terminal",
+        (1000, "client", False),
+        "completed: response.done, status completed",
+    ),
+    "close@record:4:1011": (
+        "7 events, then ConnectionClosedError (1011)",
+        (1011, "server", False),
+        "truncated: the WebSocket closed with code 1011 (ssescope serve: close@record:4:1011) "
+        "before the terminal event",
+    ),
+    "drop@record:4": (
+        "7 events, then ConnectionClosedError (no close frame)",
+        (None, "server", True),
+        "truncated: the WebSocket dropped with no close frame before the terminal event",
+    ),
+    "error@record:4": (
+        "8 events, then error event",
+        (1000, "client", False),
+        "failed: the provider reported an error: The server had an error while processing "
+        "your request.",
+    ),
+    "stall@record:4:1": (
+        "14 events, then terminal",
+        (1000, "client", False),
+        "completed: response.done, status completed",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REALTIME))
 def test_the_realtime_client_through_serve_and_the_proxy(
-    server: SSEScopeServer,
-    tmp_path: Path,
-    fault: str,
-    client_said: str,
-    close: tuple[int | None, str, bool],
+    server: SSEScopeServer, tmp_path: Path, name: str
 ) -> None:
+    fault = "" if name == "none" else name
     seen, ex = _both(server, "realtime-text-turn.ssecap", fault, realtime_client, tmp_path)
+    client_said, close, said = REALTIME[name]
     assert seen.shown() == client_said
     assert (ex.close_code, ex.closed_by, ex.dropped) == close
+    assert f"{ex.verdict}: {ex.status_reason}" == said
+    row = f"| `{name}` | {client_said} | {said} |"
+    assert row in DOC.read_text(), f"docs/websocket.md lacks the row\n{row}"
+    if fault.startswith("stall"):
+        assert ex.content_idle_max_s >= 0.9  # the client waited; ssescope saw the silence
     # (the first 3 events are the preamble: session.created, session.updated, an item)
     # the client's messages passed through: session.update, then response.create
     sent = _sent(ex.capture)

@@ -78,3 +78,46 @@ def test_an_http_url_with_websocket_and_a_refused_upgrade(url: str) -> None:
     assert "HTTP 401" in result.err
     assert run("request", url, "-X", "POST", "-d", CREATE).code == 2
     assert run("request", url.replace("ws://", "http://"), "--send", CREATE).code == 2
+
+
+def test_appended_audio_is_sent_and_saved_but_kept_in_the_report_by_its_length(
+    url: str, tmp_path: Path
+) -> None:
+    audio = "A" * 6400
+    append = json.dumps({"type": "input_audio_buffer.append", "audio": audio})
+    saved = tmp_path / "out.ssecap"
+    result = run("request", url, "-d", append, "--send", CREATE, "--save", str(saved), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)  # (one response: one Report)
+    sent = report["source"]["websocket"]["sent"]
+    assert json.loads(sent[0])["audio"] == "(6400 base64 characters, not kept)"
+    again = ssescope.inspect_all(saved.read_bytes())
+    assert again[0].to_dict()["source"]["websocket"]["sent"] == sent  # as read back
+    lines = [json.loads(line) for line in saved.read_text().splitlines()[1:]]
+    assert json.loads(lines[0]["data"])["audio"] == audio  # the capture keeps what was sent
+
+
+def test_the_saved_upgrade_request_hides_the_key_and_the_beta_header(
+    url: str, tmp_path: Path
+) -> None:
+    saved = tmp_path / "out.ssecap"
+    key = "sk-test-request-ws-0123456789"
+    result = run(
+        "request",
+        url,
+        "-d",
+        CREATE,
+        "-H",
+        f"Authorization: Bearer {key}",
+        "-H",
+        "OpenAI-Beta: realtime=v1",
+        "--save",
+        str(saved),
+    )
+    assert result.code == 0, result.err
+    text = saved.read_text()
+    assert key not in text and "realtime=v1" not in text
+    header = json.loads(text.splitlines()[0])
+    recorded = {k.lower(): v for k, v in header["request"]["headers"]}
+    assert recorded["authorization"].startswith("[redacted")
+    assert recorded["openai-beta"].startswith("[redacted")

@@ -18,10 +18,17 @@ from tests.ws_captures import CREATE, response_events, write_capture
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+import ssescope
+from ssescope.containers.ws_forms import WSExchange, read_ws_exchange
 from ssescope.errors import UsageError
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.serve.faults import apply_faults, parse_fault
-from ssescope.serve.ws_script import check_socket_faults, plan_turn, script_from_stream
+from ssescope.serve.ws_script import (
+    check_socket_faults,
+    plan_turn,
+    script_from_exchange,
+    script_from_stream,
+)
 from ssescope.testing import SSEScopeServer
 
 
@@ -228,3 +235,89 @@ def test_the_pytest_fixture_serves_a_websocket_url(capture: Path) -> None:
             served.ws_url(capture, fault="close@record:30:1011")
         refused = served.ws_url(capture, fault="http-error:503")
         assert refused.status == 503
+
+
+def test_a_devtools_har_websocket_entry_is_replayed_response_by_response() -> None:
+    har = Path(__file__).resolve().parents[1] / "fixtures" / "realtime" / "devtools-websocket.har"
+    recorded = [r for r in ssescope.inspect_all(har.read_bytes()) if r.entry and r.entry.index == 0]
+    with SSEScopeServer() as served:
+        url = served.ws_url(har)
+        with connect(url + "/v1/realtime") as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "session.created"  # on connect
+            for _ in recorded:
+                ws.send(CREATE)
+                while json.loads(ws.recv(timeout=10))["type"] != "response.done":
+                    pass
+        replayed = url.reports()
+    assert len(recorded) == 2
+    assert [(r.status, r.provider, r.records.total) for r in replayed] == [
+        (r.status, r.provider, r.records.total) for r in recorded
+    ]
+    assert [r.outputs[0].text for r in replayed] == [r.outputs[0].text for r in recorded]
+
+
+def test_responses_the_recorded_server_started_by_itself_follow_the_clients_messages() -> None:
+    """A Realtime voice session: the server's turn detection created both responses (no
+    response.create); each is sent once the client has sent the audio recorded before it."""
+    voice = Path(__file__).resolve().parents[1] / "fixtures" / "realtime" / "voice-barge-in.ssecap"
+    append = json.dumps({"type": "input_audio_buffer.append", "audio": "AAAA"})
+
+    def quiet(ws: ClientConnection) -> bool:
+        try:
+            ws.recv(timeout=0.3)
+        except TimeoutError:
+            return True
+        return False
+
+    def until_done(ws: ClientConnection) -> list[str]:
+        got = [json.loads(ws.recv(timeout=10))["type"]]
+        while got[-1] != "response.done":
+            got.append(json.loads(ws.recv(timeout=10))["type"])
+        return got
+
+    with SSEScopeServer() as served:
+        url = served.ws_url(voice)
+        with connect(url + "/v1/realtime") as ws:
+            preamble = [json.loads(ws.recv(timeout=5))["type"] for _ in range(4)]
+            assert quiet(ws)  # nothing more until the user speaks
+            ws.send(append)
+            assert quiet(ws)  # the recording holds two appends before the first response
+            ws.send(append)
+            first = until_done(ws)
+            assert json.loads(ws.recv(timeout=5))["type"] == "rate_limits.updated"
+            assert quiet(ws)
+            ws.send(append)
+            second = until_done(ws)
+        replayed = url.reports()
+    assert preamble == [
+        "session.created",
+        "input_audio_buffer.speech_started",
+        "input_audio_buffer.speech_stopped",
+        "input_audio_buffer.committed",
+    ]
+    assert first[0] == second[0] == "response.created"
+    recorded = ssescope.inspect_all(voice.read_bytes())
+    assert (
+        [r.status for r in replayed]
+        == [r.status for r in recorded]
+        == [
+            "completed",
+            "cancelled",
+        ]
+    )
+    transcripts = [[o.audio.transcript if o.audio else None for o in r.outputs] for r in replayed]
+    assert transcripts == [
+        [o.audio.transcript if o.audio else None for o in r.outputs] for r in recorded
+    ]
+
+
+def test_only_a_two_way_recording_has_responses_the_server_starts() -> None:
+    voice = Path(__file__).resolve().parents[1] / "fixtures" / "realtime" / "voice-barge-in.ssecap"
+    exchange = read_ws_exchange(voice.read_bytes())
+    assert exchange is not None
+    script = script_from_exchange(exchange)
+    assert (len(script.preamble), script.server_started) == (4, (2, 1))
+    # the server's messages alone: every response answers a response.create
+    alone = WSExchange(tuple(m for m in exchange.messages if m.direction == "receive"), None)
+    assert script_from_exchange(alone).server_started == (None,)
+    assert script_from_exchange(alone).waits_for(5) is None

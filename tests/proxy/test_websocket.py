@@ -124,7 +124,7 @@ def test_two_responses_pass_through_message_by_message(
     headers = {k.lower(): v for k, v in header["request"]["headers"]}
     assert KEY not in json.dumps(header)
     assert headers["authorization"].startswith("[redacted")
-    assert headers["openai-beta"] == "responses=v1"  # (kept, as for HTTP: not a credential)
+    assert headers["openai-beta"].startswith("[redacted sha256:")  # (a WebSocket capture hides it)
     index = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
     assert index[0]["transport"] == "websocket"
     assert index[0]["verdict"] == "completed"
@@ -273,6 +273,39 @@ def test_a_key_the_upstream_echoes_is_scrubbed_from_the_capture(
     assert KEY not in text
     assert KEY not in (tmp_path / "index.jsonl").read_text()
     assert "http.secret-echoed" in ex.diagnostics
+    assert ex.verdict == "completed"
+
+
+def test_key_headers_and_query_keys_are_redacted_from_the_capture_and_the_index(
+    upstream: tuple[ServerThread, WSUpstream], tmp_path: Path
+) -> None:
+    server, state = upstream
+    first = _create("redact me")
+    headers = {
+        "Authorization": f"Bearer {KEY}",
+        "api-key": KEY,  # (Azure OpenAI's header)
+        "OpenAI-Beta": "realtime=v1",
+    }
+    with ProxyThread(server.url, record=tmp_path) as proxy:
+        url = _ws(proxy, f"/v1/responses?api-key={KEY}&key={KEY}&model=gpt-5")
+        with connect(url, additional_headers=headers) as ws:
+            ws.send(first)
+            _until_terminal(ws)
+        ex = _one(proxy)
+    conn = _conn_for(state, first)
+    assert {k: v for k, v in conn.headers if k in ("authorization", "api-key")} == {
+        "authorization": f"Bearer {KEY}",
+        "api-key": KEY,
+    }  # the upstream got them as sent
+    header = _capture_lines(ex.capture)[0]
+    recorded = {k.lower(): v for k, v in header["request"]["headers"]}
+    assert recorded["authorization"].startswith("[redacted")
+    assert recorded["api-key"].startswith("[redacted")
+    assert recorded["openai-beta"].startswith("[redacted sha256:")
+    assert conn.headers and ("openai-beta", "realtime=v1") in conn.headers  # passed on as sent
+    assert "model=gpt-5" in header["request"]["url"]
+    for text in (Path(str(ex.capture)).read_text(), (tmp_path / "index.jsonl").read_text()):
+        assert KEY not in text
     assert ex.verdict == "completed"
 
 

@@ -4,6 +4,8 @@ Each builder takes ``secret(tag)`` (the secret for one field) and returns the bo
 fields are: text, reasoning, refusal, tool arguments, citations, an invalid record and the
 provider's error message (where the protocol has them), plus a snapshot that disagrees
 with its deltas where the protocol sends snapshots.
+The agent protocols carry theirs in the Report's sections too: an A2A task's messages, what
+it asks for and its artifacts' parts, MCP's notifications.
 """
 
 from __future__ import annotations
@@ -294,6 +296,62 @@ def vercel_ui(s: Secret) -> bytes:
     )
 
 
+def _rpc(result: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 1, "result": result}
+
+
+def a2a(s: Secret) -> bytes:
+    def status(state: str, text: str) -> dict[str, Any]:
+        message = {"kind": "message", "role": "agent", "parts": [{"kind": "text", "text": text}]}
+        return _rpc(
+            {"kind": "status-update", "taskId": "t", "status": {"state": state, "message": message}}
+        )
+
+    parts = [
+        {"kind": "text", "text": s("text")},
+        {"kind": "data", "data": {"k": s("data")}},
+        {"kind": "file", "file": {"name": s("file"), "uri": "https://x/f"}},
+        {"kind": "video", "v": s("part")},
+    ]
+    return _sse(
+        _rpc({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "submitted"}}),
+        status("working", s("message")),
+        _rpc(
+            {
+                "kind": "artifact-update",
+                "taskId": "t",
+                "artifact": {"artifactId": "a", "parts": parts},
+            }
+        ),
+        f"data: {_broken(s)}\n\n",
+        status("input-required", s("ask")),
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": s("error")}},
+    )
+
+
+def mcp(s: Secret) -> bytes:
+    return _sse(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progress": 1, "total": 2, "message": s("progress")},
+        },
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/message",
+            "params": {"level": "info", "data": s("log")},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": "s1",
+            "method": "elicitation/create",
+            "params": {"message": s("request")},
+        },
+        f"data: {_broken(s)}\n\n",
+        {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": s("text")}]}},
+    )
+
+
 BUILDERS: dict[str, Callable[[Secret], bytes]] = {
     "openai-chat": openai_chat,
     "openai-responses": openai_responses,
@@ -303,5 +361,7 @@ BUILDERS: dict[str, Callable[[Secret], bytes]] = {
     "cohere": cohere,
     "bedrock": bedrock,
     "vercel-ui": vercel_ui,
+    "a2a": a2a,
+    "mcp": mcp,
 }
 """The provider name (``--provider``) and the builder of its stream."""

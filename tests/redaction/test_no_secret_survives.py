@@ -63,6 +63,8 @@ CARRIED = {
     "cohere": {"text", "reasoning", "plan", "arguments", "citation", "invalid", "error"},
     "bedrock": {"text", "reasoning", "arguments", "citation", "invalid", "error"},
     "vercel-ui": {"text", "reasoning", "arguments", "citation", "invalid", "error"},
+    "a2a": {"text", "data", "file", "part", "message", "ask", "invalid", "error"},
+    "mcp": {"progress", "log", "request", "invalid", "text"},
 }  # fmt: skip
 
 

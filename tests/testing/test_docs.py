@@ -1,5 +1,5 @@
 """A user's suite, run as a user runs it: the plugin installed through its entry point
-(no ``-p`` flag), the example suites of docs/testing.md, and a suite checking how the
+(no ``-p`` flag), the example suites of docs/testing.md (HTTP and WebSocket), and a suite checking how the
 plugin was loaded. One pytest subprocess runs them all."""
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ def test_the_docs_hold_both_example_suites() -> None:
         "claude_client.py",
         "test_chat_client.py",
         "test_claude_client.py",
+        "test_ws_client.py",
     ]
 
 
@@ -73,7 +74,8 @@ def test_the_example_suites_of_the_docs_pass(user_run: subprocess.CompletedProce
     out = user_run.stdout
     assert user_run.returncode == 0, out + user_run.stderr
     assert "warning" not in out.splitlines()[-1], out
-    for module, count in (("test_chat_client.py", 18), ("test_claude_client.py", 13)):
+    counts = (("test_chat_client.py", 18), ("test_claude_client.py", 13), ("test_ws_client.py", 2))
+    for module, count in counts:
         passed = re.findall(rf"^{re.escape(module)}::\S+ PASSED", out, re.M)
         assert len(passed) == count, out
 

@@ -32,10 +32,13 @@ from ..codes.spec import Code
 from ..diagnostics import Diagnostic, build
 from ..events import (
     JSON,
+    AgentMessage,
+    ArtifactChunk,
     Audio,
     Citation,
     Compaction,
     Finish,
+    Notification,
     ProviderError,
     ReasoningDelta,
     ReasoningMeta,
@@ -44,6 +47,7 @@ from ..events import (
     ServerToolResult,
     Snapshot,
     StateChange,
+    TaskUpdate,
     Terminal,
     TextDelta,
     ToolCall,
@@ -56,6 +60,7 @@ from ..events import (
 )
 from ..incremental import close_once, refuse_feed_after_close
 from ..toolschema.check import ToolChecker
+from .agent import AgentSections
 from .build import ReportBuilder
 from .capped import DiagnosticCap
 from .content import GENERATED_TYPES, content_kind_code, is_generated_content
@@ -149,9 +154,14 @@ class Aggregator:
         self.timeline: Timeline | None = None
         self.state: StateReport | None = None
         """The shared state the stream kept with its client, once a state event arrived."""
+        self.agent = AgentSections()
+        """The task, artifacts and notifications of an agent stream, as they arrived."""
         self.reports_usage = True
         """Whether the protocol carries token usage (set by the pipeline from the
         provider's knowledge); without it, no response is told its usage is missing."""
+        self.usage_request: str | None = None
+        """The request field that asks for usage, when the protocol sends it only if asked
+        (set by the pipeline from the provider's knowledge)."""
         self.tool_checker = ToolChecker(())
         """The request's tools, when known: each call is checked against its tool's
         input schema (and a call of a tool the request did not offer is reported)."""
@@ -177,6 +187,13 @@ class Aggregator:
             StateChange: self._state,
             Unknown: self._unknown_event,
         }
+        self._sections: dict[type, Callable[[Any], None]] = {
+            TaskUpdate: self.agent.task_update,
+            AgentMessage: self.agent.message,
+            ArtifactChunk: self.agent.artifact,
+            Notification: self.agent.notification,
+        }
+        self._handlers.update(self._sections)
 
     @property
     def terminal_seen(self) -> bool:
@@ -207,8 +224,17 @@ class Aggregator:
         timeline = self.timeline
         # with a timeline, every text delta takes the handler (and is recorded)
         fast: type | None = TextDelta if timeline is None else None
+        sections = self._sections if timeline is None else {}
         for ev in events:
             cls = type(ev)
+            section = sections.get(cls)
+            if section is not None and resp.first_record is not None:
+                # An agent section's event: no output, no content, nothing after a
+                # terminal to report; what the general path would do comes down to this.
+                record = ev.record
+                resp.last_record = record
+                section(ev)
+                continue
             if cls is fast and not resp.terminal_seen and resp.first_record is not None:
                 # The hot path (most events of most streams), inlined: _text without the
                 # dispatch.
@@ -671,6 +697,7 @@ class Aggregator:
                 if audio is not None and len(audio.transcript) > limit:
                     cut += len(audio.transcript) - limit
                     audio.transcript = audio.transcript[:limit]
+        cut += self.agent.trim(limit)
         self.content_cut += cut
 
     def tool_calls(self, output: int = 0) -> list[ToolCallState]:
@@ -690,7 +717,11 @@ class Aggregator:
         close_once(self)
         responses = [*self._done, self._current]
         builder = ReportBuilder(
-            self._diag, self.end_offset, self.tool_checker, reports_usage=self.reports_usage
+            self._diag,
+            self.end_offset,
+            self.tool_checker,
+            reports_usage=self.reports_usage,
+            usage_request=self.usage_request,
         )
         reports = [builder.response(r) for r in responses]
         if self.timeline is not None:

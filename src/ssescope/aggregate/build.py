@@ -46,6 +46,8 @@ class ReportBuilder:
             tool's input schema.
         reports_usage: whether the protocol carries token usage (``usage.missing`` only
             when it does).
+        usage_request: the request field that asks for usage, named in ``usage.missing``
+            (``None`` when the protocol sends usage unasked).
     """
 
     def __init__(
@@ -55,11 +57,13 @@ class ReportBuilder:
         tools: ToolChecker | None = None,
         *,
         reports_usage: bool = True,
+        usage_request: str | None = None,
     ) -> None:
         self._diag = diag
         self.end_offset = end_offset
         self.tools = tools if tools is not None else ToolChecker(())
         self.reports_usage = reports_usage
+        self.usage_request = usage_request
 
     def response(self, resp: _Response) -> ResponseReport:
         """The report of one response (its outputs, usage, status), with its diagnostics."""
@@ -71,7 +75,12 @@ class ReportBuilder:
             and resp.terminal_seen
             and resp.status in ("completed", "incomplete")
         ):
-            self._diag(codes.USAGE_MISSING, resp.last_record)
+            if self.usage_request is None:
+                self._diag(codes.USAGE_MISSING, resp.last_record, form="unasked")
+            else:
+                self._diag(
+                    codes.USAGE_MISSING, resp.last_record, form="ask", field=self.usage_request
+                )
         return ResponseReport(
             status=resp.status,
             status_reason=resp.status_reason,

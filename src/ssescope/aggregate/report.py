@@ -9,15 +9,19 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
 from ..sourceinfo import EntryInfo, RequestSummary, WebSocketEnd
+from .sections import ArtifactReport, NotificationReport, TaskReport
 
 __all__ = [
     "SCHEMA_VERSION",
+    "ArtifactReport",
     "AudioReport",
+    "NotificationReport",
     "OutputReport",
     "RecordCounts",
     "Report",
     "ResponseReport",
     "StateReport",
+    "TaskReport",
     "Timing",
     "ToolCallReport",
     "UsageReport",
@@ -316,6 +320,13 @@ class Report:
     stream read from a WebSocket capture."""
     state: StateReport | None = None
     """The shared state the stream kept with its client, or ``None`` when it kept none."""
+    task: TaskReport | None = None
+    """The task the stream reported on (A2A), or ``None``; in the JSON form only when set."""
+    artifacts: list[ArtifactReport] = field(default_factory=list)
+    """The artifacts the agent built, assembled; in the JSON form only when there is one."""
+    notifications: list[NotificationReport] = field(default_factory=list)
+    """The records received beside the reply (MCP's progress and log notifications,
+    server-to-client requests); in the JSON form only when there is one."""
 
     @property
     def status(self) -> Status:
@@ -360,10 +371,16 @@ class Report:
             "usage": None if self.response.usage is None else self.response.usage.to_dict(),
             "error": self.response.error,
             "state": None if self.state is None else self.state.to_dict(),
-            "records": self.records.to_dict(),
-            "diagnostics": [d.to_dict() for d in self.diagnostics],
-            "timing": self.timing.to_dict(),
         }
+        if self.task is not None:
+            out["task"] = self.task.to_dict()
+        if self.artifacts:
+            out["artifacts"] = [a.to_dict() for a in self.artifacts]
+        if self.notifications:
+            out["notifications"] = [n.to_dict() for n in self.notifications]
+        out["records"] = self.records.to_dict()
+        out["diagnostics"] = [d.to_dict() for d in self.diagnostics]
+        out["timing"] = self.timing.to_dict()
         if self.websocket is not None:
             out["source"]["websocket"] = self.websocket.to_dict()
         if len(self.responses) > 1:

@@ -219,7 +219,9 @@ def conform_command(
     URL mode sends a fixed set of requests to the API base URL (e.g.
     http://localhost:8000/v1) in the --protocol's shape and judges every answer. CAPTURES
     are files (.ssecap, HAR, curl -i, raw streams) or folders of them (a proxy's record
-    folder). Exit 0 when every MUST check holds, 5 otherwise.
+    folder); a capture that keeps its request is also judged on what that request asked
+    (usage, a forced tool call, n, the token limit). Exit 0 when every MUST check holds, 5
+    otherwise.
     """
     exchanges, secrets = _exchanges(targets, options)
     result = run_checks(exchanges)

@@ -17,6 +17,7 @@ from rich.text import Text
 from ..inflight import streaming_text
 from ..output.visible import visible
 from ..silence import silence_note
+from .agent_view import agent_lines
 from .textview import FOLD_CHARS, text_block
 
 __all__ = ["SECTIONS", "problem_counts", "render_report"]
@@ -356,6 +357,9 @@ def render_report(
             console.print(part)
     if "text" in only and data.get("state") is not None:
         console.print(_state(data["state"], full), soft_wrap=True)
+    if "text" in only:
+        for line in agent_lines(data, full):
+            console.print(line, soft_wrap=True)
     if "diagnostics" in only and streaming is not None:
         # not ended: it lacks its end, which is no fault (the errors come when it ends)
         held = [d for d in data.get("diagnostics", []) if d["severity"] != "error"]

@@ -17,8 +17,8 @@ from typing import IO, Any
 
 from .. import codes
 from ..aggregate.report import Report
-from ..containers.redact import REDACTED, scrub, secret_values
-from ..containers.websocket import is_response_create, message_record
+from ..containers.redact import REDACTED, redact_ws_pairs, scrub, secret_values
+from ..containers.websocket import elide_audio, is_response_create, message_record
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ProviderError, RefusalDelta, TextDelta
@@ -116,7 +116,7 @@ def run_websocket(
         try:
             capture = WebSocketCaptureWriter(
                 save,
-                request={"method": "GET", "url": url, "headers": headers},
+                request={"method": "GET", "url": url, "headers": redact_ws_pairs(headers)},
                 response_status=101,
                 response_headers=response_headers,
             )
@@ -138,7 +138,7 @@ def run_websocket(
             if capture is not None:
                 capture.write_message("send", scrub(message, secrets).encode(), t)
             turn = turns[-1]
-            turn.sent.append(scrub(message, secrets))
+            turn.sent.append(elide_audio(scrub(message, secrets).encode()))  # (as read back)
             turn.messages += 1
 
     try:

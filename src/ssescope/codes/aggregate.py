@@ -164,12 +164,18 @@ USAGE_MISSING = Code(
     "info",
     "aggregate",
     PAGE,
-    "The response reported no token usage (for OpenAI-compatible servers, ask for stream_options.include_usage); none is estimated.",
+    {
+        "ask": "The response reported no token usage (it is sent when the request sets {field}); none is estimated.",
+        "unasked": "The response reported no token usage; none is estimated.",
+    },
     (
         "- **Meaning:** the response ended cleanly but reported no token usage. ssescope never\n"
-        "  estimates usage.\n"
+        "  estimates usage. For a protocol that sends usage only when the request asks for it\n"
+        "  (OpenAI Chat Completions and the servers compatible with it), the message names the\n"
+        "  request field (`field`); for the others, usage was expected unasked.\n"
         "- **Example:** an OpenAI Chat stream requested without `stream_options.include_usage`.\n"
-        '- **What to do:** ask for usage in the request (`stream_options: {"include_usage": true}`).\n'
+        '- **What to do:** ask for usage in the request (`stream_options: {"include_usage": true}`);\n'
+        "  for another provider, the server or a gateway in between dropped it.\n"
     ),
 )
 

@@ -77,12 +77,22 @@ def check(
     *,
     any_stream: bool = False,
     needs_case: bool = False,
+    needs_request: bool = False,
 ) -> Check:
     """A :class:`Check`; ``judge`` may be a judge or the diagnostic codes that break the rule."""
     if not callable(judge):
         judge = by_codes(judge)
     return Check(
-        id, severity, title, rule, source, judge, frozenset(protocols), any_stream, needs_case
+        id,
+        severity,
+        title,
+        rule,
+        source,
+        judge,
+        frozenset(protocols),
+        any_stream,
+        needs_case,
+        needs_request,
     )
 
 

@@ -13,6 +13,7 @@ __all__ = [
     "OLLAMA",
     "OPENAI_CHAT",
     "OPENAI_CHAT_OPTIONS",
+    "OPENAI_CHAT_PARALLEL",
     "OPENAI_CHAT_TOOL_CHOICE",
     "OPENAI_RESPONSES",
     "SSE",
@@ -26,6 +27,9 @@ NGINX = "https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_bufferi
 OPENAI_CHAT = "https://platform.openai.com/docs/api-reference/chat-streaming"
 OPENAI_CHAT_OPTIONS = (
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options"
+)
+OPENAI_CHAT_PARALLEL = (
+    "https://platform.openai.com/docs/api-reference/chat/create#chat-create-parallel_tool_calls"
 )
 OPENAI_CHAT_TOOL_CHOICE = (
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice"

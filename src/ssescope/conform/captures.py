@@ -7,10 +7,12 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..api import feed_chunks, open_streams
+from ..api import RAW_FILE, feed_chunks, unwrap_chunks
 from ..containers import LOST_CHUNKS, Chunk
 from ..errors import UsageError
 from ..pipeline import Pipeline
+from ..sourceinfo import SourceInfo
+from .asked import expectation_of
 from .exchange import Exchange
 from .wire import wire_of
 
@@ -18,6 +20,7 @@ __all__ = ["INDEX_NAME", "capture_files", "exchanges_of"]
 
 _SKIP_SUFFIXES = frozenset({".md", ".txt"})
 """Files of a folder that are notes, not captures (a file given by name is still read)."""
+_READ_SIZE = 1 << 16
 INDEX_NAME = "index.jsonl"
 """The proxy's index of its record folder: metadata, not an exchange (the same name as
 :data:`ssescope.proxy.folder.INDEX_NAME`, which needs the proxy's extra to import)."""
@@ -53,16 +56,38 @@ def _name(path: Path, entry: int | None, count: int) -> str:
     return str(path) if entry is None or count == 1 else f"{path}#{entry}"
 
 
+def _opened(path: Path) -> list[tuple[SourceInfo, Iterable[Chunk | bytes], object]]:
+    """The streams of one file, each with the request body its capture kept (or ``None``)."""
+    opened = unwrap_chunks(_file_chunks(path), every=True)
+    if isinstance(opened, list):
+        return [(b.info(), b.chunks, b.request_body) for b in opened]
+    return [(RAW_FILE, opened, None)]
+
+
+def _file_chunks(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as fp:
+        while chunk := fp.read(_READ_SIZE):
+            yield chunk
+
+
 def exchanges_of(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Exchange]:
-    """Every exchange recorded in ``paths`` (every entry of a HAR or JSONL log), judged."""
+    """Every exchange recorded in ``paths`` (every entry of a HAR or JSONL log), judged,
+    with what its request asked for when the capture keeps the request."""
     for path in capture_files(paths):
-        streams = open_streams(path, every=True)
-        for i, stream in enumerate(streams):
-            entry = stream.info.entry.index if stream.info.entry is not None else i
-            pipeline = Pipeline(source=stream.info, collect_events=False)
-            chunks = list(stream.chunks)
+        streams = _opened(path)
+        for i, (info, given, request) in enumerate(streams):
+            entry = info.entry.index if info.entry is not None else i
+            pipeline = Pipeline(source=info, collect_events=False)
+            chunks = list(given)
             report = feed_chunks(pipeline, chunks).report()
             data = [bytes(c.data) if isinstance(c, Chunk) else bytes(c) for c in chunks]
-            timed = stream.info.container != "raw" and LOST_CHUNKS not in stream.info.lost
+            timed = info.container != "raw" and LOST_CHUNKS not in info.lost
             wire = wire_of(data, chunked=timed, chat=report.provider == "openai-chat")
-            yield Exchange(_name(path, entry, len(streams)), report, stream.info, wire=wire)
+            yield Exchange(
+                _name(path, entry, len(streams)),
+                report,
+                info,
+                wire=wire,
+                recorded=request,
+                asked=None if request is None else expectation_of(request, report.provider),
+            )

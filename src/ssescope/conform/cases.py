@@ -66,6 +66,18 @@ class Expectation:
         hangup: whether the client hangs up after the first content (the stream itself
             is then not judged).
         after_hangup: whether this request follows a hang-up (the server must answer it).
+        any_tool: whether the request forced a call to one of several tools, naming none
+            (``tool_choice: "required"``, ``{"type": "any"}``, Gemini's mode ``ANY``).
+        stop_allowed: whether the forced call may end with the ordinary stop reason: OpenAI
+            itself ends a Chat call forced by name with ``finish_reason: "stop"``.
+        no_calls: whether the request offered no tool, or forbade calls
+            (``tool_choice: "none"``): a tool call answers what was not asked.
+        one_call: whether the request turned parallel calls off (``parallel_tool_calls:
+            false``, Anthropic's ``disable_parallel_tool_use``): at most one call.
+        limit: the output token limit the request set (``max_tokens`` …), if any: a
+            reply that reaches it may end with the length finish reason, and must.
+        stream: whether the request asked for a stream (``stream: true``); ``None`` when
+            the protocol says it elsewhere (Gemini's URL).
     """
 
     usage: bool | None = None
@@ -76,6 +88,12 @@ class Expectation:
     reject: bool = False
     hangup: bool = False
     after_hangup: bool = False
+    any_tool: bool = False
+    stop_allowed: bool = False
+    no_calls: bool = False
+    one_call: bool = False
+    limit: int | None = None
+    stream: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +171,7 @@ def _cases(shape: _Shape) -> list[Case]:
     """The request set of one protocol, in :data:`CASE_IDS` order."""
     path, body = shape.path, shape.body
     asked = shape.usage is not None  # usage comes only when asked: the other cases say no
-    plain = Expectation(usage=False) if asked else Expectation()
+    plain = Expectation(usage=False if asked else None, no_calls=True)
     cut_extra, cut_title = shape.cut
     invalid, invalid_title = shape.invalid
     out = [
@@ -163,14 +181,14 @@ def _cases(shape: _Shape) -> list[Case]:
             "a forced tool call",
             path,
             body(_FORCED, **shape.forced),
-            replace(plain, tool=TOOL),
+            replace(plain, tool=TOOL, no_calls=False),
         ),
         Case(
             "tools-parallel",
             "parallel tool calls",
             path,
             body(_PARALLEL, **shape.parallel),
-            replace(plain, parallel=True),
+            replace(plain, parallel=True, no_calls=False),
         ),
         Case("max-tokens", cut_title, path, body(_LONG, **cut_extra), replace(plain, cut=True)),
     ]
@@ -181,7 +199,7 @@ def _cases(shape: _Shape) -> list[Case]:
                 "include_usage on",
                 path,
                 body(_PLAIN, **shape.usage),
-                Expectation(usage=True),
+                Expectation(usage=True, no_calls=True),
             )
         )
     if shape.n2 is not None:

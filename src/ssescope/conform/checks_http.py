@@ -95,8 +95,8 @@ _USAGE_MISSING = by_codes(("usage.missing",))
 
 
 def _usage_reported(exchange: Exchange) -> Outcome:
-    case = exchange.case
-    if case is not None and case.expect.usage is False:
+    expect = exchange.expect
+    if expect is not None and expect.usage is False:
         return skipped("the request did not ask for usage (request.usage-as-asked judges it)")
     return _USAGE_MISSING(exchange)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import check, evidence_at, passed, skipped
+from ._judges import by_codes, check, evidence_at, passed, skipped
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
 from .wire import Wire
@@ -17,6 +17,16 @@ def _terminal_reached(exchange: Exchange) -> Outcome:
         return passed()
     last = report.response.last_record
     return Outcome("fail", (evidence_at(exchange, report.response.status_reason, last),))
+
+
+_NOT_STREAMED = by_codes(("stream.not-streamed",))
+
+
+def _streamed(exchange: Exchange) -> Outcome:
+    expect = exchange.expect
+    if expect is not None and expect.stream is False:
+        return skipped("the request did not ask for a stream (`stream` is not true)")
+    return _NOT_STREAMED(exchange)
 
 
 def _error_not_completed(exchange: Exchange) -> Outcome:
@@ -107,9 +117,10 @@ CHECKS: tuple[Check, ...] = (
         "stream.streamed",
         "SHOULD",
         "the reply is streamed",
-        "A response to a streaming request arrives as a stream, not as one JSON body.",
+        "A response to a streaming request arrives as a stream, not as one JSON body (a "
+        "known request that did not say `stream: true` is not judged).",
         src.OPENAI_CHAT,
-        ("stream.not-streamed",),
+        _streamed,
     ),
     check(
         "sse.well-formed",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..aggregate.report import Report
 from ..sourceinfo import SourceInfo
-from .cases import Case
+from .cases import Case, Expectation
 from .wire import Wire
 
 __all__ = ["Exchange", "UpstreamView"]
@@ -40,6 +40,10 @@ class Exchange:
         upstream: what the upstream saw of it, when ``--upstream`` names one.
         wire: how the stream sat on the wire (line endings, data lines, chunks).
         protocol: the protocol URL mode spoke (the Report's provider when it saw none).
+        recorded: the request body a capture kept (a JSON value, or text), or ``None``.
+        asked: what that recorded request asked for
+            (:func:`~ssescope.conform.asked.expectation_of`), or ``None`` when the capture
+            keeps no request, or one conform does not read.
     """
 
     name: str
@@ -49,12 +53,20 @@ class Exchange:
     upstream: UpstreamView | None = None
     wire: Wire | None = None
     protocol: str | None = None
+    recorded: object = None
+    asked: Expectation | None = None
 
     @property
     def request_body(self) -> object:
-        """The body of the request this answered, when known (URL mode's case), else
-        ``None``: what a check of tool calls against the request's schemas reads."""
-        return None if self.case is None else self.case.body
+        """The body of the request this answered, when known (URL mode's case, or the
+        request a capture kept), else ``None``."""
+        return self.recorded if self.case is None else self.case.body
+
+    @property
+    def expect(self) -> Expectation | None:
+        """What the request asked for: URL mode's case's, else what the recorded request
+        says (``None`` when neither is known)."""
+        return self.asked if self.case is None else self.case.expect
 
     @property
     def provider(self) -> str:

@@ -91,9 +91,12 @@ class Check:
         protocols: the providers the check applies to (empty: every provider).
         any_stream: whether the check also judges a stream of no recognised LLM
             protocol (an agent protocol, plain events); most checks do not.
-        needs_case: whether the check judges what URL mode's request asked for (it
-            skips recorded exchanges); the other checks skip the stream the client
-            hung up on.
+        needs_case: whether the check judges what only URL mode knows of its requests
+            (that one was valid, or hung up on): it skips recorded exchanges.
+        needs_request: whether the check judges what the request asked for, as URL
+            mode's case states it or a capture's recorded request says it (it skips a
+            capture without its request). The checks that need neither skip the stream
+            the client hung up on.
     """
 
     id: str
@@ -105,6 +108,7 @@ class Check:
     protocols: frozenset[str] = frozenset()
     any_stream: bool = False
     needs_case: bool = False
+    needs_request: bool = False
 
     def applies_to(self, exchange: Exchange) -> bool:
         """Whether the check concerns this exchange's protocol."""
@@ -116,7 +120,7 @@ class Check:
     def run(self, exchange: Exchange) -> Outcome:
         """Judge ``exchange`` (``skip`` when the check does not concern its protocol)."""
         case = exchange.case
-        if case is not None and case.expect.hangup and not self.needs_case:
+        if case is not None and case.expect.hangup and not (self.needs_case or self.needs_request):
             return Outcome("skip", reason="the client hung up on purpose")
         if not self.applies_to(exchange):
             if not self.protocols:

@@ -257,6 +257,7 @@ def _entry(
 ) -> Body:
     diags: list[Diagnostic] = []
     req = _dict(entry.get("request"))
+    posted = _dict(req.get("postData")).get("text")
     request = RequestInfo(
         method=_str(req.get("method")),
         url=redact_url(_str(req.get("url"))),
@@ -311,8 +312,9 @@ def _entry(
         diagnostics=diags,
         timing=timing,
         entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
-        tools=request_tools(_dict(req.get("postData")).get("text"), request["headers"]),
-        request_ids=request_ids(_dict(req.get("postData")).get("text")),
+        tools=request_tools(posted, request["headers"]),
+        request_body=posted,
+        request_ids=request_ids(posted),
     )
 
 

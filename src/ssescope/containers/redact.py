@@ -21,6 +21,7 @@ __all__ = [
     "SECRET_HEADERS",
     "SECRET_HEADER_WORDS",
     "SECRET_QUERY_KEYS",
+    "WS_HIDDEN_HEADERS",
     "EchoScrubber",
     "is_hidden_header",
     "is_secret_header",
@@ -29,6 +30,7 @@ __all__ = [
     "redact_headers",
     "redact_pairs",
     "redact_url",
+    "redact_ws_pairs",
     "scrub",
     "secret_marker",
     "secret_values",
@@ -390,6 +392,20 @@ def secret_marker(value: str) -> str:
     """
     digest = hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return f"{REDACTED[:-1]} sha256:{digest}]"
+
+
+WS_HIDDEN_HEADERS = frozenset({"openai-beta"})
+"""What a WebSocket upgrade's recorded headers hide beyond what an HTTP capture hides:
+``OpenAI-Beta`` (a Realtime session's events tell which generation it speaks)."""
+
+
+def redact_ws_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """:func:`redact_pairs` for a WebSocket upgrade request: :data:`WS_HIDDEN_HEADERS`
+    are replaced by :func:`secret_marker` too."""
+    return [
+        (k, secret_marker(v) if k.strip().lower() in WS_HIDDEN_HEADERS else v)
+        for k, v in redact_pairs(headers)
+    ]
 
 
 def redact_pairs(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

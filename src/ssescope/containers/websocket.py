@@ -40,6 +40,7 @@ __all__ = [
     "ResponseSplitter",
     "elide_audio",
     "is_response_create",
+    "is_response_created",
     "message_record",
     "split_responses",
 ]
@@ -97,6 +98,12 @@ def is_response_create(data: bytes) -> bool:
     return _is_type(data, b"response.create")
 
 
+def is_response_created(data: bytes) -> bool:
+    """Whether a server text message is a ``response.created`` (the type looked for near
+    either end, as :class:`ResponseSplitter` does)."""
+    return _is_type(data, b'"response.created"', 512)
+
+
 class ResponseSplitter:
     """Where the next response of a WebSocket connection begins: fed every message in
     order, :meth:`starts` says whether it begins a new response (the current one ends just
@@ -124,7 +131,7 @@ class ResponseSplitter:
             new = self._pending or self._responded
             self._pending, self._responded = True, False
             return new
-        if not _is_type(data, b'"response.created"', 512):
+        if not is_response_created(data):
             return False
         new = self._responded and not self._pending
         self._pending, self._responded = False, True

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,9 +187,32 @@ class WSExchange:
     closed_by: str | None = None
 
 
+def _har_exchange(data: bytes) -> WSExchange | None:
+    """The first WebSocket entry of a HAR, or ``None``. DevTools records no close frame."""
+    try:
+        # the standard library, as the HAR reader: orjson peaks far higher on a large HAR
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    log = doc.get("log") if isinstance(doc, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        items = entry.get("_webSocketMessages") if isinstance(entry, dict) else None
+        if isinstance(items, list) and items:
+            found = (_devtools(i) if isinstance(i, dict) else (None, "") for i in items)
+            return WSExchange(tuple(_relative([m for m, _ in found if m is not None])), None)
+    return None
+
+
 def read_ws_exchange(data: bytes) -> WSExchange | None:
-    """The messages of a ``.ssecap`` WebSocket capture or of a JSONL log of messages, or
-    ``None`` when ``data`` is neither. Lines that are not messages are skipped."""
+    """The messages of a ``.ssecap`` WebSocket capture, of a JSONL log of messages, or of
+    a HAR's first entry with ``_webSocketMessages``, or ``None`` when ``data`` is none of
+    them. Lines that are not messages are skipped."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    if b'"_webSocketMessages"' in data:
+        har = _har_exchange(data)
+        if har is not None:
+            return har
     lines = [line for line in data.split(b"\n") if line.strip()]
     if not lines:
         return None

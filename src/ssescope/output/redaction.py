@@ -74,6 +74,29 @@ def _redact_error(response: dict[str, Any]) -> None:
         response["status_reason"] = reason.replace(message, error["message"])
 
 
+def _redact_sections(data: dict[str, Any]) -> None:
+    """The agent sections' content: the task's message and ask texts, the artifacts' text
+    and data parts (and a file's name and URI), the notifications' summaries."""
+    task = data.get("task")
+    if isinstance(task, dict):
+        for entry in (*task.get("messages", []), *task.get("asks", [])):
+            if isinstance(entry.get("text"), str):
+                entry["text"] = redacted(entry["text"])
+    for artifact in data.get("artifacts", []):
+        artifact["text"] = redacted(artifact.get("text") or "")
+        for part in artifact.get("parts", []):
+            if part.get("kind") == "text":
+                part["text"] = redacted(part.get("text") or "")
+            elif part.get("kind") == "data":
+                part["data"] = _redact_json(part.get("data"))
+            elif part.get("kind") == "file":
+                for key in ("name", "uri"):
+                    if isinstance(part.get(key), str):
+                        part[key] = redacted(part[key])
+    for note in data.get("notifications", []):
+        note["summary"] = redacted(note.get("summary") or "")
+
+
 def redact_diagnostic(diag: dict[str, Any]) -> dict[str, Any]:
     """Redact one diagnostic's JSON form in place (and return it).
 
@@ -105,8 +128,9 @@ def redact_report(data: dict[str, Any]) -> dict[str, Any]:
     """Redact a Report dict in place (and return it).
 
     Text, reasoning, refusal, tool arguments (``input`` becomes ``null``), citations,
-    server tool results, audio transcripts, the shared state's value and the provider's
-    error message become
+    server tool results, audio transcripts, the shared state's value, the agent sections'
+    content (task messages and asks, artifact parts, notification summaries) and the
+    provider's error message become
     length + hash; so do the content arguments of each diagnostic, whose message is
     rendered again from them (see :func:`redact_diagnostic`).
     """
@@ -116,6 +140,7 @@ def redact_report(data: dict[str, Any]) -> dict[str, Any]:
     state = data.get("state")
     if isinstance(state, dict) and "value" in state:
         state["value"] = _redact_json(state["value"])
+    _redact_sections(data)
     for resp in data.get("responses", []):
         for out in resp.get("outputs", []):
             _redact_output(out)

@@ -32,6 +32,8 @@ class Envelope:
     result: JSON
     error: JSON
     problem: str | None
+    params: JSON = None
+    """A notification's or request's ``params``."""
 
 
 def read_envelope(obj: dict[str, JSON]) -> Envelope:
@@ -44,7 +46,7 @@ def read_envelope(obj: dict[str, JSON]) -> Envelope:
     method = obj.get("method")
     if isinstance(method, str):
         kind: Kind = "request" if "id" in obj else "notification"
-        return Envelope(kind, msg_id, method, None, None, problem)
+        return Envelope(kind, msg_id, method, None, None, problem, obj.get("params"))
     has_result, has_error = "result" in obj, "error" in obj
     if has_result == has_error:
         what = "both result and error" if has_result else "neither method, result nor error"

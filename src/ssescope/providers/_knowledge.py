@@ -145,6 +145,9 @@ class Knowledge:
         quirks: the package's quirk module (with a ``QUIRKS`` mapping), if any.
         reports_usage: whether the protocol carries token usage at all; a protocol
             without it (a JSON-RPC or agent-event stream) never gets ``usage.missing``.
+        usage_request: the request field that asks for usage, for a protocol that sends
+            it only when asked (``stream_options.include_usage``); ``usage.missing``
+            names it. ``None`` when usage comes unasked.
     """
 
     name: str
@@ -155,3 +158,4 @@ class Knowledge:
     error_body: Callable[[int], object] | None = None
     quirks: str | None = None
     reports_usage: bool = True
+    usage_request: str | None = None

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..containers.redact import redact_url, scrub, secret_values
+from ..containers.redact import redact_url, redact_ws_pairs, scrub, secret_values
 from .exchange import Exchange
-from .headers import forward_headers, redact_pairs, request_ids
+from .headers import forward_headers, request_ids
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -162,7 +162,7 @@ async def relay_websocket(app: ProxyApp, scope: Any, receive: Any, send: Any) ->
     ex.secrets = secret_values(headers_in, url) + subprotocol_secrets(subprotocols)
     fwd = forward_headers(headers_in, drop=HANDSHAKE_HEADERS)
     recorded = forward_headers(headers_in, drop=("sec-websocket-key",))
-    ex.request_headers = redact_pairs([(k, scrub(v, ex.secrets)) for k, v in recorded])
+    ex.request_headers = redact_ws_pairs([(k, scrub(v, ex.secrets)) for k, v in recorded])
     try:
         upstream = await connect(
             url,

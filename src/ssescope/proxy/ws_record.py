@@ -5,9 +5,14 @@ in the order the forwarder handed them over. Each message is written to the ``.s
 WebSocket form (:class:`~ssescope.containers.ws_writer.WebSocketCaptureWriter`); each
 server text message is fed to the response's :class:`~ssescope.pipeline.Pipeline` as one
 record, exactly as reading the capture back does
-(:func:`~ssescope.containers.websocket.split_responses`): a ``response.create`` after the
-first starts the next response, and the connection's end is judged with the last. So
-the verdicts the proxy prints are those ``ssescope inspect`` gives for the capture.
+(:func:`~ssescope.containers.websocket.split_responses`): the connection's
+:class:`~ssescope.containers.websocket.ResponseSplitter` says where the next response
+begins (a ``response.create`` once the current one has its response, a Realtime
+server's ``response.created`` of a turn it detected), and the connection's end is judged
+with the last. So the verdicts the proxy prints, lists and indexes are those
+``ssescope inspect`` gives for the capture. What the client sent is kept for the Report
+as the container keeps it: the audio of an ``input_audio_buffer.append`` by its length
+only (the capture holds the message as sent).
 
 A credential of the upgrade request that a message repeats is scrubbed before it is
 written or judged (``http.secret-echoed``); ``--redact-content`` hashes the text of each
@@ -23,7 +28,13 @@ from typing import TYPE_CHECKING
 from .. import codes
 from ..aggregate.report import Report
 from ..containers.redact import REDACTED, scrub
-from ..containers.websocket import Direction, Opcode, is_response_create, message_record
+from ..containers.websocket import (
+    Direction,
+    Opcode,
+    ResponseSplitter,
+    elide_audio,
+    message_record,
+)
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import diagnostic
 from ..events import ProviderError
@@ -50,7 +61,7 @@ class SocketTape(Tape):
     """The recorder's state for one WebSocket connection (its current response's)."""
 
     socket: WebSocketCaptureWriter | None = None
-    created: bool = False  # the current response began with a response.create
+    splitter: ResponseSplitter = field(default_factory=ResponseSplitter)
     messages: int = 0  # the current response's messages, both directions
     sent: list[str] = field(default_factory=list)
     seen: int = 0  # the connection's messages so far
@@ -125,8 +136,8 @@ def message(
     data: bytes,
     t: float,
 ) -> None:
-    """Record one message and judge it (a server message) or start a response (a
-    ``response.create`` after the first)."""
+    """Record one message, start the next response where the splitter says one begins,
+    and judge the message (a server message) with the current response."""
     index = tape.seen
     tape.seen += 1
     if ex.secrets and opcode == "text":
@@ -136,14 +147,12 @@ def message(
             data = cleaned.encode("utf-8")
             tape.echoed = True
     _write(recorder, ex, tape, direction, opcode, data, t)
+    if tape.splitter.starts(direction, opcode, data):
+        _finish(recorder, ex, tape, None, t)
     if direction == "send":
         ex.messages_sent += 1
-        if opcode == "text" and is_response_create(data):
-            if tape.created:
-                _finish(recorder, ex, tape, None, t)
-            tape.created = True
         tape.messages += 1
-        tape.sent.append(data.decode("utf-8", "replace"))
+        tape.sent.append(elide_audio(data))
         return
     tape.messages += 1
     if tape.last_byte is not None:
@@ -188,7 +197,7 @@ def _finish(
     recorder: Recorder, ex: Exchange, tape: SocketTape, end: _Close | None, t: float
 ) -> None:
     """Judge the current response; ``end`` is the connection's end, ``None`` when the next
-    ``response.create`` ended it (a new Pipeline then takes over)."""
+    response began (a new Pipeline then takes over)."""
     pipeline = tape.pipeline
     if tape.echoed:
         pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))

@@ -21,7 +21,7 @@ import socket
 import sys
 import threading
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -39,7 +39,7 @@ from .faults import Fault, apply_faults, parse_fault, schedule
 from .guard import LOOPBACK_HOSTS, HostGuard
 from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
-from .ws_app import socket_endpoint
+from .ws_app import SocketLog, socket_endpoint
 from .ws_script import SocketScript, script_from_exchange
 
 __all__ = [
@@ -90,6 +90,7 @@ class Capture:
     socket: SocketScript | None = None  # a WebSocket recording, as replayed over a WebSocket
     status: int | None = None  # the recorded status: an error (>= 400) is answered as one
     request: object = None  # the recorded request body (what --by-request matches)
+    watch: Callable[[SocketLog], None] | None = None  # handed each WebSocket connection's log
 
 
 def _read_capture(path: Path) -> Capture:

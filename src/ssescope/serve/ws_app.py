@@ -5,9 +5,14 @@ On connect, the capture is picked as for HTTP (``/NAME/...`` or ``?capture=NAME`
 the faults are read (``?fault=SPEC``, repeatable, besides the server's own); faults that
 do not fit are refused before the upgrade (HTTP 400 with the reason), and
 ``http-error:STATUS`` refuses it with that status. Then the recording's preamble (the
-server messages sent before the first ``response.create``) is sent, and each
-``response.create`` gets the next recorded response, from the first again after the last.
-A ``response.create`` that arrives while a response is being sent waits for it to end.
+server messages sent before the first response) is sent, and each ``response.create``
+gets the next recorded response, from the first again after the last. A response the
+recording's server started by itself is sent once the client has sent the messages
+recorded before it (:class:`~ssescope.serve.ws_script.SocketScript`). A
+``response.create`` that arrives while a response is being sent waits for it to end.
+
+A capture with a ``watch`` (the pytest plugin's) is handed a :class:`SocketLog` of each
+connection as it opens: every message it carried, both ways, and how it ended.
 """
 
 from __future__ import annotations
@@ -15,15 +20,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from starlette.responses import PlainTextResponse, Response
 from starlette.websockets import WebSocket
 
-from ..containers.websocket import is_response_create
+from ..containers.websocket import Direction, Message, is_response_create
 from ..errors import UsageError
 from ..providers.registry import error_body
+from ..sourceinfo import WebSocketEnd
 from .faults import Fault, parse_fault
 from .ws_script import (
     SocketScript,
@@ -37,7 +45,13 @@ from .ws_script import (
 if TYPE_CHECKING:
     from .app import Capture, ReplayOptions
 
-__all__ = ["DENIED_UPGRADE", "quiet_denied_upgrades", "socket_endpoint", "socket_script"]
+__all__ = [
+    "DENIED_UPGRADE",
+    "SocketLog",
+    "quiet_denied_upgrades",
+    "socket_endpoint",
+    "socket_script",
+]
 
 DENIED_UPGRADE = "ASGI callable returned without completing handshake."
 """What uvicorn logs as an error of an upgrade answered with a refusal (as it should be)."""
@@ -56,6 +70,43 @@ def quiet_denied_upgrades() -> None:
         logger.addFilter(_Denied())
 
 
+@dataclass(slots=True)
+class SocketLog:
+    """What one WebSocket connection of the replay carried, filled in as it runs.
+
+    Attributes:
+        path: the path the client connected to.
+        faults: the faults it was served with.
+        messages: every message, in order: ``"send"`` the client's, ``"receive"`` those
+            the server sent (directions as a capture of the client's side names them),
+            each timed in seconds since the upgrade was accepted.
+        close: how the connection ended (``None`` while it is open, or when the server
+            stopped under it).
+        closed_by: ``"server"`` (a fault or the recording's end) or ``"client"``.
+        ended: set once the connection has ended.
+    """
+
+    path: str
+    faults: tuple[str, ...]
+    messages: list[Message] = field(default_factory=list)
+    close: WebSocketEnd | None = None
+    closed_by: Literal["client", "server"] | None = None
+    ended: threading.Event = field(default_factory=threading.Event)
+
+    def add(self, direction: Direction, data: str | bytes, time: float) -> None:
+        """Log one message."""
+        if isinstance(data, str):
+            self.messages.append(Message(direction, "text", data.encode("utf-8", "replace"), time))
+        else:
+            self.messages.append(Message(direction, "binary", data, time))
+
+    def finish(self, by: Literal["client", "server"] | None, close: WebSocketEnd | None) -> None:
+        """Log how the connection ended (the first end logged is kept) and set ``ended``."""
+        if not self.ended.is_set():
+            self.close, self.closed_by = close, by
+            self.ended.set()
+
+
 def socket_script(cap: Capture) -> SocketScript:
     """The capture as a WebSocket replays it (any stream: one turn of its records)."""
     if cap.socket is not None:
@@ -63,7 +114,20 @@ def socket_script(cap: Capture) -> SocketScript:
     return script_from_stream(cap.body, cap.chunks)
 
 
-async def _play(ws: WebSocket, plan: TurnPlan) -> TurnPlan:
+class _Clock:
+    """Seconds since the upgrade was accepted, and where each message is logged."""
+
+    def __init__(self, log: SocketLog | None) -> None:
+        self.log = log
+        self._loop = asyncio.get_running_loop()
+        self._start = self._loop.time()
+
+    def note(self, direction: Direction, data: str | bytes) -> None:
+        if self.log is not None:
+            self.log.add(direction, data, self._loop.time() - self._start)
+
+
+async def _play(ws: WebSocket, plan: TurnPlan, clock: _Clock) -> TurnPlan:
     for data, wait in plan.steps:
         if wait > 0:
             await asyncio.sleep(wait)
@@ -71,6 +135,7 @@ async def _play(ws: WebSocket, plan: TurnPlan) -> TurnPlan:
             await ws.send_text(data)
         else:
             await ws.send_bytes(data)
+        clock.note("receive", data)
     if plan.end != "open" and plan.end_wait > 0:
         await asyncio.sleep(plan.end_wait)
     return plan
@@ -115,21 +180,54 @@ def socket_endpoint(
             return
         offered = list(ws.scope.get("subprotocols") or [])
         chosen = script.subprotocol if script.subprotocol in offered else None
-        await ws.accept(subprotocol=chosen)
-        log(f"WS {path} capture={cap.name} faults={shown} responses={len(script.turns)}")
-        await _session(ws, script, faults, use)
+        watched = None
+        if cap.watch is not None:  # (before the client can know it is connected)
+            watched = SocketLog(path, tuple(str(f) for f in faults))
+            cap.watch(watched)
+        try:
+            await ws.accept(subprotocol=chosen)
+            log(f"WS {path} capture={cap.name} faults={shown} responses={len(script.turns)}")
+            await _session(ws, script, faults, use, _Clock(watched))
+        finally:
+            if watched is not None:
+                watched.finish(None, None)  # (the server stopped under it)
 
     return endpoint
 
 
-async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use: Any) -> None:
-    """Answer each response.create until the client leaves or a fault ends the connection."""
+def _next_turn(script: SocketScript, served: int) -> int | None:
+    """The turn to play after ``served`` of them: each in order, then again from the first
+    the ones that answer a ``response.create`` (a turn the recording's server started by
+    itself is played once), or ``None`` when there is none."""
+    count = len(script.turns)
+    if served < count:
+        return served
+    answering = [i for i in range(count) if script.waits_for(i) is None]
+    return answering[(served - count) % len(answering)] if answering else None
+
+
+def _disconnected(message: Any) -> WebSocketEnd:
+    code = message.get("code")
+    if code == 1006:  # (what the ASGI server reports for a connection lost with no close)
+        return WebSocketEnd(dropped=True)
+    return WebSocketEnd(
+        code=code if isinstance(code, int) else None, reason=message.get("reason") or ""
+    )
+
+
+async def _session(
+    ws: WebSocket, script: SocketScript, faults: list[Fault], use: Any, clock: _Clock
+) -> None:
+    """Answer each response.create, and start each response the recording's server
+    started by itself, until the client leaves or a fault ends the connection."""
     delay, speed = use.delay, use.speed
+    log = clock.log
     turn: asyncio.Task[TurnPlan] | None = asyncio.ensure_future(
-        _play(ws, paced(script.preamble, delay, speed))
+        _play(ws, paced(script.preamble, delay, speed), clock)
     )
     receiving: asyncio.Task[Any] = asyncio.ensure_future(ws.receive())
     waiting = 0  # response.create messages not answered yet
+    since = 0  # client messages since the last turn began (or the connection opened)
     served = 0
     try:
         while True:
@@ -140,20 +238,32 @@ async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use
                 turn = None
                 if plan.end == "close":
                     await ws.close(plan.code, plan.reason)
+                    if log is not None:
+                        log.finish("server", WebSocketEnd(code=plan.code, reason=plan.reason))
                     return
                 if plan.end == "drop":
+                    if log is not None:
+                        log.finish("server", WebSocketEnd(dropped=True))
                     return  # no close frame: the server cuts the connection
             if receiving in done:
                 message = receiving.result()
                 if message["type"] == "websocket.disconnect":
+                    if log is not None:
+                        log.finish("client", _disconnected(message))
                     return
                 text = message.get("text")
+                if text is not None or message.get("bytes") is not None:
+                    clock.note("send", text if text is not None else message["bytes"])
+                    since += 1
                 if text is not None and is_response_create(text.encode("utf-8", "replace")):
                     waiting += 1
                 receiving = asyncio.ensure_future(ws.receive())
-            if turn is None and waiting:
-                waiting -= 1
-                index = served % len(script.turns)
+            index = _next_turn(script, served) if turn is None else None
+            need = script.waits_for(index) if index is not None else None
+            if index is not None and (waiting > 0 if need is None else since >= need):
+                if need is None:
+                    waiting -= 1
+                since = 0
                 last = index == len(script.turns) - 1
                 plan = plan_turn(
                     script.turns[index],
@@ -163,7 +273,7 @@ async def _session(ws: WebSocket, script: SocketScript, faults: list[Fault], use
                     close=script.close if last else None,
                 )
                 served += 1
-                turn = asyncio.ensure_future(_play(ws, plan))
+                turn = asyncio.ensure_future(_play(ws, plan, clock))
     finally:
         for task in (turn, receiving):
             if task is not None:

@@ -1,10 +1,14 @@
 """What ``serve`` replays over a WebSocket: a recording's server messages, turn by turn,
 and the faults that apply to them. Pure: no I/O, no sleeping.
 
-A :class:`SocketScript` comes from a WebSocket capture (the ``.ssecap`` WebSocket form or
-a JSONL log of messages): the server messages sent before the first ``response.create``
-(``session.created`` of a Realtime session), then those of each response, with their
-times. Any other stream (a Responses SSE capture, NDJSON) is one turn whose messages are
+A :class:`SocketScript` comes from a WebSocket capture (the ``.ssecap`` WebSocket form, a
+JSONL log of messages, a DevTools HAR's first WebSocket entry): the server messages sent
+before the first response (``session.created`` of a Realtime session), then those of
+each response, with their times. A response begins at a client ``response.create``, or
+at a server ``response.created`` with no ``response.create`` waiting for it (a Realtime
+server's turn detection): the replay starts that one by itself, once the client has sent
+as many messages as the recording holds between the response before it and it (the
+user's audio). Any other stream (a Responses SSE capture, NDJSON) is one turn whose messages are
 its records' data, one message a record, timed by the capture's chunks: so every
 Responses stream can be replayed to a WebSocket client.
 
@@ -25,7 +29,7 @@ from typing import Literal
 
 import orjson
 
-from ..containers.websocket import is_response_create, message_record
+from ..containers.websocket import is_response_create, is_response_created, message_record
 from ..containers.ws_forms import WSExchange
 from ..errors import UsageError
 from ..providers.registry import terminal_events
@@ -75,6 +79,9 @@ class SocketScript:
             (``None``: the connection stays open; the client ended it, or nothing says).
         subprotocol: the subprotocol the recording agreed on, if any.
         provider: the provider its messages are from (``unknown`` when none matched).
+        server_started: for each turn the server began by itself, the number of client
+            messages to wait for after the turn before it began (or the connection
+            opened); ``None`` (or no entry) for a turn that answers a ``response.create``.
     """
 
     preamble: tuple[Msg, ...]
@@ -82,6 +89,12 @@ class SocketScript:
     close: WebSocketEnd | None = None
     subprotocol: str | None = None
     provider: str = "unknown"
+    server_started: tuple[int | None, ...] = ()
+
+    def waits_for(self, index: int) -> int | None:
+        """Turn ``index``'s client messages to wait for (the server starts it), or
+        ``None``: it answers a ``response.create``."""
+        return self.server_started[index] if index < len(self.server_started) else None
 
 
 def _text(data: bytes, opcode: str) -> str | bytes:
@@ -91,22 +104,36 @@ def _text(data: bytes, opcode: str) -> str | bytes:
 
 
 def script_from_exchange(exchange: WSExchange, subprotocol: str | None = None) -> SocketScript:
-    """The script of a recorded connection: its server messages split at each
-    ``response.create`` the client sent (as :func:`~ssescope.containers.websocket.split_responses`
-    splits them), each turn's times made relative to its ``response.create``."""
+    """The script of a recorded connection: its server messages split where each response
+    begins (a ``response.create`` the client sent, or a ``response.created`` the server
+    sent with none waiting), each turn's times made relative to its start. A recording
+    with no client message at all is answered turn by turn on ``response.create`` only."""
     preamble: list[Msg] = []
     turns: list[list[Msg]] = []
+    started: list[int | None] = []
     began: float | None = 0.0
+    pending = False  # a response.create with no response.created yet
+    two_way = any(m.direction == "send" for m in exchange.messages)
+    sent = 0  # client messages since the last turn began
     for msg in exchange.messages:
         if msg.direction == "send":
             if msg.opcode == "text" and is_response_create(msg.data):
                 turns.append([])
-                began = msg.time
+                started.append(None)
+                began, pending, sent = msg.time, True, 0
+            else:
+                sent += 1
             continue
+        if msg.opcode == "text" and is_response_created(msg.data):
+            if two_way and not pending:  # the server began this response by itself
+                turns.append([])
+                started.append(sent)
+                began, sent = msg.time, 0
+            pending = False
         t = None if msg.time is None or began is None else max(0.0, msg.time - began)
         (turns[-1] if turns else preamble).append((_text(msg.data, msg.opcode), t))
     if not turns:  # a recording with no response.create: its messages are the one turn
-        turns, preamble = [preamble], []
+        turns, preamble, started = [preamble], [], [None]
     close = exchange.close
     by_server = exchange.closed_by == "server" or (
         exchange.closed_by is None
@@ -119,6 +146,7 @@ def script_from_exchange(exchange: WSExchange, subprotocol: str | None = None) -
         close if by_server else None,
         subprotocol,
         _provider(turns[0]),
+        tuple(started),
     )
 
 

@@ -13,10 +13,11 @@ from ..containers import read_all
 from ..errors import UsageError
 from .server import ServedURL, source_bytes
 from .websocket import WebSocketMessage, websocket_reports
+from .ws_served import ServedSocket
 
-Source = ServedURL | bytes | str | os.PathLike[str] | Sequence[WebSocketMessage]
-"""What :func:`assert_assembled` judges: a served URL, a stream or capture (bytes, a
-path, a bundled example name), or the messages of a WebSocket exchange."""
+Source = ServedURL | ServedSocket | bytes | str | os.PathLike[str] | Sequence[WebSocketMessage]
+"""What :func:`assert_assembled` judges: a served URL (HTTP or WebSocket), a stream or
+capture (bytes, a path, a bundled example name), or the messages of a WebSocket exchange."""
 
 __all__ = ["assert_assembled"]
 
@@ -24,6 +25,8 @@ __all__ = ["assert_assembled"]
 def _describe(source: Source) -> str:
     if isinstance(source, ServedURL):
         return f"the stream served at {source!s}"
+    if isinstance(source, ServedSocket):
+        return f"what was sent over the WebSocket {source!s}"
     if isinstance(source, bytes):
         return f"the stream ({len(source)} bytes)"
     if not isinstance(source, str | os.PathLike):
@@ -78,7 +81,8 @@ def assert_assembled(source: Source, result: object, *, entry: int | str | None 
     Args:
         source: what the client was served: the URL ``ssescope_server.url(...)`` returned
             (its faults and quirks included), the body's bytes, a path or a bundled
-            example name; or a WebSocket exchange: its capture (bytes or a path), or the
+            example name; the URL ``ssescope_ws_server.url(...)`` returned (the responses
+            its connections were sent, once they have ended); or a WebSocket exchange: its capture (bytes or a path), or the
             list of its messages as the test holds them (``[("send", {...}),
             ("receive", "{...}"), …]``, see :func:`~ssescope.testing.websocket_reports`).
         result: what the client built: an SDK object (openai ``ChatCompletion`` or
@@ -99,6 +103,8 @@ def assert_assembled(source: Source, result: object, *, entry: int | str | None 
     where = _describe(source)
     if isinstance(source, ServedURL):
         report = inspect(iter([source_bytes(source)]))
+    elif isinstance(source, ServedSocket):
+        report = _pick(source.reports(), entry, where)
     elif isinstance(source, bytes | str | os.PathLike):
         reports = _websocket_file(source)
         if reports is not None:

@@ -1,5 +1,6 @@
-"""The pytest plugin (entry point ``pytest11``): the ``ssescope_server`` and
-``ssescope_chunking`` fixtures and the ``ssescope_chunkings`` marker."""
+"""The pytest plugin (entry point ``pytest11``): the ``ssescope_server``,
+``ssescope_ws_server`` and ``ssescope_chunking`` fixtures and the ``ssescope_chunkings``
+marker."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 
 from .chunking import CHUNKINGS
 from .server import SSEScopeServer
+from .ws_served import WebSocketServer
 
-__all__ = ["pytest_configure", "pytest_generate_tests", "ssescope_server"]
+__all__ = ["pytest_configure", "pytest_generate_tests", "ssescope_server", "ssescope_ws_server"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,3 +38,10 @@ def ssescope_server() -> Iterator[SSEScopeServer]:
     """A replay server on 127.0.0.1, started once per session and stopped at its end."""
     with SSEScopeServer() as server:
         yield server
+
+
+@pytest.fixture
+def ssescope_ws_server(ssescope_server: SSEScopeServer) -> WebSocketServer:
+    """The session's replay server seen from one test: WebSocket URLs to serve captures
+    at, and afterwards the Report of each response the test's clients were sent."""
+    return WebSocketServer(ssescope_server)

@@ -20,6 +20,7 @@ from ..serve.app import Capture, ReplayOptions, ServerThread, load_captures, mak
 from ..serve.faults import apply_faults, parse_fault, schedule
 from ..serve.quirks import apply_quirks, parse_quirk
 from .chunking import resolve
+from .ws_served import ServedSocket
 
 __all__ = ["SSEScopeServer", "ServedURL", "source_bytes"]
 
@@ -155,9 +156,11 @@ class SSEScopeServer:
         fault: str | Sequence[str] = (),
         delay: float | str = 0,
         path: str = "",
-    ) -> ServedURL:
+    ) -> ServedSocket:
         """Serve ``source`` over a WebSocket and return its ``ws://`` URL: each
-        ``response.create`` a client sends there gets the next recorded response.
+        ``response.create`` a client sends there gets the next recorded response, and
+        the URL logs each connection (:meth:`ServedSocket.reports`: the Report of each
+        response sent).
 
         ::
 
@@ -166,7 +169,7 @@ class SSEScopeServer:
 
         Args:
             source: a WebSocket capture (the ``.ssecap`` WebSocket form, a JSONL log of
-                messages) or any stream (a Responses stream: each record one message).
+                messages, a DevTools HAR's first WebSocket entry) or any stream (a Responses stream: each record one message).
             fault: one fault spec or several (``stall``, ``garble``, ``error``,
                 ``no-done``, ``close@record:N:CODE``, ``drop@record:N``, ``http-error``).
             delay: milliseconds between messages, or ``"original"`` (the recorded pacing).
@@ -177,7 +180,9 @@ class SSEScopeServer:
                 WebSocket or names a message past a response's last (with the count).
 
         The URL's ``body`` is the source's body, and ``status`` the ``http-error`` status
-        the upgrade is refused with, if one was asked for.
+        the upgrade is refused with, if one was asked for. The ``ssescope_ws_server``
+        fixture (:class:`~ssescope.testing.WebSocketServer`) makes these URLs and judges
+        every response a test's clients were sent.
         """
         from ..serve.ws_app import socket_script
         from ..serve.ws_script import check_socket_faults
@@ -188,13 +193,20 @@ class SSEScopeServer:
         _waits_valid(delay)
         refused = next((f.status for f in faults if f.kind == "http-error"), None)
         options = ReplayOptions(delay=str(delay), faults=faults)
+        base = self.base.replace("http://", "ws://", 1)
         with self._lock:
             name = f"s{next(self._ids)}"
+            served = ServedSocket(f"{base}/{name}{path}", cap.body, refused, cap.name)
             self._captures[name] = Capture(
-                name, cap.body, cap.content_type, cap.chunks, options=options, socket=cap.socket
+                name,
+                cap.body,
+                cap.content_type,
+                cap.chunks,
+                options=options,
+                socket=cap.socket,
+                watch=served.watch,
             )
-        base = self.base.replace("http://", "ws://", 1)
-        return ServedURL(f"{base}/{name}{path}", cap.body, refused, cap.name)
+        return served
 
 
 def _waits_valid(delay: float | str) -> None:

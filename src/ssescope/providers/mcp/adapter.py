@@ -20,6 +20,7 @@ from .._base import (
 from .._jsonrpc import Envelope, failed, read_envelope
 from . import codes
 from .event_ids import EventIds
+from .notices import notification
 
 __all__ = ["McpAdapter"]
 
@@ -118,6 +119,7 @@ class McpAdapter(AdapterBase):
     def _message(self, env: Envelope, record: DataRecord, out: list[AdapterOutput]) -> None:
         if env.kind in ("notification", "request"):
             self._notifications += 1  # a record before the response, kept as its frame
+            out.append(notification(record.index, env))
             return
         if env.kind == "invalid":
             return

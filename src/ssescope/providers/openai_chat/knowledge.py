@@ -40,6 +40,7 @@ def _error_object(probe: Probe) -> str | None:
 
 KNOWLEDGE = Knowledge(
     name="openai-chat",
+    usage_request="stream_options.include_usage",
     adapter="adapter:OpenAIChatAdapter",
     rules=(
         object_rule(

@@ -420,6 +420,31 @@ function renderVerdict(report) {
   renderFacts(report);
 }
 
+function agentFacts(report) {
+  const bits = [];
+  const titles = [];
+  const task = report.task;
+  if (task) {
+    bits.push("task " + task.state);
+    for (const ask of task.asks || []) {
+      if (ask.text !== null && ask.text !== undefined) titles.push(ask.state + ": " + ask.text);
+    }
+    if (titles.length) bits.push("asks");
+  }
+  const arts = report.artifacts || [];
+  if (arts.length) {
+    const open = arts.filter((a) => !a.complete).length;
+    bits.push(`${arts.length} artifact${arts.length === 1 ? "" : "s"}` + (open ? ` (${open} without last chunk)` : ""));
+    for (const a of arts) titles.push(`artifact ${a.id}: ${a.text.length} chars`);
+  }
+  const notes = report.notifications || [];
+  if (notes.length) {
+    bits.push(`${notes.length} notification${notes.length === 1 ? "" : "s"}`);
+    titles.push("last notification: " + notes[notes.length - 1].method + " " + notes[notes.length - 1].summary);
+  }
+  return { text: bits.join(" · "), title: titles.join("\n") };
+}
+
 function renderFacts(report) {
   $("v-provider").textContent = report.provider;
   $("v-framing").textContent = report.framing;
@@ -444,6 +469,11 @@ function renderFacts(report) {
     + `${st.deltas} patch${st.deltas === 1 ? "" : "es"}`
     + (st.failed_patches ? ` (${st.failed_patches} did not apply)` : "");
   $("v-state").title = !st ? "" : (typeof st.value === "string" ? st.value : JSON.stringify(st.value));
+  // an agent stream's general sections (task, artifacts, notifications): one line, the ask on hover
+  const agent = agentFacts(report);
+  $("v-agent-wrap").hidden = !agent.text;
+  $("v-agent").textContent = agent.text;
+  $("v-agent").title = agent.title;
   const t = report.timing || {};
   const known = ["first_byte_s", "first_event_s", "first_content_s", "total_s", "max_gap_s"].some((k) => t[k] !== null && t[k] !== undefined);
   $("v-timing-wrap").hidden = !known;
