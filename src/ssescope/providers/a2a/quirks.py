@@ -28,29 +28,30 @@ def _state(raw: object) -> str:
 
 
 def _is_final_status(value: Any) -> bool:
-    """A status-update that ends the stream: 0.x ``final: true``, or a 1.0
-    ``statusUpdate`` in a terminal or interrupted state."""
+    """A status-update that ends the stream: ``final: true`` (0.x), or one in a terminal or
+    interrupted state (0.x or 1.0)."""
     result = value.get("result") if isinstance(value, dict) else None
     if not isinstance(result, dict):
         return False
-    if result.get("kind") == "status-update":
-        return result.get("final") is True
-    update = result.get("statusUpdate")
-    if isinstance(update, dict):
-        status = update.get("status")
-        state = status.get("state") if isinstance(status, dict) else None
-        return _state(state) in _FINAL_STATES
-    return False
+    update = result if result.get("kind") == "status-update" else result.get("statusUpdate")
+    if not isinstance(update, dict):
+        return False
+    if update.get("final") is True:
+        return True
+    status = update.get("status")
+    state = status.get("state") if isinstance(status, dict) else None
+    return _state(state) in _FINAL_STATES
 
 
 def final_status_missing(records: list[WireRecord]) -> list[WireRecord]:
-    """The task's final status-update is dropped: the stream ends after the last artifact
-    or ``working`` update (a server that closes the stream before it sends the final
-    state, or a task queue that drops the last event)."""
-    finals = [i for i, r in enumerate(records) if _is_final_status(load(r))]
-    if not finals:
+    """The task's final status-update (every one that ends or pauses the task; a stream
+    has one) is dropped: the stream ends after the last artifact or ``working`` update
+    (a server that closes the stream before it sends the final state, or a task queue
+    that drops the last event)."""
+    kept = [r for r in records if not _is_final_status(load(r))]
+    if len(kept) == len(records):
         raise QuirkRefused("the stream has no final status-update")
-    return records[: finals[-1]] + records[finals[-1] + 1 :]
+    return kept
 
 
 QUIRKS: dict[str, QuirkTransform] = {"final-status-missing": final_status_missing}
