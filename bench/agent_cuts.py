@@ -161,8 +161,9 @@ def _data(block: bytes) -> object:
 
 
 def _ends(protocol: str, value: object) -> bool:
-    """Whether an event ends the stream: the JSON-RPC response (MCP), or a final
-    status-update (A2A: 0.x ``final: true``, 1.0 a terminal or interrupted state)."""
+    """Whether an event ends the stream: the JSON-RPC response (MCP), or a status-update
+    that ends or pauses the task (A2A: ``final: true``, or a terminal or interrupted
+    state)."""
     if not isinstance(value, dict):
         return False
     if protocol == "mcp-streamable-http":
@@ -172,10 +173,12 @@ def _ends(protocol: str, value: object) -> bool:
         return True
     if not isinstance(result, dict):
         return False
-    if result.get("kind") == "status-update":
-        return result.get("final") is True
-    update = result.get("statusUpdate")
-    status = update.get("status") if isinstance(update, dict) else None
+    update = result if result.get("kind") == "status-update" else result.get("statusUpdate")
+    if not isinstance(update, dict):
+        return False
+    if update.get("final") is True:
+        return True
+    status = update.get("status")
     state = str(status.get("state", "")) if isinstance(status, dict) else ""
     return state.removeprefix("TASK_STATE_").lower().replace("_", "-") in _A2A_ENDS
 
