@@ -1,9 +1,13 @@
-"""Cut Gemini Interactions and AG-UI recordings at every event boundary: which readers notice?
+"""Cut Gemini Interactions, AG-UI, MCP and A2A recordings: which readers notice?
 
 Run by hand (it is not part of the test suite)::
 
     npm install --prefix bench/node                  # @ag-ui/client, pinned in package.json
+    python -m venv /tmp/venv-agentclients            # the mcp and a2a-sdk clients, apart
+    /tmp/venv-agentclients/bin/pip install -r tests/providers/agent-clients-requirements.txt
     PYTHONPATH=src python bench/agent_cuts.py        # SSESCOPE_REAL_STREAMS names the recordings
+
+(``SSESCOPE_AGENT_CLIENTS`` names that venv's interpreter when it is elsewhere.)
 
 Each real recording under ``agent/gemini-interactions`` and ``agent/ag-ui`` is framed as
 its server sends it (an SSE event per line, the Interactions ones with their ``event:``
@@ -16,8 +20,19 @@ whose end never arrived. Three readers get every cut:
   against a loopback server that answers with the cut;
 - @ag-ui/client's ``HttpAgent.runAgent`` (Node), whose fetch answers with the cut.
 
-A client *noticed* a cut when it raised (or, for ssescope, said ``truncated``). The whole
-recordings are run first: a recording the client raises on as it is (a schema it refuses)
+The MCP Streamable HTTP and A2A recordings (``agent/mcp-streamable-http``, ``agent/a2a``)
+are raw SSE bodies. Each is cut after every event before its terminal (the JSON-RPC
+response; the final status-update) and in the middle of every event up to and including
+the terminal; ``ssescope serve`` replays every cut, and the official client reads it in
+the clients' interpreter (``tests/rpc_clients.py``):
+
+- the mcp SDK's Streamable HTTP client transport, sending one ``tools/call``;
+- a2a-sdk's ``ClientFactory`` client, ``send_message`` streaming, with the recording's
+  protocol version (0.3 or 1.0).
+
+A client *noticed* a cut when it raised or returned an error of its own (or, for ssescope,
+said ``truncated``); a client that waited past the timeout ``hung``. The whole recordings
+are run first: a complete recording the client raises on as it is (a schema it refuses)
 says nothing about cuts, so only the cuts of the recordings it reads are counted for it.
 """
 
@@ -86,6 +101,185 @@ def recordings() -> list[Recording]:
             terminal = next((i for i, k in enumerate(kinds) if k in terminals), len(kinds))
             found.append(Recording(f"{protocol}/{path.name}", protocol, events, terminal))
     return found
+
+
+RPC_PROTOCOLS = ("mcp-streamable-http", "a2a")
+CLIENTS_PYTHON = Path(os.environ.get("SSESCOPE_AGENT_CLIENTS", "/tmp/venv-agentclients/bin/python"))
+RPC_CLIENTS = ROOT / "tests" / "rpc_clients.py"
+CLIENT_TIMEOUT_S = 3.0
+_A2A_ENDS = {"completed", "failed", "canceled", "rejected", "input-required", "auth-required"}
+
+
+@dataclass
+class RpcRecording:
+    """One raw SSE recording of a JSON-RPC protocol, and where it may be cut."""
+
+    name: str
+    protocol: str
+    body: bytes
+    bounds: list[tuple[int, int]]
+    """Each event's (start, end) offsets: its lines and the blank line after them."""
+    terminal: int | None
+    """The index of the event that ends the stream, or ``None`` when none does."""
+
+    @property
+    def version(self) -> str:
+        """The A2A protocol version of the recording's shape."""
+        return "0.3" if b'"kind"' in self.body else "1.0"
+
+    def cuts(self) -> list[bytes]:
+        """After each event before the terminal, and inside each event up to it."""
+        last = len(self.bounds) - 1 if self.terminal is None else self.terminal
+        points = {end for _, end in self.bounds[:last]}
+        if self.terminal is None:
+            points.add(self.bounds[-1][1])  # the recording is itself a cut
+        points.update((start + end) // 2 for start, end in self.bounds[: last + 1])
+        return [self.body[:p] for p in sorted(points) if p > 0]
+
+
+def _events(body: bytes) -> list[tuple[int, int]]:
+    """The (start, end) of each SSE event block of ``body`` (CRLF or LF lines)."""
+    bounds, start, i = [], 0, 0
+    while i < len(body):
+        for blank in (b"\r\n\r\n", b"\n\n"):
+            if body.startswith(blank, i):
+                if body[start:i].strip():
+                    bounds.append((start, i + len(blank)))
+                start = i = i + len(blank)
+                break
+        else:
+            i += 1
+    return bounds
+
+
+def _data(block: bytes) -> object:
+    lines = [line[5:].strip() for line in block.splitlines() if line.startswith(b"data:")]
+    try:
+        return json.loads(b"\n".join(lines)) if lines else None
+    except ValueError:
+        return None
+
+
+def _ends(protocol: str, value: object) -> bool:
+    """Whether an event ends the stream: the JSON-RPC response (MCP), or a status-update
+    that ends or pauses the task (A2A: ``final: true``, or a terminal or interrupted
+    state)."""
+    if not isinstance(value, dict):
+        return False
+    if protocol == "mcp-streamable-http":
+        return "method" not in value and ("result" in value or "error" in value)
+    result = value.get("result")
+    if "error" in value:
+        return True
+    if not isinstance(result, dict):
+        return False
+    update = result if result.get("kind") == "status-update" else result.get("statusUpdate")
+    if not isinstance(update, dict):
+        return False
+    if update.get("final") is True:
+        return True
+    status = update.get("status")
+    state = str(status.get("state", "")) if isinstance(status, dict) else ""
+    return state.removeprefix("TASK_STATE_").lower().replace("_", "-") in _A2A_ENDS
+
+
+def rpc_recordings(protocol: str) -> list[RpcRecording]:
+    """Every raw SSE recording of ``protocol``, in name order."""
+    found = []
+    for path in sorted((AGENT / protocol).glob("*.sse")):
+        body = path.read_bytes()
+        bounds = _events(body)
+        ends = [i for i, (a, b) in enumerate(bounds) if _ends(protocol, _data(body[a:b]))]
+        terminal = ends[0] if ends else None
+        found.append(RpcRecording(f"{protocol}/{path.name}", protocol, body, bounds, terminal))
+    return found
+
+
+def rpc_client_rows(protocol: str, bodies: list[bytes], version: str) -> list[dict[str, str]]:
+    """What the official client of ``protocol`` saw of each body, replayed by ``ssescope
+    serve`` (one capture a body)."""
+    import io
+    import tempfile
+
+    from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
+
+    if not bodies:
+        return []
+    with tempfile.TemporaryDirectory() as folder:
+        names = []
+        for i, body in enumerate(bodies):
+            (Path(folder) / f"cut{i:05d}.sse").write_bytes(body)
+            names.append(f"cut{i:05d}")
+        app = make_app(load_captures(Path(folder)), ReplayOptions(), log=io.StringIO())
+        with ServerThread(app) as server:
+            job = {
+                "protocol": "mcp" if protocol == "mcp-streamable-http" else "a2a",
+                "version": version,
+                "timeout": CLIENT_TIMEOUT_S,
+                "urls": [f"{server.url}/{name}/rpc" for name in names],
+            }
+            done = subprocess.run(
+                [str(CLIENTS_PYTHON), str(RPC_CLIENTS)],
+                input=json.dumps(job),
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def _client_version(protocol: str) -> str:
+    package = "mcp" if protocol == "mcp-streamable-http" else "a2a-sdk"
+    done = subprocess.run(
+        [
+            str(CLIENTS_PYTHON),
+            "-c",
+            f"from importlib.metadata import version; print(version({package!r}))",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return f"{package} {done.stdout.strip()}" if done.returncode == 0 else ""
+
+
+def rpc_rows() -> None:
+    """The MCP and A2A table: each protocol's cuts, ssescope's verdicts, its client's."""
+    print()
+    print("MCP and A2A: cuts after each event before the terminal and inside each event up to it")
+    print()
+    print(
+        "| protocol | recordings | cuts | ssescope said truncated | client "
+        "| recordings it refuses whole | cuts of the others | noticed (raised or error) "
+        "| hung | returned quietly |"
+    )
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+    for protocol in RPC_PROTOCOLS:
+        found = rpc_recordings(protocol)
+        cuts = [c for r in found for c in r.cuts()]
+        ours = sum(map(ssescope_noticed, cuts))
+        name = _client_version(protocol) if CLIENTS_PYTHON.exists() else ""
+        if not name:
+            row = f"(needs {CLIENTS_PYTHON} with mcp and a2a-sdk) | - | - | - | - | -"
+        else:
+            counts = {"noticed": 0, "hung": 0, "returned": 0}
+            refused = others = 0
+            for rec in found:
+                whole = rpc_client_rows(protocol, [rec.body], rec.version)[0]
+                if rec.terminal is not None and whole["outcome"] in ("raised", "error"):
+                    refused += 1
+                    continue
+                rows = rpc_client_rows(protocol, rec.cuts(), rec.version)
+                others += len(rows)
+                for r in rows:
+                    outcome = r["outcome"]
+                    key = "noticed" if outcome in ("raised", "error") else outcome
+                    counts[key] += 1
+            row = (
+                f"{name} | {refused} | {others} | {counts['noticed']} | {counts['hung']} "
+                f"| {counts['returned']}"
+            )
+        print(f"| {protocol} | {len(found)} | {len(cuts)} | {ours} | {row} |")
 
 
 def ssescope_noticed(body: bytes) -> bool:
@@ -162,9 +356,15 @@ def _agui_version() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.parse_args()
+    parser.add_argument(
+        "--rpc-only", action="store_true", help="only the MCP and A2A table (no genai, no node)"
+    )
+    args = parser.parse_args()
     if not AGENT.is_dir():
         sys.exit(f"the real agent streams are not at {AGENT} (set SSESCOPE_REAL_STREAMS)")
+    if args.rpc_only:
+        rpc_rows()
+        return
     has_node = shutil.which("node") is not None and (NODE_DIR / "node_modules" / "@ag-ui").is_dir()
     clients = {
         "gemini-interactions": (f"google-genai {version('google-genai')}", genai_noticed),
@@ -190,6 +390,7 @@ def main() -> None:
             others = [c for r in read for c in r.cuts()]
             row = f"{name} | {sum(refused)} | {len(others)} | {sum(run(others))}"
         print(f"| {protocol} | {len(found)} | {len(cuts)} | {ours} | {row} |")
+    rpc_rows()
 
 
 if __name__ == "__main__":

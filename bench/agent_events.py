@@ -12,6 +12,16 @@ same number of deltas: an Anthropic Messages stream, a Gemini Interactions strea
 ``ssescope.inspect`` assembles each, interleaved round after round (best round kept); the
 script prints MB/s and each agent stream's time per byte over Anthropic's, and checks that
 all of them assembled one text.
+
+On a loaded machine wall-clock times swing by 2x or more from run to run. The CPU work
+of one assembly can be counted instead, in instructions, which load does not change::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python bench/agent_events.py --only ag-ui          # builds the body and assembles it
+    valgrind ... python bench/agent_events.py --only ag-ui --build-only   # builds it only
+
+The difference of the two totals is the assembly's; divided by the body's bytes (printed)
+it compares with Anthropic's the way the table's time per byte does.
 """
 
 from __future__ import annotations
@@ -153,31 +163,47 @@ def ag_ui_state(words: list[str]) -> bytes:
     return _sse(ev)
 
 
+_BUILDERS = {
+    "anthropic": anthropic,
+    "gemini-interactions": interactions,
+    "ag-ui": ag_ui,
+    "ag-ui with state": ag_ui_state,
+}
+
+
 def main() -> None:
     """Time the bodies and print the table."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--cpu", action="store_true", help="time by the process's CPU time, not the wall clock"
+    )
+    parser.add_argument("--only", choices=sorted(_BUILDERS), help="assemble this body once")
+    parser.add_argument("--build-only", action="store_true", help="with --only: no assembly")
     args = parser.parse_args()
     words = [f" word{i % 97}" for i in range(args.events)]
-    bodies = {
-        "anthropic": anthropic(words),
-        "gemini-interactions": interactions(words),
-        "ag-ui": ag_ui(words),
-        "ag-ui with state": ag_ui_state(words),
-    }
+    if args.only:
+        body = _BUILDERS[args.only](words)
+        if not args.build_only:
+            ssescope.inspect(body)
+        print(f"{args.only}: {len(body)} bytes")
+        return
+    bodies = {name: build(words) for name, build in _BUILDERS.items()}
+    clock = time.process_time if args.cpu else time.perf_counter
     best = dict.fromkeys(bodies, float("inf"))
     texts = set()
     for _ in range(args.repeat):
         for name, body in bodies.items():
-            start = time.perf_counter()
+            start = clock()
             report = ssescope.inspect(body)
-            best[name] = min(best[name], time.perf_counter() - start)
+            best[name] = min(best[name], clock() - start)
             assert report.status == "completed", (name, report.status)
             texts.add(report.outputs[0].text)
     assert len(texts) == 1, "the bodies assembled different texts"
     base = best["anthropic"] / len(bodies["anthropic"])
-    print(f"core {ssescope.CORE}, {args.events} deltas, best of {args.repeat}")
+    what = "CPU time" if args.cpu else "wall clock"
+    print(f"core {ssescope.CORE}, {args.events} deltas, best of {args.repeat} ({what})")
     print("| stream | bytes | s | MB/s | time per byte / Anthropic's |")
     print("|---|---|---|---|---|")
     for name, body in bodies.items():

@@ -37,6 +37,7 @@ from .containers.checks import TimeCheck
 from .errors import UsageError
 from .pipeline import Pipeline
 from .providers._base import AdapterOutput
+from .rpcrequest import request_ids
 from .sourceinfo import SourceInfo
 from .toolschema.request import request_tools
 
@@ -269,7 +270,8 @@ def inspect(
             entry N (``N`` alone, the first).
         request: the request body that the stream answered (a dict, SDK request params,
             JSON text or a pydantic model), when the source does not keep it: each tool
-            call is then checked against its tool's JSON Schema (``docs/tool-schema.md``).
+            call is then checked against its tool's JSON Schema (``docs/tool-schema.md``),
+            and a JSON-RPC request's id is the one its response must answer (MCP).
             A capture's own request is used when this is ``None``.
 
     Returns:
@@ -286,11 +288,13 @@ def inspect(
 
 
 def _with_request(stream: Stream, request: object) -> Stream:
-    """``stream`` with the tools of ``request`` (when one is given)."""
+    """``stream`` with the tools and JSON-RPC ids of ``request`` (when one is given)."""
     if request is None:
         return stream
-    tools = request_tools(request)
-    return Stream(dataclasses.replace(stream.info, tools=tools), stream.chunks)
+    info = dataclasses.replace(
+        stream.info, tools=request_tools(request), request_ids=request_ids(request)
+    )
+    return Stream(info, stream.chunks)
 
 
 def _one(streams: list[Stream], wanted: int | str | None) -> Stream:

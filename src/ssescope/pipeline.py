@@ -657,6 +657,10 @@ class Pipeline:
         self.provider_rule = rule
         framing = self._framer.framing or "sse"
         self._adapter = make_adapter(provider, framing)
+        if self._source.request_ids:
+            expect = getattr(self._adapter, "expect_request", None)
+            if expect is not None:  # (the adapters whose responses answer a request id)
+                expect(self._source.request_ids)
         known = knowledge(provider)
         self.aggregator.reports_usage = known.reports_usage
         self.aggregator.usage_request = known.usage_request

@@ -201,6 +201,9 @@ class SourceInfo:
         websocket: how the WebSocket connection that carried the stream ended, or
             ``None`` for a stream that did not come over a WebSocket (or one followed by
             another response on the same connection).
+        request_ids: the JSON-RPC ids of the request, when the source keeps a JSON-RPC
+            request body (compact JSON text, :mod:`ssescope.rpcrequest`): the response
+            that ends the stream must answer one of them.
     """
 
     container: str = "raw"
@@ -214,3 +217,4 @@ class SourceInfo:
     entry: EntryInfo | None = None
     tools: tuple[DeclaredTool, ...] = ()
     websocket: WebSocketEnd | None = None
+    request_ids: tuple[str, ...] = ()

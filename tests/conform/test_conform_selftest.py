@@ -87,6 +87,18 @@ QUIRKS: dict[str, tuple[str, str | None, tuple[str, ...], str]] = {
         (),
         "lifecycle.stopped",
     ),
+    "final-status-missing": (
+        "auto",
+        "real:agent/a2a/local-v03-completed-artifact-chunks.sse",
+        (),
+        "terminal.reached",
+    ),
+    "response-never-comes": (
+        "auto",
+        "real:agent/mcp-streamable-http/local-tools-call-progress-log-result.sse",
+        (),
+        "terminal.reached",
+    ),
 }
 _REPLAY = Case("replay", "a replay", "", {}, Expectation())
 

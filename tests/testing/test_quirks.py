@@ -46,7 +46,7 @@ def quirked(example: str, spec: str) -> bytes:
 
 def test_every_preset_is_listed_once_with_a_summary() -> None:
     names = [p.name for p in PRESETS]
-    assert len(names) == len(set(names)) == 18
+    assert len(names) == len(set(names)) == 20
     assert all(p.summary and p.applies_to for p in PRESETS)
 
 

@@ -96,6 +96,8 @@ class Body:
             or ``None`` (what ``serve --by-request`` matches requests against).
         websocket: how the WebSocket connection ended, for a stream read from a
             WebSocket capture (:mod:`ssescope.containers.websocket`), else ``None``.
+        request_ids: the JSON-RPC ids of the request body, when the form keeps one
+            (:func:`~ssescope.rpcrequest.request_ids`).
     """
 
     chunks: list[Chunk]
@@ -112,6 +114,7 @@ class Body:
     tools: ToolSchemas = ()
     request_body: object = None
     websocket: WebSocketEnd | None = None
+    request_ids: tuple[str, ...] = ()
 
     def info(self) -> SourceInfo:
         """What the container knew about this body, as the frozen value a Pipeline takes."""
@@ -132,6 +135,7 @@ class Body:
             entry=self.entry,
             tools=self.tools,
             websocket=self.websocket,
+            request_ids=self.request_ids,
         )
 
     @property

@@ -40,6 +40,7 @@ from .. import codes
 from ..diagnostics import Diagnostic, diagnostic
 from ..errors import UsageError
 from ..framing import BOM
+from ..rpcrequest import request_ids
 from ..sourceinfo import END_REASONS, EndReason
 from ._body import LOST_TIMING, Body, Chunk, RequestInfo
 from ._httpbody import check_status
@@ -341,6 +342,7 @@ def _header(obj: dict[str, Any], body: Body, at: int) -> None:
         )
         body.tools = request_tools(req.get("body"), body.request["headers"])
         body.request_body = req.get("body")
+        body.request_ids = request_ids(req.get("body"))
     resp = obj.get("response")
     if isinstance(resp, dict):
         status = resp.get("status")

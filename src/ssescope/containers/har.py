@@ -43,6 +43,7 @@ from .. import codes
 from ..diagnostics import Diagnostic, diagnostic, quote
 from ..framing import BOM
 from ..limits import DECODED_BODY_BYTES
+from ..rpcrequest import request_ids
 from ..sourceinfo import EntryInfo
 from ._body import (
     LOST_CHUNK_TIMING,
@@ -313,6 +314,7 @@ def _entry(
         entry=EntryInfo(index, request["method"] or None, request["url"] or None, _started(entry)),
         tools=request_tools(posted, request["headers"]),
         request_body=posted,
+        request_ids=request_ids(posted),
     )
 
 

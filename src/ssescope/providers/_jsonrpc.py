@@ -73,9 +73,15 @@ def read_message(
     return env
 
 
-def failed(record: DataRecord, error: JSON, out: list[AdapterOutput], form: Form) -> None:
+def failed(
+    record: DataRecord,
+    error: JSON,
+    out: list[AdapterOutput],
+    form: Form,
+    reason: str = "JSON-RPC error",
+) -> None:
     """A JSON-RPC ``error`` answering the request: the provider's error (its ``form``),
-    then the response ``failed``."""
+    then the response ``failed`` (with ``reason``)."""
     kind, message, code = error_fields(error, compact_json)
     provider_error(record, out, message, kind, code, error, form=form, text=message)
-    out.append(Terminal(record.index, "failed", "JSON-RPC error"))
+    out.append(Terminal(record.index, "failed", reason))

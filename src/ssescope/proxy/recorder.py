@@ -34,6 +34,7 @@ from ..containers.websocket import Direction, Opcode
 from ..diagnostics import Diagnostic, diagnostic
 from ..events import ReasoningDelta, RefusalDelta, Terminal, TextDelta, ToolCall, ToolCallDelta
 from ..pipeline import Pipeline
+from ..rpcrequest import request_ids
 from ..silence import hung_up
 from ..sourceinfo import SourceInfo
 from ..sources.decode import ContentDecoder
@@ -321,6 +322,7 @@ class Recorder:
                 status=ex.status,
                 headers=tuple(redact_pairs(ex.response_headers)),
                 tools=request_tools(ex.request_body, ex.request_headers),
+                request_ids=request_ids(ex.request_body),
             ),
         )
         decoder = ContentDecoder(header(ex.response_headers, "content-encoding") or "")

@@ -118,6 +118,16 @@ PRESETS: tuple[QuirkPreset, ...] = (
         ("gemini-interactions",),
     ),
     QuirkPreset(
+        "final-status-missing",
+        "the task's final status-update is never sent: the stream ends while it is working",
+        ("a2a",),
+    ),
+    QuirkPreset(
+        "response-never-comes",
+        "the notifications are sent, then the JSON-RPC response is withheld",
+        ("mcp",),
+    ),
+    QuirkPreset(
         "multi-line-data",
         "each JSON data payload spread over several data: lines",
         ("any SSE",),

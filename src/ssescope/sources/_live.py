@@ -32,6 +32,7 @@ from ..diagnostics import build, diagnostic
 from ..events import Terminal
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
+from ..rpcrequest import request_ids
 from ..sourceinfo import EndReason, SourceInfo, WebSocketEnd
 from ..toolschema.request import request_tools
 from ._watchdog import Watchdog, shut_reading
@@ -282,7 +283,8 @@ class StreamBase:
         start: ``time.monotonic()`` at the request's start (default: now).
         timing: thresholds for the timing diagnostics.
         request: the request body that was sent (a dict, SDK request params, JSON text
-            or a pydantic model): each tool call is checked against its tool's schema.
+            or a pydantic model): each tool call is checked against its tool's schema,
+            and a JSON-RPC request's id is the one its response must answer.
     """
 
     _stall_errors: tuple[type[BaseException], ...] = (asyncio.TimeoutError,)
@@ -303,6 +305,7 @@ class StreamBase:
         self._response = response
         status, secrets = self._open(response)
         tools = request_tools(request) if request is not None else ()
+        ids = request_ids(request) if request is not None else ()
         self._core = LiveCore(
             provider=provider,
             capture=capture,
@@ -310,7 +313,11 @@ class StreamBase:
             start=start,
             http_status=status,
             timing=timing,
-            source=SourceInfo(container="http", status=status, tools=tools) if tools else None,
+            source=(
+                SourceInfo(container="http", status=status, tools=tools, request_ids=ids)
+                if tools or ids
+                else None
+            ),
         )
         self._core.secrets = secrets
         self._pending: deque[AdapterOutput] = deque()

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from ..aggregate.report import Report
 from ..aggregate.timing import TimingOptions
 from ..containers.redact import redact_pairs, redact_url, secret_values
+from ..rpcrequest import request_ids
 from ..sourceinfo import RequestSummary, SourceInfo
 from ..toolschema.request import request_tools
 from .judge import JudgeOptions, ReportSink, StreamJudge, Tape
@@ -101,6 +102,7 @@ class _Common:
             status=response.status_code,
             headers=tuple(redact_pairs(pairs)),
             tools=request_tools(_body(request), req_headers),
+            request_ids=request_ids(_body(request)),
         )
 
         def summary() -> RequestSummary:

@@ -35,5 +35,6 @@ KNOWLEDGE = Knowledge(
         None, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "injected error"}}
     ),
     reports_usage=False,  # the protocol carries no token usage
+    quirks="quirks",
 )
 """The registry's entry for A2A."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import orjson
+from orjson import loads as _loads
+
 from ...events import (
     JSON,
     Finish,
@@ -16,11 +19,13 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord
+from ...limits import MAX_DEPTH, may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
     close_once,
     compact_json,
+    decode_object,
     diag,
     provider_error,
     refuse_feed_after_close,
@@ -31,6 +36,8 @@ from . import codes
 from .patch import PatchError, apply_patch
 
 __all__ = ["AgUiAdapter"]
+
+_SHALLOW = 2 * MAX_DEPTH  # a JSON text this short nests at most MAX_DEPTH levels
 
 _SNAKE = {
     "messageId": "message_id",
@@ -121,18 +128,34 @@ class AgUiAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
+        self._last_index = record.index
+        self._last_end = record.end
+        data = record.data
+        try:  # (decode_object's first step, inlined: most records are one small object)
+            decoded: JSON = _loads(data)
+        except orjson.JSONDecodeError:
+            decoded = None
+        # (decoded_may_be_too_deep, inlined: a short text cannot nest too deep)
+        if isinstance(decoded, dict) and (len(data) <= _SHALLOW or not may_be_too_deep(data)):
+            obj = decoded
+        else:  # the general path, with its diagnostics
+            found = decode_object(record, out, codes.UNEXPECTED_JSON)
+            if found is None:
+                return out
+            obj = found
         kind = obj.get("type")
-        if kind == "TEXT_MESSAGE_CONTENT" and self._started and self._ended is None:
-            # the hot path (most events of a run): content for a message that is open
-            message = obj.get("messageId")
-            delta = obj.get("delta")
-            if isinstance(message, str) and message in self._open_messages:
-                if isinstance(delta, str) and delta:
-                    output = self._last_output = self._outputs[message]
-                    out.append(TextDelta(record.index, output, delta))
+        if self._started and self._ended is None:
+            if kind == "TEXT_MESSAGE_CONTENT":
+                # the hot path (most events of a run): content for a message that is open
+                message = obj.get("messageId")
+                if isinstance(message, str) and message in self._open_messages:
+                    delta = obj.get("delta")
+                    if isinstance(delta, str) and delta:
+                        output = self._last_output = self._outputs[message]
+                        out.append(TextDelta(record.index, output, delta))
+                    return out
+            elif kind == "STATE_DELTA":
+                self._delta(obj, record, out)
                 return out
         if not isinstance(kind, str):
             out.append(diag(codes.MISSING_TYPE, record))

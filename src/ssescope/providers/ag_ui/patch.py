@@ -32,10 +32,16 @@ def _tokens(pointer: object) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in tokens]
 
 
+def _is_index(token: str) -> bool:
+    """Whether ``token`` is an array index: ASCII digits (``str.isdigit`` also takes
+    other scripts' digits, which ``int`` refuses)."""
+    return token.isdigit() and token.isascii()
+
+
 def _child(node: JSON, token: str) -> JSON:
     if isinstance(node, dict) and token in node:
         return node[token]
-    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+    if isinstance(node, list) and _is_index(token) and int(token) < len(node):
         return node[int(token)]
     raise PatchError(f"no member {token!r}")
 
@@ -88,7 +94,7 @@ def _add(doc: JSON, tokens: list[str], value: JSON, undo: _Undo, replace: bool =
         if last == "-" and not replace:
             items.append(value)
             undo.append(items.pop)
-        elif last.isdigit() and int(last) <= len(items) - (1 if replace else 0):
+        elif _is_index(last) and int(last) <= len(items) - (1 if replace else 0):
             index = int(last)
             if replace:
                 old = items[index]
@@ -113,7 +119,7 @@ def _op(doc: JSON, op: object, undo: _Undo) -> JSON:
         if "value" not in op:
             raise PatchError(f"{name} without a value")
         value = op["value"]
-        if isinstance(value, dict | list):  # (a scalar is immutable: no copy)
+        if isinstance(value, (dict, list)):  # (a scalar is immutable: no copy)
             value = copy.deepcopy(value)
         return _add(doc, path, value, undo, replace=name == "replace")
     if name == "remove":
@@ -132,6 +138,49 @@ def _op(doc: JSON, op: object, undo: _Undo) -> JSON:
     raise PatchError(f"unknown op {name!r}")
 
 
+def _set_scalar(doc: JSON, op: object) -> bool:
+    """The most frequent patch, done at once: one ``replace`` or ``add`` of a scalar into
+    an object member, or a ``replace`` of an array item, at a path without escapes.
+    Returns whether it was done; ``False`` leaves ``doc`` as it was, for the general path
+    (which then reports what does not apply)."""
+    if not isinstance(op, dict):
+        return False
+    name = op.get("op")
+    path = op.get("path")
+    if (
+        name not in ("replace", "add")
+        or not isinstance(path, str)
+        or path[:1] != "/"
+        or "~" in path
+        or "value" not in op
+    ):
+        return False
+    value = op["value"]
+    if isinstance(value, (dict, list)):
+        return False
+    tokens = path.split("/")
+    node = doc
+    for token in tokens[1:-1]:
+        if isinstance(node, dict):
+            if token not in node:
+                return False
+            node = node[token]
+        elif isinstance(node, list) and _is_index(token) and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    last = tokens[-1]
+    if isinstance(node, dict):
+        if name == "replace" and last not in node:
+            return False
+        node[last] = value
+        return True
+    if name == "replace" and isinstance(node, list) and _is_index(last) and int(last) < len(node):
+        node[int(last)] = value
+        return True
+    return False
+
+
 def apply_patch(state: JSON, patch: JSON) -> JSON:
     """Apply ``patch`` to ``state`` in place and return the state it makes (a new value
     only when an operation replaces the whole state).
@@ -142,6 +191,8 @@ def apply_patch(state: JSON, patch: JSON) -> JSON:
     """
     if not isinstance(patch, list):
         raise PatchError("the patch is not an array")
+    if len(patch) == 1 and _set_scalar(state, patch[0]):
+        return state
     doc = state
     undo: _Undo = []
     number = 0

@@ -13,8 +13,13 @@ PAGE = Page(
         "Codes raised by the MCP Streamable HTTP adapter (`ssescope.providers.mcp`). The\n"
         "adapter also raises `json.invalid`, the JSON-RPC envelope codes (`jsonrpc.*`) and\n"
         "`provider.error` (shared codes). The stream's terminal is the JSON-RPC response to the\n"
-        "request: its id is the captured request's when the capture holds the request body,\n"
-        "else the first response's.\n"
+        "request: its id is the captured request's when the capture holds the request body\n"
+        "(an `.ssecap`, a HAR entry, a proxy record, the library's `request=`), else the first\n"
+        "response's, which the status reason names. A batch response (a JSON array) is read\n"
+        "as its messages in order; a batch request is answered once every one of its ids is.\n"
+        "\n"
+        "With resumability, each SSE event's `id:` is what a client sends back as\n"
+        "`Last-Event-ID`, so the ids must not repeat or go backwards (`mcp.event-id-order`).\n"
     ),
 )
 
@@ -38,10 +43,11 @@ TOOL_ERROR = Code(
     "warning",
     "provider",
     PAGE,
-    "The tool failed (its result has isError: true): the tool's own failure, not the transport's, which delivered the result whole.",
+    "The tool itself failed: the server answered with a successful JSON-RPC result that reports the tool's own error (isError: true); this is no transport or protocol failure, and the result arrived whole.",
     (
-        "- **Means:** a `tools/call` result with `isError: true`: the tool's own failure, not a\n"
-        "  JSON-RPC error. The status is `failed`; the result's text is the reply.\n"
+        "- **Means:** a `tools/call` result with `isError: true`: the JSON-RPC call succeeded\n"
+        "  and its result carries the tool's own failure; no JSON-RPC `error`, no transport\n"
+        "  or protocol fault. The status is `failed`; the result's text is the reply.\n"
         '- **Example:** `{"jsonrpc":"2.0","id":4,"result":{"content":[...],"isError":true}}`\n'
         "- **What to do:** read the result's text; fix the tool call's arguments or the tool.\n"
     ),
@@ -60,7 +66,48 @@ AFTER_RESPONSE = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (MISSING_RESPONSE, TOOL_ERROR, AFTER_RESPONSE)
+UNMATCHED_RESPONSE = Code(
+    "mcp.unmatched-response",
+    "warning",
+    "provider",
+    PAGE,
+    "Record {record} is a JSON-RPC response to id {got}, not to the request's id {want}; it does not end the stream, which still waits for its own response.",
+    (
+        "- **Means:** the capture keeps the request, and this response answers another id\n"
+        "  (a response routed to the wrong stream, or a stale one). It is skipped; without the\n"
+        "  right response the status stays `truncated`.\n"
+        '- **Example:** request `{"jsonrpc":"2.0","id":7,"method":"tools/call",...}`, then\n'
+        '  `data: {"jsonrpc":"2.0","id":6,"result":{...}}`.\n'
+        "- **What to do:** check the server's routing of responses to streams (a session that\n"
+        "  serves several requests at once), or the client's request ids.\n"
+    ),
+)
+
+EVENT_ID_ORDER = Code(
+    "mcp.event-id-order",
+    "warning",
+    "provider",
+    PAGE,
+    "Record {record} has the SSE event id {event_id!q:80}, which {what}; a client resuming with Last-Event-ID may miss or replay events.",
+    (
+        "- **Means:** with resumability the server's event store replays what follows the\n"
+        "  client's `Last-Event-ID`, so each event's `id:` must be new. An id that an earlier\n"
+        "  event had is reported; so is one that goes backwards, when the ids are numbers or a\n"
+        "  shared prefix and a number (`e12` after `e13`). Other ids (UUIDs) are only checked\n"
+        "  for repeats. An event without an `id:` line keeps the last one (the SSE rules), so\n"
+        "  an id equal to the previous event's is not reported.\n"
+        "- **Example:** `id: 5` ... `id: 6` ... `id: 5`.\n"
+        "- **What to do:** report it to the server's authors: its event ids must grow.\n"
+    ),
+)
+
+CODES: tuple[Code, ...] = (
+    MISSING_RESPONSE,
+    TOOL_ERROR,
+    AFTER_RESPONSE,
+    UNMATCHED_RESPONSE,
+    EVENT_ID_ORDER,
+)
 """This module's codes, in the order their page documents them."""
 
 ERROR = Form(

@@ -24,5 +24,6 @@ KNOWLEDGE = Knowledge(
         {"jsonrpc": "2.0", "id": 0, "error": {"code": -32603, "message": "injected error"}},
     ),
     reports_usage=False,  # the protocol carries no token usage
+    quirks="quirks",
 )
 """The registry's entry for MCP Streamable HTTP."""

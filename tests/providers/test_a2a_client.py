@@ -1,0 +1,82 @@
+"""a2a-sdk's streaming client against ``ssescope serve`` replaying a real A2A 1.0 recording
+whole and cut: the client ends quietly on the cut, where ssescope says ``truncated``.
+
+The client runs in the interpreter of ``SSESCOPE_AGENT_CLIENTS`` (as for
+``test_mcp_client.py``) through ``tests/rpc_clients.py``; the tests skip, saying so, when
+that interpreter, its a2a-sdk package or the real recordings are absent.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import ssescope
+from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
+
+ROOT = Path(__file__).resolve().parents[2]
+STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
+RECORDING = STREAMS / "agent" / "a2a" / "local-v10-completed-artifact-chunks.sse"
+CLIENTS = Path(os.environ.get("SSESCOPE_AGENT_CLIENTS", "/tmp/venv-agentclients/bin/python"))
+RUNNER = ROOT / "tests" / "rpc_clients.py"
+
+
+def _has_a2a() -> bool:
+    if not CLIENTS.exists():
+        return False
+    found = subprocess.run(
+        [str(CLIENTS), "-c", "import a2a.client"], capture_output=True, check=False
+    )
+    return found.returncode == 0
+
+
+pytestmark = [
+    pytest.mark.network,
+    pytest.mark.skipif(
+        not _has_a2a(),
+        reason=f"no interpreter with the a2a-sdk package at {CLIENTS} (set SSESCOPE_AGENT_CLIENTS)",
+    ),
+    pytest.mark.skipif(
+        not RECORDING.is_file(),
+        reason=f"the real A2A recording is not at {RECORDING} (set SSESCOPE_REAL_STREAMS)",
+    ),
+]
+
+
+def test_the_client_ends_quietly_on_a_cut_that_ssescope_calls_truncated(tmp_path: Path) -> None:
+    whole = RECORDING.read_bytes()
+    final = whole.rindex(b"data:")  # the final status-update, the recording's last event
+    bodies = {"whole": whole, "cut": whole[:final]}
+    for name, body in bodies.items():
+        (tmp_path / f"{name}.sse").write_bytes(body)
+    app = make_app(load_captures(tmp_path), ReplayOptions(), log=io.StringIO())
+    with ServerThread(app) as server:
+        job = {
+            "protocol": "a2a",
+            "version": "1.0",
+            "timeout": 10,
+            "urls": [f"{server.url}/{name}/a2a" for name in bodies],
+        }
+        done = subprocess.run(
+            [str(CLIENTS), str(RUNNER)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+    rows = dict(zip(bodies, map(json.loads, done.stdout.splitlines()), strict=True))
+    assert rows["whole"]["outcome"] == "returned"
+    assert rows["whole"]["last_state"] == "TASK_STATE_COMPLETED"
+    assert ssescope.inspect(bodies["whole"]).status == "completed"
+    # the client yields what came and stops: nothing says the task never finished
+    assert rows["cut"]["outcome"] == "returned"
+    assert rows["cut"]["last_state"] == "TASK_STATE_WORKING"
+    cut = ssescope.inspect(bodies["cut"])
+    assert cut.status == "truncated"
+    assert "a2a.missing-final" in [d.code for d in cut.diagnostics]
