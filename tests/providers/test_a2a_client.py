@@ -1,5 +1,6 @@
 """a2a-sdk's streaming client against ``ssescope serve`` replaying a real A2A 1.0 recording
-whole and cut: the client ends quietly on the cut, where ssescope says ``truncated``.
+whole and cut, directly and through ``ssescope proxy``: the client ends quietly on the cut,
+where ssescope (and the proxy's record of the same exchange) says ``truncated``.
 
 The client runs in the interpreter of ``SSESCOPE_AGENT_CLIENTS`` (as for
 ``test_mcp_client.py``) through ``tests/rpc_clients.py``; the tests skip, saying so, when
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import ssescope
+from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,29 +50,35 @@ pytestmark = [
 ]
 
 
-def test_the_client_ends_quietly_on_a_cut_that_ssescope_calls_truncated(tmp_path: Path) -> None:
+def _bodies(folder: Path) -> dict[str, bytes]:
     whole = RECORDING.read_bytes()
     final = whole.rindex(b"data:")  # the final status-update, the recording's last event
     bodies = {"whole": whole, "cut": whole[:final]}
+    folder.mkdir(parents=True, exist_ok=True)
     for name, body in bodies.items():
-        (tmp_path / f"{name}.sse").write_bytes(body)
+        (folder / f"{name}.sse").write_bytes(body)
+    return bodies
+
+
+def _client(urls: list[str]) -> list[dict[str, object]]:
+    job = {"protocol": "a2a", "version": "1.0", "timeout": 10, "urls": urls}
+    done = subprocess.run(
+        [str(CLIENTS), str(RUNNER)],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_client_ends_quietly_on_a_cut_that_ssescope_calls_truncated(tmp_path: Path) -> None:
+    bodies = _bodies(tmp_path)
     app = make_app(load_captures(tmp_path), ReplayOptions(), log=io.StringIO())
     with ServerThread(app) as server:
-        job = {
-            "protocol": "a2a",
-            "version": "1.0",
-            "timeout": 10,
-            "urls": [f"{server.url}/{name}/a2a" for name in bodies],
-        }
-        done = subprocess.run(
-            [str(CLIENTS), str(RUNNER)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-        )
-    rows = dict(zip(bodies, map(json.loads, done.stdout.splitlines()), strict=True))
+        got = _client([f"{server.url}/{name}/a2a" for name in bodies])
+    rows = dict(zip(bodies, got, strict=True))
     assert rows["whole"]["outcome"] == "returned"
     assert rows["whole"]["last_state"] == "TASK_STATE_COMPLETED"
     assert ssescope.inspect(bodies["whole"]).status == "completed"
@@ -80,3 +88,32 @@ def test_the_client_ends_quietly_on_a_cut_that_ssescope_calls_truncated(tmp_path
     cut = ssescope.inspect(bodies["cut"])
     assert cut.status == "truncated"
     assert "a2a.missing-final" in [d.code for d in cut.diagnostics]
+
+
+def test_through_the_proxy_the_client_sees_the_same_and_the_record_says_truncated(
+    tmp_path: Path,
+) -> None:
+    bodies = _bodies(tmp_path / "served")
+    app = make_app(load_captures(tmp_path / "served"), ReplayOptions(), log=io.StringIO())
+    with (
+        ServerThread(app) as server,
+        ProxyThread(server.url, record=tmp_path / "captures") as proxy,
+    ):
+        got = _client([f"{proxy.url}/{name}/a2a" for name in bodies])
+        proxy.flush()
+    rows = dict(zip(bodies, got, strict=True))
+    assert rows["whole"]["outcome"] == "returned"
+    assert rows["whole"]["last_state"] == "TASK_STATE_COMPLETED"
+    assert rows["cut"]["outcome"] == "returned"  # the client still notices nothing
+    assert rows["cut"]["last_state"] == "TASK_STATE_WORKING"
+    index = [
+        json.loads(line)
+        for line in (tmp_path / "captures" / "index.jsonl").read_text().splitlines()
+    ]
+    posts = [line for line in index if line.get("method", "POST") == "POST"]
+    assert [line["verdict"] for line in posts] == ["completed", "truncated"]
+    capture = tmp_path / "captures" / Path(str(posts[-1]["capture"])).name
+    report = ssescope.inspect_all(capture.read_bytes())[0]
+    assert report.provider == "a2a"
+    assert report.task is not None and report.task.state == "working"
+    assert "a2a.missing-final" in [d.code for d in report.diagnostics]
