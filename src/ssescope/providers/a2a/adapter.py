@@ -48,15 +48,19 @@ def _state(raw: str) -> str:
     return raw
 
 
+_WRAPPERS = {"statusUpdate": "status-update", "artifactUpdate": "artifact-update"}
+"""A 1.0 ``StreamResponse`` wrapper's key → the 0.x ``kind`` it stands for (``task`` and
+``message`` are the same in both)."""
+
+
 def _kind(result: dict[str, JSON]) -> tuple[str | None, dict[str, JSON]]:
     kind = result.get("kind")
     if isinstance(kind, str):
         return kind, result
     if len(result) == 1:
-        key, value = next(iter(result.items()))
-        if isinstance(value, dict):
-            name = {"statusUpdate": "status-update", "artifactUpdate": "artifact-update"}
-            return name.get(key, key), value
+        for key, value in result.items():
+            if isinstance(value, dict):
+                return _WRAPPERS.get(key, key), value
     return None, result
 
 
