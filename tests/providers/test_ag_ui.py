@@ -244,3 +244,23 @@ def test_the_outcome_of_run_finished_gives_the_verdict(outcome: str, status: str
     report = ssescope.inspect(_body(START, {**FINISH, "outcome": {"type": outcome}}))
     assert report.status == status
     assert report.to_dict()["outputs"][-1]["raw_finish_reason"] == outcome
+
+
+@pytest.mark.parametrize("record", [b"[1, 2]", b'"RUN_FINISHED"', b"7"])
+def test_a_record_that_is_json_but_no_event_object_is_reported_and_the_run_read(
+    record: bytes,
+) -> None:
+    message = {"type": "TEXT_MESSAGE_START", "messageId": "m"}
+    content = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "still read"}
+    body = (
+        _body(START, message)
+        + b"data: "
+        + record
+        + b"\n\n"
+        + _body(content, {"type": "TEXT_MESSAGE_END", "messageId": "m"}, FINISH)
+    )
+    report = ssescope.inspect(body, provider="ag-ui")
+    assert report.status == "completed"
+    assert report.text == "still read"
+    (found,) = [d for d in report.diagnostics if d.code == "ag-ui.unexpected-json"]
+    assert found.record == 2
