@@ -255,14 +255,17 @@ def proxy_command(
     limits = ServerLimits(header_timeout=header_timeout, max_connections=max_connections)
     runner = serve(app, sock, web_app=web_app, web_sock=web_sock, guard=guard, limits=limits)
     try:
-        if terminal:
-            with LiveDisplay(registry, console, header=url, stderr=sys.stderr.isatty()):
+        try:
+            if terminal:
+                with LiveDisplay(registry, console, header=url, stderr=sys.stderr.isatty()):
+                    asyncio.run(runner)
+            else:
                 asyncio.run(runner)
-        else:
-            asyncio.run(runner)
-    except KeyboardInterrupt:
-        in_flight = len(registry.active())
-        note(exchange_summary(lines.verdicts, in_flight, shown_folder))
+        except KeyboardInterrupt:
+            pass
+        # (however Ctrl-C stopped it: uvicorn's own handler, which makes the run return,
+        # or the KeyboardInterrupt it raises again once the servers stopped)
+        note(exchange_summary(lines.verdicts, len(registry.active()), shown_folder))
     finally:
         recorder.stop()
         if exporting is not None:
