@@ -54,6 +54,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import ssescope
+from ssescope.providers.a2a.quirks import is_final_status
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
@@ -107,7 +108,6 @@ RPC_PROTOCOLS = ("mcp-streamable-http", "a2a")
 CLIENTS_PYTHON = Path(os.environ.get("SSESCOPE_AGENT_CLIENTS", "/tmp/venv-agentclients/bin/python"))
 RPC_CLIENTS = ROOT / "tests" / "rpc_clients.py"
 CLIENT_TIMEOUT_S = 3.0
-_A2A_ENDS = {"completed", "failed", "canceled", "rejected", "input-required", "auth-required"}
 
 
 @dataclass
@@ -168,19 +168,7 @@ def _ends(protocol: str, value: object) -> bool:
         return False
     if protocol == "mcp-streamable-http":
         return "method" not in value and ("result" in value or "error" in value)
-    result = value.get("result")
-    if "error" in value:
-        return True
-    if not isinstance(result, dict):
-        return False
-    update = result if result.get("kind") == "status-update" else result.get("statusUpdate")
-    if not isinstance(update, dict):
-        return False
-    if update.get("final") is True:
-        return True
-    status = update.get("status")
-    state = str(status.get("state", "")) if isinstance(status, dict) else ""
-    return state.removeprefix("TASK_STATE_").lower().replace("_", "-") in _A2A_ENDS
+    return "error" in value or is_final_status(value)  # (the final-status-missing preset's rule)
 
 
 def rpc_recordings(protocol: str) -> list[RpcRecording]:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+from tests.agent_clients import CLIENTS, has_client, run_clients
 
 import ssescope
 from ssescope.proxy import ProxyThread
@@ -24,23 +25,12 @@ from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_
 ROOT = Path(__file__).resolve().parents[2]
 STREAMS = Path(os.environ.get("SSESCOPE_REAL_STREAMS", ROOT.parent / "shared" / "real_streams"))
 RECORDING = STREAMS / "agent" / "a2a" / "local-v10-completed-artifact-chunks.sse"
-CLIENTS = Path(os.environ.get("SSESCOPE_AGENT_CLIENTS", "/tmp/venv-agentclients/bin/python"))
-RUNNER = ROOT / "tests" / "rpc_clients.py"
-
-
-def _has_a2a() -> bool:
-    if not CLIENTS.exists():
-        return False
-    found = subprocess.run(
-        [str(CLIENTS), "-c", "import a2a.client"], capture_output=True, check=False
-    )
-    return found.returncode == 0
 
 
 pytestmark = [
     pytest.mark.network,
     pytest.mark.skipif(
-        not _has_a2a(),
+        not has_client("a2a.client"),
         reason=f"no interpreter with the a2a-sdk package at {CLIENTS} (set SSESCOPE_AGENT_CLIENTS)",
     ),
     pytest.mark.skipif(
@@ -60,17 +50,8 @@ def _bodies(folder: Path) -> dict[str, bytes]:
     return bodies
 
 
-def _client(urls: list[str]) -> list[dict[str, object]]:
-    job = {"protocol": "a2a", "version": "1.0", "timeout": 10, "urls": urls}
-    done = subprocess.run(
-        [str(CLIENTS), str(RUNNER)],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return [json.loads(line) for line in done.stdout.splitlines()]
+def _client(urls: list[str]) -> list[dict[str, Any]]:
+    return run_clients({"protocol": "a2a", "version": "1.0", "timeout": 10, "urls": urls})
 
 
 def test_the_client_ends_quietly_on_a_cut_that_ssescope_calls_truncated(tmp_path: Path) -> None:

@@ -12,33 +12,24 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from tests.agent_clients import CLIENTS, has_client, run_clients
 
 import ssescope
 from ssescope.proxy import ProxyThread
 from ssescope.serve.app import ReplayOptions, ServerThread, load_captures, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
-CLIENTS = Path(os.environ.get("SSESCOPE_AGENT_CLIENTS", "/tmp/venv-agentclients/bin/python"))
-RUNNER = ROOT / "tests" / "rpc_clients.py"
-
-
-def _has_mcp() -> bool:
-    if not CLIENTS.exists():
-        return False
-    found = subprocess.run([str(CLIENTS), "-c", "import mcp"], capture_output=True, check=False)
-    return found.returncode == 0
 
 
 pytestmark = [
     pytest.mark.network,
     pytest.mark.skipif(
-        not _has_mcp(),
+        not has_client("mcp"),
         reason=f"no interpreter with the mcp package at {CLIENTS} (set SSESCOPE_AGENT_CLIENTS)",
     ),
 ]
@@ -72,17 +63,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-def _client(urls: list[str]) -> list[dict[str, str]]:
-    job = {"protocol": "mcp", "timeout": 10, "urls": urls}
-    done = subprocess.run(
-        [str(CLIENTS), str(RUNNER)],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return [json.loads(line) for line in done.stdout.splitlines()]
+def _client(urls: list[str]) -> list[dict[str, Any]]:
+    return run_clients({"protocol": "mcp", "timeout": 10, "urls": urls})
 
 
 def test_the_client_through_serve_beside_ssescope(served: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from .._quirks import QuirkRefused, QuirkTransform, WireRecord, load
 
-__all__ = ["QUIRKS"]
+__all__ = ["QUIRKS", "is_final_status"]
 
 # the states that end a task (or pause it for the user), both spellings
 _FINAL_STATES = frozenset(
@@ -27,7 +27,7 @@ def _state(raw: object) -> str:
     return text
 
 
-def _is_final_status(value: Any) -> bool:
+def is_final_status(value: Any) -> bool:
     """A status-update that ends the stream: ``final: true`` (0.x), or one in a terminal or
     interrupted state (0.x or 1.0)."""
     result = value.get("result") if isinstance(value, dict) else None
@@ -48,7 +48,7 @@ def final_status_missing(records: list[WireRecord]) -> list[WireRecord]:
     has one) is dropped: the stream ends after the last artifact or ``working`` update
     (a server that closes the stream before it sends the final state, or a task queue
     that drops the last event)."""
-    kept = [r for r in records if not _is_final_status(load(r))]
+    kept = [r for r in records if not is_final_status(load(r))]
     if len(kept) == len(records):
         raise QuirkRefused("the stream has no final status-update")
     return kept
