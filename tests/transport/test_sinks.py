@@ -175,7 +175,12 @@ def test_a_failing_engine_stops_judging_and_never_the_app(
     def boom(self: Any, data: bytes, time: float | None = None) -> Any:
         raise RuntimeError("the engine broke")
 
+    def boom_many(self: Any, chunks: Any, times: Any) -> Any:
+        raise RuntimeError("the engine broke")
+
+    # The transport feeds one chunk at a time or a batch: both entry points break.
     monkeypatch.setattr(ssescope.Pipeline, "feed", boom)
+    monkeypatch.setattr(ssescope.Pipeline, "feed_many", boom_many)
     reports: list[ssescope.Report] = []
     with judged_client(ssescope.Transport(on_report=reports.append)) as client:
         body = _stream(client, server)
