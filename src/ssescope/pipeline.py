@@ -16,7 +16,8 @@ from . import codes
 from .aggregate.aggregator import Aggregator, ToolCallState
 from .aggregate.report import RecordCounts, Report, ResponseReport
 from .aggregate.starts import RecordStarts
-from .aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
+from .aggregate.timing import RecordTimes, TimingOptions, compute_timing
+from .aggregate.timing_summary import TimingSummary
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .events import UnifiedEvent

@@ -18,7 +18,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import ssescope
-from ssescope.aggregate.timing import RecordTimes, TimingOptions, TimingSummary, compute_timing
+from ssescope.aggregate.timing import RecordTimes, TimingOptions, compute_timing
+from ssescope.aggregate.timing_summary import TimingSummary
 from ssescope.api import feed_chunks, open_streams
 from ssescope.containers import Chunk
 from ssescope.limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
