@@ -325,9 +325,12 @@ class SSEParser:
                     return out
         if self._in_line:
             i = self._finish_line(data, i, base, time, out)
-            if i >= n:
-                return out
-        self._parse_rest(data, i, base, time, out)
+        if i < n:
+            self._parse_rest(data, i, base, time, out)
+        if data[n - 1] == _CR:
+            # The chunk ended a line with CR: one LF at the start of the next is swallowed.
+            self._skip_lf = True
+            self._fast = False
         return out
 
     def _parse_rest(
@@ -531,20 +534,18 @@ class SSEParser:
         end = self._partial_start + size if partial is not None else self._pos
         if end - start > _PENDING_LIMIT:
             return None
+        found: list[FramingOutput] = []
         if partial is not None:
-            self._line(b"".join(partial), self._partial_start, end, [], time)
+            self._line(b"".join(partial), self._partial_start, end, found, time)
         if self._block_start < 0 or not self._data:
             return None
-        return SSEEvent(
-            self._index,
-            self._event or "message",
-            "\n".join(self._data),
-            self._id,
-            self._retry,
-            self._block_start,
-            end,
-            time,
-        )
+        # What the blank line would have dispatched; the last event ID stays as it was.
+        committed = self._committed_id
+        self._dispatch(end, found, time)
+        self._committed_id = committed
+        event = found[-1]
+        assert isinstance(event, SSEEvent)
+        return event
 
     def _finish_line(
         self, data: bytes, i: int, base: int, time: float | None, out: list[FramingOutput]
@@ -556,18 +557,10 @@ class SSEParser:
         if nl < 0 and cr < 0:
             self._add_partial(data, i, base, out)
             return n
-        if cr < 0:
-            j = nxt = nl
-            nxt += 1
-        else:
-            j = cr
-            nxt = cr + 1
-            if nxt < n:
-                if data[nxt] == _LF:
-                    nxt += 1
-            else:
-                self._skip_lf = True
-                self._fast = False
+        # the line ends at the first CR or LF; an LF right after a CR is swallowed (one
+        # that comes in the next chunk is swallowed by ``feed``)
+        j = nl if cr < 0 else cr
+        nxt = j + 2 if cr >= 0 and cr + 1 < n and data[cr + 1] == _LF else j + 1
         self._in_line = False
         if self._line_dropped:
             # The rest of a line of a too-large block: dropped with it.
@@ -601,12 +594,8 @@ class SSEParser:
             else:
                 j = cr
                 nxt = cr + 1
-                if nxt < n:
-                    if data[nxt] == _LF:
-                        nxt += 1
-                else:
-                    self._skip_lf = True
-                    self._fast = False
+                if nxt < n and data[nxt] == _LF:
+                    nxt += 1
             self._line(data[i:j], base + i, base + j + 1, out, time)
             i = nxt
             if 0 <= nl < i:
@@ -658,13 +647,32 @@ class SSEParser:
             if end - start > self._max:
                 self._overflow(start, out)
                 return
-        if line[0] == 0x3A:  # ":" a comment: a record of its own, not part of the block
-            try:
-                text = line.decode()
-                bad: Diagnostic | None = None
-            except UnicodeDecodeError as exc:
-                text = line.decode("utf-8", "replace")
-                bad = _invalid_utf8(line, ls, exc.start)
+        comment = line[0] == 0x3A  # ":" a comment: a record of its own, not part of the block
+        opens = False
+        if not comment:
+            opens = self._block_start < 0
+            if opens:
+                self._block_start = ls
+            self._event_only = False
+            self._block_lines.append(line)
+            if line.startswith(b"data:"):
+                # The most common line of LLM streams: decode only the value.
+                k = 6 if line[5:6] == b" " else 5
+                try:
+                    value = _value(line, k)
+                except UnicodeDecodeError as exc:
+                    value = line[k:].decode("utf-8", "replace")
+                    self._block_diags.append(_invalid_utf8(line, ls, k + exc.start))
+                self._data.append(value)
+                self._only_strays = False
+                return
+        try:
+            text = line.decode()
+            bad: Diagnostic | None = None
+        except UnicodeDecodeError as exc:
+            text = line.decode("utf-8", "replace")
+            bad = _invalid_utf8(line, ls, exc.start)
+        if comment:
             value = text[1:]
             if value[:1] == " ":
                 value = value[1:]
@@ -674,28 +682,6 @@ class SSEParser:
                 out.append(replace(bad, record=index))
             out.append(SSEComment(index, value, ls, end, time))
             return
-        opens = self._block_start < 0
-        if opens:
-            self._block_start = ls
-        self._event_only = False
-        self._block_lines.append(line)
-        if line.startswith(b"data:"):
-            # The most common line of LLM streams: decode only the value.
-            k = 6 if line[5:6] == b" " else 5
-            try:
-                value = _value(line, k)
-            except UnicodeDecodeError as exc:
-                value = line[k:].decode("utf-8", "replace")
-                self._block_diags.append(_invalid_utf8(line, ls, k + exc.start))
-            self._data.append(value)
-            self._only_strays = False
-            return
-        try:
-            text = line.decode()
-            bad = None
-        except UnicodeDecodeError as exc:
-            text = line.decode("utf-8", "replace")
-            bad = _invalid_utf8(line, ls, exc.start)
         if bad is not None:
             self._block_diags.append(bad)
         colon = text.find(":")
