@@ -35,6 +35,7 @@ CORE_PACKAGES = ("framing", "providers", "aggregate")
 CORE_MODULES = (
     "events.py",
     "pipeline.py",
+    "exchange_verdicts.py",
     "diagnostics.py",
     "limits.py",
     "output/strictjson.py",

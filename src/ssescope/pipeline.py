@@ -7,10 +7,9 @@ chunks as they arrive, it returns the unified events they completed, and
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import codes
 from .aggregate.aggregator import Aggregator, ToolCallState
@@ -21,9 +20,9 @@ from .aggregate.timing_summary import TimingSummary
 from .diagnostics import Diagnostic, diagnostic
 from .errors import UsageError
 from .events import UnifiedEvent
+from .exchange_verdicts import error_from_body, http_error, not_a_stream, websocket_end
 from .framing.framer import Framer, FramingParser
 from .framing.records import DataRecord, FramingOutput, Record, SSEComment, SSEEvent, Tail
-from .framing.sniff import describe_non_stream
 from .incremental import Incremental, close_once, refuse_feed_after_close
 from .limits import BOUNDED_CONTENT_CHARS, BOUNDED_RECORD_OFFSETS
 from .providers._base import Adapter, AdapterBase, AdapterOutput
@@ -39,42 +38,6 @@ _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
 _PASS_RECORDS = 64  # records framed by feed_many before they go through the engine
-
-
-def error_from_body(body: bytes) -> dict[str, Any]:
-    """The provider's error in an HTTP error body (``{"error": {...}}`` and its variants).
-
-    Returns:
-        ``{"type": ..., "message": ...}``; the message is the body text when it is not JSON.
-    """
-    try:
-        obj: Any = json.loads(body)
-    except ValueError:
-        return {"type": None, "message": body.decode("utf-8", "replace").strip()[:500]}
-    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
-        obj = obj[0]  # Gemini wraps errors in an array outside alt=sse
-    if isinstance(obj, dict):
-        err = obj.get("error", obj)
-        if isinstance(err, dict):
-            kind = err.get("type") or err.get("status") or err.get("code")
-            message = err.get("message") or json.dumps(err)
-            return {"type": None if kind is None else str(kind), "message": str(message)}
-        if isinstance(err, str):
-            return {"type": None, "message": err}
-    return {"type": None, "message": body.decode("utf-8", "replace")[:500]}
-
-
-def _cancel_sent(sent: tuple[str, ...]) -> bool:
-    """Whether the client's messages of a WebSocket stream include a ``response.cancel``."""
-    for text in sent:
-        if '"response.cancel"' in text:
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and obj.get("type") == "response.cancel":
-                return True
-    return False
 
 
 class Pipeline:
@@ -311,10 +274,10 @@ class Pipeline:
             times: the arrival time of each chunk (seconds since the request started).
 
         Returns:
-            The unified events (and diagnostics) the chunks completed, in order.
+            What :meth:`feed` returns for each chunk, one list after the other.
 
         Raises:
-            UsageError: if called after :meth:`close`.
+            UsageError: if called after :meth:`close`, or without one time per chunk.
         """
         if self._closed:
             refuse_feed_after_close()
@@ -481,28 +444,8 @@ class Pipeline:
         out.extend(tail)
         self._late_first_content()
         if source.websocket is not None:
-            self._websocket_end(source.websocket)
+            self._extra += websocket_end(source.websocket, self.aggregator)
         return out
-
-    def _websocket_end(self, ws: WebSocketEnd) -> None:
-        """Judge how the WebSocket that carried the stream ended (``docs/verdicts.md``)."""
-        end = ws.describe()
-        cancelled = not self.aggregator.terminal_seen and _cancel_sent(ws.sent)
-        if cancelled:
-            # the client asked for the cancel: what follows is its doing, not a cut
-            after = "the next response began" if ws.next_response else f"the WebSocket {end}"
-            self.aggregator.cancel(
-                f"the client sent response.cancel, and {after} before the terminal event"
-            )
-        if ws.next_response or not ws.known:
-            return
-        if ws.dropped:
-            self._extra.append(diagnostic(codes.WEBSOCKET_NO_CLOSE_FRAME))
-        elif ws.code is not None and ws.code != 1000:
-            self._extra.append(diagnostic(codes.WEBSOCKET_CLOSE_CODE, close_code=ws.code, end=end))
-        if not self.aggregator.terminal_seen and not cancelled:
-            self._extra.append(diagnostic(codes.WEBSOCKET_CLOSED_BEFORE_TERMINAL, end=end))
-            self.aggregator.cut(f"the WebSocket {end} before the terminal event")
 
     def _read_pending(self, pending: SSEEvent) -> list[AdapterOutput]:
         """Read an unterminated last event that is the provider's terminal event, whole
@@ -678,45 +621,6 @@ class Pipeline:
 
     # -- the end ----------------------------------------------------------------------
 
-    def _http_error(self, report: Report) -> None:
-        """An HTTP error answer is a failed response, whatever its body looks like."""
-        status = self.source.status
-        body = b"".join(self._head)
-        if not any(d.spec == codes.HTTP_ERROR_STATUS for d in report.diagnostics):
-            report.diagnostics.append(
-                diagnostic(
-                    codes.HTTP_ERROR_STATUS,
-                    0,
-                    form="body",
-                    status=status,
-                    decode=body.decode("utf-8", "replace"),
-                )
-            )
-        response = report.response
-        if response.status != "failed":
-            response.status = "failed"
-            response.status_reason = f"the server answered HTTP {status}"
-        if response.error is None:
-            response.error = {**error_from_body(body), "code": status, "record": None}
-
-    def _not_a_stream(self, report: Report) -> None:
-        """Not one record: say what the body is (empty, an HTML page, plain text)."""
-        found = describe_non_stream(b"".join(self._head), self._bytes)
-        if found is None:
-            return
-        report.diagnostics.append(found.diagnostic)
-        response = report.response
-        response.status_reason = found.reason
-        if found.status == "failed" and response.status == "truncated":
-            response.status = "failed"
-            if response.error is None:
-                response.error = {
-                    "type": None,
-                    "message": found.error,
-                    "code": None,
-                    "record": None,
-                }
-
     def _caps_reached(self) -> list[Diagnostic]:
         """A bounded pipeline's ``stream.memory-capped`` diagnostics, one per cap reached."""
         found: list[Diagnostic] = []
@@ -812,11 +716,12 @@ class Pipeline:
             artifacts=agg.agent.artifacts(),
             notifications=agg.agent.notifications(),
         )
-        http_error = self.source.status is not None and self.source.status >= 400
-        if not counts.total and not http_error:
-            self._not_a_stream(report)
-        if http_error:
-            self._http_error(report)
+        status = self.source.status
+        failed = status is not None and status >= 400
+        if not counts.total and not failed:
+            not_a_stream(report, b"".join(self._head), self._bytes)
+        if failed:
+            http_error(report, status, b"".join(self._head))
         self._report = report
         return report
 
