@@ -11,6 +11,11 @@ arrived: a proxy's ``: keep-alive`` comments and a provider's ``ping`` events ke
 flowing while the model is silent. Each ``timing.stall`` says its ``kind``: ``"bytes"``
 when nothing arrived, ``"content"`` when only such records did (a silence already reported
 as a bytes stall is not reported again as a content stall).
+
+:func:`compute_timing` reads every record's time at the end of the stream; a bounded
+pipeline gets the same figures as running ones, in constant memory, from
+:class:`~ssescope.aggregate.timing_summary.TimingSummary`. What both count alike is in
+:mod:`ssescope.aggregate.stalls`.
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ class _Candidate:
 
 
 class TimingSummary:
-    """:func:`compute_timing` as running figures: the same Timing and diagnostics, in
-    constant memory (what a bounded :class:`~ssescope.pipeline.Pipeline` keeps).
+    """:func:`~ssescope.aggregate.timing.compute_timing` as running figures: the same
+    Timing and diagnostics, in constant memory (what a bounded
+    :class:`~ssescope.pipeline.Pipeline` keeps).
 
     Feed every timed record in order with :meth:`append`; :meth:`result` gives what
     :func:`compute_timing` gives for the same records. The times of the first event and
