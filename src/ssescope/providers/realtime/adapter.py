@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from ...diagnostics import diagnostic
 from ...events import (
+    JSON,
     Audio,
     Finish,
     ProviderError,
@@ -30,7 +31,6 @@ from .._base import (
     error_fields,
     int_or_none,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
     token_count,
 )
@@ -76,7 +76,7 @@ class RealtimeAdapter(AdapterBase):
     name: ClassVar[str] = "realtime"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
+        super().__init__(framing, codes.UNEXPECTED_JSON)
         self._model: str | None = None
         self._format: str | None = None
         self._open = False  # a response was created and its response.done has not come
@@ -100,18 +100,14 @@ class RealtimeAdapter(AdapterBase):
             "error": self._error,
         }
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one server event to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         etype = obj.get("type")
         if not isinstance(etype, str):
             out.append(Unknown(record.index, "(no type)", obj))
-            return out
+            return
         handler = self._handlers.get(etype)
         if handler is not None:
             handler(obj, record, out)
@@ -137,7 +133,6 @@ class RealtimeAdapter(AdapterBase):
                 out.append(Snapshot(record.index, 0, "text", text, _part(obj)))
         elif etype not in QUIET_TYPES and not etype.startswith(QUIET_PREFIXES):
             out.append(Unknown(record.index, etype, obj))
-        return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: a response created but never done is cut; an error with no
