@@ -36,7 +36,7 @@ from ..containers.ws_forms import read_ws_exchange
 from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
-from .guard import LOOPBACK_HOSTS, HostGuard
+from .guard import HostGuard, allowed_host_names
 from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 from .ws_app import SocketLog, socket_endpoint
@@ -311,10 +311,9 @@ def make_app(
             WebSocketRoute("/{path:path}", socket),
         ]
     )
-    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
     app.add_middleware(
         HostGuard,
-        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
+        allowed_hosts=allowed_host_names(allowed_hosts),
         csp=SERVE_CSP,
     )
     return app

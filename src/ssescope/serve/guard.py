@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 __all__ = [
     "LOOPBACK_HOSTS",
     "HostGuard",
+    "allowed_host_names",
     "foreign_request",
     "header",
     "host_name",
@@ -30,6 +31,13 @@ __all__ = [
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The names a server bound to loopback answers to."""
+
+
+def allowed_host_names(hosts: Iterable[str] | None) -> frozenset[str] | None:
+    """A :class:`HostGuard`'s ``allowed_hosts`` for a server told ``hosts``: the loopback
+    names when ``None``, no check when empty, else those names in lower case."""
+    names = LOOPBACK_HOSTS if hosts is None else tuple(hosts)
+    return frozenset(h.lower() for h in names) if names else None
 
 
 def security_headers(csp: str) -> list[tuple[bytes, bytes]]:

@@ -51,7 +51,7 @@ from ..errors import UsageError
 from ..output import strictjson
 from ..output.redaction import redact_report
 from ..providers.registry import PROVIDERS
-from ..serve.guard import LOOPBACK_HOSTS, HostGuard, foreign_request
+from ..serve.guard import LOOPBACK_HOSTS, HostGuard, allowed_host_names, foreign_request
 from .analysis import analyse, build_capture
 from .examples import find_examples
 from .live import live_routes
@@ -328,10 +328,9 @@ def create_app(
             *live_routes(live_dir),
         ]
     )
-    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
     app.add_middleware(
         HostGuard,
-        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
+        allowed_hosts=allowed_host_names(allowed_hosts),
         csp=CSP,
         refuse=_foreign,
     )
