@@ -143,9 +143,13 @@ class AdapterBase:
         self, record: DataRecord, out: list[AdapterOutput], unexpected: Code
     ) -> dict[str, JSON] | None:
         """Note ``record`` as the last one and decode its object (:func:`decode_object`)."""
+        self._note(record)
+        return decode_object(record, out, unexpected)
+
+    def _note(self, record: DataRecord) -> None:
+        """Note ``record`` as the last one, where end-of-stream findings are reported."""
         self._last_index = record.index
         self._last_end = record.end
-        return decode_object(record, out, unexpected)
 
     def _unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
         """What ``close`` reports for a protocol whose response ends with a marker:

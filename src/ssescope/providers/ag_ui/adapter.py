@@ -128,8 +128,7 @@ class AgUiAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
+        self._note(record)
         data = record.data
         try:  # (decode_object's first step, inlined: most records are one small object)
             decoded: JSON = _loads(data)
