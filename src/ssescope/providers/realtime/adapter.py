@@ -4,7 +4,7 @@ docstring)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ...diagnostics import diagnostic
 from ...events import (
@@ -49,6 +49,8 @@ from .maps import (
 )
 
 __all__ = ["RealtimeAdapter"]
+
+_T = TypeVar("_T")
 
 _Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
 
@@ -162,17 +164,25 @@ class RealtimeAdapter(AdapterBase):
     def _delta(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> str | None:
-        delta = obj.get("delta")
-        if isinstance(delta, str):
-            return delta
+        return self._typed(etype, obj, "delta", str, "a string", record, out)
+
+    def _typed(
+        self,
+        etype: str,
+        obj: dict[str, Any],
+        key: str,
+        kind: type[_T],
+        expected: str,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> _T | None:
+        """``obj[key]`` when it is a ``kind``; else ``None``, reported as an invalid field."""
+        value = obj.get(key)
+        if isinstance(value, kind):
+            return value
         out.append(
             diag(
-                codes.INVALID_FIELD,
-                record,
-                etype=etype,
-                field="delta",
-                expected="a string",
-                value=delta,
+                codes.INVALID_FIELD, record, etype=etype, field=key, expected=expected, value=value
             )
         )
         return None
@@ -208,20 +218,8 @@ class RealtimeAdapter(AdapterBase):
     def _response(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> dict[str, Any]:
-        resp = obj.get("response")
-        if isinstance(resp, dict):
-            return resp
-        out.append(
-            diag(
-                codes.INVALID_FIELD,
-                record,
-                etype=etype,
-                field="response",
-                expected="an object",
-                value=resp,
-            )
-        )
-        return {}
+        resp = self._typed(etype, obj, "response", dict, "an object", record, out)
+        return {} if resp is None else resp
 
     # -- session and response lifecycle ----------------------------------------------
 
