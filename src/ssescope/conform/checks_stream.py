@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import by_codes, check, evidence_at, passed, skipped
+from ._judges import by_codes_when_asked, check, evidence_at, passed, skipped
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
 from .wire import Wire
@@ -19,14 +19,11 @@ def _terminal_reached(exchange: Exchange) -> Outcome:
     return Outcome("fail", (evidence_at(exchange, report.response.status_reason, last),))
 
 
-_NOT_STREAMED = by_codes(("stream.not-streamed",))
-
-
-def _streamed(exchange: Exchange) -> Outcome:
-    expect = exchange.expect
-    if expect is not None and expect.stream is False:
-        return skipped("the request did not ask for a stream (`stream` is not true)")
-    return _NOT_STREAMED(exchange)
+_streamed = by_codes_when_asked(
+    ("stream.not-streamed",),
+    "stream",
+    "the request did not ask for a stream (`stream` is not true)",
+)
 
 
 def _error_not_completed(exchange: Exchange) -> Outcome:
