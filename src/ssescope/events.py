@@ -29,7 +29,9 @@ record and frozen construction costs about 5x more; treat them as immutable. Eac
 its ``__init__`` by hand (``init=False``), which the compiled core compiles natively: the
 ``__init__`` that ``dataclass`` generates stays interpreted even in a compiled class. A
 field added to an event is added to its ``__init__`` too (``tests/test_hand_written_init.py``
-compares each with the generated one).
+compares each with the generated one). Events of the same fields share them through a
+base class (:class:`TextDelta`, :class:`ReasoningDelta` and :class:`RefusalDelta`); each
+class stays its own type, matched by ``isinstance`` and never by a base.
 """
 
 from __future__ import annotations
@@ -85,7 +87,18 @@ Status = Literal["completed", "incomplete", "failed", "truncated", "cancelled"]
 
 
 @dataclass(slots=True, init=False)
-class ResponseStart:
+class _Event:
+    """What every unified event has beside its fields: its ``type``."""
+
+    @property
+    def type(self) -> str:
+        """The event type, e.g. "text-delta" (looked up by class: the compiled core cannot
+        give a dataclass a class constant)."""
+        return _TYPES[type(self)]
+
+
+@dataclass(slots=True, init=False)
+class ResponseStart(_Event):
     """A response began (``message_start``, ``response.created``, a first chunk of a new id).
 
     A ``ResponseStart`` after a :class:`Terminal` begins a new response in the Report.
@@ -100,16 +113,11 @@ class ResponseStart:
         self.id = id
         self.model = model
 
-    @property
-    def type(self) -> str:
-        """The event type, "response-start" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "response-start"
-
 
 @dataclass(slots=True, init=False)
-class TextDelta:
-    """A piece of reply text, appended to ``part`` of ``output``."""
+class _TextPiece(_Event):
+    """The fields of a piece of text appended to ``part`` of ``output`` (a reply's text, its
+    reasoning, its refusal)."""
 
     record: int
     output: int
@@ -122,25 +130,20 @@ class TextDelta:
         self.text = text
         self.part = part
 
-    @property
-    def type(self) -> str:
-        """The event type, "text-delta" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "text-delta"
+
+@dataclass(slots=True, init=False)
+class TextDelta(_TextPiece):
+    """A piece of reply text, appended to ``part`` of ``output``."""
 
 
 @dataclass(slots=True, init=False)
-class ReasoningDelta:
+class ReasoningDelta(_TextPiece):
     """A piece of reasoning, kept apart from the text.
 
     ``kind`` says which spelling it came from: ``"text"`` (raw reasoning / thinking),
     ``"summary"`` (a reasoning summary), ``"plan"`` (Cohere's tool plan).
     """
 
-    record: int
-    output: int
-    text: str
-    part: PartKey = None
     kind: str = "text"
 
     def __init__(
@@ -152,15 +155,9 @@ class ReasoningDelta:
         self.part = part
         self.kind = kind
 
-    @property
-    def type(self) -> str:
-        """The event type, "reasoning-delta" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "reasoning-delta"
-
 
 @dataclass(slots=True, init=False)
-class ReasoningMeta:
+class ReasoningMeta(_Event):
     """Opaque reasoning data: a signature (which *replaces* any earlier one), redacted or
     encrypted reasoning (kept as it came, counted, never shown as text)."""
 
@@ -187,37 +184,14 @@ class ReasoningMeta:
         self.redacted = redacted
         self.encrypted = encrypted
 
-    @property
-    def type(self) -> str:
-        """The event type, "reasoning-meta" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "reasoning-meta"
-
 
 @dataclass(slots=True, init=False)
-class RefusalDelta:
+class RefusalDelta(_TextPiece):
     """A piece of refusal text (OpenAI ``delta.refusal``, a Responses refusal part)."""
 
-    record: int
-    output: int
-    text: str
-    part: PartKey = None
-
-    def __init__(self, record: int, output: int, text: str, part: PartKey = None) -> None:
-        self.record = record
-        self.output = output
-        self.text = text
-        self.part = part
-
-    @property
-    def type(self) -> str:
-        """The event type, "refusal-delta" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "refusal-delta"
-
 
 @dataclass(slots=True, init=False)
-class ToolCallDelta:
+class ToolCallDelta(_Event):
     """A fragment of a tool call: any of its identity fields and/or an arguments piece.
 
     ``kind`` is ``"function"`` (a client tool), ``"custom"`` (freeform input),
@@ -257,15 +231,9 @@ class ToolCallDelta:
         self.kind = kind
         self.format = format
 
-    @property
-    def type(self) -> str:
-        """The event type, "tool-call-delta" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "tool-call-delta"
-
 
 @dataclass(slots=True, init=False)
-class ToolCall:
+class ToolCall(_Event):
     """A whole tool call in one piece (Groq, Mistral, Ollama, Gemini ``functionCall``).
 
     ``arguments`` is the raw argument string (compact JSON when the wire sent an object).
@@ -304,15 +272,9 @@ class ToolCall:
         self.format = format
         self.complete = complete
 
-    @property
-    def type(self) -> str:
-        """The event type, "tool-call" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "tool-call"
-
 
 @dataclass(slots=True, init=False)
-class ToolCallEnd:
+class ToolCallEnd(_Event):
     """The protocol says one call is finished (``content_block_stop``,
     ``function_call_arguments.done``, ``tool-call-end``…).
 
@@ -343,15 +305,9 @@ class ToolCallEnd:
         self.arguments = arguments
         self.name = name
 
-    @property
-    def type(self) -> str:
-        """The event type, "tool-call-end" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "tool-call-end"
-
 
 @dataclass(slots=True, init=False)
-class ToolCallsEnd:
+class ToolCallsEnd(_Event):
     """Every open call of ``output`` is finished (protocols without a per-call end marker:
     OpenAI Chat emits this when the choice's ``finish_reason`` arrives)."""
 
@@ -362,15 +318,9 @@ class ToolCallsEnd:
         self.record = record
         self.output = output
 
-    @property
-    def type(self) -> str:
-        """The event type, "tool-calls-end" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "tool-calls-end"
-
 
 @dataclass(slots=True, init=False)
-class ServerToolResult:
+class ServerToolResult(_Event):
     """A result of a provider-executed tool, delivered whole (Anthropic
     ``web_search_tool_result``, Vercel ``tool-output-available``)."""
 
@@ -394,15 +344,9 @@ class ServerToolResult:
         self.result_type = result_type
         self.content = content
 
-    @property
-    def type(self) -> str:
-        """The event type, "server-tool-result" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "server-tool-result"
-
 
 @dataclass(slots=True, init=False)
-class Citation:
+class Citation(_Event):
     """A citation or annotation attached to the output's text, kept as the provider sent it."""
 
     record: int
@@ -416,15 +360,9 @@ class Citation:
         self.citation = citation
         self.part = part
 
-    @property
-    def type(self) -> str:
-        """The event type, "citation" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "citation"
-
 
 @dataclass(slots=True, init=False)
-class Compaction:
+class Compaction(_Event):
     """A piece of a context-compaction block (Anthropic's ``compaction``): its ``summary``
     text is appended to the block's; its opaque ``encrypted`` content, when given,
     replaces the block's (the latest is the one to send back), kept as it came."""
@@ -449,15 +387,9 @@ class Compaction:
         self.summary = summary
         self.encrypted = encrypted
 
-    @property
-    def type(self) -> str:
-        """The event type, "compaction" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "compaction"
-
 
 @dataclass(slots=True, init=False)
-class Snapshot:
+class Snapshot(_Event):
     """A complete value the protocol restates (``*.done`` events, ``output_item.done``).
 
     Never appended. Compared with what the deltas built for ``field`` of ``part``; on a
@@ -485,15 +417,9 @@ class Snapshot:
         self.value = value
         self.part = part
 
-    @property
-    def type(self) -> str:
-        """The event type, "snapshot" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "snapshot"
-
 
 @dataclass(slots=True, init=False)
-class Usage:
+class Usage(_Event):
     """Token usage as the provider reported it.
 
     ``values`` maps the normalised names ``input_tokens``, ``output_tokens``,
@@ -514,15 +440,9 @@ class Usage:
         self.raw = raw
         self.source = source
 
-    @property
-    def type(self) -> str:
-        """The event type, "usage" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "usage"
-
 
 @dataclass(slots=True, init=False)
-class Finish:
+class Finish(_Event):
     """The finish reason of one output; a later non-null value replaces an earlier one."""
 
     record: int
@@ -538,15 +458,9 @@ class Finish:
         self.reason = reason
         self.raw = raw
 
-    @property
-    def type(self) -> str:
-        """The event type, "finish" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "finish"
-
 
 @dataclass(slots=True, init=False)
-class Terminal:
+class Terminal(_Event):
     """The protocol's explicit end marker arrived (``[DONE]``, ``message_stop``,
     ``response.completed``…), with the status it implies and a short reason."""
 
@@ -559,15 +473,9 @@ class Terminal:
         self.status = status
         self.reason = reason
 
-    @property
-    def type(self) -> str:
-        """The event type, "terminal" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "terminal"
-
 
 @dataclass(slots=True, init=False)
-class ProviderError:
+class ProviderError(_Event):
     """The provider reported an error inside the stream. The response's status is
     ``failed`` unless a later terminal marker says otherwise."""
 
@@ -591,15 +499,9 @@ class ProviderError:
         self.code = code
         self.raw = raw
 
-    @property
-    def type(self) -> str:
-        """The event type, "provider-error" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "provider-error"
-
 
 @dataclass(slots=True, init=False)
-class Audio:
+class Audio(_Event):
     """Audio output: base64 ``data`` and/or a ``transcript`` piece. Never text."""
 
     record: int
@@ -625,15 +527,9 @@ class Audio:
         self.format = format
         self.id = id
 
-    @property
-    def type(self) -> str:
-        """The event type, "audio" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "audio"
-
 
 @dataclass(slots=True, init=False)
-class Unknown:
+class Unknown(_Event):
     """A record of a type the adapter does not know; counted per type, passed through."""
 
     record: int
@@ -645,15 +541,9 @@ class Unknown:
         self.event_type = event_type
         self.raw = raw
 
-    @property
-    def type(self) -> str:
-        """The event type, "unknown" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "unknown"
-
 
 @dataclass(slots=True, init=False)
-class StateChange:
+class StateChange(_Event):
     """A change of the shared state an agent stream keeps with its client (AG-UI's
     ``STATE_SNAPSHOT`` / ``STATE_DELTA``, and the like).
 
@@ -681,15 +571,9 @@ class StateChange:
         self.value = value
         self.applied = applied
 
-    @property
-    def type(self) -> str:
-        """The event type, "state" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "state"
-
 
 @dataclass(slots=True, init=False)
-class TaskUpdate:
+class TaskUpdate(_Event):
     """The task an agent stream reports on took a state (A2A's task snapshot and
     status-update events, and the like).
 
@@ -731,15 +615,9 @@ class TaskUpdate:
         self.role = role
         self.interrupted = interrupted
 
-    @property
-    def type(self) -> str:
-        """The event type, "task-update" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "task-update"
-
 
 @dataclass(slots=True, init=False)
-class AgentMessage:
+class AgentMessage(_Event):
     """A message the agent sent in a task stream that is not a state change (an A2A
     ``message`` event after the task began): kept with the task, not as the reply."""
 
@@ -752,15 +630,9 @@ class AgentMessage:
         self.text = text
         self.role = role
 
-    @property
-    def type(self) -> str:
-        """The event type, "agent-message" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "agent-message"
-
 
 @dataclass(slots=True, init=False)
-class ArtifactChunk:
+class ArtifactChunk(_Event):
     """A chunk of an artifact, an output an agent builds apart from its messages (A2A's
     artifact-update events).
 
@@ -804,15 +676,9 @@ class ArtifactChunk:
         self.name = name
         self.description = description
 
-    @property
-    def type(self) -> str:
-        """The event type, "artifact-chunk" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "artifact-chunk"
-
 
 @dataclass(slots=True, init=False)
-class Notification:
+class Notification(_Event):
     """A record the client received beside the reply: not part of it, not its end (MCP's
     ``notifications/progress`` and ``notifications/message``, a server-to-client request).
 
@@ -836,12 +702,6 @@ class Notification:
         self.summary = summary
         self.request_id = request_id
 
-    @property
-    def type(self) -> str:
-        """The event type, "notification" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "notification"
-
 
 UnifiedEvent: TypeAlias = (
     "ResponseStart | TextDelta | ReasoningDelta | ReasoningMeta | RefusalDelta | ToolCallDelta"
@@ -850,3 +710,31 @@ UnifiedEvent: TypeAlias = (
     " | Finish | Terminal | ProviderError | Audio | StateChange | TaskUpdate | AgentMessage"
     " | ArtifactChunk | Notification | Unknown"
 )
+
+_TYPES: dict[type, str] = {
+    ResponseStart: "response-start",
+    TextDelta: "text-delta",
+    ReasoningDelta: "reasoning-delta",
+    ReasoningMeta: "reasoning-meta",
+    RefusalDelta: "refusal-delta",
+    ToolCallDelta: "tool-call-delta",
+    ToolCall: "tool-call",
+    ToolCallEnd: "tool-call-end",
+    ToolCallsEnd: "tool-calls-end",
+    ServerToolResult: "server-tool-result",
+    Citation: "citation",
+    Compaction: "compaction",
+    Snapshot: "snapshot",
+    Usage: "usage",
+    Finish: "finish",
+    Terminal: "terminal",
+    ProviderError: "provider-error",
+    Audio: "audio",
+    Unknown: "unknown",
+    StateChange: "state",
+    TaskUpdate: "task-update",
+    AgentMessage: "agent-message",
+    ArtifactChunk: "artifact-chunk",
+    Notification: "notification",
+}
+"""Each event class's ``type``."""

@@ -43,7 +43,7 @@ __getattr__ = lazy_exports(__name__, __all__)
 from __future__ import annotations
 
 from ...codes.aggregate import PROVIDER_ERROR
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page("acme", "# Acme diagnostics\\n\\nCodes raised by the Acme adapter.\\n")
 
@@ -75,11 +75,9 @@ EMPTY_DELTA = Code(
     "- **Means:** an empty text.\\n- **Example:** `{\\"acme\\":\\"\\"}`\\n- **What to do:** nothing.\\n",
 )
 
-CODES: tuple[Code, ...] = (UNEXPECTED_JSON, MISSING_DONE, EMPTY_DELTA)
-
 ERROR = Form(PROVIDER_ERROR, "acme", "Acme reported an error: {text!q:200}.")
 
-FORMS: tuple[Form, ...] = (ERROR,)
+CODES, FORMS = declared(vars(), PAGE)
 ''',
     "adapter.py": '''"""The AcmeAdapter (see the package docstring)."""
 

@@ -17,6 +17,7 @@ __all__ = [
     "FAIL_ON_HELP",
     "FOLDER",
     "PROVIDER_CHOICE",
+    "SECONDS",
     "allow_host_option",
     "connection_limit_options",
     "framing_option",
@@ -24,6 +25,7 @@ __all__ = [
     "idle_threshold_option",
     "parse_fail_on",
     "provider_option",
+    "seconds_option",
     "timing_options",
 ]
 
@@ -31,6 +33,14 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 PROVIDER_CHOICE = click.Choice(["auto", *PROVIDERS])
 """``--provider``: auto or one of the provider adapters."""
+
+SECONDS = click.FloatRange(min=0.0, min_open=True)
+"""An option's value that is a number of seconds, more than 0."""
+
+
+def seconds_option(name: str, default: float, help: str) -> Callable[[_F], _F]:
+    """An option of a number of seconds (more than 0), its default shown."""
+    return click.option(name, type=SECONDS, default=default, show_default=True, help=help)
 
 
 def provider_option(func: _F) -> _F:
@@ -42,7 +52,7 @@ def idle_threshold_option(func: _F) -> _F:
     """Add ``--idle-threshold SECONDS``: a fixed stall threshold (see docs/timing.md)."""
     return click.option(
         "--idle-threshold",
-        type=click.FloatRange(min=0.0, min_open=True),
+        type=SECONDS,
         default=None,
         metavar="SECONDS",
         help="A silence this long is a timing.stall: a fixed threshold instead of the "
@@ -84,12 +94,10 @@ def connection_limit_options(func: _F) -> _F:
         help="Connections open at once; more get 503 (default: what the open-file limit "
         "allows, a third of it).",
     )(func)
-    return click.option(
+    return seconds_option(
         "--header-timeout",
-        type=click.FloatRange(min=0.0, min_open=True),
-        default=10.0,
-        show_default=True,
-        help="Seconds a connection has to send a whole request head (then 408 and closed).",
+        10.0,
+        "Seconds a connection has to send a whole request head (then 408 and closed).",
     )(func)
 
 

@@ -20,6 +20,7 @@ from .options import (
     connection_limit_options,
     host_option,
     idle_threshold_option,
+    seconds_option,
     timing_options,
 )
 from .otel_options import header_pairs, load_otel, otel_options
@@ -103,20 +104,12 @@ def _routes(values: tuple[str, ...]) -> list[tuple[str, str]]:
     help="Read every exchange as this provider.",
 )
 @idle_threshold_option
-@click.option(
-    "--finish-grace",
-    type=click.FloatRange(min=0.0, min_open=True),
-    default=5.0,
-    show_default=True,
-    help="Seconds to wait for the upstream to close after the terminal marker.",
+@seconds_option(
+    "--finish-grace", 5.0, "Seconds to wait for the upstream to close after the terminal marker."
 )
 @connection_limit_options
-@click.option(
-    "--idle-timeout",
-    type=click.FloatRange(min=0.0, min_open=True),
-    default=60.0,
-    show_default=True,
-    help="Seconds to wait for the next piece of a request body (then 408).",
+@seconds_option(
+    "--idle-timeout", 60.0, "Seconds to wait for the next piece of a request body (then 408)."
 )
 @click.option("--web", is_flag=True, help="Also serve the web page, with its Live view.")
 @click.option(

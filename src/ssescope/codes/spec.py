@@ -20,6 +20,7 @@ __all__ = [
     "Severity",
     "code_block",
     "compile_template",
+    "declared",
     "example_doc",
 ]
 
@@ -167,3 +168,18 @@ class Form:
         if not self._compiled:
             self._compiled.append(compile_template(self.message))
         return self._compiled[0]
+
+
+def declared(
+    namespace: Mapping[str, object], page: Page
+) -> tuple[tuple[Code, ...], tuple[Form, ...]]:
+    """The codes of ``page`` and the forms that a codes module defines, in the order it
+    defines them (the order its page documents them).
+
+    ``namespace`` is the module's ``vars()``; codes it imports from other pages are not its
+    own. A provider's codes module ends with ``CODES, FORMS = declared(vars(), PAGE)``, so
+    that a code is written once and is listed by being defined.
+    """
+    values = list(namespace.values())
+    codes = tuple(v for v in values if isinstance(v, Code) and v.page is page)
+    return codes, tuple(v for v in values if isinstance(v, Form))

@@ -12,6 +12,7 @@ __all__ = [
     "EXCERPT",
     "MAX_EVIDENCE",
     "by_codes",
+    "by_codes_when_asked",
     "check",
     "evidence_at",
     "needs_headers",
@@ -64,6 +65,20 @@ def by_codes(codes: Iterable[str]) -> Judge:
         )
 
     return judge
+
+
+def by_codes_when_asked(codes: Iterable[str], asked: str, why: str) -> Judge:
+    """:func:`by_codes`, skipped (``why``) when the request did not ask for what the codes
+    miss: its expectation's ``asked`` field (``usage``, ``stream``) is ``False``."""
+    judge = by_codes(codes)
+
+    def when_asked(exchange: Exchange) -> Outcome:
+        expect = exchange.expect
+        if expect is not None and getattr(expect, asked) is False:
+            return skipped(why)
+        return judge(exchange)
+
+    return when_asked
 
 
 def check(

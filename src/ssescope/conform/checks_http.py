@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import by_codes, check, evidence_at, needs_headers, passed, skipped
+from ._judges import (
+    by_codes_when_asked,
+    check,
+    evidence_at,
+    needs_headers,
+    passed,
+    skipped,
+)
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
 
@@ -91,14 +98,11 @@ def _status_ok(exchange: Exchange) -> Outcome:
     return passed()
 
 
-_USAGE_MISSING = by_codes(("usage.missing",))
-
-
-def _usage_reported(exchange: Exchange) -> Outcome:
-    expect = exchange.expect
-    if expect is not None and expect.usage is False:
-        return skipped("the request did not ask for usage (request.usage-as-asked judges it)")
-    return _USAGE_MISSING(exchange)
+_usage_reported = by_codes_when_asked(
+    ("usage.missing",),
+    "usage",
+    "the request did not ask for usage (request.usage-as-asked judges it)",
+)
 
 
 CHECKS: tuple[Check, ...] = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import _sources as src
-from ._judges import by_codes, check, evidence_at, passed, skipped
+from ._judges import by_codes_when_asked, check, evidence_at, passed, skipped
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
 from .wire import Wire
@@ -19,14 +19,11 @@ def _terminal_reached(exchange: Exchange) -> Outcome:
     return Outcome("fail", (evidence_at(exchange, report.response.status_reason, last),))
 
 
-_NOT_STREAMED = by_codes(("stream.not-streamed",))
-
-
-def _streamed(exchange: Exchange) -> Outcome:
-    expect = exchange.expect
-    if expect is not None and expect.stream is False:
-        return skipped("the request did not ask for a stream (`stream` is not true)")
-    return _NOT_STREAMED(exchange)
+_streamed = by_codes_when_asked(
+    ("stream.not-streamed",),
+    "stream",
+    "the request did not ask for a stream (`stream` is not true)",
+)
 
 
 def _error_not_completed(exchange: Exchange) -> Outcome:
@@ -46,34 +43,38 @@ def _wire(exchange: Exchange) -> Wire | None:
     return wire
 
 
+def _counted(
+    exchange: Exchange, count: int, text: str, record: int | None = None, offset: int | None = None
+) -> Outcome:
+    """Passed when ``count`` is 0; else failed, with ``text`` (``{n}`` the count) as the
+    evidence at ``record`` or ``offset``, the first place the wire showed it."""
+    if not count:
+        return passed()
+    return Outcome("fail", (evidence_at(exchange, text.format(n=count), record, offset),))
+
+
 def _lf_lines(exchange: Exchange) -> Outcome:
     wire = _wire(exchange)
     if wire is None:
         return skipped("not an SSE stream")
-    if not wire.cr_lines:
-        return passed()
-    text = f"{wire.cr_lines} event(s) with CR or CRLF line ends"
-    return Outcome("fail", (evidence_at(exchange, text, offset=wire.first_cr),))
+    text = "{n} event(s) with CR or CRLF line ends"
+    return _counted(exchange, wire.cr_lines, text, offset=wire.first_cr)
 
 
 def _one_data_line(exchange: Exchange) -> Outcome:
     wire = _wire(exchange)
     if wire is None:
         return skipped("not an SSE stream")
-    if not wire.multi_line_data:
-        return passed()
-    text = f"{wire.multi_line_data} event(s) with their data over several data: lines"
-    return Outcome("fail", (evidence_at(exchange, text, record=wire.first_multi_line),))
+    text = "{n} event(s) with their data over several data: lines"
+    return _counted(exchange, wire.multi_line_data, text, record=wire.first_multi_line)
 
 
 def _whole_characters(exchange: Exchange) -> Outcome:
     wire = exchange.wire
     if wire is None or not wire.chunked:
         return skipped("the chunk boundaries are not known")
-    if not wire.split_chars:
-        return passed()
-    text = f"{wire.split_chars} chunk boundary(ies) inside a UTF-8 character"
-    return Outcome("fail", (evidence_at(exchange, text, offset=wire.first_split),))
+    text = "{n} chunk boundary(ies) inside a UTF-8 character"
+    return _counted(exchange, wire.split_chars, text, offset=wire.first_split)
 
 
 def _chat_rule(what: str) -> Judge:
@@ -94,11 +95,7 @@ def _chat_rule(what: str) -> Judge:
         shape = None if exchange.wire is None else exchange.wire.chat
         if shape is None:
             return skipped("no chat chunks were read")
-        count = getattr(shape, what)
-        if not count:
-            return passed()
-        text = texts[what].format(n=count)
-        return Outcome("fail", (evidence_at(exchange, text, record=getattr(shape, first)),))
+        return _counted(exchange, getattr(shape, what), texts[what], getattr(shape, first))
 
     return judge
 

@@ -121,30 +121,29 @@ class JSONArrayParser:
         n = len(data)
         piece_from = i  # start of the bytes of the current element within data
         while i < n:
-            if self._phase == _ELEMENT:
-                if self._in_string:
-                    if self._escape:
-                        self._escape = False
-                        i += 1
-                        continue
-                    m = _IN_STRING.search(data, i)
-                    if m is None:
-                        i = n
-                        break
-                    i = m.end()
-                    if m.group() == b"\\":
-                        self._escape = True
-                        continue
-                    self._in_string = False
-                    if self._scalar and self._depth == 0:
-                        self._emit(data, piece_from, i, base, out, time)
+            if self._phase == _ELEMENT and self._in_string:
+                if self._escape:
+                    self._escape = False
+                    i += 1
                     continue
-                m = _STRUCT.search(data, i)
+                m = _IN_STRING.search(data, i)
                 if m is None:
                     i = n
                     break
-                tok = m.group()
-                c = tok[0]
+                i = m.end()
+                if m.group() == b"\\":
+                    self._escape = True
+                    continue
+                self._in_string = False
+                if self._scalar and self._depth == 0:
+                    self._emit(data, piece_from, i, base, out, time)
+                continue
+            m = _STRUCT.search(data, i)
+            if m is None:
+                i = n
+                break
+            c = m.group()[0]
+            if self._phase == _ELEMENT:
                 if self._scalar and self._depth == 0 and c in _STRUCTURAL:
                     # end of a bare literal: emit without what follows it
                     self._emit(data, piece_from, m.start(), base, out, time)
@@ -160,12 +159,6 @@ class JSONArrayParser:
                     if self._depth == 0 and not self._scalar:
                         self._emit(data, piece_from, i, base, out, time)
                 continue
-            m = _STRUCT.search(data, i)
-            if m is None:
-                i = n
-                break
-            tok = m.group()
-            c = tok[0]
             start = m.start()
             if self._phase in (_BEFORE, _AFTER):
                 i = m.end()

@@ -35,7 +35,18 @@ __all__ = [
 
 
 @dataclass(slots=True, init=False)
-class SSEEvent:
+class _Kinded:
+    """What every record (and the tail) has beside its fields: its ``kind``."""
+
+    @property
+    def kind(self) -> str:
+        """The record kind, e.g. "event" (looked up by class: the compiled core cannot give a
+        dataclass a class constant)."""
+        return _KINDS[type(self)]
+
+
+@dataclass(slots=True, init=False)
+class SSEEvent(_Kinded):
     """A dispatched Server-Sent Event (WHATWG HTML §9.2.6).
 
     Attributes:
@@ -78,15 +89,9 @@ class SSEEvent:
         self.end = end
         self.time = time
 
-    @property
-    def kind(self) -> str:
-        """The record kind, "event" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "event"
-
 
 @dataclass(slots=True, init=False)
-class SSEComment:
+class SSEComment(_Kinded):
     """A comment line (``: keep-alive``): not an event, kept for the timeline.
 
     ``text`` is everything after the colon, with one leading space removed.
@@ -107,15 +112,9 @@ class SSEComment:
         self.end = end
         self.time = time
 
-    @property
-    def kind(self) -> str:
-        """The record kind, "comment" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "comment"
-
 
 @dataclass(slots=True, init=False)
-class JSONRecord:
+class JSONRecord(_Kinded):
     """One JSON value of an NDJSON line, a JSON-array element or a binary frame payload.
 
     ``data`` is the raw text of the value (not yet decoded: decoding, and reporting
@@ -146,15 +145,9 @@ class JSONRecord:
         self.time = time
         self.event = event
 
-    @property
-    def kind(self) -> str:
-        """The record kind, "json" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "json"
-
 
 @dataclass(slots=True, init=False)
-class Tail:
+class Tail(_Kinded):
     """The bytes after the last complete record that no record took: where a stream was cut.
 
     Not a record (it is never dispatched and has no index); a framer keeps it in its
@@ -178,12 +171,6 @@ class Tail:
         self.raw = raw
         self.code = code
 
-    @property
-    def kind(self) -> str:
-        """The record kind, "tail" (a property: the compiled core cannot give a
-        dataclass a class constant)."""
-        return "tail"
-
 
 DataRecord: TypeAlias = "SSEEvent | JSONRecord"
 """A record that carries a payload for the provider layer."""
@@ -193,3 +180,11 @@ Record: TypeAlias = "SSEEvent | SSEComment | JSONRecord"
 
 FramingOutput: TypeAlias = "SSEEvent | SSEComment | JSONRecord | Diagnostic"
 """What ``feed``/``close`` of a framer return: records and diagnostics, in stream order."""
+
+_KINDS: dict[type, str] = {
+    SSEEvent: "event",
+    SSEComment: "comment",
+    JSONRecord: "json",
+    Tail: "tail",
+}
+"""Each record class's ``kind``."""

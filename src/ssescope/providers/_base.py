@@ -94,25 +94,46 @@ class AdapterBase:
 
     ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept the one
     way every layer keeps it: ``feed`` starts with ``if self._closed:
-    refuse_feed_after_close()``, ``close`` with ``close_once(self)``.
+    refuse_feed_after_close()`` (the base's ``feed`` does, for the adapters that give it
+    their ``unexpected`` code), ``close`` with ``close_once(self)``.
     """
 
     name: ClassVar[str]
 
-    def __init__(self, framing: str) -> None:
+    def __init__(self, framing: str, unexpected: Code | None = None) -> None:
         self._closed = False
         self.framing = framing
         self._started = False
         self._last_index = 0
         self._last_end = 0
+        self._unexpected = unexpected
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
-        """Map one data record to events and diagnostics (each adapter's own).
+        """Map one data record to events and diagnostics.
+
+        For an adapter whose every record is one JSON event object (it gives the base
+        ``unexpected``, its code for JSON that is not an object): the object is decoded
+        and handed to ``_feed_object``. Any other adapter writes its own ``feed``.
 
         Declared here so that mypy holds every adapter's ``feed`` to this shape, and
         through it to :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
         """
-        raise NotImplementedError(f"{type(self).__name__} does not read records")
+        if self._closed:
+            refuse_feed_after_close()
+        unexpected = self._unexpected
+        if unexpected is None:
+            raise NotImplementedError(f"{type(self).__name__} does not read records")
+        out: list[AdapterOutput] = []
+        obj = self._object(record, out, unexpected)
+        if obj is not None:
+            self._feed_object(obj, record, out)
+        return out
+
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
+        """Map the decoded event object of ``record`` (see ``feed``)."""
+        raise NotImplementedError(f"{type(self).__name__} does not read event objects")
 
     def close(self) -> list[AdapterOutput]:
         """End of stream: report what the protocol left unfinished (each adapter's own)."""
@@ -122,9 +143,13 @@ class AdapterBase:
         self, record: DataRecord, out: list[AdapterOutput], unexpected: Code
     ) -> dict[str, JSON] | None:
         """Note ``record`` as the last one and decode its object (:func:`decode_object`)."""
+        self._note(record)
+        return decode_object(record, out, unexpected)
+
+    def _note(self, record: DataRecord) -> None:
+        """Note ``record`` as the last one, where end-of-stream findings are reported."""
         self._last_index = record.index
         self._last_end = record.end
-        return decode_object(record, out, unexpected)
 
     def _unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
         """What ``close`` reports for a protocol whose response ends with a marker:

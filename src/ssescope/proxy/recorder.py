@@ -44,7 +44,7 @@ from .folder import RecordFolder
 from .headers import header, redact_pairs
 from .redact import LineRedactor, redact_json, redact_value
 from .tape import Tape
-from .ws_record import SocketTape, close_socket, message, open_socket
+from .ws_record import SocketClose, SocketTape, close_socket, message, open_socket
 
 __all__ = ["Recorder", "capture_name"]
 
@@ -99,10 +99,7 @@ class _SocketMessage:
 @dataclass(frozen=True, slots=True)
 class _SocketEnd:
     ex: Exchange
-    by: str
-    code: int | None
-    reason: str
-    dropped: bool
+    close: SocketClose
     t: float
 
 
@@ -214,18 +211,10 @@ class Recorder:
             self._backlog += len(data) + _OVERHEAD
         self._queue.put(_SocketMessage(ex, direction, opcode, data, t))
 
-    def close_socket(
-        self,
-        ex: Exchange,
-        by: str,
-        code: int | None,
-        reason: str,
-        dropped: bool,
-        t: float,
-    ) -> None:
-        """The WebSocket connection ended (``by`` ``"client"``, ``"server"`` or
-        ``"proxy"``): judge its last response, close its capture, write its index line."""
-        self._queue.put(_SocketEnd(ex, by, code, reason, dropped, t))
+    def close_socket(self, ex: Exchange, end: SocketClose, t: float) -> None:
+        """The WebSocket connection ended (``end``): judge its last response, close its
+        capture, write its index line."""
+        self._queue.put(_SocketEnd(ex, end, t))
 
     @property
     def backlog(self) -> int:
@@ -292,7 +281,7 @@ class Recorder:
                 if isinstance(item, _End):
                     self._close(ex, item.end, item.t)
                 else:
-                    self._close_socket(ex, item.by, item.code, item.reason, item.dropped, item.t)
+                    self._close_socket(ex, item.close, item.t)
             finally:
                 if not ex.finished:  # judging failed: still list and index the exchange
                     ex.end = item.end if isinstance(item, _End) else (ex.end or "error")
@@ -302,13 +291,9 @@ class Recorder:
                     self._index_line(ex)
                     self.registry.finish(ex)
 
-    def _close_socket(
-        self, ex: Exchange, by: str, code: int | None, reason: str, dropped: bool, t: float
-    ) -> None:
+    def _close_socket(self, ex: Exchange, end: SocketClose, t: float) -> None:
         tape = self._tapes.pop(ex.seq, None)
-        close_socket(
-            self, ex, tape if isinstance(tape, SocketTape) else None, by, code, reason, dropped, t
-        )
+        close_socket(self, ex, tape if isinstance(tape, SocketTape) else None, end, t)
         self._index_line(ex)
         self.registry.finish(ex)
 

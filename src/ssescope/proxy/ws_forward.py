@@ -21,7 +21,6 @@ import contextlib
 import ssl
 import time as _time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -29,6 +28,7 @@ import orjson
 from ..containers.redact import redact_url, redact_ws_pairs, scrub, secret_values
 from .exchange import Exchange
 from .headers import forward_headers, request_ids
+from .ws_record import SocketClose
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -113,16 +113,6 @@ def ws_ssl_context(verify: ssl.SSLContext | str | bool) -> ssl.SSLContext:
 
 def _pairs(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
     return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw]
-
-
-@dataclass
-class _End:
-    """How one side ended: who, the close code and reason, or a drop."""
-
-    by: str
-    code: int | None
-    reason: str
-    dropped: bool
 
 
 async def _deny(send: Any, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
@@ -232,12 +222,12 @@ async def _relay(
     }
     if upstream.subprotocol is not None:
         accept["subprotocol"] = upstream.subprotocol
-    ends: list[_End] = []
+    ends: list[SocketClose] = []
     try:
         await send(accept)
     except OSError:  # the client left during the handshake
-        ends.append(_End("client", None, "", True))
-    end = _End("proxy", 1001, "going away", False)  # (unless a side ends first)
+        ends.append(SocketClose("client", None, "", True))
+    end = SocketClose("proxy", 1001, "going away", False)  # (unless a side ends first)
     tasks: list[asyncio.Task[None]] = []
     try:
         if not ends:
@@ -256,10 +246,10 @@ async def _relay(
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(upstream.close(1001), 1.0)  # (closed already, mostly)
-        recorder.close_socket(ex, end.by, end.code, end.reason, end.dropped, ex.elapsed())
+        recorder.close_socket(ex, end, ex.elapsed())
 
 
-async def _close_upstream(upstream: ClientConnection, end: _End) -> None:
+async def _close_upstream(upstream: ClientConnection, end: SocketClose) -> None:
     """Pass the client's close (or drop) on to the upstream."""
     if end.dropped:
         upstream.transport.abort()
@@ -271,7 +261,7 @@ async def _close_upstream(upstream: ClientConnection, end: _End) -> None:
             await asyncio.wait_for(upstream.close(), 5.0)
 
 
-async def _close_client(send: Any, end: _End) -> None:
+async def _close_client(send: Any, end: SocketClose) -> None:
     """Pass the upstream's close on to the client; a drop drops the client too (the ASGI
     app returns without a close frame, and the server cuts the connection)."""
     if end.dropped:
@@ -282,7 +272,7 @@ async def _close_client(send: Any, end: _End) -> None:
 
 
 async def _from_client(
-    ex: Exchange, upstream: ClientConnection, receive: Any, recorder: Any, ends: list[_End]
+    ex: Exchange, upstream: ClientConnection, receive: Any, recorder: Any, ends: list[SocketClose]
 ) -> None:
     from websockets.exceptions import ConnectionClosed
 
@@ -293,9 +283,8 @@ async def _from_client(
         if kind == "websocket.disconnect":
             code = message.get("code")
             dropped = code == 1006
-            ends.append(_End("client", None if code == 1005 else code, "", dropped))
-            if not dropped and message.get("reason"):
-                ends[-1].reason = str(message["reason"])
+            reason = "" if dropped else str(message.get("reason") or "")
+            ends.append(SocketClose("client", None if code == 1005 else code, reason, dropped))
             return
         if kind != "websocket.receive":
             continue
@@ -314,7 +303,7 @@ async def _from_client(
 
 
 async def _from_upstream(
-    ex: Exchange, upstream: ClientConnection, send: Any, recorder: Any, ends: list[_End]
+    ex: Exchange, upstream: ClientConnection, send: Any, recorder: Any, ends: list[SocketClose]
 ) -> None:
     from websockets.exceptions import ConnectionClosed
 
@@ -337,11 +326,11 @@ async def _from_upstream(
     except ConnectionClosed:
         pass
     except OSError:  # the client went while a message was handed on
-        ends.append(_End("client", None, "", True))
+        ends.append(SocketClose("client", None, "", True))
         return
     rcvd = upstream.protocol.close_rcvd
     if rcvd is None:
-        ends.append(_End("server", None, "", True))
+        ends.append(SocketClose("server", None, "", True))
     else:
         code = None if rcvd.code == 1005 else int(rcvd.code)
-        ends.append(_End("server", code, rcvd.reason, False))
+        ends.append(SocketClose("server", code, rcvd.reason, False))

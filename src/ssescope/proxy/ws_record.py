@@ -49,7 +49,19 @@ from .tape import Tape
 if TYPE_CHECKING:
     from .recorder import Recorder
 
-__all__ = ["Judged", "SocketTape", "close_socket", "message", "open_socket"]
+__all__ = ["Judged", "SocketClose", "SocketTape", "close_socket", "message", "open_socket"]
+
+
+@dataclass(frozen=True)
+class SocketClose:
+    """How a WebSocket connection ended: who ended it (``"client"``, ``"server"`` or
+    ``"proxy"``), the close code and reason, or a drop (no close frame)."""
+
+    by: str
+    code: int | None
+    reason: str
+    dropped: bool
+
 
 log = logging.getLogger("ssescope.proxy")
 
@@ -194,7 +206,7 @@ def _write(
 
 
 def _finish(
-    recorder: Recorder, ex: Exchange, tape: SocketTape, end: _Close | None, t: float
+    recorder: Recorder, ex: Exchange, tape: SocketTape, end: SocketClose | None, t: float
 ) -> None:
     """Judge the current response; ``end`` is the connection's end, ``None`` when the next
     response began (a new Pipeline then takes over)."""
@@ -230,29 +242,15 @@ def _finish(
         tape.last_content = None
 
 
-@dataclass(frozen=True)
-class _Close:
-    by: str
-    code: int | None
-    reason: str
-    dropped: bool
-
-
 def close_socket(
-    recorder: Recorder,
-    ex: Exchange,
-    tape: SocketTape | None,
-    by: str,
-    code: int | None,
-    reason: str,
-    dropped: bool,
-    t: float,
+    recorder: Recorder, ex: Exchange, tape: SocketTape | None, end: SocketClose, t: float
 ) -> None:
     """The connection ended: judge its last response, close the capture, list it."""
+    by, code, reason, dropped = end.by, end.code, end.reason, end.dropped
     ex.closed_by, ex.close_code, ex.close_reason, ex.dropped = by, code, reason, dropped
     if tape is None:
         tape = open_socket(recorder, ex)
-    _finish(recorder, ex, tape, _Close(by, code, reason, dropped), t)
+    _finish(recorder, ex, tape, end, t)
     judged_all = tape.judged
     judged = next((j for j in judged_all if j.status in _ORDER), judged_all[-1])
     n = len(judged_all)

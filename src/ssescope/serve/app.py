@@ -36,7 +36,7 @@ from ..containers.ws_forms import read_ws_exchange
 from ..errors import UsageError
 from ..output.visible import visible
 from .faults import Fault, apply_faults, parse_fault, schedule
-from .guard import LOOPBACK_HOSTS, HostGuard
+from .guard import guarded_app
 from .match import pick
 from .quirks import Quirk, apply_quirks, parse_quirk, shape
 from .ws_app import SocketLog, socket_endpoint
@@ -302,22 +302,14 @@ def make_app(
         return JSONResponse({"served": list(log_served)})
 
     socket = socket_endpoint(captures, opts, _pick, _log)
-    app = Starlette(
-        routes=[
-            Route(SERVED_PATH, served_log, methods=["GET"]),
-            Route("/", endpoint, methods=["GET", "POST"]),
-            Route("/{path:path}", endpoint, methods=["GET", "POST"]),
-            WebSocketRoute("/", socket),
-            WebSocketRoute("/{path:path}", socket),
-        ]
-    )
-    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
-    app.add_middleware(
-        HostGuard,
-        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
-        csp=SERVE_CSP,
-    )
-    return app
+    routes = [
+        Route(SERVED_PATH, served_log, methods=["GET"]),
+        Route("/", endpoint, methods=["GET", "POST"]),
+        Route("/{path:path}", endpoint, methods=["GET", "POST"]),
+        WebSocketRoute("/", socket),
+        WebSocketRoute("/{path:path}", socket),
+    ]
+    return guarded_app(routes, allowed_hosts, SERVE_CSP)
 
 
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:

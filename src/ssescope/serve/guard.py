@@ -14,15 +14,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
+from starlette.applications import Starlette
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
     "LOOPBACK_HOSTS",
     "HostGuard",
     "foreign_request",
+    "guarded_app",
     "header",
     "host_name",
     "security_headers",
@@ -172,3 +175,25 @@ class HostGuard:
                     status_code=421,
                 )
         return self.refuse(scope) if self.refuse is not None else None
+
+
+def guarded_app(
+    routes: Sequence[BaseRoute],
+    allowed_hosts: Iterable[str] | None,
+    csp: str,
+    refuse: Callable[[Scope], Response | None] | None = None,
+) -> Starlette:
+    """An app of ``routes`` behind a :class:`HostGuard` (``serve``, ``web``).
+
+    ``allowed_hosts``: the names the ``Host`` header may carry; ``None`` for the loopback
+    names, empty for no check.
+    """
+    names = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
+    app = Starlette(routes=list(routes))
+    app.add_middleware(
+        HostGuard,
+        allowed_hosts=frozenset(h.lower() for h in names) if names else None,
+        csp=csp,
+        refuse=refuse,
+    )
+    return app

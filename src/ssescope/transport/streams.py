@@ -59,18 +59,23 @@ def _cancelling() -> bool:
     return bool(cancelling is not None and cancelling())
 
 
+class _Tee:
+    """What both tees hold: the inner stream, the judge, and a finalizer that ends the judge
+    when the response is collected unread."""
+
+    def __init__(self, inner: Any, judge: StreamJudge) -> None:
+        self._inner = inner
+        self._judge = judge
+        self._finalizer = weakref.finalize(self, judge.end, "collected")
+        self._finalizer.atexit = False
+
+
 @cache
 def _classes(name: str) -> tuple[type[Any], type[Any]]:
     lib = importlib.import_module(name)
 
-    class SyncTee(lib.SyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
+    class SyncTee(_Tee, lib.SyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
         """A sync byte stream that tees each chunk into a judge."""
-
-        def __init__(self, inner: Any, judge: StreamJudge) -> None:
-            self._inner = inner
-            self._judge = judge
-            self._finalizer = weakref.finalize(self, judge.end, "collected")
-            self._finalizer.atexit = False
 
         def __iter__(self) -> Iterator[bytes]:
             judge = self._judge
@@ -91,14 +96,8 @@ def _classes(name: str) -> tuple[type[Any], type[Any]]:
                 self._finalizer.detach()
                 self._judge.end("closed")
 
-    class AsyncTee(lib.AsyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
+    class AsyncTee(_Tee, lib.AsyncByteStream):  # type: ignore[misc,name-defined,unused-ignore]
         """An async byte stream that tees each chunk into a judge."""
-
-        def __init__(self, inner: Any, judge: StreamJudge) -> None:
-            self._inner = inner
-            self._judge = judge
-            self._finalizer = weakref.finalize(self, judge.end, "collected")
-            self._finalizer.atexit = False
 
         async def __aiter__(self) -> AsyncIterator[bytes]:
             judge = self._judge

@@ -51,7 +51,7 @@ from ..errors import UsageError
 from ..output import strictjson
 from ..output.redaction import redact_report
 from ..providers.registry import PROVIDERS
-from ..serve.guard import LOOPBACK_HOSTS, HostGuard, foreign_request
+from ..serve.guard import LOOPBACK_HOSTS, foreign_request, guarded_app
 from .analysis import analyse, build_capture
 from .examples import find_examples
 from .live import live_routes
@@ -315,24 +315,15 @@ def create_app(
                     )
         return JSONResponse({"error": f"no example named {name!r}"}, status_code=404)
 
-    app = Starlette(
-        routes=[
-            Route("/", index),
-            Route("/static/{name}", static),
-            Route("/api/inspect", inspect, methods=["POST"]),
-            Route("/api/report", report, methods=["POST"]),
-            Route("/api/ssecap", ssecap, methods=["POST"]),
-            Route("/api/examples", examples),
-            Route("/api/examples/{name}", example),
-            # the Live view of `ssescope proxy` (web/live.py)
-            *live_routes(live_dir),
-        ]
-    )
-    hosts = LOOPBACK_HOSTS if allowed_hosts is None else tuple(allowed_hosts)
-    app.add_middleware(
-        HostGuard,
-        allowed_hosts=frozenset(h.lower() for h in hosts) if hosts else None,
-        csp=CSP,
-        refuse=_foreign,
-    )
-    return app
+    routes = [
+        Route("/", index),
+        Route("/static/{name}", static),
+        Route("/api/inspect", inspect, methods=["POST"]),
+        Route("/api/report", report, methods=["POST"]),
+        Route("/api/ssecap", ssecap, methods=["POST"]),
+        Route("/api/examples", examples),
+        Route("/api/examples/{name}", example),
+        # the Live view of `ssescope proxy` (web/live.py)
+        *live_routes(live_dir),
+    ]
+    return guarded_app(routes, allowed_hosts, CSP, _foreign)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "a2a",
@@ -125,17 +125,6 @@ FINAL_MISMATCH = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_FINAL,
-    UNKNOWN_RESULT,
-    APPEND_WITHOUT_START,
-    AFTER_LAST_CHUNK,
-    INVALID_ARTIFACT,
-    UNKNOWN_PART,
-    FINAL_MISMATCH,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "a2a",
@@ -143,5 +132,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

@@ -128,8 +128,7 @@ class AgUiAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
+        self._note(record)
         data = record.data
         try:  # (decode_object's first step, inlined: most records are one small object)
             decoded: JSON = _loads(data)
@@ -193,9 +192,10 @@ class AgUiAdapter(AdapterBase):
         elif kind.startswith("TOOL_CALL_"):
             self._tool(kind, obj, record, out)
         elif kind in ("STEP_STARTED", "STEP_FINISHED"):
-            self._step(kind, obj, record, out)
+            self._bounds(kind, obj, record, out, "step", "stepName", self._open_steps)
         elif kind in ("REASONING_MESSAGE_START", "REASONING_MESSAGE_END"):
-            self._reasoning_bounds(kind, obj, record, out)
+            opened = self._open_reasoning
+            self._bounds(kind, obj, record, out, "reasoning message", "messageId", opened)
         elif kind in _REASONING_CONTENT:
             if kind == "REASONING_MESSAGE_CONTENT":
                 message = self._field(obj, "messageId", record, out)
@@ -264,39 +264,30 @@ class AgUiAdapter(AdapterBase):
         self._open_steps.clear()
         self._open_reasoning.clear()
 
-    def _reasoning_bounds(
-        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    def _bounds(
+        self,
+        kind: str,
+        obj: dict[str, JSON],
+        record: DataRecord,
+        out: list[AdapterOutput],
+        what: str,
+        key: str,
+        opened: set[str],
     ) -> None:
-        """A reasoning message is started once and ended once it started (the verifier)."""
-        message = self._field(obj, "messageId", record, out)
-        if message is None:
-            return
-        if kind == "REASONING_MESSAGE_START":
-            if message in self._open_reasoning:
-                self._order(record, out, "started-again", what="reasoning message", id=message)
-            self._open_reasoning.add(message)
-        elif message in self._open_reasoning:
-            self._open_reasoning.discard(message)
-        else:
-            self._order(
-                record, out, "not-started", what="reasoning message", id=message, event_type=kind
-            )
-
-    def _step(
-        self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
-    ) -> None:
-        """Steps are named, and a step ends only once it started (the spec's verifier)."""
-        name = self._field(obj, "stepName", record, out)
+        """A step (named by ``stepName``) or a reasoning message (by ``messageId``) is
+        started once, and ended only once it started (the spec's verifier); ``opened``
+        holds those of its kind that are open."""
+        name = self._field(obj, key, record, out)
         if name is None:
             return
-        if kind == "STEP_STARTED":
-            if name in self._open_steps:
-                self._order(record, out, "started-again", what="step", id=name)
-            self._open_steps.add(name)
-        elif name in self._open_steps:
-            self._open_steps.discard(name)
+        if kind in ("STEP_STARTED", "REASONING_MESSAGE_START"):
+            if name in opened:
+                self._order(record, out, "started-again", what=what, id=name)
+            opened.add(name)
+        elif name in opened:
+            opened.discard(name)
         else:
-            self._order(record, out, "not-started", what="step", id=name, event_type=kind)
+            self._order(record, out, "not-started", what=what, id=name, event_type=kind)
 
     def _finished(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._left_open(record, out)

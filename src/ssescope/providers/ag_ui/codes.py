@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "ag-ui",
@@ -142,18 +142,6 @@ UNEXPECTED_JSON = Code(
     content=("obj",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_RUN_END,
-    ORDER,
-    PATCH_FAILED,
-    SNAKE_CASE_KEYS,
-    ERROR_KEY,
-    MISSING_ID,
-    MISSING_TYPE,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "ag-ui",
@@ -161,5 +149,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

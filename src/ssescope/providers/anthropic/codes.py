@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "anthropic",
@@ -347,29 +347,6 @@ INVALID_USAGE = Code(
     content=("usage", "value"),
 )
 
-CODES: tuple[Code, ...] = (
-    SPLICED_MESSAGE,
-    DUPLICATE_MESSAGE_START,
-    MISSING_MESSAGE_STOP,
-    STOP_WITHOUT_REASON,
-    TURN_PAUSED,
-    REFUSAL_EXPLAINED,
-    EVENT_NAME_MISMATCH,
-    MISSING_TYPE,
-    UNEXPECTED_JSON,
-    MALFORMED_EVENT,
-    MISSING_INDEX,
-    MISSING_MESSAGE_START,
-    BLOCK_RESTARTED,
-    DELTA_WITHOUT_START,
-    DELTA_TYPE_MISMATCH,
-    STOP_WITHOUT_START,
-    BLOCK_STOPPED_TWICE,
-    INVALID_STOP_REASON,
-    INVALID_USAGE,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "anthropic",
@@ -377,5 +354,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

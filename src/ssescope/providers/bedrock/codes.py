@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "bedrock",
@@ -143,17 +143,6 @@ INVALID_CHUNK = Code(
     content=("blob",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_MESSAGE_STOP,
-    STOP_WITHOUT_REASON,
-    DUPLICATE_MESSAGE_START,
-    UNEXPECTED_JSON,
-    MALFORMED_EVENT,
-    INVALID_USAGE,
-    INVALID_CHUNK,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "bedrock",
@@ -161,5 +150,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

@@ -27,7 +27,6 @@ from .._base import (
     diag,
     int_or_none,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
     token_count,
 )
@@ -50,18 +49,14 @@ class CohereAdapter(AdapterBase):
     name: ClassVar[str] = "cohere"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
+        super().__init__(framing, codes.UNEXPECTED_JSON)
         self._ended = False
         self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one stream event to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         etype = obj.get("type")
         event_name = record.event if isinstance(record, SSEEvent) else None
         if event_name == "message":
@@ -72,12 +67,11 @@ class CohereAdapter(AdapterBase):
                     self._error_body(obj, record, out)
                 else:
                     out.append(Unknown(record.index, "(no type)", obj))
-                return out
+                return
             etype = event_name
         elif event_name is not None and event_name != etype:
             out.append(diag(codes.EVENT_NAME_MISMATCH, record, event_name=event_name, etype=etype))
         self._event(etype, obj, record, out)
-        return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""

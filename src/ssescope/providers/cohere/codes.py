@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "cohere",
@@ -75,14 +75,6 @@ UNEXPECTED_JSON = Code(
     content=("obj",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_MESSAGE_END,
-    MISSING_FINISH_REASON,
-    EVENT_NAME_MISMATCH,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}."
 )
@@ -95,8 +87,6 @@ ERROR_AT_MESSAGE_END = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (
-    ERROR,
-    ERROR_AT_MESSAGE_END,
-)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

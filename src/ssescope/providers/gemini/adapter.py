@@ -37,8 +37,7 @@ class GeminiAdapter(AdapterBase):
         if self._closed:
             refuse_feed_after_close()
         out: list[AdapterOutput] = []
-        self._last_index = record.index
-        self._last_end = record.end
+        self._note(record)
         value = decode_record(record, out, done=codes.UNEXPECTED_DONE)
         if value is INVALID:
             return out

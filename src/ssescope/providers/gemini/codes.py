@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "gemini",
@@ -217,24 +217,9 @@ UNEXPECTED_JSON = Code(
     content=("candidates", "value"),
 )
 
-CODES: tuple[Code, ...] = (
-    NO_FINISH_REASON,
-    PROMPT_BLOCKED,
-    TOOL_CALL_FAILED,
-    UNTERMINATED_FUNCTION_CALL,
-    FUNCTION_CALL_END_INFERRED,
-    INVALID_PARTIAL_ARGS,
-    ORPHAN_PARTIAL_ARGS,
-    STRAY_FUNCTION_CALL_END,
-    INVALID_FUNCTION_CALL,
-    INLINE_DATA,
-    UNEXPECTED_DONE,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(shared.PROVIDER_ERROR, "gemini", "Gemini reported an error{label}: {text!q:200}.")
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

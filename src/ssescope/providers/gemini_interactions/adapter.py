@@ -28,7 +28,6 @@ from .._base import (
     error_fields,
     int_or_none,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
     usage_event,
 )
@@ -68,25 +67,21 @@ class GeminiInteractionsAdapter(AdapterBase):
     name: ClassVar[str] = "gemini-interactions"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
+        super().__init__(framing, codes.UNEXPECTED_JSON)
         self._ended = False
         self._open: dict[int, str] = {}  # step index -> step type, until its stop
         self._calls: ToolCallTracker[int] = ToolCallTracker()  # step index -> its call
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one event to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         kind = obj.get("event_type")
         if not isinstance(kind, str):
             kind = record.event if record.event not in (None, "message") else None
         if kind is None:
             out.append(diag(codes.MISSING_EVENT_TYPE, record))
-            return out
+            return
         if kind == "error":
             self._error(obj, record, out)
         elif kind in _OPENS:
@@ -103,7 +98,6 @@ class GeminiInteractionsAdapter(AdapterBase):
             self._terminal(obj, record, out)
         else:
             out.append(Unknown(record.index, kind, obj))
-        return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: a started interaction without its terminal event."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "gemini-interactions",
@@ -140,18 +140,6 @@ UNEXPECTED_JSON = Code(
     content=("obj",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_COMPLETED,
-    UNKNOWN_STATUS,
-    STEP_UNCLOSED,
-    INVALID_STEP,
-    PREVIOUS_INTERACTION,
-    MISSING_EVENT_TYPE,
-    INVALID_USAGE,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "gemini-interactions",
@@ -159,5 +147,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

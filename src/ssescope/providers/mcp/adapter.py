@@ -89,8 +89,7 @@ class McpAdapter(AdapterBase):
         out: list[AdapterOutput] = []
         if isinstance(record, SSEEvent):
             self._event_ids.check(record, out)
-        self._last_index = record.index
-        self._last_end = record.end
+        self._note(record)
         value = decode_record(record, out)
         if value is INVALID:
             return out

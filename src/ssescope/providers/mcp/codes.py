@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "mcp",
@@ -101,15 +101,6 @@ EVENT_ID_ORDER = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_RESPONSE,
-    TOOL_ERROR,
-    AFTER_RESPONSE,
-    UNMATCHED_RESPONSE,
-    EVENT_ID_ORDER,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "mcp",
@@ -117,5 +108,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

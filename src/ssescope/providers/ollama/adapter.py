@@ -24,7 +24,6 @@ from .._base import (
     diag,
     error_fields,
     provider_error,
-    refuse_feed_after_close,
     token_count,
 )
 from . import codes
@@ -60,22 +59,18 @@ class OllamaAdapter(AdapterBase):
     name: ClassVar[str] = "ollama"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
+        super().__init__(framing, codes.UNEXPECTED_JSON)
         self._done = False
         self._next_index = 0
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one line to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         rec = record.index
         if "error" in obj:
             self._error(obj, record, out)
-            return out
+            return
         if not self._started or self._done:
             model = obj.get("model")
             out.append(ResponseStart(rec, None, model if isinstance(model, str) else None))
@@ -105,7 +100,6 @@ class OllamaAdapter(AdapterBase):
             self._finish(obj, record, out)
         elif not known and done is not False:
             out.append(Unknown(rec, "(unrecognised line)", obj))
-        return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "ollama",
@@ -106,16 +106,6 @@ UNEXPECTED_JSON = Code(
     content=("obj",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_DONE,
-    CONNECTION_CLOSED,
-    MODEL_MANAGEMENT,
-    MISSING_DONE_REASON,
-    INVALID_TOOL_CALL,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}."
 )
@@ -128,8 +118,6 @@ TOOL_CALLS_UNDER_STOP = Form(
 )
 """This provider's form of ``tool.calls-under-stop``."""
 
-FORMS: tuple[Form, ...] = (
-    ERROR,
-    TOOL_CALLS_UNDER_STOP,
-)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "openai-chat",
@@ -394,31 +394,6 @@ PARALLEL_WRAPPER = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    INVALID_SHAPE,
-    EMPTY_DATA,
-    MALFORMED_DONE,
-    DUPLICATE_DONE,
-    MISSING_FINISH,
-    ID_CHANGED,
-    UNEXPECTED_OBJECT,
-    MISSING_CHOICE_INDEX,
-    UNKNOWN_FINISH_REASON,
-    REASONING_FIELDS_DIFFER,
-    UNKNOWN_REASONING_DETAIL,
-    UNKNOWN_CONTENT_PART,
-    CONTENT_FILTERED,
-    TOOL_INDEX_REUSED,
-    DUPLICATE_TOOL_INDEX,
-    TOOL_INDEX_GAP,
-    TOOL_CALLS_INTERLEAVED,
-    TOOL_ID_NOT_STRING,
-    TOOL_NAME_NOT_STRING,
-    TOOL_ARGUMENTS_NOT_STRING,
-    PARALLEL_WRAPPER,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "openai-chat",
@@ -433,8 +408,6 @@ TOOL_CALLS_UNDER_STOP = Form(
 )
 """This provider's form of ``tool.calls-under-stop``."""
 
-FORMS: tuple[Form, ...] = (
-    ERROR,
-    TOOL_CALLS_UNDER_STOP,
-)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "openai-responses",
@@ -159,18 +159,6 @@ ITEM_ID_CHANGED = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    EVENT_NAME_MISMATCH,
-    MISSING_TYPE,
-    NOT_AN_OBJECT,
-    INVALID_FIELD,
-    SEQUENCE_GAP,
-    EMPTY_FINAL_OUTPUT,
-    DONE_MARKER,
-    ITEM_ID_CHANGED,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "openai-responses",
@@ -178,5 +166,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (ERROR,)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

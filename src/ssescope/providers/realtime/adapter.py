@@ -4,10 +4,11 @@ docstring)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ...diagnostics import diagnostic
 from ...events import (
+    JSON,
     Audio,
     Finish,
     ProviderError,
@@ -30,7 +31,6 @@ from .._base import (
     error_fields,
     int_or_none,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
     token_count,
 )
@@ -49,6 +49,8 @@ from .maps import (
 )
 
 __all__ = ["RealtimeAdapter"]
+
+_T = TypeVar("_T")
 
 _Handler = Callable[[dict[str, Any], DataRecord, list[AdapterOutput]], None]
 
@@ -76,7 +78,7 @@ class RealtimeAdapter(AdapterBase):
     name: ClassVar[str] = "realtime"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
+        super().__init__(framing, codes.UNEXPECTED_JSON)
         self._model: str | None = None
         self._format: str | None = None
         self._open = False  # a response was created and its response.done has not come
@@ -100,18 +102,14 @@ class RealtimeAdapter(AdapterBase):
             "error": self._error,
         }
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one server event to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         etype = obj.get("type")
         if not isinstance(etype, str):
             out.append(Unknown(record.index, "(no type)", obj))
-            return out
+            return
         handler = self._handlers.get(etype)
         if handler is not None:
             handler(obj, record, out)
@@ -137,7 +135,6 @@ class RealtimeAdapter(AdapterBase):
                 out.append(Snapshot(record.index, 0, "text", text, _part(obj)))
         elif etype not in QUIET_TYPES and not etype.startswith(QUIET_PREFIXES):
             out.append(Unknown(record.index, etype, obj))
-        return out
 
     def close(self) -> list[AdapterOutput]:
         """End of the stream: a response created but never done is cut; an error with no
@@ -167,17 +164,25 @@ class RealtimeAdapter(AdapterBase):
     def _delta(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> str | None:
-        delta = obj.get("delta")
-        if isinstance(delta, str):
-            return delta
+        return self._typed(etype, obj, "delta", str, "a string", record, out)
+
+    def _typed(
+        self,
+        etype: str,
+        obj: dict[str, Any],
+        key: str,
+        kind: type[_T],
+        expected: str,
+        record: DataRecord,
+        out: list[AdapterOutput],
+    ) -> _T | None:
+        """``obj[key]`` when it is a ``kind``; else ``None``, reported as an invalid field."""
+        value = obj.get(key)
+        if isinstance(value, kind):
+            return value
         out.append(
             diag(
-                codes.INVALID_FIELD,
-                record,
-                etype=etype,
-                field="delta",
-                expected="a string",
-                value=delta,
+                codes.INVALID_FIELD, record, etype=etype, field=key, expected=expected, value=value
             )
         )
         return None
@@ -213,20 +218,8 @@ class RealtimeAdapter(AdapterBase):
     def _response(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
     ) -> dict[str, Any]:
-        resp = obj.get("response")
-        if isinstance(resp, dict):
-            return resp
-        out.append(
-            diag(
-                codes.INVALID_FIELD,
-                record,
-                etype=etype,
-                field="response",
-                expected="an object",
-                value=resp,
-            )
-        )
-        return {}
+        resp = self._typed(etype, obj, "response", dict, "an object", record, out)
+        return {} if resp is None else resp
 
     # -- session and response lifecycle ----------------------------------------------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "realtime",
@@ -147,18 +147,6 @@ UNEXPECTED_JSON = Code(
     content=("obj",),
 )
 
-CODES: tuple[Code, ...] = (
-    MISSING_RESPONSE_DONE,
-    STATUS_WITHOUT_DETAILS,
-    UNKNOWN_STATUS,
-    SESSION_ERROR,
-    TRANSCRIPTION_FAILED,
-    RATE_LIMIT_REACHED,
-    INVALID_FIELD,
-    UNEXPECTED_JSON,
-)
-"""This module's codes, in the order their page documents them."""
-
 ERROR = Form(
     shared.PROVIDER_ERROR,
     "realtime",
@@ -173,5 +161,6 @@ FAILED = Form(
 )
 """The form of ``provider.error`` for the error in a failed ``response.done``."""
 
-FORMS: tuple[Form, ...] = (ERROR, FAILED)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
     "vercel-ui",
@@ -154,19 +154,6 @@ RESET_STEP = Code(
     ),
 )
 
-CODES: tuple[Code, ...] = (
-    NOT_AN_OBJECT,
-    MISSING_TYPE,
-    LEGACY_DATA_STREAM,
-    INVALID_FIELD,
-    PART_NOT_STARTED,
-    TOOL_INPUT_ERROR,
-    TOOL_OUTPUT_ERROR,
-    UNKNOWN_FINISH_REASON,
-    RESET_STEP,
-)
-"""This module's codes, in the order their page documents them."""
-
 STREAM_MISSING_DONE = Form(
     shared.STREAM_MISSING_DONE,
     "vercel-ui",
@@ -188,9 +175,6 @@ ERROR = Form(
 )
 """This provider's form of ``provider.error``."""
 
-FORMS: tuple[Form, ...] = (
-    STREAM_MISSING_DONE,
-    STREAM_DONE_WITHOUT_FINISH,
-    ERROR,
-)
-"""Its message forms of shared codes."""
+CODES, FORMS = declared(vars(), PAGE)
+"""This module's codes, in the order their page documents them, and its message forms of
+shared codes."""
