@@ -326,21 +326,42 @@ def test_an_interrupted_scan_writes_a_marked_partial_output_and_never_a_half_one
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
 
 
-def _drain(fd: int) -> bytes:
-    """What is left to read on a terminal whose other end has closed."""
-    import select
+class _Terminal:
+    """The master side of a pseudo-terminal, read by a thread of its own until the other
+    side closes: what is written to the terminal never fills its buffer (about 20 kB),
+    which would block the writer (a progress bar, redrawn ten times a second)."""
 
-    shown = b""
-    with contextlib.suppress(OSError):  # EIO once the other end is closed
-        while select.select([fd], [], [], 0.2)[0]:
-            shown += os.read(fd, 65536)
-    return shown
+    def __init__(self) -> None:
+        import pty
+        import threading
+
+        self.master, self.slave = pty.openpty()
+        self._chunks: list[bytes] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+
+    def start(self) -> None:
+        """Read from now on (the slave side, given to the child, is closed here)."""
+        os.close(self.slave)
+        self._thread.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(OSError):  # EIO once the other end is closed
+            while chunk := os.read(self.master, 65536):
+                self._chunks.append(chunk)
+
+    def text(self) -> bytes:
+        """What was shown so far."""
+        return b"".join(self._chunks)
+
+    def close(self) -> bytes:
+        """Wait for the other end to close (the child is gone), then close; all shown."""
+        self._thread.join(timeout=10)
+        os.close(self.master)
+        return self.text()
 
 
 def test_ctrl_c_on_a_pooled_scan_exits_130_with_the_partial_rows(tmp_path: Path) -> None:
-    import pty
     import re
-    import select
     import signal
     import time
 
@@ -349,33 +370,31 @@ def test_ctrl_c_on_a_pooled_scan_exits_130_with_the_partial_rows(tmp_path: Path)
     count = 40_000
     corpus = _corpus_of(tmp_path, count)
     out = tmp_path / "rows.jsonl"
-    master, slave = pty.openpty()
+    terminal = _Terminal()
     env = {**os.environ, "PYTHONPATH": str(Path(ssescope.__file__).parents[1]), "COLUMNS": "120"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "ssescope", "scan", str(corpus), "--jobs", "2", "--out", str(out)],
         stdout=subprocess.PIPE,
-        stderr=slave,
+        stderr=terminal.slave,
         stdin=subprocess.DEVNULL,
         env=env,
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
-    os.close(slave)
-    shown, deadline = b"", time.monotonic() + 120
+    terminal.start()
+    stdout = b""
     try:
-        while not re.search(rb" [1-9][0-9]*/40000", shown) and time.monotonic() < deadline:
-            if select.select([master], [], [], 1)[0]:
-                try:
-                    shown += os.read(master, 65536)
-                except OSError:  # EIO: the scan and its workers closed the terminal
-                    break
-        assert proc.poll() is None, f"the scan ended before it could be interrupted: {shown!r}"
+        deadline = time.monotonic() + 120
+        while not re.search(rb" [1-9][0-9]*/40000", terminal.text()) and proc.poll() is None:
+            assert time.monotonic() < deadline, f"no progress shown: {terminal.text()!r}"
+            time.sleep(0.05)
+        assert proc.poll() is None, f"the scan ended before it was interrupted: {terminal.text()!r}"
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the scan, its fork server, its workers
         stdout, _ = proc.communicate(timeout=60)
-        shown += _drain(master)
     finally:
-        os.close(master)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+        shown = terminal.close()
     said = f"stdout: {stdout.decode(errors='replace')!r}; terminal: {shown[-2000:]!r}"
     assert proc.returncode == 130, said
     assert not out.exists()
