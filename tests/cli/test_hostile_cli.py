@@ -48,6 +48,12 @@ def _strict(text: str) -> Any:
         (["request", "http://127.0.0.1:9/", "--stall", "inf"], "--stall"),
         (["request", "http://127.0.0.1:9/", "--stall", "-1"], "--stall"),
         (["replay", "x", "--random", "5000"], "--random"),
+        # nan passes every range comparison and inf the lower bound: either would switch
+        # a stall threshold or a time-out off without a word
+        (["inspect", "x.sse", "--idle-threshold", "nan"], "--idle-threshold"),
+        (["inspect", "x.sse", "--idle-threshold", "inf"], "--idle-threshold"),
+        (["proxy", "http://127.0.0.1:9", "--finish-grace", "nan"], "--finish-grace"),
+        (["proxy", "http://127.0.0.1:9", "--idle-timeout", "inf"], "--idle-timeout"),
     ],
 )
 def test_an_out_of_range_option_value_is_a_usage_error(args: list[str], needle: str) -> None:
