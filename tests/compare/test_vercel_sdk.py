@@ -118,34 +118,44 @@ def sdk() -> Path:
     return SDK / "stream_text.mjs"
 
 
-def stream_text(script: Path, provider: str, body: Path) -> dict[str, Any]:
-    """The result ``streamText`` gives for ``body`` read by the SDK's ``provider``."""
+def stream_text(script: Path, *reads: tuple[str, Path]) -> list[dict[str, Any]]:
+    """The results ``streamText`` gives for each ``(provider, body)``: the body read by the
+    SDK's provider package. One ``node`` reads them all (loading the SDK is most of a run)."""
+    argv = [str(part) for pair in reads for part in pair]
     done = subprocess.run(
-        ["node", str(script), provider, str(body)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
+        ["node", str(script), *argv], capture_output=True, text=True, check=True, timeout=300
     )
-    value: dict[str, Any] = json.loads(done.stdout)
-    return value
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == len(reads), done.stderr
+    return results
 
 
-def _check(tmp_path: Path, script: Path, name: str, body: bytes) -> tuple[int, dict[str, Any]]:
+@pytest.fixture(scope="module")
+def sdk_results(sdk: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """What the SDK built from every real stream, by name (one run of the script)."""
+    folder = tmp_path_factory.mktemp("vercel-sdk")
+    reads = []
+    for number, name in enumerate(_streams()):
+        wire = folder / f"{number}.sse"
+        wire.write_bytes(stream_bytes(name))
+        reads.append((PROVIDERS[name.split("/", 1)[0]], wire))
+    return dict(zip(_streams(), stream_text(sdk, *reads), strict=True))
+
+
+def _check(tmp_path: Path, name: str, body: bytes, result: dict[str, Any]) -> tuple[int, Any]:
     wire = tmp_path / "stream.sse"
     wire.write_bytes(body)
-    result = tmp_path / "result.json"
-    provider = PROVIDERS[name.split("/", 1)[0]]
-    result.write_text(json.dumps(stream_text(script, provider, wire)))
-    checked = run("check", str(wire), "--against", str(result), "--json")
+    saved = tmp_path / "result.json"
+    saved.write_text(json.dumps(result))
+    checked = run("check", str(wire), "--against", str(saved), "--json")
     return checked.code, json.loads(checked.out)
 
 
 @pytest.mark.parametrize("name", _streams())
 def test_the_sdk_result_differs_only_where_the_sdk_really_differs(
-    sdk: Path, tmp_path: Path, name: str
+    sdk_results: dict[str, dict[str, Any]], tmp_path: Path, name: str
 ) -> None:
-    code, data = _check(tmp_path, sdk, name, stream_bytes(name))
+    code, data = _check(tmp_path, name, stream_bytes(name), sdk_results[name])
     assert data["shape"] == "vercel-ai-sdk"
     assert {d["path"] for d in data["differences"]} == DIFFER.get(name, set())
     status = data["stream"]["status"]
@@ -191,7 +201,10 @@ def test_an_unfinished_call_without_argument_bytes_is_not_the_sdks_empty_object(
         ],
     }
     body = f"data: {json.dumps(chunk)}\n\n".encode()
-    code, data = _check(tmp_path, sdk, "openai-chat/cut.sse", body)
+    wire = tmp_path / "cut.sse"
+    wire.write_bytes(body)
+    [result] = stream_text(sdk, ("openai-chat", wire))
+    code, data = _check(tmp_path, "openai-chat/cut.sse", body, result)
     assert code == 3  # the stream itself is truncated
     assert data["stream"]["status"] == "truncated"
     [diff] = data["differences"]
@@ -202,8 +215,10 @@ def test_an_unfinished_call_without_argument_bytes_is_not_the_sdks_empty_object(
 
 
 def test_the_library_reads_the_sdks_conventions_and_still_sees_real_differences(
-    sdk: Path, tmp_path: Path
+    sdk_results: dict[str, dict[str, Any]], tmp_path: Path
 ) -> None:
+    import copy
+
     import ssescope
     from ssescope.compare import compare_result
 
@@ -214,7 +229,7 @@ def test_the_library_reads_the_sdks_conventions_and_still_sees_real_differences(
     name = "gemini/function-call-thought-signature.jsonl"
     wire = tmp_path / "stream.sse"
     wire.write_bytes(stream_bytes(name))
-    result = stream_text(sdk, "google", wire)
+    result = copy.deepcopy(sdk_results[name])  # (changed below)
     report = ssescope.inspect(wire)
     usage = report.usage
     assert usage is not None and usage.output_tokens is not None and usage.reasoning_tokens
