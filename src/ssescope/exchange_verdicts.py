@@ -101,7 +101,8 @@ def _cancel_sent(sent: tuple[str, ...]) -> bool:
 
 def websocket_end(ws: WebSocketEnd, aggregator: Aggregator) -> list[Diagnostic]:
     """Judge how the WebSocket that carried the stream ended: the response is marked
-    cancelled (the client sent ``response.cancel``) or cut on ``aggregator``.
+    cancelled (the client sent ``response.cancel``, or closed the connection itself before
+    the terminal event) or cut on ``aggregator``.
 
     Returns:
         The diagnostics of the WebSocket's end.
@@ -114,6 +115,14 @@ def websocket_end(ws: WebSocketEnd, aggregator: Aggregator) -> list[Diagnostic]:
         after = "the next response began" if ws.next_response else f"the WebSocket {end}"
         aggregator.cancel(f"the client sent response.cancel, and {after} before the terminal event")
     if ws.next_response or not ws.known:
+        return found
+    if ws.closed_by == "client":
+        # the client ended the connection: its close code is its own, and a response it
+        # left before the terminal event is its doing too (the app left early)
+        if not cancelled:
+            aggregator.cancel_open(
+                f"the client left: the WebSocket {end} before the terminal event"
+            )
         return found
     if ws.dropped:
         found.append(diagnostic(codes.WEBSOCKET_NO_CLOSE_FRAME))

@@ -138,6 +138,9 @@ class WebSocketEnd:
             stream ended at the next ``response.create`` or server ``response.created``,
             not at the connection's end).
         known: ``False`` when the form does not record how the connection ended.
+        closed_by: who ended the connection, when the form records it (``"client"``,
+            ``"server"``, or ``"proxy"`` shutting down), else ``None``. A client that
+            ends it before the terminal event left early: the response is cancelled.
         sent_at: for each of :attr:`sent`, how many of this stream's server text
             messages (its records) came before it, and its time (seconds since the
             connection opened, or ``None``): where the requests fall among the records,
@@ -152,6 +155,7 @@ class WebSocketEnd:
     next_response: bool = False
     known: bool = True
     sent_at: tuple[tuple[int, float | None], ...] = ()
+    closed_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``source.websocket`` object)."""
@@ -161,6 +165,7 @@ class WebSocketEnd:
             "dropped": self.dropped,
             "ended_by_next_response": self.next_response,
             "close_known": self.known,
+            "closed_by": self.closed_by,
             "messages": self.messages,
             "sent": list(self.sent),
         }

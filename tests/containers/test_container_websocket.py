@@ -77,7 +77,9 @@ def _create() -> str:
     return json.dumps({"type": "response.create", "model": "gpt-5", "input": "hi"})
 
 
-def _capture(messages: list[tuple[str, str]], close: object, *, binary: bool = False) -> bytes:
+def _capture(
+    messages: list[tuple[str, str]], close: object, *, binary: bool = False, by: str | None = None
+) -> bytes:
     header = {
         "ssescope": "capture",
         "version": 2,
@@ -91,7 +93,7 @@ def _capture(messages: list[tuple[str, str]], close: object, *, binary: bool = F
     if binary:
         lines.append(json.dumps({"t": 5.0, "dir": "receive", "b64": "AAEC"}))
     if close is not None:
-        lines.append(json.dumps({"close": close, "t": 9.0}))
+        lines.append(json.dumps({"close": close, "t": 9.0, **({"by": by} if by else {})}))
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -116,6 +118,35 @@ def test_a_close_before_the_terminal_event_is_truncated_with_the_code_and_reason
     assert source["websocket"]["close_reason"] == "ping timeout"
     assert source["websocket"]["sent"] == [_create()]
     validate_report(report.to_dict())
+
+
+def test_a_client_that_closes_before_the_terminal_event_left_early_it_is_cancelled() -> None:
+    messages = [
+        ("send", _create()),
+        *(("receive", e) for e in _response("r1", "Hel", terminal=None)),
+    ]
+    data = _capture(messages, {"code": 4000, "reason": "user left"}, by="client")
+    report = ssescope.inspect(data)
+    assert report.status == "cancelled"
+    assert report.response.status_reason == (
+        "the client left: the WebSocket closed with code 4000 (user left) before the terminal event"
+    )
+    assert report.text == "Hel"
+    assert _codes(report) == []  # the client's own close code is not the server's doing
+    assert report.to_dict()["source"]["websocket"]["closed_by"] == "client"
+    validate_report(report.to_dict())
+    # the server closing at the same point cuts the response
+    cut = ssescope.inspect(_capture(messages, {"code": 4000, "reason": "x"}, by="server"))
+    assert cut.status == "truncated"
+    assert cut.to_dict()["source"]["websocket"]["closed_by"] == "server"
+    # a failed response stays failed, and a finished one finished, whoever closes
+    failed = [*messages[:2], ("receive", json.dumps({"type": "error", "error": {"message": "x"}}))]
+    assert ssescope.inspect(_capture(failed, {"code": 1000, "reason": ""}, by="client")).status == (
+        "failed"
+    )
+    done = [("send", _create()), *(("receive", e) for e in _response("r1", "Hello"))]
+    finished = ssescope.inspect(_capture(done, {"code": 1000, "reason": ""}, by="client"))
+    assert finished.status == "completed"
 
 
 def test_a_message_spread_over_lines_is_still_one_record() -> None:

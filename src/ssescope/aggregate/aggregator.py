@@ -673,6 +673,12 @@ class Aggregator:
             if self.timeline is not None:
                 self.timeline.status(resp.last_record or 0, resp)
 
+    def cancel_open(self, reason: str) -> None:
+        """Mark the current response cancelled if it is still open: no terminal marker and
+        no error said it failed (a client that left a response it was still reading)."""
+        if self._current.status == "truncated":
+            self.cancel(reason)
+
     def cut(self, reason: str) -> None:
         """Say why the current response, still without its terminal marker, was cut."""
         resp = self._current

@@ -177,6 +177,7 @@ def split_responses(
     headers: list[tuple[str, str]] | None = None,
     diagnostics: list[Diagnostic] | None = None,
     lost: Iterable[str] = (),
+    closed_by: str | None = None,
 ) -> list[Body]:
     """Split a connection's messages into one :class:`Body` per response.
 
@@ -190,6 +191,8 @@ def split_responses(
         headers: the upgrade response's headers, if recorded.
         diagnostics: what was wrong with the form; reported with the first body.
         lost: what the form cannot give.
+        closed_by: who ended the connection, when the form records it (the last
+            body's :attr:`WebSocketEnd.closed_by`).
 
     Returns:
         At least one body. With several, each carries its :attr:`Body.entry`; the last
@@ -246,6 +249,7 @@ def split_responses(
                 next_response=not last,
                 known=end is not None or not last,
                 sent_at=tuple(group.sent_at),
+                closed_by=closed_by if last and end is not None else None,
             ),
         )
         if group.received and group.received[0].time is not None:

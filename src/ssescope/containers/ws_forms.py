@@ -297,7 +297,7 @@ def read_ws_capture(lines: list[tuple[int, dict[str, Any]]], body: Body) -> list
         body: the capture's header, as read.
     """
     diags = body.diagnostics
-    msgs, close, closed_at, _ = _capture_messages(lines, diags)
+    msgs, close, closed_at, by = _capture_messages(lines, diags)
     container: ContainerName = "ssecap"
     bodies = split_responses(
         msgs,
@@ -307,6 +307,7 @@ def read_ws_capture(lines: list[tuple[int, dict[str, Any]]], body: Body) -> list
         status=body.status,
         headers=body.headers,
         diagnostics=diags,
+        closed_by=by,
     )
     if closed_at is not None:
         bodies[-1].timing["total_s"] = closed_at

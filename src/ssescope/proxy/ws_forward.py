@@ -61,6 +61,9 @@ HANDSHAKE_HEADERS = frozenset(
 MAX_MESSAGE = 64 * 1024 * 1024
 """The largest message taken from the upstream (64 MiB): a bigger one closes with 1009."""
 
+_CLIENT_CLOSE_WAIT = 1.0
+"""Seconds to wait for the client's close frame once a send found the client gone."""
+
 
 def sendable(code: int | None) -> bool:
     """Whether a close frame may carry ``code`` (1005 and 1006 only say what happened)."""
@@ -231,11 +234,20 @@ async def _relay(
     tasks: list[asyncio.Task[None]] = []
     try:
         if not ends:
+            from_client = asyncio.ensure_future(_from_client(ex, upstream, receive, recorder, ends))
             tasks = [
-                asyncio.ensure_future(_from_client(ex, upstream, receive, recorder, ends)),
+                from_client,
                 asyncio.ensure_future(_from_upstream(ex, upstream, send, recorder, ends)),
             ]
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            if not ends and not from_client.done():
+                # The upstream's pump found the client gone while it handed a message on:
+                # the client's own pump is about to read how (its close frame's code and
+                # reason, or a drop), which the race must not lose.
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(from_client), _CLIENT_CLOSE_WAIT)
+                if not ends:
+                    ends.append(SocketClose("client", None, "", True))
         end = ends[0] if ends else end
         if end.by == "client":
             await _close_upstream(upstream, end)
@@ -325,8 +337,7 @@ async def _from_upstream(
                 await recorder.wait_below_limit()
     except ConnectionClosed:
         pass
-    except OSError:  # the client went while a message was handed on
-        ends.append(SocketClose("client", None, "", True))
+    except OSError:  # the client went while a message was handed on (_relay asks how)
         return
     rcvd = upstream.protocol.close_rcvd
     if rcvd is None:

@@ -213,10 +213,8 @@ def _finish(
     pipeline = tape.pipeline
     if tape.echoed:
         pipeline.add_diagnostic(diagnostic(codes.HTTP_SECRET_ECHOED, 0, replacement=REDACTED))
-    ended = pipeline.aggregator.terminal_seen or tape.failed
-    if end is not None and end.by == "client" and not ended:
-        waited = t - (tape.last_byte if tape.last_byte is not None else 0.0)
-        pipeline.cancel(f"the client closed the WebSocket after {max(0.0, waited):.1f} s")
+    # (who closed is judged by the engine, as it judges the capture: a client that left
+    # before the terminal event makes the response cancelled)
     websocket = WebSocketEnd(
         code=end.code if end is not None else None,
         reason=end.reason if end is not None else "",
@@ -224,6 +222,7 @@ def _finish(
         messages=tape.messages,
         sent=tuple(tape.sent),
         next_response=end is None,
+        closed_by=end.by if end is not None else None,
     )
     pipeline.close(t, websocket=websocket)
     report = pipeline.report()
