@@ -95,11 +95,13 @@ def test_every_surface_gives_the_first_reasoning_as_the_first_content(
     inspected = ssescope.inspect(capture)
     first = inspected.timing.first_content_s
     assert first is not None
-    # the reasoning's record, well before the text's and after the ping's
+    # the reasoning's record: after the first byte (message_start) and the ping's, before
+    # the text's (strictly; the served gaps of DELAY shrink when a loaded machine delays
+    # the reading of one record and not the next)
     assert first == pytest.approx(_record_time(capture, REASONING))
-    assert first < _record_time(capture, TEXT) - 2 * DELAY
+    assert _record_time(capture, REASONING - 2) < first < _record_time(capture, TEXT)
     assert inspected.timing.first_byte_s is not None
-    assert first > inspected.timing.first_byte_s + 2 * DELAY
+    assert first > inspected.timing.first_byte_s
     # the proxy, its index, the Live view and the span
     assert ex.first_content_s == pytest.approx(first, abs=1e-6)
     assert line["first_content_s"] == pytest.approx(first, abs=1e-3)
@@ -130,10 +132,13 @@ def test_the_transport_times_the_same_first_content(upstream: ServerThread, sink
     [report] = reports
     first = report.timing.first_content_s
     assert first is not None and report.timing.first_byte_s is not None
-    # after the ping and the empty block start, before the text
-    assert first > report.timing.first_byte_s + 2 * DELAY
-    assert report.timing.total_s is not None
-    assert first < report.timing.total_s - 5 * DELAY
+    # the reasoning's record: after the first byte, and the first of the content records
+    # (reasoning, its signature, the text), strictly before the text's (the served gaps of
+    # DELAY shrink when a loaded machine delays the reading of one record and not the next)
+    assert first > report.timing.first_byte_s
+    content = list(report.timing.content_times)
+    assert len(content) == 3 and first == content[0] < content[-1]
+    assert report.timing.total_s is not None and first < report.timing.total_s
     [span] = sink.finished()
     assert (span.attributes or {})["gen_ai.response.time_to_first_chunk"] == first
 
