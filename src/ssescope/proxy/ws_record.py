@@ -37,7 +37,6 @@ from ..containers.websocket import (
 )
 from ..containers.ws_writer import WebSocketCaptureWriter
 from ..diagnostics import diagnostic
-from ..events import ProviderError
 from ..pipeline import Pipeline
 from ..sourceinfo import SourceInfo, WebSocketEnd
 from ..sources.decode import ContentDecoder
@@ -78,7 +77,6 @@ class SocketTape(Tape):
     sent: list[str] = field(default_factory=list)
     seen: int = 0  # the connection's messages so far
     echoed: bool = False  # a message repeated a credential (scrubbed)
-    failed: bool = False  # an error event failed the current response
     judged: list[Judged] = field(default_factory=list)
 
 
@@ -182,7 +180,6 @@ def message(
     record = message_record(data)
     ex.body_bytes += len(record)
     events = tape.pipeline.feed(record, t)
-    tape.failed = tape.failed or any(isinstance(ev, ProviderError) for ev in events)
     recorder.note(ex, tape, events, t)
 
 
@@ -237,7 +234,6 @@ def _finish(
         tape.messages = 0
         tape.sent = []
         tape.echoed = False
-        tape.failed = False
         tape.last_content = None
 
 
