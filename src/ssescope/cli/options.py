@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,12 +12,12 @@ from ..aggregate.timing import TimingOptions
 from ..framing.framer import FRAMINGS
 from ..providers.registry import PROVIDERS
 from . import exitcodes
+from ._types import SECONDS
 
 __all__ = [
     "FAIL_ON_HELP",
     "FOLDER",
     "PROVIDER_CHOICE",
-    "SECONDS",
     "allow_host_option",
     "connection_limit_options",
     "framing_option",
@@ -34,23 +33,6 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 PROVIDER_CHOICE = click.Choice(["auto", *PROVIDERS])
 """``--provider``: auto or one of the provider adapters."""
-
-
-class _Seconds(click.FloatRange):
-    """A number of seconds, more than 0 and finite: ``nan`` passes every comparison of a
-    range and ``inf`` its lower bound, and either would switch a time-out off unseen."""
-
-    name = "seconds"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        seconds = super().convert(value, param, ctx)
-        if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
-        return seconds
-
-
-SECONDS = _Seconds(min=0.0, min_open=True)
-"""An option's value that is a number of seconds, more than 0 (and finite)."""
 
 
 def seconds_option(name: str, default: float, help: str) -> Callable[[_F], _F]:
