@@ -134,12 +134,13 @@ def stream_text(script: Path, *reads: tuple[str, Path]) -> list[dict[str, Any]]:
 def sdk_results(sdk: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """What the SDK built from every real stream, by name (one run of the script)."""
     folder = tmp_path_factory.mktemp("vercel-sdk")
+    names = _streams()
     reads = []
-    for number, name in enumerate(_streams()):
+    for number, name in enumerate(names):
         wire = folder / f"{number}.sse"
         wire.write_bytes(stream_bytes(name))
         reads.append((PROVIDERS[name.split("/", 1)[0]], wire))
-    return dict(zip(_streams(), stream_text(sdk, *reads), strict=True))
+    return dict(zip(names, stream_text(sdk, *reads), strict=True))
 
 
 def _check(tmp_path: Path, name: str, body: bytes, result: dict[str, Any]) -> tuple[int, Any]:
