@@ -483,6 +483,11 @@ class Pipeline:
         summary = self._summary
         held = self._held  # (for a bounded pipeline's first-content time)
         first_byte = self._first_byte  # (set before the chunk's records are framed)
+        pending: list[tuple[int, float, int, bool]] = []
+        if summary is not None:
+            pending = summary.pending
+            if first_byte is not None:
+                summary.first_byte = first_byte
         # Events and framing diagnostics of the whole chunk go to the aggregator in one
         # call, in stream order (so the Report cannot depend on the chunking).
         batch: list[AdapterOutput] = []
@@ -511,7 +516,7 @@ class Pipeline:
                 else:
                     self._past_offsets += 1
                 if record.time is not None and first_byte is not None:
-                    summary.append(record.index, record.time, record.start, first_byte, not comment)
+                    pending.append((record.index, record.time, record.start, not comment))
             if keep:
                 self.records.append(record)
             if kind is SSEComment:
@@ -536,8 +541,8 @@ class Pipeline:
             self._flush(batch, out)
         if not self._content_found and self.aggregator.first_content_record is not None:
             self._first_content_time(items, held)
-        if summary is not None and self._adapter is not None:
-            self._settle(summary)
+        if summary is not None and (self._adapter is not None or self._first_data is None):
+            self._settle(summary)  # (not while data records are held for the provider)
         return out
 
     def _settle(self, summary: TimingSummary, *, end: bool = False) -> None:
