@@ -328,7 +328,7 @@ class Pipeline:
             self._max_time = top
         out: list[AdapterOutput] = []
         items: list[FramingOutput] = []
-        framer = self._framer
+        framer: Framer | FramingParser = self._framer.parser or self._framer
         for data, time in zip(chunks, times, strict=True):
             items += framer.feed(data, time)
             if len(items) >= _PASS_RECORDS:

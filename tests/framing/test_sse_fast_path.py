@@ -87,7 +87,9 @@ def _run(factory: Factory, chunks: list[bytes]) -> Trace:
 
 def _chunkings(data: st.DataObject, body: bytes) -> list[list[bytes]]:
     cuts = data.draw(st.lists(st.integers(1, max(1, len(body) - 1)), max_size=12))
-    chunkings = [[body], chunk_at(body, cuts)]
+    # (and one block a chunk, as a live stream is read: cut after every blank line)
+    blocks = [i + 2 for i in range(len(body) - 1) if body[i : i + 2] == b"\n\n"]
+    chunkings = [[body], chunk_at(body, cuts), chunk_at(body, blocks)]
     if len(body) < 2_000:
         chunkings.append([body[i : i + 1] for i in range(len(body))])
     return chunkings

@@ -227,14 +227,6 @@ class Aggregator:
         sections = self._sections if timeline is None else {}
         for ev in events:
             cls = type(ev)
-            section = sections.get(cls)
-            if section is not None and resp.first_record is not None:
-                # An agent section's event: no output, no content, nothing after a
-                # terminal to report; what the general path would do comes down to this.
-                record = ev.record
-                resp.last_record = record
-                section(ev)
-                continue
             if cls is fast and not resp.terminal_seen and resp.first_record is not None:
                 # The hot path (most events of most streams), inlined: _text without the
                 # dispatch.
@@ -259,6 +251,14 @@ class Aggregator:
                 if self.first_content_record is None and is_generated_content(tev):
                     self.first_content_record = record
                 resp.last_record = record
+                continue
+            section = sections.get(cls)
+            if section is not None and resp.first_record is not None:
+                # An agent section's event: no output, no content, nothing after a
+                # terminal to report; what the general path would do comes down to this.
+                record = ev.record
+                resp.last_record = record
+                section(ev)
                 continue
             handler = handlers.get(cls)
             if handler is None:

@@ -312,6 +312,12 @@ class Framer:
         return self._start(framing, rule)
 
     @property
+    def parser(self) -> FramingParser | None:
+        """The parser of the framing, once it is decided (what :meth:`feed` passes each
+        chunk to), or ``None``: a caller with many chunks may feed it directly."""
+        return self._parser
+
+    @property
     def tail(self) -> Tail | None:
         """After :meth:`close`: the unterminated bytes at the end of the body, if any."""
         return None if self._parser is None else self._parser.tail
