@@ -21,6 +21,7 @@ __all__ = [
     "ErrorFrame",
     "Knowledge",
     "Probe",
+    "event_rule",
     "member_rule",
     "openai_error_body",
     "type_rule",
@@ -85,6 +86,35 @@ def type_rule(
         return None
 
     return DetectRule(order, test)
+
+
+def event_rule(
+    order: int,
+    label: str,
+    names: frozenset[str] = frozenset(),
+    prefixes: tuple[str, ...] = (),
+    *,
+    needs_json: bool = True,
+) -> DetectRule:
+    """A rule that recognises a record by its SSE event name (or AWS event-stream message
+    type).
+
+    Args:
+        order: the rule's place among every provider's rules.
+        label: what the name is, for the reason (``"<label> 'x'"``).
+        names: the names that belong to the provider.
+        prefixes: name prefixes that belong to it too.
+        needs_json: see :class:`DetectRule`; ``False`` lets the rule judge a record whose
+            data is no JSON object.
+    """
+
+    def test(probe: Probe) -> str | None:
+        event = probe.event
+        if event is not None and (event in names or event.startswith(prefixes)):
+            return f"{label} {event!r}"
+        return None
+
+    return DetectRule(order, test, needs_json)
 
 
 class _Sentinel:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import PRESENT, DetectRule, ErrorFrame, Knowledge, Probe, member_rule, type_rule
+from .._knowledge import PRESENT, ErrorFrame, Knowledge, event_rule, member_rule, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE"]
 
@@ -18,12 +18,6 @@ EVENT_TYPES = frozenset(
     }
 )
 """The event types of a Messages stream (JSON ``type`` and SSE event name)."""
-
-
-def _by_event_name(probe: Probe) -> str | None:
-    if probe.event in EVENT_TYPES:
-        return f"SSE event name {probe.event!r}"
-    return None
 
 
 def _error_body(status: int) -> object:
@@ -49,7 +43,7 @@ KNOWLEDGE = Knowledge(
             "a whole Anthropic Messages 'message' object (not streamed)",
             {"type": "message", "role": "assistant", "content": PRESENT},
         ),
-        DetectRule(160, _by_event_name),
+        event_rule(160, "SSE event name", EVENT_TYPES),
     ),
     terminal_events=frozenset({"message_stop"}),
     error_frame=ErrorFrame(
