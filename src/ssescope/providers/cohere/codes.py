@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import unexpected_json
 from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
@@ -61,19 +62,7 @@ EVENT_NAME_MISMATCH = Code(
     content=("etype", "event_name"),
 )
 
-UNEXPECTED_JSON = Code(
-    "cohere.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a record is valid JSON but not an event object; it is skipped.\n"
-        "- **Example:** `data: [1, 2]`\n"
-        "- **What to do:** check that the body really is a Cohere v2 stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "data: [1, 2]", "a Cohere v2 stream")
 
 ERROR = Form(
     shared.PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}."

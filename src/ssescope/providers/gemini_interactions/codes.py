@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import unexpected_json
 from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
@@ -126,19 +127,7 @@ INVALID_USAGE = Code(
     ),
 )
 
-UNEXPECTED_JSON = Code(
-    "gemini-interactions.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a record is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the body is an Interactions stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "[1]", "an Interactions stream")
 
 ERROR = Form(
     shared.PROVIDER_ERROR,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import unexpected_json
 from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
@@ -92,19 +93,7 @@ INVALID_TOOL_CALL = Code(
     content=("call",),
 )
 
-UNEXPECTED_JSON = Code(
-    "ollama.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not a response line: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a line is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the body really is an Ollama stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "a response line", "[1]", "an Ollama stream", unit="line")
 
 ERROR = Form(
     shared.PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import unexpected_json
 from ...codes.spec import Code, Form, Page, declared
 
 PAGE = Page(
@@ -133,18 +134,13 @@ INVALID_FIELD = Code(
     content=("value",),
 )
 
-UNEXPECTED_JSON = Code(
-    "realtime.unexpected-json",
-    "warning",
-    "provider",
+UNEXPECTED_JSON = unexpected_json(
     PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a server message is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the capture really is a Realtime session (`--provider`).\n"
-    ),
-    content=("obj",),
+    "an event object",
+    "[1]",
+    "a Realtime session",
+    unit="server message",
+    body="capture",
 )
 
 ERROR = Form(
