@@ -19,7 +19,7 @@ from ssescope.codes import (
     live,
     websocket,
 )
-from ssescope.codes.spec import Code
+from ssescope.codes.spec import Code, declared
 from ssescope.diagnostics import diagnostic
 from ssescope.output.catalog import CODES, PAGES, lookup
 from ssescope.providers.registry import PROVIDERS, codes_module
@@ -38,10 +38,10 @@ def owners() -> list[ModuleType]:
 def test_every_code_object_of_an_owner_is_listed_in_its_codes_and_indexed() -> None:
     modules = owners()
     for module in modules:
-        others = {c for m in modules if m is not module for c in m.CODES}
+        others = {c for m in modules if m is not module for c in declared(m)[0]}
         defined = {v for v in vars(module).values() if isinstance(v, Code)} - others
-        assert defined == set(module.CODES), module.__name__
-        for code in module.CODES:
+        assert defined == set(declared(module)[0]), module.__name__
+        for code in declared(module)[0]:
             assert lookup(code.name) == code
 
 
@@ -95,7 +95,7 @@ def test_every_template_renders_with_its_arguments() -> None:
 
 
 def test_every_form_a_layer_adds_renders_as_its_shared_code() -> None:
-    forms = [f for m in owners() for f in getattr(m, "FORMS", ())]
+    forms = [f for m in owners() for f in declared(m)[1]]
     assert {f.name for f in forms if f.code.name == "provider.error"} == set(
         lookup("provider.error").forms
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import codes as shared
 from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "ag-ui",
@@ -137,7 +137,3 @@ ERROR = Form(
     "The agent reported RUN_ERROR: {message!q:200}; the run is failed.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

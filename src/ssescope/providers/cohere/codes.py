@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import codes as shared
 from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "cohere",
@@ -75,7 +75,3 @@ ERROR_AT_MESSAGE_END = Form(
     "Cohere reported an error at message-end: {error!q:200}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import codes as shared
 from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "gemini-interactions",
@@ -135,7 +135,3 @@ ERROR = Form(
     "Gemini reported an error in {where}: {text!q:200}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

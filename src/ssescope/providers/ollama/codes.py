@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import codes as shared
 from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "ollama",
@@ -106,7 +106,3 @@ TOOL_CALLS_UNDER_STOP = Form(
     "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
 )
 """This provider's form of ``tool.calls-under-stop``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ... import codes as shared
 from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "realtime",
@@ -156,7 +156,3 @@ FAILED = Form(
     "response.done has status failed ({error_type}, code {error_code}).",
 )
 """The form of ``provider.error`` for the error in a failed ``response.done``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""
