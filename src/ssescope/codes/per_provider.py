@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .spec import Code, Page
 
-__all__ = ["unexpected_json"]
+__all__ = ["invalid_usage", "unexpected_json"]
 
 
 def unexpected_json(
@@ -45,4 +45,27 @@ def unexpected_json(
             f"- **What to do:** check that the {body} really is {stream} (`--provider`).\n"
         ),
         content=("obj",),
+    )
+
+
+def invalid_usage(page: Page, doc: str) -> Code:
+    """The ``<page>.invalid-usage`` code that ``providers._base.usage_event`` raises: a usage
+    that is not an object (form ``not-an-object``), or a token count in it that is not an
+    integer (form ``not-an-integer``); the value is ignored.
+
+    Args:
+        page: the provider's page; the code is named after it.
+        doc: its docs section (which usage the protocol sends, an example, what to do).
+    """
+    return Code(
+        f"{page.name}.invalid-usage",
+        "warning",
+        "provider",
+        page,
+        {
+            "not-an-object": "The usage of record {record} is not an object: {usage!q}.",
+            "not-an-integer": "{source}.{field} of record {record} is not an integer: {value!q}; it is ignored.",
+        },
+        doc,
+        content=("usage", "value"),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.per_provider import unexpected_json
+from ...codes.per_provider import invalid_usage, unexpected_json
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -106,24 +106,13 @@ MISSING_EVENT_TYPE = Code(
     ),
 )
 
-INVALID_USAGE = Code(
-    "gemini-interactions.invalid-usage",
-    "warning",
-    "provider",
+INVALID_USAGE = invalid_usage(
     PAGE,
-    {
-        "not-an-object": "The usage of record {record} is not an object: {usage!q}.",
-        "not-an-integer": "{source}.{field} of record {record} is not an integer: {value!q}; it is ignored.",
-    },
     (
         "- **Means:** the final interaction's `usage` is not an object, or one of its token\n"
         "  counts is not an integer; that value is ignored.\n"
         '- **Example:** `{"interaction":{"status":"completed","usage":{"total_input_tokens":"7"}},...}`\n'
         "- **What to do:** token accounting from this stream is incomplete.\n"
-    ),
-    content=(
-        "usage",
-        "value",
     ),
 )
 
