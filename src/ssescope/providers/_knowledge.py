@@ -80,7 +80,7 @@ def type_rule(
     """
 
     def test(probe: Probe) -> str | None:
-        kind = probe.kind if key == "type" or probe.obj is None else probe.obj.get(key)
+        kind: object = probe.kind if key == "type" or probe.obj is None else probe.obj.get(key)
         if isinstance(kind, str) and (kind in types or kind.startswith(prefixes)):
             return f"JSON {key} {kind!r} is {what}"
         return None
