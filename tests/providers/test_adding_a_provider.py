@@ -43,7 +43,7 @@ __getattr__ = lazy_exports(__name__, __all__)
 from __future__ import annotations
 
 from ...codes.aggregate import PROVIDER_ERROR
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page("acme", "# Acme diagnostics\\n\\nCodes raised by the Acme adapter.\\n")
 
@@ -76,8 +76,6 @@ EMPTY_DELTA = Code(
 )
 
 ERROR = Form(PROVIDER_ERROR, "acme", "Acme reported an error: {text!q:200}.")
-
-CODES, FORMS = declared(vars(), PAGE)
 ''',
     "adapter.py": '''"""The AcmeAdapter (see the package docstring)."""
 

@@ -30,6 +30,7 @@ from tests.providers.oracle import (
 )
 
 import ssescope
+from ssescope.codes.spec import declared
 from ssescope.diagnostics import Diagnostic
 from ssescope.events import (
     Citation,
@@ -51,6 +52,7 @@ from ssescope.framing.ndjson import NDJSONParser
 from ssescope.framing.records import JSONRecord, SSEEvent
 from ssescope.framing.sse import SSEParser
 from ssescope.providers.bedrock import BedrockAdapter, map_finish_reason
+from ssescope.providers.bedrock import codes as bedrock_codes
 from ssescope.providers.registry import make_adapter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -749,12 +751,8 @@ def test_a_corrupted_length_field_leaves_the_response_truncated_with_a_framing_d
 def test_every_bedrock_code_the_adapter_raises_is_documented() -> None:
     import re
 
-    source = "".join(
-        p.read_text()
-        for p in sorted((ROOT / "src" / "ssescope" / "providers" / "bedrock").glob("*.py"))
-    )
     doc = (ROOT / "docs" / "diagnostics" / "bedrock.md").read_text()
-    raised = set(re.findall(r'"(bedrock\.[a-z-]+)"', source))
+    raised = {code.name for code in declared(bedrock_codes)[0]}
     documented = set(re.findall(r"^### `(bedrock\.[a-z-]+)`$", doc, re.MULTILINE))
     assert raised
     assert raised == documented

@@ -11,7 +11,7 @@ import pytest
 import ssescope
 from ssescope.framing.records import SSEEvent
 from ssescope.providers import registry
-from ssescope.providers._knowledge import Knowledge
+from ssescope.providers._knowledge import ABSENT, PRESENT, Knowledge, Probe, member_rule, type_rule
 from ssescope.providers.detect import detect_provider
 from ssescope.serve.quirks import PRESETS
 
@@ -170,3 +170,36 @@ def test_the_readme_lists_every_provider_and_the_guide_names_the_registry() -> N
     assert "src/ssescope/providers/registry.py" in guide
     for field in Knowledge.__dataclass_fields__:
         assert f"`{field}`" in guide
+
+
+def _probe(obj: dict[str, object]) -> Probe:
+    kind = obj.get("type")
+    return Probe(None, obj, kind if isinstance(kind, str) else None)
+
+
+def test_a_member_rule_matches_values_types_and_presence() -> None:
+    rule = member_rule(
+        1, "it", {"type": "error", "error": dict, "id": PRESENT, "extra": ABSENT, "x": None}
+    )
+    assert rule.test(_probe({"type": "error", "error": {}, "id": 0})) == "it"
+    assert rule.test(_probe({"type": "error", "error": {}, "id": 0, "x": None})) == "it"
+    misses: list[dict[str, object]] = [
+        {"type": "done", "error": {}, "id": 0},
+        {"type": "error", "error": "text", "id": 0},
+        {"type": "error", "error": {}},
+        {"type": "error", "error": {}, "id": 0, "extra": 1},
+        {"type": "error", "error": {}, "id": 0, "x": 1},
+    ]
+    for miss in misses:
+        assert rule.test(_probe(miss)) is None, miss
+    assert rule.test(Probe("error", None, None)) is None
+
+
+def test_a_type_rule_may_read_another_member() -> None:
+    rule = type_rule(1, "an event", frozenset({"step.start"}), key="event_type")
+    assert (
+        rule.test(_probe({"event_type": "step.start"}))
+        == "JSON event_type 'step.start' is an event"
+    )
+    assert rule.test(_probe({"event_type": ["step.start"]})) is None
+    assert rule.test(_probe({"type": "step.start"})) is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from string import Formatter
+from types import ModuleType
 from typing import Literal, TypeAlias
 
 __all__ = [
@@ -170,16 +171,15 @@ class Form:
         return self._compiled[0]
 
 
-def declared(
-    namespace: Mapping[str, object], page: Page
-) -> tuple[tuple[Code, ...], tuple[Form, ...]]:
-    """The codes of ``page`` and the forms that a codes module defines, in the order it
+def declared(module: ModuleType) -> tuple[tuple[Code, ...], tuple[Form, ...]]:
+    """The codes of ``module.PAGE`` and the forms that ``module`` defines, in the order it
     defines them (the order its page documents them).
 
-    ``namespace`` is the module's ``vars()``; codes it imports from other pages are not its
-    own. A provider's codes module ends with ``CODES, FORMS = declared(vars(), PAGE)``, so
-    that a code is written once and is listed by being defined.
+    Codes it imports from other pages are not its own. The code index collects every
+    owner's codes with it, so a provider's codes module only defines them: a code is
+    written once and is listed by being defined.
     """
-    values = list(namespace.values())
+    values = list(vars(module).values())
+    page = module.PAGE
     codes = tuple(v for v in values if isinstance(v, Code) and v.page is page)
     return codes, tuple(v for v in values if isinstance(v, Form))

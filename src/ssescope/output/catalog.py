@@ -22,7 +22,7 @@ from ..codes import (
     live,
     websocket,
 )
-from ..codes.spec import Code, Form, Layer, Page
+from ..codes.spec import Code, Layer, Page, declared
 from ..providers.registry import PROVIDERS, codes_module
 
 __all__ = ["CODES", "PAGES", "codes_of", "lookup"]
@@ -41,12 +41,12 @@ def _index() -> dict[str, Code]:
     found: dict[str, Code] = {}
     forms: dict[str, dict[str, str]] = {}
     for module in _modules():
-        for code in module.CODES:
+        codes, own_forms = declared(module)
+        for code in codes:
             if code.name in found:
                 raise ValueError(f"{code.name} is defined twice ({module.__name__})")
             found[code.name] = code
-        form: Form
-        for form in getattr(module, "FORMS", ()):
+        for form in own_forms:
             forms.setdefault(form.code.name, {})[form.name] = form.message
     for name, added in forms.items():
         shared = found[name]

@@ -10,16 +10,19 @@ the docs ask the registry, never a package by name. Nothing here does I/O.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "ABSENT",
+    "PRESENT",
     "DetectRule",
     "ErrorFrame",
     "Knowledge",
     "Probe",
-    "object_rule",
+    "event_rule",
+    "member_rule",
     "openai_error_body",
     "type_rule",
 ]
@@ -59,35 +62,107 @@ class DetectRule:
 
 
 def type_rule(
-    order: int, what: str, types: frozenset[str] = frozenset(), prefixes: tuple[str, ...] = ()
+    order: int,
+    what: str,
+    types: frozenset[str] = frozenset(),
+    prefixes: tuple[str, ...] = (),
+    key: str = "type",
 ) -> DetectRule:
-    """A rule that recognises a record by its JSON ``type``.
+    """A rule that recognises a record by its JSON ``type`` (or another member naming the
+    event).
 
     Args:
         order: the rule's place among every provider's rules.
         what: what such a record is, for the reason (``"JSON type 'x' is <what>"``).
         types: the types that belong to the provider.
         prefixes: type prefixes that belong to it too.
+        key: the member that holds the type, when it is not ``type``.
     """
 
     def test(probe: Probe) -> str | None:
-        kind = probe.kind
-        if kind is not None and (kind in types or kind.startswith(prefixes)):
-            return f"JSON type {kind!r} is {what}"
+        kind: object = probe.kind if key == "type" or probe.obj is None else probe.obj.get(key)
+        if isinstance(kind, str) and (kind in types or kind.startswith(prefixes)):
+            return f"JSON {key} {kind!r} is {what}"
         return None
 
     return DetectRule(order, test)
 
 
-def object_rule(order: int, value: str, key: str, reason: str) -> DetectRule:
-    """A rule that recognises a JSON object whose ``"object"`` is ``value`` and that has
-    the member ``key``; ``reason`` is what it reports."""
+def event_rule(
+    order: int,
+    label: str,
+    names: frozenset[str] = frozenset(),
+    prefixes: tuple[str, ...] = (),
+    *,
+    needs_json: bool = True,
+) -> DetectRule:
+    """A rule that recognises a record by its SSE event name (or AWS event-stream message
+    type).
+
+    Args:
+        order: the rule's place among every provider's rules.
+        label: what the name is, for the reason (``"<label> 'x'"``).
+        names: the names that belong to the provider.
+        prefixes: name prefixes that belong to it too.
+        needs_json: see :class:`DetectRule`; ``False`` lets the rule judge a record whose
+            data is no JSON object.
+    """
+
+    def test(probe: Probe) -> str | None:
+        event = probe.event
+        if event is not None and (event in names or event.startswith(prefixes)):
+            return f"{label} {event!r}"
+        return None
+
+    return DetectRule(order, test, needs_json)
+
+
+class _Sentinel:
+    """A member pattern that is not a value: :data:`PRESENT` or :data:`ABSENT`."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+PRESENT = _Sentinel("PRESENT")
+"""In a :func:`member_rule` pattern: the member is there, whatever its value."""
+
+ABSENT = _Sentinel("ABSENT")
+"""In a :func:`member_rule` pattern: the member is not there."""
+
+
+def member_rule(order: int, reason: str, members: Mapping[str, object]) -> DetectRule:
+    """A rule that recognises a JSON object by its members; ``reason`` is what it reports.
+
+    Args:
+        order: the rule's place among every provider's rules.
+        reason: what such a record is, reported as ``provider_rule``.
+        members: what each named member must be: :data:`PRESENT`, :data:`ABSENT`, a type
+            (its value is an instance of it) or a value (it has that value; ``None``: the
+            member is null or not there). ``{"type": "error", "error": dict}`` is an object
+            whose ``type`` is ``"error"`` and whose ``error`` is an object.
+    """
+    pattern = tuple(members.items())
 
     def test(probe: Probe) -> str | None:
         obj = probe.obj
-        if obj is not None and obj.get("object") == value and key in obj:
-            return reason
-        return None
+        if obj is None:
+            return None
+        for name, want in pattern:
+            if want is PRESENT or want is ABSENT:
+                if (name in obj) != (want is PRESENT):
+                    return None
+            elif isinstance(want, type):
+                if not isinstance(obj.get(name), want):
+                    return None
+            elif obj.get(name) != want:
+                return None
+        return reason
 
     return DetectRule(order, test)
 

@@ -111,9 +111,9 @@ def make_adapter(provider: str, framing: str) -> Adapter:
 
 
 def codes_module(provider: str) -> ModuleType | None:
-    """The module of the codes ``provider`` owns (``codes.py`` in its package: ``CODES``, its
-    codes, and ``FORMS``, its message forms of shared codes), or ``None`` when it raises only
-    shared codes.
+    """The module of the codes ``provider`` owns (``codes.py`` in its package: its codes
+    and its message forms of shared codes, see :func:`ssescope.codes.spec.declared`), or
+    ``None`` when it raises only shared codes.
 
     Raises:
         UsageError: for an unknown provider name.

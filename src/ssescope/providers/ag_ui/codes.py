@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import unexpected_json
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "ag-ui",
@@ -128,19 +129,7 @@ MISSING_TYPE = Code(
     ),
 )
 
-UNEXPECTED_JSON = Code(
-    "ag-ui.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a record is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the body is an AG-UI stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "[1]", "an AG-UI stream")
 
 ERROR = Form(
     shared.PROVIDER_ERROR,
@@ -148,7 +137,3 @@ ERROR = Form(
     "The agent reported RUN_ERROR: {message!q:200}; the run is failed.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

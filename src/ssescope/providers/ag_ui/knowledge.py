@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import ErrorFrame, Knowledge, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE"]
 
@@ -46,16 +46,10 @@ EVENT_TYPES = frozenset(
 """Every AG-UI event type (1.0 and the older ``THINKING_*`` names)."""
 
 
-def _event_type(probe: Probe) -> str | None:
-    if probe.kind in EVENT_TYPES:
-        return f"JSON type {probe.kind!r} is an AG-UI event"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="ag-ui",
     adapter="adapter:AgUiAdapter",
-    rules=(DetectRule(45, _event_type),),
+    rules=(type_rule(45, "an AG-UI event", EVENT_TYPES),),
     error_frame=ErrorFrame(None, {"type": "RUN_ERROR", "message": "injected error"}),
     quirks="quirks",
     reports_usage=False,  # the protocol carries no token usage

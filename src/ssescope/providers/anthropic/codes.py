@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import invalid_usage
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "anthropic",
@@ -327,15 +328,8 @@ INVALID_STOP_REASON = Code(
     content=("reason",),
 )
 
-INVALID_USAGE = Code(
-    "anthropic.invalid-usage",
-    "warning",
-    "provider",
+INVALID_USAGE = invalid_usage(
     PAGE,
-    {
-        "not-an-object": "The usage of record {record} is not an object: {usage!q}.",
-        "not-an-integer": "{source}.{field} of record {record} is not an integer: {value!q}; it is ignored.",
-    },
     (
         "- **Means:** a `usage` object is not an object, or one of its token counts\n"
         "  (`input_tokens`, `output_tokens`, `cache_read_input_tokens`) is not an integer. That\n"
@@ -344,7 +338,6 @@ INVALID_USAGE = Code(
         "- **What to do:** check the gateway that rewrote the usage; token accounting from this\n"
         "  stream is incomplete.\n"
     ),
-    content=("usage", "value"),
 )
 
 ERROR = Form(
@@ -353,7 +346,3 @@ ERROR = Form(
     "The provider reported an error in record {record}: {what}{message!q:120}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
+from .._knowledge import PRESENT, ErrorFrame, Knowledge, event_rule, member_rule, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE"]
 
@@ -20,34 +20,6 @@ EVENT_TYPES = frozenset(
 """The event types of a Messages stream (JSON ``type`` and SSE event name)."""
 
 
-def _whole_message(probe: Probe) -> str | None:
-    obj = probe.obj
-    if (
-        probe.kind == "message"
-        and obj is not None
-        and obj.get("role") == "assistant"
-        and "content" in obj
-    ):
-        return "a whole Anthropic Messages 'message' object (not streamed)"
-    return None
-
-
-def _error_event(probe: Probe) -> str | None:
-    # Anthropic's in-stream error: {"type": "error", "error": {"type": ..., "message": ...}}.
-    # The Responses API's nested error event has the same two members, and a
-    # sequence_number that its own rule (which runs first) recognises it by.
-    obj = probe.obj
-    if probe.kind == "error" and obj is not None and isinstance(obj.get("error"), dict):
-        return "an Anthropic error event ('type': 'error' with an 'error' object)"
-    return None
-
-
-def _by_event_name(probe: Probe) -> str | None:
-    if probe.event in EVENT_TYPES:
-        return f"SSE event name {probe.event!r}"
-    return None
-
-
 def _error_body(status: int) -> object:
     kind = "overloaded_error" if status == 529 else "api_error"
     return {"type": "error", "error": {"type": kind, "message": f"HTTP {status}"}}
@@ -58,9 +30,20 @@ KNOWLEDGE = Knowledge(
     adapter="adapter:AnthropicAdapter",
     rules=(
         type_rule(10, "an Anthropic Messages event", EVENT_TYPES),
-        DetectRule(35, _error_event),
-        DetectRule(60, _whole_message),
-        DetectRule(160, _by_event_name),
+        # Anthropic's in-stream error: {"type": "error", "error": {"type": ..., "message": ...}}.
+        # The Responses API's nested error event has the same two members, and a
+        # sequence_number that its own rule (which runs first) recognises it by.
+        member_rule(
+            35,
+            "an Anthropic error event ('type': 'error' with an 'error' object)",
+            {"type": "error", "error": dict},
+        ),
+        member_rule(
+            60,
+            "a whole Anthropic Messages 'message' object (not streamed)",
+            {"type": "message", "role": "assistant", "content": PRESENT},
+        ),
+        event_rule(160, "SSE event name", EVENT_TYPES),
     ),
     terminal_events=frozenset({"message_stop"}),
     error_frame=ErrorFrame(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import invalid_usage
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "bedrock",
@@ -107,15 +108,8 @@ MALFORMED_EVENT = Code(
     content=("payload",),
 )
 
-INVALID_USAGE = Code(
-    "bedrock.invalid-usage",
-    "warning",
-    "provider",
+INVALID_USAGE = invalid_usage(
     PAGE,
-    {
-        "not-an-object": "The usage of record {record} is not an object: {usage!q}.",
-        "not-an-integer": "{source}.{field} of record {record} is not an integer: {value!q}; it is ignored.",
-    },
     (
         "- **Means:** the `usage` of a `metadata` event (or the `amazon-bedrock-invocationMetrics`\n"
         "  of an InvokeModel chunk) is not an object, or one of its token counts is not an\n"
@@ -124,7 +118,6 @@ INVALID_USAGE = Code(
         "- **What to do:** token accounting from this stream is incomplete; check the tool that\n"
         "  rewrote it.\n"
     ),
-    content=("usage", "value"),
 )
 
 INVALID_CHUNK = Code(
@@ -149,7 +142,3 @@ ERROR = Form(
     "The provider reported an error in record {record}: {error_type}: {message!q:120}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...framing.eventstream import encode_message
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, event_rule
 
 __all__ = ["CONVERSE_KEYS", "EVENT_KEYS", "KNOWLEDGE"]
 
@@ -29,13 +29,6 @@ CONVERSE_KEYS = EVENT_KEYS | frozenset(
     }
 )
 """The keys of every ConverseStream event, the exceptions too."""
-
-
-def _message_type(probe: Probe) -> str | None:
-    event = probe.event
-    if event is not None and event.startswith(("event:", "exception:")):
-        return f"AWS event-stream message type {event!r}"
-    return None
 
 
 def _invoke_chunk(probe: Probe) -> str | None:
@@ -74,7 +67,9 @@ KNOWLEDGE = Knowledge(
     name="bedrock",
     adapter="adapter:BedrockAdapter",
     rules=(
-        DetectRule(0, _message_type, needs_json=False),
+        event_rule(
+            0, "AWS event-stream message type", prefixes=("event:", "exception:"), needs_json=False
+        ),
         DetectRule(140, _invoke_chunk),
         DetectRule(150, _converse_event),
     ),

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import unexpected_json
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "cohere",
@@ -61,19 +62,7 @@ EVENT_NAME_MISMATCH = Code(
     content=("etype", "event_name"),
 )
 
-UNEXPECTED_JSON = Code(
-    "cohere.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a record is valid JSON but not an event object; it is skipped.\n"
-        "- **Example:** `data: [1, 2]`\n"
-        "- **What to do:** check that the body really is a Cohere v2 stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "data: [1, 2]", "a Cohere v2 stream")
 
 ERROR = Form(
     shared.PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}."
@@ -86,7 +75,3 @@ ERROR_AT_MESSAGE_END = Form(
     "Cohere reported an error at message-end: {error!q:200}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

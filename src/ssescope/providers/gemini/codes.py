@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "gemini",
@@ -219,7 +219,3 @@ UNEXPECTED_JSON = Code(
 
 ERROR = Form(shared.PROVIDER_ERROR, "gemini", "Gemini reported an error{label}: {text!q:200}.")
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import invalid_usage, unexpected_json
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "gemini-interactions",
@@ -105,40 +106,17 @@ MISSING_EVENT_TYPE = Code(
     ),
 )
 
-INVALID_USAGE = Code(
-    "gemini-interactions.invalid-usage",
-    "warning",
-    "provider",
+INVALID_USAGE = invalid_usage(
     PAGE,
-    {
-        "not-an-object": "The usage of record {record} is not an object: {usage!q}.",
-        "not-an-integer": "{source}.{field} of record {record} is not an integer: {value!q}; it is ignored.",
-    },
     (
         "- **Means:** the final interaction's `usage` is not an object, or one of its token\n"
         "  counts is not an integer; that value is ignored.\n"
         '- **Example:** `{"interaction":{"status":"completed","usage":{"total_input_tokens":"7"}},...}`\n'
         "- **What to do:** token accounting from this stream is incomplete.\n"
     ),
-    content=(
-        "usage",
-        "value",
-    ),
 )
 
-UNEXPECTED_JSON = Code(
-    "gemini-interactions.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a record is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the body is an Interactions stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "[1]", "an Interactions stream")
 
 ERROR = Form(
     shared.PROVIDER_ERROR,
@@ -146,7 +124,3 @@ ERROR = Form(
     "Gemini reported an error in {where}: {text!q:200}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

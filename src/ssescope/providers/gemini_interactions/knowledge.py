@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import ErrorFrame, Knowledge, member_rule, type_rule
 
 __all__ = ["EVENT_TYPES", "KNOWLEDGE", "LEGACY"]
 
@@ -28,22 +28,17 @@ EVENT_TYPES = frozenset(
 """The ``event_type`` values of both generations (``error`` aside: other protocols send it)."""
 
 
-def _event_type(probe: Probe) -> str | None:
-    obj = probe.obj
-    if obj is None:
-        return None
-    kind = obj.get("event_type")
-    if kind in EVENT_TYPES:
-        return f"JSON event_type {kind!r} is a Gemini Interactions event"
-    if kind == "error" and isinstance(obj.get("error"), dict):
-        return "JSON event_type 'error' with an error object (Gemini Interactions)"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="gemini-interactions",
     adapter="adapter:GeminiInteractionsAdapter",
-    rules=(DetectRule(115, _event_type),),
+    rules=(
+        type_rule(115, "a Gemini Interactions event", EVENT_TYPES, key="event_type"),
+        member_rule(
+            116,
+            "JSON event_type 'error' with an error object (Gemini Interactions)",
+            {"event_type": "error", "error": dict},
+        ),
+    ),
     terminal_events=frozenset({"interaction.completed", "interaction.complete"}),
     error_frame=ErrorFrame(
         "error",

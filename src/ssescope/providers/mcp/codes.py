@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "mcp",
@@ -107,7 +107,3 @@ ERROR = Form(
     "The server answered the request with a JSON-RPC error: {text!q:200}.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

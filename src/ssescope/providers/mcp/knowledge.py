@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import ErrorFrame, Knowledge, member_rule
 
 __all__ = ["KNOWLEDGE"]
-
-
-def _jsonrpc(probe: Probe) -> str | None:
-    obj = probe.obj
-    if obj is None or obj.get("jsonrpc") != "2.0":
-        return None
-    return "a JSON-RPC 2.0 message (MCP Streamable HTTP)"
 
 
 KNOWLEDGE = Knowledge(
     name="mcp",
     adapter="adapter:McpAdapter",
     # after the rules of the protocols whose JSON-RPC results have a shape of their own
-    rules=(DetectRule(46, _jsonrpc),),
+    rules=(member_rule(46, "a JSON-RPC 2.0 message (MCP Streamable HTTP)", {"jsonrpc": "2.0"}),),
     error_frame=ErrorFrame(
         "message",
         {"jsonrpc": "2.0", "id": 0, "error": {"code": -32603, "message": "injected error"}},

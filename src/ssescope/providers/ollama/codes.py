@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import unexpected_json
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "ollama",
@@ -92,19 +93,7 @@ INVALID_TOOL_CALL = Code(
     content=("call",),
 )
 
-UNEXPECTED_JSON = Code(
-    "ollama.unexpected-json",
-    "warning",
-    "provider",
-    PAGE,
-    "Record {record} is JSON but not a response line: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a line is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the body really is an Ollama stream (`--provider`).\n"
-    ),
-    content=("obj",),
-)
+UNEXPECTED_JSON = unexpected_json(PAGE, "a response line", "[1]", "an Ollama stream", unit="line")
 
 ERROR = Form(
     shared.PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}."
@@ -117,7 +106,3 @@ TOOL_CALLS_UNDER_STOP = Form(
     "The done line (record {record}) itself carries tool calls, with done_reason 'stop': clients that take tool calls only from the lines before done: true, or that stop reading at done: true with done_reason 'stop', drop them.",
 )
 """This provider's form of ``tool.calls-under-stop``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

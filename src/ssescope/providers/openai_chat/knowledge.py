@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from .._knowledge import (
+    PRESENT,
     DetectRule,
     ErrorFrame,
     Knowledge,
     Probe,
-    object_rule,
+    member_rule,
     openai_error_body,
 )
 
@@ -18,12 +19,6 @@ def _chunk_object(probe: Probe) -> str | None:
     obj = probe.obj
     if obj is not None and obj.get("object") in ("chat.completion.chunk", "chat.completion.done"):
         return f"JSON object {obj.get('object')!r}"
-    return None
-
-
-def _choices(probe: Probe) -> str | None:
-    if probe.obj is not None and "choices" in probe.obj:
-        return "a JSON object with 'choices' (an OpenAI-compatible chunk)"
     return None
 
 
@@ -43,17 +38,20 @@ KNOWLEDGE = Knowledge(
     usage_request="stream_options.include_usage",
     adapter="adapter:OpenAIChatAdapter",
     rules=(
-        object_rule(
-            80, "chat.completion", "choices", "a whole 'chat.completion' object (not streamed)"
+        member_rule(
+            80,
+            "a whole 'chat.completion' object (not streamed)",
+            {"object": "chat.completion", "choices": PRESENT},
         ),
         DetectRule(90, _chunk_object),
-        object_rule(
+        member_rule(
             100,
-            "error",
-            "message",
             "a vLLM error object ('object': 'error') in an OpenAI-compatible stream",
+            {"object": "error", "message": PRESENT},
         ),
-        DetectRule(110, _choices),
+        member_rule(
+            110, "a JSON object with 'choices' (an OpenAI-compatible chunk)", {"choices": PRESENT}
+        ),
         DetectRule(172, _error_object),
     ),
     error_frame=ErrorFrame(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "openai-responses",
@@ -165,7 +165,3 @@ ERROR = Form(
     "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -2,42 +2,9 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
+from .._knowledge import ABSENT, PRESENT, ErrorFrame, Knowledge, member_rule, type_rule
 
 __all__ = ["KNOWLEDGE"]
-
-
-def _error_event(probe: Probe) -> str | None:
-    if probe.kind == "error" and probe.obj is not None and "sequence_number" in probe.obj:
-        return "an error event with a sequence_number (Responses API)"
-    return None
-
-
-def _flat_error_event(probe: Probe) -> str | None:
-    # The error event as the SDK types it: code and message beside the type, no
-    # nested "error" object (that one, without a sequence_number, is Anthropic's).
-    obj = probe.obj
-    if (
-        probe.kind == "error"
-        and obj is not None
-        and isinstance(obj.get("message"), str)
-        and "code" in obj
-        and "error" not in obj
-    ):
-        return "an error event with 'code' and 'message' beside its type (Responses API)"
-    return None
-
-
-def _whole_response(probe: Probe) -> str | None:
-    obj = probe.obj
-    if (
-        obj is not None
-        and obj.get("object") == "response"
-        and "output" in obj
-        and obj.get("type") is None
-    ):
-        return "a whole Responses API Response object (not streamed)"
-    return None
 
 
 KNOWLEDGE = Knowledge(
@@ -45,9 +12,23 @@ KNOWLEDGE = Knowledge(
     adapter="adapter:OpenAIResponsesAdapter",
     rules=(
         type_rule(20, "a Responses API event", prefixes=("response.",)),
-        DetectRule(30, _error_event),
-        DetectRule(36, _flat_error_event),
-        DetectRule(70, _whole_response),
+        member_rule(
+            30,
+            "an error event with a sequence_number (Responses API)",
+            {"type": "error", "sequence_number": PRESENT},
+        ),
+        # The error event as the SDK types it: code and message beside the type, no
+        # nested "error" object (that one, without a sequence_number, is Anthropic's).
+        member_rule(
+            36,
+            "an error event with 'code' and 'message' beside its type (Responses API)",
+            {"type": "error", "message": str, "code": PRESENT, "error": ABSENT},
+        ),
+        member_rule(
+            70,
+            "a whole Responses API Response object (not streamed)",
+            {"object": "response", "output": PRESENT, "type": None},
+        ),
     ),
     terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
     error_frame=ErrorFrame(

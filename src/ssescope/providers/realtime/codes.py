@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.per_provider import unexpected_json
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "realtime",
@@ -133,18 +134,13 @@ INVALID_FIELD = Code(
     content=("value",),
 )
 
-UNEXPECTED_JSON = Code(
-    "realtime.unexpected-json",
-    "warning",
-    "provider",
+UNEXPECTED_JSON = unexpected_json(
     PAGE,
-    "Record {record} is JSON but not an event object: {obj!q}; it is skipped.",
-    (
-        "- **Means:** a server message is valid JSON but not an object; it is skipped.\n"
-        "- **Example:** `[1]`\n"
-        "- **What to do:** check that the capture really is a Realtime session (`--provider`).\n"
-    ),
-    content=("obj",),
+    "an event object",
+    "[1]",
+    "a Realtime session",
+    unit="server message",
+    body="capture",
 )
 
 ERROR = Form(
@@ -160,7 +156,3 @@ FAILED = Form(
     "response.done has status failed ({error_type}, code {error_code}).",
 )
 """The form of ``provider.error`` for the error in a failed ``response.done``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

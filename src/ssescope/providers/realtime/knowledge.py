@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe
+from .._knowledge import PRESENT, DetectRule, ErrorFrame, Knowledge, Probe, member_rule
 
 __all__ = ["KNOWLEDGE"]
 
@@ -49,25 +49,17 @@ def _response_event(probe: Probe) -> str | None:
     return None
 
 
-def _error_event(probe: Probe) -> str | None:
-    obj = probe.obj
-    if (
-        probe.kind == "error"
-        and obj is not None
-        and "event_id" in obj
-        and isinstance(obj.get("error"), dict)
-    ):
-        return "an error event with an event_id and an error object (OpenAI Realtime)"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="realtime",
     adapter="adapter:RealtimeAdapter",
     rules=(
         DetectRule(14, _session_event),
         DetectRule(15, _response_event),
-        DetectRule(16, _error_event),
+        member_rule(
+            16,
+            "an error event with an event_id and an error object (OpenAI Realtime)",
+            {"type": "error", "event_id": PRESENT, "error": dict},
+        ),
     ),
     terminal_events=frozenset({"response.done"}),
     error_frame=ErrorFrame(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.spec import Code, Form, Page, declared
+from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
     "vercel-ui",
@@ -174,7 +174,3 @@ ERROR = Form(
     "The stream reported an error: {message!q:120}; the response is marked failed.",
 )
 """This provider's form of ``provider.error``."""
-
-CODES, FORMS = declared(vars(), PAGE)
-"""This module's codes, in the order their page documents them, and its message forms of
-shared codes."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._knowledge import DetectRule, ErrorFrame, Knowledge, Probe, type_rule
+from .._knowledge import ErrorFrame, Knowledge, member_rule, type_rule
 
 __all__ = ["KNOWLEDGE", "PART_TYPES"]
 
@@ -31,18 +31,15 @@ PART_TYPES = frozenset(
 """The part types of a UI-message stream (besides ``data-*`` and ``tool-*``)."""
 
 
-def _error_part(probe: Probe) -> str | None:
-    obj = probe.obj
-    if probe.kind == "error" and obj is not None and isinstance(obj.get("errorText"), str):
-        return "an AI SDK UI-message stream 'error' part (with 'errorText')"
-    return None
-
-
 KNOWLEDGE = Knowledge(
     name="vercel-ui",
     adapter="adapter:VercelUIAdapter",
     rules=(
-        DetectRule(37, _error_part),
+        member_rule(
+            37,
+            "an AI SDK UI-message stream 'error' part (with 'errorText')",
+            {"type": "error", "errorText": str},
+        ),
         type_rule(50, "an AI SDK UI-message stream part", PART_TYPES, ("data-", "tool-")),
     ),
     terminal_events=frozenset({"finish"}),
