@@ -41,7 +41,16 @@ USAGE_KEYS = (
 
 
 @dataclass(slots=True)
-class ToolCallReport:
+class _FieldForm:
+    """A section whose JSON form is its fields, each by its name, in order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return field_dict(self)
+
+
+@dataclass(slots=True)
+class ToolCallReport(_FieldForm):
     """One assembled tool call.
 
     Attributes:
@@ -65,10 +74,6 @@ class ToolCallReport:
     kind: str = "function"
     index: int | None = None
     record: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return field_dict(self)
 
 
 _AUDIO_KEYS = ("chunks", "bytes", "format", "transcript", "id")
@@ -140,7 +145,7 @@ class OutputReport:
 
 
 @dataclass(slots=True)
-class UsageReport:
+class UsageReport(_FieldForm):
     """Usage as reported: the latest non-null value per field, never summed or estimated."""
 
     input_tokens: int | None = None
@@ -150,10 +155,6 @@ class UsageReport:
     cached_input_tokens: int | None = None
     source: str | None = None
     raw: JSON = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return field_dict(self)
 
 
 @dataclass(slots=True)
@@ -185,7 +186,7 @@ _RESPONSE_KEYS = ("id", "model", "status", "status_reason", "outputs", "usage", 
 
 
 @dataclass(slots=True)
-class RecordCounts:
+class RecordCounts(_FieldForm):
     """How many records of each kind the stream had."""
 
     total: int = 0
@@ -193,10 +194,6 @@ class RecordCounts:
     comments: int = 0
     invalid: int = 0
     unknown: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """Return the JSON form."""
-        return field_dict(self)
 
 
 @dataclass(slots=True)
@@ -237,7 +234,7 @@ _TIMING_KEYS = tuple(name for name in field_names(Timing) if name != "content_ti
 
 
 @dataclass(slots=True)
-class StateReport:
+class StateReport(_FieldForm):
     """The shared state an agent stream keeps with its client (AG-UI's state): the
     document as the stream left it, and how it got there."""
 
@@ -249,10 +246,6 @@ class StateReport:
     """How many patches it sent, those that did not apply included."""
     failed_patches: int = 0
     """How many of those patches did not apply (each left the state as it was)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (the Report's ``state``)."""
-        return field_dict(self)
 
 
 @dataclass(slots=True)
