@@ -33,7 +33,8 @@ def field_dict(
 ) -> dict[str, Any]:
     """``{name: value}`` of each field of ``obj`` (or of each attribute of ``names``), in
     order: the value of the same name in ``values`` where it has one (a nested section's
-    JSON form, a copy of a list), else the attribute as it is."""
+    JSON form, a copy of a list), else the attribute as it is. Each name in ``values``
+    is one of those keys: the form has no other."""
     keys = field_names(type(obj)) if names is None else names
     if not values:
         return {name: getattr(obj, name) for name in keys}
