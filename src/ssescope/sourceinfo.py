@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypedDict
 
 from .diagnostics import Diagnostic
+from .fieldform import field_dict
 from .toolschema.request import DeclaredTool
 
 __all__ = [
@@ -83,15 +84,14 @@ class EntryInfo:
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``entry`` object); ``response`` only when
         the entry's connection carried several responses."""
-        out: dict[str, Any] = {
-            "index": self.index,
-            "method": self.method,
-            "url": self.url,
-            "started": self.started,
-        }
+        out = field_dict(self, _ENTRY_KEYS)
         if self.response is not None:
             out["response"] = self.response
         return out
+
+
+_ENTRY_KEYS = ("index", "method", "url", "started")
+"""The keys an :class:`EntryInfo`'s JSON form always has (``response`` only when set)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +114,7 @@ class RequestSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``request`` object)."""
-        return {
-            "method": self.method,
-            "url": self.url,
-            "model": self.model,
-            "started": self.started,
-        }
+        return field_dict(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..events import JSON, FinishReason, Status
+from ..fieldform import field_dict, field_names
 from ..sourceinfo import EntryInfo, RequestSummary, WebSocketEnd
 from .sections import ArtifactReport, NotificationReport, TaskReport
 
@@ -40,7 +41,16 @@ USAGE_KEYS = (
 
 
 @dataclass(slots=True)
-class ToolCallReport:
+class _FieldForm:
+    """A section whose JSON form is its fields, each by its name, in order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form."""
+        return field_dict(self)
+
+
+@dataclass(slots=True)
+class ToolCallReport(_FieldForm):
     """One assembled tool call.
 
     Attributes:
@@ -65,19 +75,9 @@ class ToolCallReport:
     index: int | None = None
     record: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "arguments": self.arguments,
-            "input": self.input,
-            "complete": self.complete,
-            "error": self.error,
-            "kind": self.kind,
-            "index": self.index,
-            "record": self.record,
-        }
+
+_AUDIO_KEYS = ("chunks", "bytes", "format", "transcript", "id")
+"""The keys of :class:`AudioReport`'s JSON form, in its order (the count first)."""
 
 
 @dataclass(slots=True)
@@ -93,13 +93,7 @@ class AudioReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
-        return {
-            "chunks": self.chunks,
-            "bytes": self.bytes,
-            "format": self.format,
-            "transcript": self.transcript,
-            "id": self.id,
-        }
+        return field_dict(self, _AUDIO_KEYS)
 
 
 @dataclass(slots=True)
@@ -151,7 +145,7 @@ class OutputReport:
 
 
 @dataclass(slots=True)
-class UsageReport:
+class UsageReport(_FieldForm):
     """Usage as reported: the latest non-null value per field, never summed or estimated."""
 
     input_tokens: int | None = None
@@ -161,18 +155,6 @@ class UsageReport:
     cached_input_tokens: int | None = None
     source: str | None = None
     raw: JSON = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "total_tokens": self.total_tokens,
-            "reasoning_tokens": self.reasoning_tokens,
-            "cached_input_tokens": self.cached_input_tokens,
-            "source": self.source,
-            "raw": self.raw,
-        }
 
 
 @dataclass(slots=True)
@@ -191,19 +173,20 @@ class ResponseReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
-        return {
-            "id": self.id,
-            "model": self.model,
-            "status": self.status,
-            "status_reason": self.status_reason,
-            "outputs": [o.to_dict() for o in self.outputs],
-            "usage": None if self.usage is None else self.usage.to_dict(),
-            "error": self.error,
-        }
+        return field_dict(
+            self,
+            _RESPONSE_KEYS,
+            outputs=[o.to_dict() for o in self.outputs],
+            usage=None if self.usage is None else self.usage.to_dict(),
+        )
+
+
+_RESPONSE_KEYS = ("id", "model", "status", "status_reason", "outputs", "usage", "error")
+"""The keys of :class:`ResponseReport`'s JSON form, in its order (the records left out)."""
 
 
 @dataclass(slots=True)
-class RecordCounts:
+class RecordCounts(_FieldForm):
     """How many records of each kind the stream had."""
 
     total: int = 0
@@ -211,16 +194,6 @@ class RecordCounts:
     comments: int = 0
     invalid: int = 0
     unknown: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """Return the JSON form."""
-        return {
-            "total": self.total,
-            "data": self.data,
-            "comments": self.comments,
-            "invalid": self.invalid,
-            "unknown": self.unknown,
-        }
 
 
 @dataclass(slots=True)
@@ -253,20 +226,15 @@ class Timing:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
-        return {
-            "first_byte_s": self.first_byte_s,
-            "first_event_s": self.first_event_s,
-            "first_content_s": self.first_content_s,
-            "total_s": self.total_s,
-            "max_gap_s": self.max_gap_s,
-            "max_content_idle_s": self.max_content_idle_s,
-            "max_content_idle_after": self.max_content_idle_after,
-            "gap_histogram": self.gap_histogram,
-        }
+        return field_dict(self, _TIMING_KEYS)
+
+
+_TIMING_KEYS = tuple(name for name in field_names(Timing) if name != "content_times")
+"""The keys of :class:`Timing`'s JSON form: every field but ``content_times``."""
 
 
 @dataclass(slots=True)
-class StateReport:
+class StateReport(_FieldForm):
     """The shared state an agent stream keeps with its client (AG-UI's state): the
     document as the stream left it, and how it got there."""
 
@@ -278,15 +246,6 @@ class StateReport:
     """How many patches it sent, those that did not apply included."""
     failed_patches: int = 0
     """How many of those patches did not apply (each left the state as it was)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form (the Report's ``state``)."""
-        return {
-            "value": self.value,
-            "snapshots": self.snapshots,
-            "deltas": self.deltas,
-            "failed_patches": self.failed_patches,
-        }
 
 
 @dataclass(slots=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import JSON
+from ..fieldform import field_dict
 
 __all__ = ["ArtifactReport", "NotificationReport", "TaskReport"]
 
@@ -42,14 +43,12 @@ class TaskReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (the Report's ``task``)."""
-        return {
-            "id": self.id,
-            "context_id": self.context_id,
-            "state": self.state,
-            "states": [dict(s) for s in self.states],
-            "messages": [dict(m) for m in self.messages],
-            "asks": [dict(a) for a in self.asks],
-        }
+        return field_dict(
+            self,
+            states=[dict(s) for s in self.states],
+            messages=[dict(m) for m in self.messages],
+            asks=[dict(a) for a in self.asks],
+        )
 
 
 @dataclass(slots=True)
@@ -81,17 +80,21 @@ class ArtifactReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (one entry of the Report's ``artifacts``)."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "description": self.description,
-            "text": self.text,
-            "parts": [dict(p) for p in self.parts],
-            "complete": self.complete,
-            "chunks": self.chunks,
-            "record": self.record,
-            "last_record": self.last_record,
-        }
+        return field_dict(self, _ARTIFACT_KEYS, parts=[dict(p) for p in self.parts])
+
+
+_ARTIFACT_KEYS = (
+    "id",
+    "name",
+    "description",
+    "text",
+    "parts",
+    "complete",
+    "chunks",
+    "record",
+    "last_record",
+)
+"""The keys of :class:`ArtifactReport`'s JSON form: its fields, with its ``text`` too."""
 
 
 @dataclass(slots=True)
@@ -108,9 +111,4 @@ class NotificationReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form (one entry of the Report's ``notifications``)."""
-        return {
-            "record": self.record,
-            "method": self.method,
-            "summary": self.summary,
-            "request_id": self.request_id,
-        }
+        return field_dict(self)

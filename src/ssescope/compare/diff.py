@@ -16,6 +16,7 @@ from typing import Any
 
 from ..aggregate.report import OutputReport, Report, ResponseReport, ToolCallReport, UsageReport
 from ..events import JSON
+from ..fieldform import field_dict
 from . import vercel
 from ._read import _arguments
 from .shapes import ExpectedCall, ExpectedOutput, ExpectedReply, normalise_result
@@ -49,14 +50,7 @@ class Difference:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form."""
-        return {
-            "field": self.field,
-            "path": self.path,
-            "message": self.message,
-            "result": self.result,
-            "stream": self.stream,
-            "detail": list(self.detail),
-        }
+        return field_dict(self, detail=list(self.detail))
 
 
 def _show(value: object, limit: int = 60) -> str:

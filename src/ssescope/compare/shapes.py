@@ -26,10 +26,11 @@ A ``null`` text is the empty text. A field of the wrong type raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
+from ..aggregate.report import USAGE_KEYS
 from ..events import JSON
 from ._read import (
     ResultError,
@@ -149,6 +150,16 @@ def _call(
     return obj, call
 
 
+def _typed(value: object, path: str) -> Iterator[tuple[str, dict[str, Any], str | None]]:
+    """Each object of the list ``value`` (at ``path``), with its path and its ``type``
+    (``None`` when that is not a string): a Responses output item, an anthropic block."""
+    for n, raw in enumerate(_list(value, path)):
+        where = f"{path}[{n}]"
+        obj = _obj(raw, where)
+        kind = obj.get("type")
+        yield where, obj, kind if isinstance(kind, str) else None
+
+
 def _with_args(call: ExpectedCall, obj: Mapping[str, Any], *keys: str) -> ExpectedCall:
     key, value = _first(obj, *keys)
     if key is not None:
@@ -159,13 +170,24 @@ def _with_args(call: ExpectedCall, obj: Mapping[str, Any], *keys: str) -> Expect
 
 # -- shapes ---------------------------------------------------------------------------
 
-_CHAT_USAGE = (
-    (("prompt_tokens",), "input_tokens"),
-    (("completion_tokens",), "output_tokens"),
-    (("total_tokens",), "total_tokens"),
-    (("completion_tokens_details", "reasoning_tokens"), "reasoning_tokens"),
-    (("prompt_tokens_details", "cached_tokens"), "cached_input_tokens"),
-)
+_UsageKeys: TypeAlias = tuple[tuple[tuple[str, ...], str], ...]
+"""How to read a result's usage: ``(source path, Report key)`` pairs (see ``_usage``)."""
+
+
+def _openai_usage(input_key: str, output_key: str) -> _UsageKeys:
+    """The usage of an openai object that names its input and output counts
+    ``input_key`` and ``output_key``: the cached count sits in the input's details
+    object, the reasoning count in the output's (``completion_tokens_details``)."""
+    return (
+        ((input_key,), "input_tokens"),
+        ((output_key,), "output_tokens"),
+        (("total_tokens",), "total_tokens"),
+        ((f"{output_key}_details", "reasoning_tokens"), "reasoning_tokens"),
+        ((f"{input_key}_details", "cached_tokens"), "cached_input_tokens"),
+    )
+
+
+_CHAT_USAGE = _openai_usage("prompt_tokens", "completion_tokens")
 
 
 def _chat_content(value: object, path: str) -> str:
@@ -223,13 +245,7 @@ def _chat_completion(d: dict[str, Any]) -> ExpectedReply:
     return reply
 
 
-_RESPONSES_USAGE = (
-    (("input_tokens",), "input_tokens"),
-    (("output_tokens",), "output_tokens"),
-    (("total_tokens",), "total_tokens"),
-    (("output_tokens_details", "reasoning_tokens"), "reasoning_tokens"),
-    (("input_tokens_details", "cached_tokens"), "cached_input_tokens"),
-)
+_RESPONSES_USAGE = _openai_usage("input_tokens", "output_tokens")
 
 _RESPONSES_CALLS = {
     "function_call": "arguments",
@@ -245,10 +261,7 @@ def _response(d: dict[str, Any]) -> ExpectedReply:
     refusal: list[str] = []
     reasoning: list[str] = []
     calls: list[ExpectedCall] = []
-    for n, raw in enumerate(_list(d.get("output"), "output")):
-        path = f"output[{n}]"
-        item = _obj(raw, path)
-        itype = item.get("type") if isinstance(item.get("type"), str) else None
+    for path, item, itype in _typed(d.get("output"), "output"):
         if itype == "message":
             content = item.get("content")
             for c, raw_part in enumerate(
@@ -294,10 +307,7 @@ def _anthropic(d: dict[str, Any]) -> ExpectedReply:
     text: list[str] = []
     reasoning: list[str] = []
     calls: list[ExpectedCall] = []
-    for n, raw in enumerate(_list(d.get("content"), "content")):
-        path = f"content[{n}]"
-        block = _obj(raw, path)
-        btype = block.get("type") if isinstance(block.get("type"), str) else None
+    for path, block, btype in _typed(d.get("content"), "content"):
         if btype == "text":
             text.append(_text(block.get("text"), f"{path}.text"))
         elif btype == "thinking":
@@ -415,16 +425,7 @@ def _vercel(d: dict[str, Any]) -> ExpectedReply:
     return reply
 
 
-_REPORT_USAGE = tuple(
-    ((key,), key)
-    for key in (
-        "input_tokens",
-        "output_tokens",
-        "total_tokens",
-        "reasoning_tokens",
-        "cached_input_tokens",
-    )
-)
+_REPORT_USAGE = tuple(((key,), key) for key in USAGE_KEYS)
 _FIELD_KEYS = ("text", "reasoning", "refusal", "tool_calls", "finish_reason", "usage")
 
 

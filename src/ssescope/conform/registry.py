@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..fieldform import field_dict
 from ..output.visible import visible
 from .exchange import Exchange
 
@@ -56,12 +57,7 @@ class Evidence:
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON form."""
-        return {
-            "exchange": self.exchange,
-            "record": self.record,
-            "offset": self.offset,
-            "excerpt": self.excerpt,
-        }
+        return field_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
