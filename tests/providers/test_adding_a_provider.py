@@ -90,10 +90,8 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
     provider_error,
-    refuse_feed_after_close,
 )
 from . import codes
 
@@ -109,14 +107,11 @@ class AcmeAdapter(AdapterBase):
         super().__init__(framing)
         self._done = False
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one line to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         obj = self._object(record, out, codes.UNEXPECTED_JSON)
         if obj is None:
-            return out
+            return
         if not self._started:
             self._started = True
             out.append(ResponseStart(record.index))
@@ -133,11 +128,9 @@ class AcmeAdapter(AdapterBase):
             if not obj["acme"]:
                 out.append(diag(codes.EMPTY_DELTA, record))
             out.append(TextDelta(record.index, 0, str(obj["acme"])))
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: the missing done line."""
-        close_once(self)
         return self._unended(self._done, codes.MISSING_DONE)
 ''',
     "knowledge.py": '''"""What ssescope knows about Acme streams outside the adapter."""

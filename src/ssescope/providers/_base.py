@@ -36,7 +36,6 @@ __all__ = [
     "AdapterBase",
     "AdapterOutput",
     "Malformed",
-    "close_once",
     "compact_json",
     "decode_json",
     "decode_object",
@@ -92,10 +91,13 @@ class AdapterBase:
     ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
     are reported. A subclass sets ``name``.
 
-    ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept the one
-    way every layer keeps it: ``feed`` starts with ``if self._closed:
-    refuse_feed_after_close()`` (the base's ``feed`` does, for the adapters that give it
-    their ``unexpected`` code), ``close`` with ``close_once(self)``.
+    ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept here for
+    every adapter: ``feed`` refuses a record after ``close`` and hands the record to
+    ``_read``; ``close`` closes once and returns ``_unfinished()``. A subclass writes
+    those two (or, for a protocol whose every record is one JSON event object, gives the
+    base its ``unexpected`` code and writes ``_feed_object`` instead of ``_read``). An
+    adapter whose hot path returns lists it builds itself writes ``feed`` instead of
+    ``_read``, starting with ``if self._closed: refuse_feed_after_close()``.
     """
 
     name: ClassVar[str]
@@ -109,34 +111,44 @@ class AdapterBase:
         self._unexpected = unexpected
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
-        """Map one data record to events and diagnostics.
+        """Map one data record to events and diagnostics (``_read`` says how).
 
-        For an adapter whose every record is one JSON event object (it gives the base
-        ``unexpected``, its code for JSON that is not an object): the object is decoded
-        and handed to ``_feed_object``. Any other adapter writes its own ``feed``.
-
-        Declared here so that mypy holds every adapter's ``feed`` to this shape, and
-        through it to :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
+        Declared here so that mypy holds every adapter to this shape, and through it to
+        :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
         """
         if self._closed:
             refuse_feed_after_close()
+        out: list[AdapterOutput] = []
+        self._read(record, out)
+        return out
+
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Map one data record, its events and diagnostics appended to ``out``.
+
+        For an adapter whose every record is one JSON event object (it gives the base
+        ``unexpected``, its code for JSON that is not an object): the object is decoded
+        and handed to ``_feed_object``. Any other adapter writes its own ``_read``.
+        """
         unexpected = self._unexpected
         if unexpected is None:
             raise NotImplementedError(f"{type(self).__name__} does not read records")
-        out: list[AdapterOutput] = []
         obj = self._object(record, out, unexpected)
         if obj is not None:
             self._feed_object(obj, record, out)
-        return out
 
     def _feed_object(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        """Map the decoded event object of ``record`` (see ``feed``)."""
+        """Map the decoded event object of ``record`` (see ``_read``)."""
         raise NotImplementedError(f"{type(self).__name__} does not read event objects")
 
     def close(self) -> list[AdapterOutput]:
-        """End of stream: report what the protocol left unfinished (each adapter's own)."""
+        """End of stream: report what the protocol left unfinished (``_unfinished``)."""
+        close_once(self)
+        return self._unfinished()
+
+    def _unfinished(self) -> list[AdapterOutput]:
+        """What ``close`` reports at the end of the stream (each adapter's own)."""
         raise NotImplementedError(f"{type(self).__name__} does not close")
 
     def _object(

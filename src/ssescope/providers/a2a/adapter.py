@@ -19,9 +19,7 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
-    refuse_feed_after_close,
     str_or_none,
 )
 from .._jsonrpc import failed, read_message
@@ -92,14 +90,11 @@ class A2aAdapter(AdapterBase):
         self._task = False  # whether a task event came (else a message is the reply)
         self._artifacts: dict[str, _Artifact] = {}
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one JSON-RPC message to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         env = read_message(self, record, out)
         if env is None:
-            return out
+            return
         rec = record.index
         if not self._started:
             out.append(ResponseStart(rec, None, None))
@@ -107,9 +102,9 @@ class A2aAdapter(AdapterBase):
         if env.kind == "error":
             failed(record, env.error, out, codes.ERROR)
             self._done = True
-            return out
+            return
         if env.kind != "response" or not isinstance(env.result, dict):
-            return out
+            return
         kind, body = _kind(env.result)
         if kind == "artifact-update":
             self._task = True
@@ -125,7 +120,6 @@ class A2aAdapter(AdapterBase):
             self._message(record, body, out)
         else:
             out.append(diag(codes.UNKNOWN_RESULT, record, obj=env.result))
-        return out
 
     def _status(
         self, record: DataRecord, body: dict[str, JSON], task_id: JSON, out: list[AdapterOutput]
@@ -272,7 +266,6 @@ class A2aAdapter(AdapterBase):
             )
         )
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a task not in a terminal or interrupted state is truncated."""
-        close_once(self)
         return self._unended(self._done, codes.MISSING_FINAL)

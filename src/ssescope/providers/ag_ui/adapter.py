@@ -23,12 +23,10 @@ from ...limits import MAX_DEPTH, may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     decode_object,
     diag,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
 )
 from .._tools import ToolCallTracker, TrackedCall
@@ -123,11 +121,8 @@ class AgUiAdapter(AdapterBase):
     ) -> None:
         out.append(diag(codes.ORDER, record, form=form, **args))
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one event to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         self._note(record)
         data = record.data
         try:  # (decode_object's first step, inlined: most records are one small object)
@@ -140,7 +135,7 @@ class AgUiAdapter(AdapterBase):
         else:  # the general path, with its diagnostics
             found = decode_object(record, out, codes.UNEXPECTED_JSON)
             if found is None:
-                return out
+                return
             obj = found
         kind = obj.get("type")
         if self._started and self._ended is None:
@@ -152,16 +147,16 @@ class AgUiAdapter(AdapterBase):
                     if isinstance(delta, str) and delta:
                         output = self._last_output = self._outputs[message]
                         out.append(TextDelta(record.index, output, delta))
-                    return out
+                    return
             elif kind == "STATE_DELTA":
                 self._delta(obj, record, out)
-                return out
+                return
         if not isinstance(kind, str):
             out.append(diag(codes.MISSING_TYPE, record))
-            return out
+            return
         if kind == "RUN_STARTED":
             self._run_started(obj, record, out)
-            return out
+            return
         if not self._started:
             self._begin(obj, record, out)
             if kind != "RUN_ERROR":
@@ -171,9 +166,8 @@ class AgUiAdapter(AdapterBase):
                 self._order(record, out, "finished-after-error")
             else:
                 self._order(record, out, "after-run-end", event_type=kind, ended=self._ended)
-            return out
+            return
         self._dispatch(kind, obj, record, out)
-        return out
 
     def _dispatch(
         self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -333,9 +327,8 @@ class AgUiAdapter(AdapterBase):
         out.append(Terminal(rec, "failed", "RUN_ERROR"))
         self._ended = "RUN_ERROR"
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a run that neither finished nor failed."""
-        close_once(self)
         return self._unended(self._ended is not None, codes.MISSING_RUN_END)
 
     # messages

@@ -28,12 +28,10 @@ from .._base import (
     AdapterBase,
     AdapterOutput,
     Malformed,
-    close_once,
     decode_json,
     diag,
     object_field,
     provider_error,
-    refuse_feed_after_close,
     usage_event,
 )
 from .._tools import ToolCallTracker
@@ -102,11 +100,8 @@ class BedrockAdapter(AdapterBase):
         self._stopped = False
         self._inner: AnthropicAdapter | None = None
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one event-stream message (or one decoded message line) to events."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:
             # Binary wire form: "<message-type>:<event or exception type>".
@@ -118,7 +113,7 @@ class BedrockAdapter(AdapterBase):
                     out.append(bad)
                     if mtype != "event":
                         self._fail(etype or mtype, record.data, None, None, record, out)
-                    return out
+                    return
                 payload = cast(JSON, value)
             if mtype == "event":
                 self._event(etype, payload, record, out)
@@ -126,11 +121,11 @@ class BedrockAdapter(AdapterBase):
                 self._exception(etype or mtype, payload, record, out)
             else:
                 out.append(Unknown(record.index, record.event, payload))
-            return out
+            return
         value, bad = decode_json(record)
         if bad is not None:
             out.append(bad)
-            return out
+            return
         obj = cast(JSON, value)
         if isinstance(record, SSEEvent) and record.event != "message":
             # An SSE re-wrapping that names the type in ``event:``; the payload may or may
@@ -142,10 +137,10 @@ class BedrockAdapter(AdapterBase):
                 self._exception(name, obj, record, out)
             else:
                 self._event(name, obj, record, out)
-            return out
+            return
         if not isinstance(obj, dict) or not obj:
             out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
-            return out
+            return
         for key, payload in obj.items():
             if key == "p":
                 continue
@@ -153,11 +148,9 @@ class BedrockAdapter(AdapterBase):
                 self._exception(key, payload, record, out)
             else:
                 self._event(key, payload, record, out)
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
-        close_once(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())

@@ -23,7 +23,6 @@ from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
     int_or_none,
     provider_error,
@@ -73,9 +72,8 @@ class CohereAdapter(AdapterBase):
             out.append(diag(codes.EVENT_NAME_MISMATCH, record, event_name=event_name, etype=etype))
         self._event(etype, obj, record, out)
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        close_once(self)
         return self._unended(self._ended, codes.MISSING_MESSAGE_END)
 
     def _event(

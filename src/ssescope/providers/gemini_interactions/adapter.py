@@ -22,7 +22,6 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
@@ -99,9 +98,8 @@ class GeminiInteractionsAdapter(AdapterBase):
         else:
             out.append(Unknown(record.index, kind, obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a started interaction without its terminal event."""
-        close_once(self)
         return self._unended(self._ended, codes.MISSING_COMPLETED)
 
     # the interaction

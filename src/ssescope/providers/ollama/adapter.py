@@ -19,7 +19,6 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
@@ -101,9 +100,8 @@ class OllamaAdapter(AdapterBase):
         elif not known and done is not False:
             out.append(Unknown(rec, "(unrecognised line)", obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        close_once(self)
         return self._unended(self._done, codes.MISSING_DONE)
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:

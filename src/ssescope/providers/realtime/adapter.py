@@ -25,7 +25,6 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
@@ -136,10 +135,9 @@ class RealtimeAdapter(AdapterBase):
         elif etype not in QUIET_TYPES and not etype.startswith(QUIET_PREFIXES):
             out.append(Unknown(record.index, etype, obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the stream: a response created but never done is cut; an error with no
         response after it is the session's outcome."""
-        close_once(self)
         out: list[AdapterOutput] = []
         if self._open:
             form = "session" if self._translating else "response"
