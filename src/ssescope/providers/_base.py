@@ -17,7 +17,7 @@ from orjson import loads as _loads
 from .. import codes
 from ..codes.spec import Code, Form
 from ..diagnostics import Diagnostic, build, diagnostic, quote
-from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
+from ..events import JSON, ProviderError, ResponseStart, Status, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 from ..incremental import close_once, refuse_feed_after_close
 from ..limits import (
@@ -87,9 +87,10 @@ class Adapter(Protocol):
 class AdapterBase:
     """The state an adapter of single-response records starts with.
 
-    ``framing`` is the framing name, ``_started`` whether the response began, and
-    ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
-    are reported. A subclass sets ``name``.
+    ``framing`` is the framing name, ``_started`` whether the response began and
+    ``_ended`` whether it ended (``_response_start`` and ``_response_end`` emit those
+    events and keep the flags), and ``_last_index``/``_last_end`` locate the last record,
+    where end-of-stream findings are reported. A subclass sets ``name``.
 
     ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept here for
     every adapter: ``feed`` refuses a record after ``close`` and hands the record to
@@ -106,6 +107,7 @@ class AdapterBase:
         self._closed = False
         self.framing = framing
         self._started = False
+        self._ended = False
         self._last_index = 0
         self._last_end = 0
         self._unexpected = unexpected
@@ -163,12 +165,32 @@ class AdapterBase:
         self._last_index = record.index
         self._last_end = record.end
 
-    def _unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
-        """What ``close`` reports for a protocol whose response ends with a marker:
-        ``code`` (at the last record) when the response started and ``ended`` is false."""
-        if self._started and not ended:
+    def _unended(self, code: Code) -> list[AdapterOutput]:
+        """What ``_unfinished`` reports for a protocol whose response ends with a marker:
+        ``code`` (at the last record) when the response started and did not end."""
+        if self._started and not self._ended:
             return [diagnostic(code, self._last_end, self._last_index)]
         return []
+
+    def _response_start(
+        self,
+        record: DataRecord,
+        out: list[AdapterOutput],
+        rid: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        """A response starts at ``record``: its :class:`~ssescope.events.ResponseStart`
+        (with its id and model, when the wire names them); it has not ended yet."""
+        out.append(ResponseStart(record.index, rid, model))
+        self._started = True
+        self._ended = False
+
+    def _response_end(
+        self, record: DataRecord, out: list[AdapterOutput], status: Status, reason: str
+    ) -> None:
+        """The response ends at ``record``: its :class:`~ssescope.events.Terminal`."""
+        out.append(Terminal(record.index, status, reason))
+        self._ended = True
 
 
 class Malformed(Exception):

@@ -9,10 +9,8 @@ from ...events import (
     JSON,
     AgentMessage,
     ArtifactChunk,
-    ResponseStart,
     Status,
     TaskUpdate,
-    Terminal,
     TextDelta,
 )
 from ...framing.records import DataRecord
@@ -85,7 +83,6 @@ class A2aAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._done = False
         self._state: str | None = None
         self._task = False  # whether a task event came (else a message is the reply)
         self._artifacts: dict[str, _Artifact] = {}
@@ -95,13 +92,11 @@ class A2aAdapter(AdapterBase):
         env = read_message(self, record, out)
         if env is None:
             return
-        rec = record.index
         if not self._started:
-            out.append(ResponseStart(rec, None, None))
-            self._started = True
+            self._response_start(record, out)
         if env.kind == "error":
             failed(record, env.error, out, codes.ERROR)
-            self._done = True
+            self._ended = True
             return
         if env.kind != "response" or not isinstance(env.result, dict):
             return
@@ -148,22 +143,20 @@ class A2aAdapter(AdapterBase):
         final = body.get("final")
         if isinstance(final, bool) and final != (verdict is not None):
             out.append(diag(codes.FINAL_MISMATCH, record, final=final, state=state))
-        if verdict is not None and not self._done:
-            out.append(Terminal(record.index, verdict, f"task state {state}"))
-            self._done = True
+        if verdict is not None and not self._ended:
+            self._response_end(record, out, verdict, f"task state {state}")
 
     def _message(self, record: DataRecord, body: dict[str, JSON], out: list[AdapterOutput]) -> None:
         """A message event: before any task it is the reply (a message-only stream, which
         ends with it); in a task's stream, a message kept with the task."""
         fields = message_fields(body, record, out)
         text, role = ("", None) if fields is None else fields
-        if self._task or self._done:
+        if self._task or self._ended:
             out.append(AgentMessage(record.index, text, role))
             return
         if text:
             out.append(TextDelta(record.index, 0, text))
-        out.append(Terminal(record.index, "completed", "agent message (no task)"))
-        self._done = True
+        self._response_end(record, out, "completed", "agent message (no task)")
 
     def _artifact_update(
         self, record: DataRecord, body: dict[str, JSON], out: list[AdapterOutput]
@@ -268,4 +261,4 @@ class A2aAdapter(AdapterBase):
 
     def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a task not in a terminal or interrupted state is truncated."""
-        return self._unended(self._done, codes.MISSING_FINAL)
+        return self._unended(codes.MISSING_FINAL)

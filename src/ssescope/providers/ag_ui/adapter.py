@@ -11,10 +11,8 @@ from ...events import (
     JSON,
     Finish,
     ReasoningDelta,
-    ResponseStart,
     ServerToolResult,
     StateChange,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -77,7 +75,7 @@ class AgUiAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._ended: str | None = None  # "RUN_FINISHED" / "RUN_ERROR" once the run ended
+        self._run_end: str | None = None  # "RUN_FINISHED" / "RUN_ERROR" once the run ended
         self._outputs: dict[str, int] = {}  # messageId -> output
         self._open_messages: set[str] = set()
         self._ended_messages: set[str] = set()
@@ -138,7 +136,7 @@ class AgUiAdapter(AdapterBase):
                 return
             obj = found
         kind = obj.get("type")
-        if self._started and self._ended is None:
+        if self._started and not self._ended:
             if kind == "TEXT_MESSAGE_CONTENT":
                 # the hot path (most events of a run): content for a message that is open
                 message = obj.get("messageId")
@@ -161,11 +159,11 @@ class AgUiAdapter(AdapterBase):
             self._begin(obj, record, out)
             if kind != "RUN_ERROR":
                 self._order(record, out, "before-run-started", event_type=kind)
-        if self._ended is not None:
-            if kind == "RUN_FINISHED" and self._ended == "RUN_ERROR":
+        if self._ended:
+            if kind == "RUN_FINISHED" and self._run_end == "RUN_ERROR":
                 self._order(record, out, "finished-after-error")
             else:
-                self._order(record, out, "after-run-end", event_type=kind, ended=self._ended)
+                self._order(record, out, "after-run-end", event_type=kind, ended=self._run_end)
             return
         self._dispatch(kind, obj, record, out)
 
@@ -229,16 +227,15 @@ class AgUiAdapter(AdapterBase):
 
     def _begin(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         run_id = self._field(obj, "runId", record, out)
-        out.append(ResponseStart(record.index, run_id, None))
-        self._started = True
+        self._response_start(record, out, run_id)
 
     def _run_started(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        if self._started and self._ended is None:
+        if self._started and not self._ended:
             self._order(record, out, "started-twice")
             return
-        if self._ended is not None:  # a further run of the same stream: a new response
+        if self._ended:  # a further run of the same stream: a new response
             self._left_open(record, out)
             state = self._state  # the state belongs to the thread: a new run starts from it
             self.__init__(self.framing)  # type: ignore[misc]
@@ -291,20 +288,19 @@ class AgUiAdapter(AdapterBase):
         otype = outcome.get("type") if isinstance(outcome, dict) else None
         if otype in ("interrupt", "suspended"):  # paused for input or approval
             out.append(Finish(rec, self._last_output, "other", otype))
-            out.append(Terminal(rec, "incomplete", f"RUN_FINISHED (outcome {otype})"))
+            self._response_end(record, out, "incomplete", f"RUN_FINISHED (outcome {otype})")
         elif otype in ("cancelled", "canceled", "cancel"):
             out.append(Finish(rec, self._last_output, "other", str(otype)))
-            out.append(Terminal(rec, "cancelled", f"RUN_FINISHED (outcome {otype})"))
+            self._response_end(record, out, "cancelled", f"RUN_FINISHED (outcome {otype})")
         else:
             raw = otype if isinstance(otype, str) else None
             out.append(Finish(rec, self._last_output, "stop", raw))
-            out.append(Terminal(rec, "completed", f"RUN_FINISHED (outcome {raw or 'none'})"))
-        self._ended = "RUN_FINISHED"
+            self._response_end(record, out, "completed", f"RUN_FINISHED (outcome {raw or 'none'})")
+        self._run_end = "RUN_FINISHED"
 
     def _run_error(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        rec = record.index
         message = obj.get("message")
         if not isinstance(message, str) and "error" in obj:
             err = obj.get("error")
@@ -324,12 +320,12 @@ class AgUiAdapter(AdapterBase):
         )
         self._left_open(record, out)
         self._flush_calls(record, out)
-        out.append(Terminal(rec, "failed", "RUN_ERROR"))
-        self._ended = "RUN_ERROR"
+        self._response_end(record, out, "failed", "RUN_ERROR")
+        self._run_end = "RUN_ERROR"
 
     def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a run that neither finished nor failed."""
-        return self._unended(self._ended is not None, codes.MISSING_RUN_END)
+        return self._unended(codes.MISSING_RUN_END)
 
     # messages
 

@@ -15,10 +15,8 @@ from ...events import (
     Finish,
     ReasoningDelta,
     ReasoningMeta,
-    ResponseStart,
     ServerToolResult,
     Status,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -97,7 +95,6 @@ class BedrockAdapter(AdapterBase):
         # the open tool blocks, by block index (provider-run ones of kind "server")
         self._tools: ToolCallTracker[int | None] = ToolCallTracker()
         self._results: dict[int | None, _Result] = {}  # open result blocks of those tools
-        self._stopped = False
         self._inner: AnthropicAdapter | None = None
 
     def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -156,7 +153,7 @@ class BedrockAdapter(AdapterBase):
             out.extend(self._inner.close())
         for idx in list(self._results):  # (a result cut before its block ended: kept)
             self._result_end(idx, None, out)
-        if self._started and not self._stopped:
+        if self._started and not self._ended:
             out.append(diagnostic(codes.MISSING_MESSAGE_STOP, self._last_end))
         return out
 
@@ -188,8 +185,7 @@ class BedrockAdapter(AdapterBase):
             error_type=error_type,
             message=message,
         )
-        out.append(Terminal(record.index, "failed", error_type))
-        self._stopped = True
+        self._response_end(record, out, "failed", error_type)
 
     def _exception(
         self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]
@@ -269,14 +265,12 @@ class BedrockAdapter(AdapterBase):
             )
 
     def _message_start(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        if self._started and not self._stopped:
+        if self._started and not self._ended:
             out.append(diag(codes.DUPLICATE_MESSAGE_START, record))
             return
-        self._started = True
-        self._stopped = False
         self._tools.clear()
         self._results = {}
-        out.append(ResponseStart(record.index))
+        self._response_start(record, out)
 
     def _block_start(
         self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -352,14 +346,8 @@ class BedrockAdapter(AdapterBase):
                 status = "incomplete"
         else:
             out.append(diag(codes.STOP_WITHOUT_REASON, record, raw_text=raw))
-        out.append(
-            Terminal(
-                record.index,
-                status,
-                f"messageStop ({raw if isinstance(raw, str) else 'no stopReason'})",
-            )
-        )
-        self._stopped = True
+        said = f"messageStop ({raw if isinstance(raw, str) else 'no stopReason'})"
+        self._response_end(record, out, status, said)
 
     def _chunk(
         self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

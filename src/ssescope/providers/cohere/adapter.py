@@ -10,9 +10,7 @@ from ...events import (
     Citation,
     Finish,
     ReasoningDelta,
-    ResponseStart,
     Status,
-    Terminal,
     TextDelta,
     ToolCallDelta,
     ToolCallEnd,
@@ -49,7 +47,6 @@ class CohereAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing, codes.UNEXPECTED_JSON)
-        self._ended = False
         self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
 
     def _feed_object(
@@ -74,7 +71,7 @@ class CohereAdapter(AdapterBase):
 
     def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        return self._unended(self._ended, codes.MISSING_MESSAGE_END)
+        return self._unended(codes.MISSING_MESSAGE_END)
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -130,10 +127,7 @@ class CohereAdapter(AdapterBase):
                     out.append(Citation(rec, 0, item, part))
         elif etype == "message-start":
             self._thinking_parts = set()
-            self._started = True
-            self._ended = False
-            msg_id = obj.get("id")
-            out.append(ResponseStart(rec, msg_id if isinstance(msg_id, str) else None))
+            self._response_start(record, out, str_or_none(obj.get("id")))
             plan = message.get("tool_plan")
             if isinstance(plan, str) and plan:
                 out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
@@ -221,10 +215,8 @@ class CohereAdapter(AdapterBase):
             }
             if any(v is not None for v in values.values()):
                 out.append(Usage(rec, values, usage, source))
-        out.append(
-            Terminal(rec, status, f"message-end {raw}" if isinstance(raw, str) else "message-end")
-        )
-        self._ended = True
+        said = f"message-end {raw}" if isinstance(raw, str) else "message-end"
+        self._response_end(record, out, status, said)
 
     def _error_body(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -232,5 +224,4 @@ class CohereAdapter(AdapterBase):
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
         provider_error(record, out, text, None, None, obj, form=codes.ERROR, text=text)
-        out.append(Terminal(record.index, "failed", "error"))
-        self._ended = True
+        self._response_end(record, out, "failed", "error")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ...diagnostics import build, quote
-from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
+from ...events import JSON, Finish, Status, Terminal, Usage
 from ...framing.records import DataRecord
 from .._base import (
     INVALID,
@@ -13,6 +13,7 @@ from .._base import (
     AdapterOutput,
     decode_record,
     diag,
+    str_or_none,
     token_count,
 )
 from . import codes
@@ -77,9 +78,7 @@ class GeminiAdapter(AdapterBase):
             rid is not None and rid != resp.id and (resp.terminated or resp.id)
         ):
             resp = self._resp = _Response(rid)
-            model = chunk.get("modelVersion")
-            out.append(ResponseStart(rec, rid, model if isinstance(model, str) else None))
-            self._started = True
+            self._response_start(record, out, rid, str_or_none(chunk.get("modelVersion")))
         elif rid is not None and resp.id is None:
             resp.id = rid
 

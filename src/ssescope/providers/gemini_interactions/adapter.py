@@ -11,10 +11,8 @@ from ...events import (
     FinishReason,
     ReasoningDelta,
     ReasoningMeta,
-    ResponseStart,
     ServerToolResult,
     Status,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -67,7 +65,6 @@ class GeminiInteractionsAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing, codes.UNEXPECTED_JSON)
-        self._ended = False
         self._open: dict[int, str] = {}  # step index -> step type, until its stop
         self._calls: ToolCallTracker[int] = ToolCallTracker()  # step index -> its call
 
@@ -100,7 +97,7 @@ class GeminiInteractionsAdapter(AdapterBase):
 
     def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a started interaction without its terminal event."""
-        return self._unended(self._ended, codes.MISSING_COMPLETED)
+        return self._unended(codes.MISSING_COMPLETED)
 
     # the interaction
 
@@ -108,8 +105,7 @@ class GeminiInteractionsAdapter(AdapterBase):
         self, record: DataRecord, out: list[AdapterOutput], rid: str | None, model: str | None
     ) -> None:
         if not self._started:
-            out.append(ResponseStart(record.index, rid, model))
-            self._started = True
+            self._response_start(record, out, rid, model)
 
     def _open_interaction(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -160,11 +156,10 @@ class GeminiInteractionsAdapter(AdapterBase):
                     where="the final interaction",
                     text=text,
                 )
-            out.append(Terminal(rec, status, f"{kind} (status {raw})"))
+            self._response_end(record, out, status, f"{kind} (status {raw})")
         else:
             out.append(diag(codes.UNKNOWN_STATUS, record, status=raw))
-            out.append(Terminal(rec, "completed", f"{kind}"))
-        self._ended = True
+            self._response_end(record, out, "completed", f"{kind}")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._start(record, out, None, None)
@@ -181,8 +176,7 @@ class GeminiInteractionsAdapter(AdapterBase):
             where="an error event",
             text=text,
         )
-        out.append(Terminal(record.index, "failed", "error event"))
-        self._ended = True
+        self._response_end(record, out, "failed", "error event")
 
     # steps
 

@@ -63,7 +63,6 @@ class McpAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._done = False
         self._notifications = 0
         self._known = False  # whether the request's ids came with the source
         self._expected: tuple[str, ...] = ()
@@ -117,7 +116,7 @@ class McpAdapter(AdapterBase):
             return
         if env.kind == "invalid":
             return
-        if self._done:
+        if self._ended:
             out.append(diag(codes.AFTER_RESPONSE, record))
             return
         key = rpc_id_text(env.id)
@@ -169,7 +168,7 @@ class McpAdapter(AdapterBase):
             self._batch_failure = terminal
         out.extend(got)
         if not self._pending:
-            self._done = True
+            self._ended = True
             failure = self._batch_failure
             if failure is not None and failure is not terminal:
                 terminal = Terminal(rec, "failed", f"{failure.reason} (in the batch)")
@@ -177,4 +176,4 @@ class McpAdapter(AdapterBase):
 
     def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a stream without the response to its request is truncated."""
-        return self._unended(self._done, codes.MISSING_RESPONSE)
+        return self._unended(codes.MISSING_RESPONSE)
