@@ -51,6 +51,7 @@ __all__ = [
     "token_count",
     "usage_event",
     "whole_terminal",
+    "wire_error",
 ]
 
 AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
@@ -405,6 +406,24 @@ def provider_error(
     """
     out.append(ProviderError(record.index, _kind, _message, _code, _raw))
     out.append(build(form, args, record.start, record.index))
+
+
+def wire_error(
+    record: DataRecord,
+    out: list[AdapterOutput],
+    _err: JSON,
+    /,
+    *,
+    form: Form,
+    type_key: str = "type",
+    **args: object,
+) -> None:
+    """Append the provider's error as the wire sent it (:func:`provider_error`): its type,
+    message and code read by :func:`error_fields` (the error's compact JSON is the
+    message when it has none), the message given to ``form`` as its ``text``, beside
+    ``args``."""
+    kind, text, code = error_fields(_err, compact_json, type_key=type_key)
+    provider_error(record, out, text, kind, code, _err, form=form, text=text, **args)
 
 
 def error_fields(

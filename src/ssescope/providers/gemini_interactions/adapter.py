@@ -22,11 +22,10 @@ from .._base import (
     AdapterOutput,
     compact_json,
     diag,
-    error_fields,
     int_or_none,
-    provider_error,
     str_or_none,
     usage_event,
+    wire_error,
 )
 from .._tools import ToolCallTracker, TrackedCall
 from . import codes
@@ -143,18 +142,8 @@ class GeminiInteractionsAdapter(AdapterBase):
             status, reason = _STATUS[raw]
             out.append(Finish(rec, 0, reason, raw))
             if raw == "failed":
-                err = inter.get("error")
-                _kind, text, code = error_fields(err, compact_json)
-                provider_error(
-                    record,
-                    out,
-                    text,
-                    _kind,
-                    code,
-                    err,
-                    form=codes.ERROR,
-                    where="the final interaction",
-                    text=text,
+                wire_error(
+                    record, out, inter.get("error"), form=codes.ERROR, where="the final interaction"
                 )
             self._response_end(record, out, status, f"{kind} (status {raw})")
         else:
@@ -163,18 +152,13 @@ class GeminiInteractionsAdapter(AdapterBase):
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._start(record, out, None, None)
-        err = obj.get("error")
-        kind, text, code = error_fields(err, compact_json, type_key="status")
-        provider_error(
+        wire_error(
             record,
             out,
-            text,
-            kind,
-            code,
-            err,
+            obj.get("error"),
             form=codes.ERROR,
+            type_key="status",
             where="an error event",
-            text=text,
         )
         self._response_end(record, out, "failed", "error event")
 
