@@ -43,6 +43,7 @@ __all__ = [
     "diag",
     "error_fields",
     "int_or_none",
+    "nonempty_str",
     "not_streamed",
     "object_field",
     "provider_error",
@@ -359,6 +360,12 @@ def compact_json(value: object) -> str:
 def str_or_none(value: object) -> str | None:
     """``value`` when it is a string, else ``None`` (an id or a name as sent)."""
     return value if isinstance(value, str) else None
+
+
+def nonempty_str(value: object) -> str | None:
+    """``value`` when it is a string with some text, else ``None`` (a fragment worth an
+    event: an empty delta carries nothing)."""
+    return value if isinstance(value, str) and value else None
 
 
 def int_or_none(value: object) -> int | None:

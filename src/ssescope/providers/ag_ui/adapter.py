@@ -24,6 +24,7 @@ from .._base import (
     compact_json,
     decode_object,
     diag,
+    nonempty_str,
     provider_error,
     str_or_none,
 )
@@ -141,8 +142,7 @@ class AgUiAdapter(AdapterBase):
                 # the hot path (most events of a run): content for a message that is open
                 message = obj.get("messageId")
                 if isinstance(message, str) and message in self._open_messages:
-                    delta = obj.get("delta")
-                    if isinstance(delta, str) and delta:
+                    if delta := nonempty_str(obj.get("delta")):
                         output = self._last_output = self._outputs[message]
                         out.append(TextDelta(record.index, output, delta))
                     return
@@ -200,8 +200,7 @@ class AgUiAdapter(AdapterBase):
                         id=message,
                         event_type=kind,
                     )
-            delta = obj.get("delta")
-            if isinstance(delta, str) and delta:
+            if delta := nonempty_str(obj.get("delta")):
                 out.append(ReasoningDelta(record.index, self._last_output, delta))
         elif kind == "STATE_SNAPSHOT":
             self._state = obj.get("snapshot")
@@ -357,8 +356,7 @@ class AgUiAdapter(AdapterBase):
             return
         if kind == "TEXT_MESSAGE_CONTENT" and message not in self._open_messages:
             self._order(record, out, "not-started", what="message", id=message, event_type=kind)
-        delta = obj.get("delta")
-        if isinstance(delta, str) and delta:
+        if delta := nonempty_str(obj.get("delta")):
             out.append(TextDelta(record.index, self._output(message), delta))
 
     # tool calls

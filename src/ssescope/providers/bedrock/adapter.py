@@ -28,6 +28,7 @@ from .._base import (
     Malformed,
     decode_json,
     diag,
+    nonempty_str,
     object_field,
     provider_error,
     usage_event,
@@ -319,8 +320,7 @@ class BedrockAdapter(AdapterBase):
             elif key == "reasoningContent":
                 if not isinstance(value, dict):
                     raise Malformed(f"its reasoningContent is not an object ({quote(value)})")
-                text = value.get("text")
-                if isinstance(text, str) and text:
+                if text := nonempty_str(value.get("text")):
                     out.append(ReasoningDelta(n, 0, text, idx))
                 sig = value.get("signature")
                 if isinstance(sig, str):

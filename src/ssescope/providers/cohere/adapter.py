@@ -23,6 +23,7 @@ from .._base import (
     AdapterOutput,
     diag,
     int_or_none,
+    nonempty_str,
     provider_error,
     str_or_none,
     token_count,
@@ -86,12 +87,10 @@ class CohereAdapter(AdapterBase):
         elif etype == "tool-call-delta":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                arguments = function.get("arguments")
-                if isinstance(arguments, str) and arguments:
+                if arguments := nonempty_str(function.get("arguments")):
                     out.append(ToolCallDelta(rec, 0, index, arguments=arguments))
         elif etype == "tool-plan-delta":
-            plan = message.get("tool_plan")
-            if isinstance(plan, str) and plan:
+            if plan := nonempty_str(message.get("tool_plan")):
                 out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
         elif etype == "content-start":
             content = _obj(message.get("content"))
@@ -104,7 +103,6 @@ class CohereAdapter(AdapterBase):
         elif etype == "tool-call-start":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                arguments = function.get("arguments")
                 out.append(
                     ToolCallDelta(
                         rec,
@@ -112,7 +110,7 @@ class CohereAdapter(AdapterBase):
                         index,
                         str_or_none(call.get("id")),
                         str_or_none(function.get("name")),
-                        arguments if isinstance(arguments, str) and arguments else None,
+                        nonempty_str(function.get("arguments")),
                         str_or_none(call.get("type")),
                     )
                 )
@@ -128,8 +126,7 @@ class CohereAdapter(AdapterBase):
         elif etype == "message-start":
             self._thinking_parts = set()
             self._response_start(record, out, str_or_none(obj.get("id")))
-            plan = message.get("tool_plan")
-            if isinstance(plan, str) and plan:
+            if plan := nonempty_str(message.get("tool_plan")):
                 out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
         elif etype == "message-end":
             self._message_end(delta, record, out)
@@ -143,11 +140,9 @@ class CohereAdapter(AdapterBase):
     def _content(
         self, content: dict[str, JSON], index: int | None, rec: int, out: list[AdapterOutput]
     ) -> None:
-        thinking = content.get("thinking")
-        if isinstance(thinking, str) and thinking:
+        if thinking := nonempty_str(content.get("thinking")):
             out.append(ReasoningDelta(rec, 0, thinking, index))
-        text = content.get("text")
-        if isinstance(text, str) and text:
+        if text := nonempty_str(content.get("text")):
             if index is not None and index in self._thinking_parts:
                 out.append(ReasoningDelta(rec, 0, text, index))
             else:
@@ -173,8 +168,7 @@ class CohereAdapter(AdapterBase):
             out.append(Finish(rec, 0, reason, raw))
         else:
             out.append(diag(codes.MISSING_FINISH_REASON, record, raw_text=raw))
-        error = delta.get("error")
-        if isinstance(error, str) and error:
+        if error := nonempty_str(delta.get("error")):
             error_type = raw if isinstance(raw, str) else None
             if status != "failed" and isinstance(raw, str) and raw:
                 # a finish reason that says the message ended well, and an error beside it

@@ -23,6 +23,7 @@ from .._base import (
     compact_json,
     diag,
     int_or_none,
+    nonempty_str,
     str_or_none,
     usage_event,
     wire_error,
@@ -218,17 +219,16 @@ class GeminiInteractionsAdapter(AdapterBase):
         if dtype is None and "signature" in delta:
             dtype = "thought_signature"
         if dtype == "text":
-            text = delta.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(delta.get("text")):
                 out.append(TextDelta(rec, 0, text, index))
         elif dtype == "thought_summary":
             content = delta.get("content")
-            text = content.get("text") if isinstance(content, dict) else delta.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(
+                content.get("text") if isinstance(content, dict) else delta.get("text")
+            ):
                 out.append(ReasoningDelta(rec, 0, text, index, "summary"))
         elif dtype == "thought_signature":
-            sig = delta.get("signature")
-            if isinstance(sig, str) and sig:
+            if sig := nonempty_str(delta.get("signature")):
                 out.append(ReasoningMeta(rec, 0, index, signature=sig))
         elif dtype == "arguments_delta":
             self._arguments(delta, index, record, out)

@@ -20,6 +20,7 @@ from .._base import (
     compact_json,
     diag,
     error_fields,
+    nonempty_str,
     provider_error,
     str_or_none,
     token_count,
@@ -43,11 +44,9 @@ _METRICS = (
 def _texts(source: dict[str, JSON], text_key: str, rec: int, out: list[AdapterOutput]) -> None:
     """The reasoning (``thinking``) and then the text (``text_key``) a chat message or a
     generate line carries, each when it is a non-empty string."""
-    thinking = source.get("thinking")
-    if isinstance(thinking, str) and thinking:
+    if thinking := nonempty_str(source.get("thinking")):
         out.append(ReasoningDelta(rec, 0, thinking))
-    text = source.get(text_key)
-    if isinstance(text, str) and text:
+    if text := nonempty_str(source.get(text_key)):
         out.append(TextDelta(rec, 0, text))
 
 
