@@ -743,7 +743,7 @@ if TYPE_CHECKING:  # mypy holds every part of the pipeline to the one Incrementa
         return adapter
 
     def _adapter_base_shape(adapter: AdapterBase) -> Adapter:
-        return adapter  # (each adapter class overrides feed and close of AdapterBase)
+        return adapter  # (AdapterBase keeps feed and close; each adapter fills in their steps)
 
     def _aggregator_shape(
         aggregator: Aggregator,

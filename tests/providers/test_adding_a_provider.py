@@ -83,16 +83,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...events import Finish, ResponseStart, Terminal, TextDelta
+from ...events import JSON, Finish, TextDelta
 from ...framing.records import DataRecord
-from .._base import (
-    AdapterBase,
-    AdapterOutput,
-    close_once,
-    diag,
-    provider_error,
-    refuse_feed_after_close,
-)
+from .._base import AdapterBase, AdapterOutput, diag, provider_error
 from . import codes
 
 __all__ = ["AcmeAdapter"]
@@ -104,39 +97,29 @@ class AcmeAdapter(AdapterBase):
     name: ClassVar[str] = "acme"
 
     def __init__(self, framing: str) -> None:
-        super().__init__(framing)
-        self._done = False
+        super().__init__(framing, codes.UNEXPECTED_JSON)
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _feed_object(
+        self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
+    ) -> None:
         """Map one line to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
-        obj = self._object(record, out, codes.UNEXPECTED_JSON)
-        if obj is None:
-            return out
         if not self._started:
-            self._started = True
-            out.append(ResponseStart(record.index))
+            self._response_start(record, out)
         if "error" in obj:
             text = str(obj["error"])
             provider_error(record, out, text, None, None, obj, form=codes.ERROR, text=text)
-            out.append(Terminal(record.index, "failed", "error"))
-            self._done = True
+            self._response_end(record, out, "failed", "error")
         elif obj.get("done") is True:
             out.append(Finish(record.index, 0, "stop", "done"))
-            out.append(Terminal(record.index, "completed", "done"))
-            self._done = True
+            self._response_end(record, out, "completed", "done")
         elif isinstance(obj.get("acme"), str):
             if not obj["acme"]:
                 out.append(diag(codes.EMPTY_DELTA, record))
             out.append(TextDelta(record.index, 0, str(obj["acme"])))
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: the missing done line."""
-        close_once(self)
-        return self._unended(self._done, codes.MISSING_DONE)
+        return self._unended(codes.MISSING_DONE)
 ''',
     "knowledge.py": '''"""What ssescope knows about Acme streams outside the adapter."""
 

@@ -17,7 +17,7 @@ from orjson import loads as _loads
 from .. import codes
 from ..codes.spec import Code, Form
 from ..diagnostics import Diagnostic, build, diagnostic, quote
-from ..events import JSON, ProviderError, Terminal, UnifiedEvent, Usage
+from ..events import JSON, ProviderError, ResponseStart, Status, Terminal, UnifiedEvent, Usage
 from ..framing.records import DataRecord
 from ..incremental import close_once, refuse_feed_after_close
 from ..limits import (
@@ -36,7 +36,6 @@ __all__ = [
     "AdapterBase",
     "AdapterOutput",
     "Malformed",
-    "close_once",
     "compact_json",
     "decode_json",
     "decode_object",
@@ -44,6 +43,7 @@ __all__ = [
     "diag",
     "error_fields",
     "int_or_none",
+    "nonempty_str",
     "not_streamed",
     "object_field",
     "provider_error",
@@ -52,6 +52,7 @@ __all__ = [
     "token_count",
     "usage_event",
     "whole_terminal",
+    "wire_error",
 ]
 
 AdapterOutput: TypeAlias = "UnifiedEvent | Diagnostic"
@@ -88,14 +89,18 @@ class Adapter(Protocol):
 class AdapterBase:
     """The state an adapter of single-response records starts with.
 
-    ``framing`` is the framing name, ``_started`` whether the response began, and
-    ``_last_index``/``_last_end`` locate the last record, where end-of-stream findings
-    are reported. A subclass sets ``name``.
+    ``framing`` is the framing name, ``_started`` whether the response began and
+    ``_ended`` whether it ended (``_response_start`` and ``_response_end`` emit those
+    events and keep the flags), and ``_last_index``/``_last_end`` locate the last record,
+    where end-of-stream findings are reported. A subclass sets ``name``.
 
-    ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept the one
-    way every layer keeps it: ``feed`` starts with ``if self._closed:
-    refuse_feed_after_close()`` (the base's ``feed`` does, for the adapters that give it
-    their ``unexpected`` code), ``close`` with ``close_once(self)``.
+    ``_closed`` is the :class:`~ssescope.incremental.Incremental` contract, kept here for
+    every adapter: ``feed`` refuses a record after ``close`` and hands the record to
+    ``_read``; ``close`` closes once and returns ``_unfinished()``. A subclass writes
+    those two (or, for a protocol whose every record is one JSON event object, gives the
+    base its ``unexpected`` code and writes ``_feed_object`` instead of ``_read``). An
+    adapter whose hot path returns lists it builds itself writes ``feed`` instead of
+    ``_read``, starting with ``if self._closed: refuse_feed_after_close()``.
     """
 
     name: ClassVar[str]
@@ -104,39 +109,50 @@ class AdapterBase:
         self._closed = False
         self.framing = framing
         self._started = False
+        self._ended = False
         self._last_index = 0
         self._last_end = 0
         self._unexpected = unexpected
 
     def feed(self, record: DataRecord) -> list[AdapterOutput]:
-        """Map one data record to events and diagnostics.
+        """Map one data record to events and diagnostics (``_read`` says how).
 
-        For an adapter whose every record is one JSON event object (it gives the base
-        ``unexpected``, its code for JSON that is not an object): the object is decoded
-        and handed to ``_feed_object``. Any other adapter writes its own ``feed``.
-
-        Declared here so that mypy holds every adapter's ``feed`` to this shape, and
-        through it to :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
+        Declared here so that mypy holds every adapter to this shape, and through it to
+        :class:`~ssescope.incremental.Incremental` (``pipeline.py``).
         """
         if self._closed:
             refuse_feed_after_close()
+        out: list[AdapterOutput] = []
+        self._read(record, out)
+        return out
+
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
+        """Map one data record, its events and diagnostics appended to ``out``.
+
+        For an adapter whose every record is one JSON event object (it gives the base
+        ``unexpected``, its code for JSON that is not an object): the object is decoded
+        and handed to ``_feed_object``. Any other adapter writes its own ``_read``.
+        """
         unexpected = self._unexpected
         if unexpected is None:
             raise NotImplementedError(f"{type(self).__name__} does not read records")
-        out: list[AdapterOutput] = []
         obj = self._object(record, out, unexpected)
         if obj is not None:
             self._feed_object(obj, record, out)
-        return out
 
     def _feed_object(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        """Map the decoded event object of ``record`` (see ``feed``)."""
+        """Map the decoded event object of ``record`` (see ``_read``)."""
         raise NotImplementedError(f"{type(self).__name__} does not read event objects")
 
     def close(self) -> list[AdapterOutput]:
-        """End of stream: report what the protocol left unfinished (each adapter's own)."""
+        """End of stream: report what the protocol left unfinished (``_unfinished``)."""
+        close_once(self)
+        return self._unfinished()
+
+    def _unfinished(self) -> list[AdapterOutput]:
+        """What ``close`` reports at the end of the stream (each adapter's own)."""
         raise NotImplementedError(f"{type(self).__name__} does not close")
 
     def _object(
@@ -151,12 +167,32 @@ class AdapterBase:
         self._last_index = record.index
         self._last_end = record.end
 
-    def _unended(self, ended: bool, code: Code) -> list[AdapterOutput]:
-        """What ``close`` reports for a protocol whose response ends with a marker:
-        ``code`` (at the last record) when the response started and ``ended`` is false."""
-        if self._started and not ended:
+    def _unended(self, code: Code) -> list[AdapterOutput]:
+        """What ``_unfinished`` reports for a protocol whose response ends with a marker:
+        ``code`` (at the last record) when the response started and did not end."""
+        if self._started and not self._ended:
             return [diagnostic(code, self._last_end, self._last_index)]
         return []
+
+    def _response_start(
+        self,
+        record: DataRecord,
+        out: list[AdapterOutput],
+        rid: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        """A response starts at ``record``: its :class:`~ssescope.events.ResponseStart`
+        (with its id and model, when the wire names them); it has not ended yet."""
+        out.append(ResponseStart(record.index, rid, model))
+        self._started = True
+        self._ended = False
+
+    def _response_end(
+        self, record: DataRecord, out: list[AdapterOutput], status: Status, reason: str
+    ) -> None:
+        """The response ends at ``record``: its :class:`~ssescope.events.Terminal`."""
+        out.append(Terminal(record.index, status, reason))
+        self._ended = True
 
 
 class Malformed(Exception):
@@ -326,6 +362,12 @@ def str_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def nonempty_str(value: object) -> str | None:
+    """``value`` when it is a string with some text, else ``None`` (a fragment worth an
+    event: an empty delta carries nothing)."""
+    return value if isinstance(value, str) and value else None
+
+
 def int_or_none(value: object) -> int | None:
     """``value`` if it is an integer (and not a bool), else ``None``."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -371,6 +413,24 @@ def provider_error(
     """
     out.append(ProviderError(record.index, _kind, _message, _code, _raw))
     out.append(build(form, args, record.start, record.index))
+
+
+def wire_error(
+    record: DataRecord,
+    out: list[AdapterOutput],
+    _err: JSON,
+    /,
+    *,
+    form: Form,
+    type_key: str = "type",
+    **args: object,
+) -> None:
+    """Append the provider's error as the wire sent it (:func:`provider_error`): its type,
+    message and code read by :func:`error_fields` (the error's compact JSON is the
+    message when it has none), the message given to ``form`` as its ``text``, beside
+    ``args``."""
+    kind, text, code = error_fields(_err, compact_json, type_key=type_key)
+    provider_error(record, out, text, kind, code, _err, form=form, text=text, **args)
 
 
 def error_fields(

@@ -15,7 +15,7 @@ from ..codes.jsonrpc import JSONRPC_INVALID_ENVELOPE, JSONRPC_UNEXPECTED_JSON
 from ..codes.spec import Form
 from ..events import JSON, Terminal
 from ..framing.records import DataRecord
-from ._base import AdapterBase, AdapterOutput, compact_json, diag, error_fields, provider_error
+from ._base import AdapterBase, AdapterOutput, diag, wire_error
 
 __all__ = ["Envelope", "failed", "read_envelope", "read_message"]
 
@@ -82,6 +82,5 @@ def failed(
 ) -> None:
     """A JSON-RPC ``error`` answering the request: the provider's error (its ``form``),
     then the response ``failed`` (with ``reason``)."""
-    kind, message, code = error_fields(error, compact_json)
-    provider_error(record, out, message, kind, code, error, form=form, text=message)
+    wire_error(record, out, error, form=form)
     out.append(Terminal(record.index, "failed", reason))

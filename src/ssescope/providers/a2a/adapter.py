@@ -9,19 +9,15 @@ from ...events import (
     JSON,
     AgentMessage,
     ArtifactChunk,
-    ResponseStart,
     Status,
     TaskUpdate,
-    Terminal,
     TextDelta,
 )
 from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
-    refuse_feed_after_close,
     str_or_none,
 )
 from .._jsonrpc import failed, read_message
@@ -87,29 +83,23 @@ class A2aAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._done = False
         self._state: str | None = None
         self._task = False  # whether a task event came (else a message is the reply)
         self._artifacts: dict[str, _Artifact] = {}
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one JSON-RPC message to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         env = read_message(self, record, out)
         if env is None:
-            return out
-        rec = record.index
+            return
         if not self._started:
-            out.append(ResponseStart(rec, None, None))
-            self._started = True
+            self._response_start(record, out)
         if env.kind == "error":
             failed(record, env.error, out, codes.ERROR)
-            self._done = True
-            return out
+            self._ended = True
+            return
         if env.kind != "response" or not isinstance(env.result, dict):
-            return out
+            return
         kind, body = _kind(env.result)
         if kind == "artifact-update":
             self._task = True
@@ -125,7 +115,6 @@ class A2aAdapter(AdapterBase):
             self._message(record, body, out)
         else:
             out.append(diag(codes.UNKNOWN_RESULT, record, obj=env.result))
-        return out
 
     def _status(
         self, record: DataRecord, body: dict[str, JSON], task_id: JSON, out: list[AdapterOutput]
@@ -154,22 +143,20 @@ class A2aAdapter(AdapterBase):
         final = body.get("final")
         if isinstance(final, bool) and final != (verdict is not None):
             out.append(diag(codes.FINAL_MISMATCH, record, final=final, state=state))
-        if verdict is not None and not self._done:
-            out.append(Terminal(record.index, verdict, f"task state {state}"))
-            self._done = True
+        if verdict is not None and not self._ended:
+            self._response_end(record, out, verdict, f"task state {state}")
 
     def _message(self, record: DataRecord, body: dict[str, JSON], out: list[AdapterOutput]) -> None:
         """A message event: before any task it is the reply (a message-only stream, which
         ends with it); in a task's stream, a message kept with the task."""
         fields = message_fields(body, record, out)
         text, role = ("", None) if fields is None else fields
-        if self._task or self._done:
+        if self._task or self._ended:
             out.append(AgentMessage(record.index, text, role))
             return
         if text:
             out.append(TextDelta(record.index, 0, text))
-        out.append(Terminal(record.index, "completed", "agent message (no task)"))
-        self._done = True
+        self._response_end(record, out, "completed", "agent message (no task)")
 
     def _artifact_update(
         self, record: DataRecord, body: dict[str, JSON], out: list[AdapterOutput]
@@ -272,7 +259,6 @@ class A2aAdapter(AdapterBase):
             )
         )
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a task not in a terminal or interrupted state is truncated."""
-        close_once(self)
-        return self._unended(self._done, codes.MISSING_FINAL)
+        return self._unended(codes.MISSING_FINAL)

@@ -11,10 +11,8 @@ from ...events import (
     JSON,
     Finish,
     ReasoningDelta,
-    ResponseStart,
     ServerToolResult,
     StateChange,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -23,12 +21,11 @@ from ...limits import MAX_DEPTH, may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     decode_object,
     diag,
+    nonempty_str,
     provider_error,
-    refuse_feed_after_close,
     str_or_none,
 )
 from .._tools import ToolCallTracker, TrackedCall
@@ -79,7 +76,7 @@ class AgUiAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._ended: str | None = None  # "RUN_FINISHED" / "RUN_ERROR" once the run ended
+        self._run_end: str | None = None  # "RUN_FINISHED" / "RUN_ERROR" once the run ended
         self._outputs: dict[str, int] = {}  # messageId -> output
         self._open_messages: set[str] = set()
         self._ended_messages: set[str] = set()
@@ -123,11 +120,8 @@ class AgUiAdapter(AdapterBase):
     ) -> None:
         out.append(diag(codes.ORDER, record, form=form, **args))
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one event to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         self._note(record)
         data = record.data
         try:  # (decode_object's first step, inlined: most records are one small object)
@@ -140,40 +134,38 @@ class AgUiAdapter(AdapterBase):
         else:  # the general path, with its diagnostics
             found = decode_object(record, out, codes.UNEXPECTED_JSON)
             if found is None:
-                return out
+                return
             obj = found
         kind = obj.get("type")
-        if self._started and self._ended is None:
+        if self._started and not self._ended:
             if kind == "TEXT_MESSAGE_CONTENT":
                 # the hot path (most events of a run): content for a message that is open
                 message = obj.get("messageId")
                 if isinstance(message, str) and message in self._open_messages:
-                    delta = obj.get("delta")
-                    if isinstance(delta, str) and delta:
+                    if delta := nonempty_str(obj.get("delta")):
                         output = self._last_output = self._outputs[message]
                         out.append(TextDelta(record.index, output, delta))
-                    return out
+                    return
             elif kind == "STATE_DELTA":
                 self._delta(obj, record, out)
-                return out
+                return
         if not isinstance(kind, str):
             out.append(diag(codes.MISSING_TYPE, record))
-            return out
+            return
         if kind == "RUN_STARTED":
             self._run_started(obj, record, out)
-            return out
+            return
         if not self._started:
             self._begin(obj, record, out)
             if kind != "RUN_ERROR":
                 self._order(record, out, "before-run-started", event_type=kind)
-        if self._ended is not None:
-            if kind == "RUN_FINISHED" and self._ended == "RUN_ERROR":
+        if self._ended:
+            if kind == "RUN_FINISHED" and self._run_end == "RUN_ERROR":
                 self._order(record, out, "finished-after-error")
             else:
-                self._order(record, out, "after-run-end", event_type=kind, ended=self._ended)
-            return out
+                self._order(record, out, "after-run-end", event_type=kind, ended=self._run_end)
+            return
         self._dispatch(kind, obj, record, out)
-        return out
 
     def _dispatch(
         self, kind: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -208,8 +200,7 @@ class AgUiAdapter(AdapterBase):
                         id=message,
                         event_type=kind,
                     )
-            delta = obj.get("delta")
-            if isinstance(delta, str) and delta:
+            if delta := nonempty_str(obj.get("delta")):
                 out.append(ReasoningDelta(record.index, self._last_output, delta))
         elif kind == "STATE_SNAPSHOT":
             self._state = obj.get("snapshot")
@@ -235,16 +226,15 @@ class AgUiAdapter(AdapterBase):
 
     def _begin(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         run_id = self._field(obj, "runId", record, out)
-        out.append(ResponseStart(record.index, run_id, None))
-        self._started = True
+        self._response_start(record, out, run_id)
 
     def _run_started(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        if self._started and self._ended is None:
+        if self._started and not self._ended:
             self._order(record, out, "started-twice")
             return
-        if self._ended is not None:  # a further run of the same stream: a new response
+        if self._ended:  # a further run of the same stream: a new response
             self._left_open(record, out)
             state = self._state  # the state belongs to the thread: a new run starts from it
             self.__init__(self.framing)  # type: ignore[misc]
@@ -297,20 +287,19 @@ class AgUiAdapter(AdapterBase):
         otype = outcome.get("type") if isinstance(outcome, dict) else None
         if otype in ("interrupt", "suspended"):  # paused for input or approval
             out.append(Finish(rec, self._last_output, "other", otype))
-            out.append(Terminal(rec, "incomplete", f"RUN_FINISHED (outcome {otype})"))
+            self._response_end(record, out, "incomplete", f"RUN_FINISHED (outcome {otype})")
         elif otype in ("cancelled", "canceled", "cancel"):
             out.append(Finish(rec, self._last_output, "other", str(otype)))
-            out.append(Terminal(rec, "cancelled", f"RUN_FINISHED (outcome {otype})"))
+            self._response_end(record, out, "cancelled", f"RUN_FINISHED (outcome {otype})")
         else:
             raw = otype if isinstance(otype, str) else None
             out.append(Finish(rec, self._last_output, "stop", raw))
-            out.append(Terminal(rec, "completed", f"RUN_FINISHED (outcome {raw or 'none'})"))
-        self._ended = "RUN_FINISHED"
+            self._response_end(record, out, "completed", f"RUN_FINISHED (outcome {raw or 'none'})")
+        self._run_end = "RUN_FINISHED"
 
     def _run_error(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
     ) -> None:
-        rec = record.index
         message = obj.get("message")
         if not isinstance(message, str) and "error" in obj:
             err = obj.get("error")
@@ -330,13 +319,12 @@ class AgUiAdapter(AdapterBase):
         )
         self._left_open(record, out)
         self._flush_calls(record, out)
-        out.append(Terminal(rec, "failed", "RUN_ERROR"))
-        self._ended = "RUN_ERROR"
+        self._response_end(record, out, "failed", "RUN_ERROR")
+        self._run_end = "RUN_ERROR"
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a run that neither finished nor failed."""
-        close_once(self)
-        return self._unended(self._ended is not None, codes.MISSING_RUN_END)
+        return self._unended(codes.MISSING_RUN_END)
 
     # messages
 
@@ -368,8 +356,7 @@ class AgUiAdapter(AdapterBase):
             return
         if kind == "TEXT_MESSAGE_CONTENT" and message not in self._open_messages:
             self._order(record, out, "not-started", what="message", id=message, event_type=kind)
-        delta = obj.get("delta")
-        if isinstance(delta, str) and delta:
+        if delta := nonempty_str(obj.get("delta")):
             out.append(TextDelta(record.index, self._output(message), delta))
 
     # tool calls

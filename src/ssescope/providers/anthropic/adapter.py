@@ -13,11 +13,9 @@ from .._base import (
     AdapterBase,
     AdapterOutput,
     Malformed,
-    close_once,
     decode_json,
     diag,
     not_streamed,
-    refuse_feed_after_close,
     whole_terminal,
 )
 from . import codes
@@ -46,21 +44,19 @@ class AnthropicAdapter(AdapterBase):
             "message": self._whole_message,
         }
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one record (an SSE event or a JSON line) to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
         name = record.event if isinstance(record, SSEEvent) else None
         if name == "message":  # no ``event:`` line: the JSON type alone decides
             name = None
         value, bad = decode_json(record)
         if bad is not None:
-            out: list[AdapterOutput] = [bad]
+            out.append(bad)
             if name == "error":
                 self._msg.fail(None, record.data, None, record, out)
             self._last_end = record.end
-            return out
-        return self.feed_object(cast(JSON, value), record, name)
+            return
+        self._event(cast(JSON, value), record, name, out)
 
     def feed_object(
         self, obj: JSON, record: DataRecord, name: str | None = None
@@ -71,18 +67,25 @@ class AnthropicAdapter(AdapterBase):
         ``InvokeModelWithResponseStream`` chunks.
         """
         out: list[AdapterOutput] = []
+        self._event(obj, record, name, out)
+        return out
+
+    def _event(
+        self, obj: JSON, record: DataRecord, name: str | None, out: list[AdapterOutput]
+    ) -> None:
+        """Map one decoded event (see ``feed_object``)."""
         self._last_end = record.end
         if not isinstance(obj, dict):
             out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
             if name == "error":
                 self._msg.fail(None, str(obj), obj, record, out)
-            return out
+            return
         etype = obj.get("type")
         if not isinstance(etype, str):
             if name is None:
                 out.append(diag(codes.MISSING_TYPE, record, etype=etype))
                 out.append(Unknown(record.index, "(no type)", obj))
-                return out
+                return
             etype = name
         elif name is not None and name != etype:
             out.append(
@@ -106,15 +109,13 @@ class AnthropicAdapter(AdapterBase):
                 if handler is None:
                     if etype != "ping":
                         out.append(Unknown(record.index, etype, obj))
-                    return out
+                    return
                 handler(obj, record, out)
         except Malformed as exc:
             out.append(diag(codes.MALFORMED_EVENT, record, etype=etype, error=str(exc)))
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``message_stop``."""
-        close_once(self)
         msg = self._msg
         if msg.started and not msg.stopped:
             reason = (

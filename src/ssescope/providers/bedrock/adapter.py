@@ -15,10 +15,8 @@ from ...events import (
     Finish,
     ReasoningDelta,
     ReasoningMeta,
-    ResponseStart,
     ServerToolResult,
     Status,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -28,12 +26,11 @@ from .._base import (
     AdapterBase,
     AdapterOutput,
     Malformed,
-    close_once,
     decode_json,
     diag,
+    nonempty_str,
     object_field,
     provider_error,
-    refuse_feed_after_close,
     usage_event,
 )
 from .._tools import ToolCallTracker
@@ -99,14 +96,10 @@ class BedrockAdapter(AdapterBase):
         # the open tool blocks, by block index (provider-run ones of kind "server")
         self._tools: ToolCallTracker[int | None] = ToolCallTracker()
         self._results: dict[int | None, _Result] = {}  # open result blocks of those tools
-        self._stopped = False
         self._inner: AnthropicAdapter | None = None
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one event-stream message (or one decoded message line) to events."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         self._last_end = record.end
         if isinstance(record, JSONRecord) and record.event is not None:
             # Binary wire form: "<message-type>:<event or exception type>".
@@ -118,7 +111,7 @@ class BedrockAdapter(AdapterBase):
                     out.append(bad)
                     if mtype != "event":
                         self._fail(etype or mtype, record.data, None, None, record, out)
-                    return out
+                    return
                 payload = cast(JSON, value)
             if mtype == "event":
                 self._event(etype, payload, record, out)
@@ -126,11 +119,11 @@ class BedrockAdapter(AdapterBase):
                 self._exception(etype or mtype, payload, record, out)
             else:
                 out.append(Unknown(record.index, record.event, payload))
-            return out
+            return
         value, bad = decode_json(record)
         if bad is not None:
             out.append(bad)
-            return out
+            return
         obj = cast(JSON, value)
         if isinstance(record, SSEEvent) and record.event != "message":
             # An SSE re-wrapping that names the type in ``event:``; the payload may or may
@@ -142,10 +135,10 @@ class BedrockAdapter(AdapterBase):
                 self._exception(name, obj, record, out)
             else:
                 self._event(name, obj, record, out)
-            return out
+            return
         if not isinstance(obj, dict) or not obj:
             out.append(diag(codes.UNEXPECTED_JSON, record, obj=obj))
-            return out
+            return
         for key, payload in obj.items():
             if key == "p":
                 continue
@@ -153,17 +146,15 @@ class BedrockAdapter(AdapterBase):
                 self._exception(key, payload, record, out)
             else:
                 self._event(key, payload, record, out)
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: report a message that never got its ``messageStop``."""
-        close_once(self)
         out: list[AdapterOutput] = []
         if self._inner is not None:
             out.extend(self._inner.close())
         for idx in list(self._results):  # (a result cut before its block ended: kept)
             self._result_end(idx, None, out)
-        if self._started and not self._stopped:
+        if self._started and not self._ended:
             out.append(diagnostic(codes.MISSING_MESSAGE_STOP, self._last_end))
         return out
 
@@ -195,8 +186,7 @@ class BedrockAdapter(AdapterBase):
             error_type=error_type,
             message=message,
         )
-        out.append(Terminal(record.index, "failed", error_type))
-        self._stopped = True
+        self._response_end(record, out, "failed", error_type)
 
     def _exception(
         self, etype: str, payload: JSON, record: DataRecord, out: list[AdapterOutput]
@@ -276,14 +266,12 @@ class BedrockAdapter(AdapterBase):
             )
 
     def _message_start(self, record: DataRecord, out: list[AdapterOutput]) -> None:
-        if self._started and not self._stopped:
+        if self._started and not self._ended:
             out.append(diag(codes.DUPLICATE_MESSAGE_START, record))
             return
-        self._started = True
-        self._stopped = False
         self._tools.clear()
         self._results = {}
-        out.append(ResponseStart(record.index))
+        self._response_start(record, out)
 
     def _block_start(
         self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -332,8 +320,7 @@ class BedrockAdapter(AdapterBase):
             elif key == "reasoningContent":
                 if not isinstance(value, dict):
                     raise Malformed(f"its reasoningContent is not an object ({quote(value)})")
-                text = value.get("text")
-                if isinstance(text, str) and text:
+                if text := nonempty_str(value.get("text")):
                     out.append(ReasoningDelta(n, 0, text, idx))
                 sig = value.get("signature")
                 if isinstance(sig, str):
@@ -359,14 +346,8 @@ class BedrockAdapter(AdapterBase):
                 status = "incomplete"
         else:
             out.append(diag(codes.STOP_WITHOUT_REASON, record, raw_text=raw))
-        out.append(
-            Terminal(
-                record.index,
-                status,
-                f"messageStop ({raw if isinstance(raw, str) else 'no stopReason'})",
-            )
-        )
-        self._stopped = True
+        said = f"messageStop ({raw if isinstance(raw, str) else 'no stopReason'})"
+        self._response_end(record, out, status, said)
 
     def _chunk(
         self, payload: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]

@@ -10,9 +10,7 @@ from ...events import (
     Citation,
     Finish,
     ReasoningDelta,
-    ResponseStart,
     Status,
-    Terminal,
     TextDelta,
     ToolCallDelta,
     ToolCallEnd,
@@ -23,9 +21,9 @@ from ...framing.records import DataRecord, SSEEvent
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     diag,
     int_or_none,
+    nonempty_str,
     provider_error,
     str_or_none,
     token_count,
@@ -50,7 +48,6 @@ class CohereAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing, codes.UNEXPECTED_JSON)
-        self._ended = False
         self._thinking_parts: set[int] = set()  # content indexes opened as "thinking"
 
     def _feed_object(
@@ -73,10 +70,9 @@ class CohereAdapter(AdapterBase):
             out.append(diag(codes.EVENT_NAME_MISMATCH, record, event_name=event_name, etype=etype))
         self._event(etype, obj, record, out)
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``message-end``."""
-        close_once(self)
-        return self._unended(self._ended, codes.MISSING_MESSAGE_END)
+        return self._unended(codes.MISSING_MESSAGE_END)
 
     def _event(
         self, etype: str, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -91,12 +87,10 @@ class CohereAdapter(AdapterBase):
         elif etype == "tool-call-delta":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                arguments = function.get("arguments")
-                if isinstance(arguments, str) and arguments:
+                if arguments := nonempty_str(function.get("arguments")):
                     out.append(ToolCallDelta(rec, 0, index, arguments=arguments))
         elif etype == "tool-plan-delta":
-            plan = message.get("tool_plan")
-            if isinstance(plan, str) and plan:
+            if plan := nonempty_str(message.get("tool_plan")):
                 out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
         elif etype == "content-start":
             content = _obj(message.get("content"))
@@ -109,7 +103,6 @@ class CohereAdapter(AdapterBase):
         elif etype == "tool-call-start":
             for call in self._calls(message):
                 function = _obj(call.get("function"))
-                arguments = function.get("arguments")
                 out.append(
                     ToolCallDelta(
                         rec,
@@ -117,7 +110,7 @@ class CohereAdapter(AdapterBase):
                         index,
                         str_or_none(call.get("id")),
                         str_or_none(function.get("name")),
-                        arguments if isinstance(arguments, str) and arguments else None,
+                        nonempty_str(function.get("arguments")),
                         str_or_none(call.get("type")),
                     )
                 )
@@ -132,12 +125,8 @@ class CohereAdapter(AdapterBase):
                     out.append(Citation(rec, 0, item, part))
         elif etype == "message-start":
             self._thinking_parts = set()
-            self._started = True
-            self._ended = False
-            msg_id = obj.get("id")
-            out.append(ResponseStart(rec, msg_id if isinstance(msg_id, str) else None))
-            plan = message.get("tool_plan")
-            if isinstance(plan, str) and plan:
+            self._response_start(record, out, str_or_none(obj.get("id")))
+            if plan := nonempty_str(message.get("tool_plan")):
                 out.append(ReasoningDelta(rec, 0, plan, "tool_plan", "plan"))
         elif etype == "message-end":
             self._message_end(delta, record, out)
@@ -151,11 +140,9 @@ class CohereAdapter(AdapterBase):
     def _content(
         self, content: dict[str, JSON], index: int | None, rec: int, out: list[AdapterOutput]
     ) -> None:
-        thinking = content.get("thinking")
-        if isinstance(thinking, str) and thinking:
+        if thinking := nonempty_str(content.get("thinking")):
             out.append(ReasoningDelta(rec, 0, thinking, index))
-        text = content.get("text")
-        if isinstance(text, str) and text:
+        if text := nonempty_str(content.get("text")):
             if index is not None and index in self._thinking_parts:
                 out.append(ReasoningDelta(rec, 0, text, index))
             else:
@@ -181,8 +168,7 @@ class CohereAdapter(AdapterBase):
             out.append(Finish(rec, 0, reason, raw))
         else:
             out.append(diag(codes.MISSING_FINISH_REASON, record, raw_text=raw))
-        error = delta.get("error")
-        if isinstance(error, str) and error:
+        if error := nonempty_str(delta.get("error")):
             error_type = raw if isinstance(raw, str) else None
             if status != "failed" and isinstance(raw, str) and raw:
                 # a finish reason that says the message ended well, and an error beside it
@@ -223,10 +209,8 @@ class CohereAdapter(AdapterBase):
             }
             if any(v is not None for v in values.values()):
                 out.append(Usage(rec, values, usage, source))
-        out.append(
-            Terminal(rec, status, f"message-end {raw}" if isinstance(raw, str) else "message-end")
-        )
-        self._ended = True
+        said = f"message-end {raw}" if isinstance(raw, str) else "message-end"
+        self._response_end(record, out, status, said)
 
     def _error_body(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -234,5 +218,4 @@ class CohereAdapter(AdapterBase):
         message = obj.get("message")
         text = message if isinstance(message, str) else str(obj)
         provider_error(record, out, text, None, None, obj, form=codes.ERROR, text=text)
-        out.append(Terminal(record.index, "failed", "error"))
-        self._ended = True
+        self._response_end(record, out, "failed", "error")

@@ -5,16 +5,15 @@ from __future__ import annotations
 from typing import ClassVar, cast
 
 from ...diagnostics import build, quote
-from ...events import JSON, Finish, ResponseStart, Status, Terminal, Usage
+from ...events import JSON, Finish, Status, Terminal, Usage
 from ...framing.records import DataRecord
 from .._base import (
     INVALID,
     AdapterBase,
     AdapterOutput,
-    close_once,
     decode_record,
     diag,
-    refuse_feed_after_close,
+    str_or_none,
     token_count,
 )
 from . import codes
@@ -32,15 +31,12 @@ class GeminiAdapter(AdapterBase):
         super().__init__(framing)
         self._resp = _Response()
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one chunk (or error object) to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         self._note(record)
         value = decode_record(record, out, done=codes.UNEXPECTED_DONE)
         if value is INVALID:
-            return out
+            return
         value = cast("JSON", value)
         if isinstance(value, list):
             # An array-wrapped error ([{"error": ...}]) or several chunks in one record.
@@ -48,11 +44,9 @@ class GeminiAdapter(AdapterBase):
                 self._value(item, record, out)
         else:
             self._value(value, record, out)
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: unfinished streamed calls and candidates without a finish."""
-        close_once(self)
         out: list[AdapterOutput] = []
         resp = self._resp
         calls = resp.calls
@@ -84,9 +78,7 @@ class GeminiAdapter(AdapterBase):
             rid is not None and rid != resp.id and (resp.terminated or resp.id)
         ):
             resp = self._resp = _Response(rid)
-            model = chunk.get("modelVersion")
-            out.append(ResponseStart(rec, rid, model if isinstance(model, str) else None))
-            self._started = True
+            self._response_start(record, out, rid, str_or_none(chunk.get("modelVersion")))
         elif rid is not None and resp.id is None:
             resp.id = rid
 

@@ -16,7 +16,7 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag, str_or_none
+from .._base import AdapterOutput, compact_json, diag, nonempty_str, str_or_none
 from . import codes
 from .maps import finish_status, map_finish_reason
 from .state import _PART_META_KEYS, _Response
@@ -130,8 +130,7 @@ def _part(
         unknown = [k for k in part if k not in _PART_META_KEYS]
         if unknown:
             out.append(Unknown(rec, "part." + unknown[0], part))
-    signature = part.get("thoughtSignature")
-    if isinstance(signature, str) and signature:
+    if signature := nonempty_str(part.get("thoughtSignature")):
         out.append(ReasoningMeta(rec, output, None, signature))
 
 

@@ -11,10 +11,8 @@ from ...events import (
     FinishReason,
     ReasoningDelta,
     ReasoningMeta,
-    ResponseStart,
     ServerToolResult,
     Status,
-    Terminal,
     TextDelta,
     Unknown,
 )
@@ -22,14 +20,13 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
-    error_fields,
     int_or_none,
-    provider_error,
+    nonempty_str,
     str_or_none,
     usage_event,
+    wire_error,
 )
 from .._tools import ToolCallTracker, TrackedCall
 from . import codes
@@ -68,7 +65,6 @@ class GeminiInteractionsAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing, codes.UNEXPECTED_JSON)
-        self._ended = False
         self._open: dict[int, str] = {}  # step index -> step type, until its stop
         self._calls: ToolCallTracker[int] = ToolCallTracker()  # step index -> its call
 
@@ -99,10 +95,9 @@ class GeminiInteractionsAdapter(AdapterBase):
         else:
             out.append(Unknown(record.index, kind, obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a started interaction without its terminal event."""
-        close_once(self)
-        return self._unended(self._ended, codes.MISSING_COMPLETED)
+        return self._unended(codes.MISSING_COMPLETED)
 
     # the interaction
 
@@ -110,8 +105,7 @@ class GeminiInteractionsAdapter(AdapterBase):
         self, record: DataRecord, out: list[AdapterOutput], rid: str | None, model: str | None
     ) -> None:
         if not self._started:
-            out.append(ResponseStart(record.index, rid, model))
-            self._started = True
+            self._response_start(record, out, rid, model)
 
     def _open_interaction(
         self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]
@@ -149,42 +143,25 @@ class GeminiInteractionsAdapter(AdapterBase):
             status, reason = _STATUS[raw]
             out.append(Finish(rec, 0, reason, raw))
             if raw == "failed":
-                err = inter.get("error")
-                _kind, text, code = error_fields(err, compact_json)
-                provider_error(
-                    record,
-                    out,
-                    text,
-                    _kind,
-                    code,
-                    err,
-                    form=codes.ERROR,
-                    where="the final interaction",
-                    text=text,
+                wire_error(
+                    record, out, inter.get("error"), form=codes.ERROR, where="the final interaction"
                 )
-            out.append(Terminal(rec, status, f"{kind} (status {raw})"))
+            self._response_end(record, out, status, f"{kind} (status {raw})")
         else:
             out.append(diag(codes.UNKNOWN_STATUS, record, status=raw))
-            out.append(Terminal(rec, "completed", f"{kind}"))
-        self._ended = True
+            self._response_end(record, out, "completed", f"{kind}")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         self._start(record, out, None, None)
-        err = obj.get("error")
-        kind, text, code = error_fields(err, compact_json, type_key="status")
-        provider_error(
+        wire_error(
             record,
             out,
-            text,
-            kind,
-            code,
-            err,
+            obj.get("error"),
             form=codes.ERROR,
+            type_key="status",
             where="an error event",
-            text=text,
         )
-        out.append(Terminal(record.index, "failed", "error event"))
-        self._ended = True
+        self._response_end(record, out, "failed", "error event")
 
     # steps
 
@@ -242,17 +219,16 @@ class GeminiInteractionsAdapter(AdapterBase):
         if dtype is None and "signature" in delta:
             dtype = "thought_signature"
         if dtype == "text":
-            text = delta.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(delta.get("text")):
                 out.append(TextDelta(rec, 0, text, index))
         elif dtype == "thought_summary":
             content = delta.get("content")
-            text = content.get("text") if isinstance(content, dict) else delta.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(
+                content.get("text") if isinstance(content, dict) else delta.get("text")
+            ):
                 out.append(ReasoningDelta(rec, 0, text, index, "summary"))
         elif dtype == "thought_signature":
-            sig = delta.get("signature")
-            if isinstance(sig, str) and sig:
+            if sig := nonempty_str(delta.get("signature")):
                 out.append(ReasoningMeta(rec, 0, index, signature=sig))
         elif dtype == "arguments_delta":
             self._arguments(delta, index, record, out)

@@ -12,11 +12,9 @@ from .._base import (
     INVALID,
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     decode_record,
     diag,
-    refuse_feed_after_close,
 )
 from .._jsonrpc import Envelope, failed, read_envelope
 from . import codes
@@ -65,7 +63,6 @@ class McpAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing)
-        self._done = False
         self._notifications = 0
         self._known = False  # whether the request's ids came with the source
         self._expected: tuple[str, ...] = ()
@@ -82,22 +79,19 @@ class McpAdapter(AdapterBase):
             self._expected = ids
             self._pending = list(ids)
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one JSON-RPC message (or batch of them) to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         if isinstance(record, SSEEvent):
             self._event_ids.check(record, out)
         self._note(record)
         value = decode_record(record, out)
         if value is INVALID:
-            return out
+            return
         obj = cast("JSON", value)  # (INVALID is out)
         messages = _messages(obj)
         if messages is None:
             out.append(diag(JSONRPC_UNEXPECTED_JSON, record, obj=obj))
-            return out
+            return
         if not self._started:
             out.insert(0, ResponseStart(record.index, None, None))
             self._started = True
@@ -109,7 +103,6 @@ class McpAdapter(AdapterBase):
             if env.problem is not None:
                 out.append(diag(JSONRPC_INVALID_ENVELOPE, record, problem=env.problem))
             self._message(env, record, out)
-        return out
 
     def _expect_answered_by(self, envelopes: list[Envelope]) -> None:
         ids = [rpc_id_text(e.id) for e in envelopes if e.kind in ("response", "error")]
@@ -123,7 +116,7 @@ class McpAdapter(AdapterBase):
             return
         if env.kind == "invalid":
             return
-        if self._done:
+        if self._ended:
             out.append(diag(codes.AFTER_RESPONSE, record))
             return
         key = rpc_id_text(env.id)
@@ -175,13 +168,12 @@ class McpAdapter(AdapterBase):
             self._batch_failure = terminal
         out.extend(got)
         if not self._pending:
-            self._done = True
+            self._ended = True
             failure = self._batch_failure
             if failure is not None and failure is not terminal:
                 terminal = Terminal(rec, "failed", f"{failure.reason} (in the batch)")
             out.append(terminal)
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: a stream without the response to its request is truncated."""
-        close_once(self)
-        return self._unended(self._done, codes.MISSING_RESPONSE)
+        return self._unended(codes.MISSING_RESPONSE)

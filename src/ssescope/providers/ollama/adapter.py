@@ -8,8 +8,6 @@ from ...events import (
     JSON,
     Finish,
     ReasoningDelta,
-    ResponseStart,
-    Terminal,
     TextDelta,
     ToolCall,
     Unknown,
@@ -19,11 +17,12 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
+    nonempty_str,
     provider_error,
+    str_or_none,
     token_count,
 )
 from . import codes
@@ -45,11 +44,9 @@ _METRICS = (
 def _texts(source: dict[str, JSON], text_key: str, rec: int, out: list[AdapterOutput]) -> None:
     """The reasoning (``thinking``) and then the text (``text_key``) a chat message or a
     generate line carries, each when it is a non-empty string."""
-    thinking = source.get("thinking")
-    if isinstance(thinking, str) and thinking:
+    if thinking := nonempty_str(source.get("thinking")):
         out.append(ReasoningDelta(rec, 0, thinking))
-    text = source.get(text_key)
-    if isinstance(text, str) and text:
+    if text := nonempty_str(source.get(text_key)):
         out.append(TextDelta(rec, 0, text))
 
 
@@ -60,7 +57,6 @@ class OllamaAdapter(AdapterBase):
 
     def __init__(self, framing: str) -> None:
         super().__init__(framing, codes.UNEXPECTED_JSON)
-        self._done = False
         self._next_index = 0
 
     def _feed_object(
@@ -71,11 +67,8 @@ class OllamaAdapter(AdapterBase):
         if "error" in obj:
             self._error(obj, record, out)
             return
-        if not self._started or self._done:
-            model = obj.get("model")
-            out.append(ResponseStart(rec, None, model if isinstance(model, str) else None))
-            self._started = True
-            self._done = False
+        if not self._started or self._ended:
+            self._response_start(record, out, None, str_or_none(obj.get("model")))
             self._next_index = 0
         known = False
         message = obj.get("message")
@@ -101,10 +94,9 @@ class OllamaAdapter(AdapterBase):
         elif not known and done is not False:
             out.append(Unknown(rec, "(unrecognised line)", obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the body: report a response that never got its ``done: true`` line."""
-        close_once(self)
-        return self._unended(self._done, codes.MISSING_DONE)
+        return self._unended(codes.MISSING_DONE)
 
     def _tool_call(self, call: JSON, record: DataRecord, out: list[AdapterOutput]) -> None:
         if not isinstance(call, dict):
@@ -154,17 +146,14 @@ class OllamaAdapter(AdapterBase):
                 out.append(diag(codes.CONNECTION_CLOSED, record))
             elif raw in ("load", "unload"):
                 out.append(diag(codes.MODEL_MANAGEMENT, record, raw_text=raw))
-            out.append(Terminal(rec, status, f"done ({raw or 'connection closed'})"))
+            self._response_end(record, out, status, f"done ({raw or 'connection closed'})")
         else:
             out.append(diag(codes.MISSING_DONE_REASON, record))
-            out.append(Terminal(rec, "completed", "done"))
-        self._done = True
+            self._response_end(record, out, "completed", "done")
 
     def _error(self, obj: dict[str, JSON], record: DataRecord, out: list[AdapterOutput]) -> None:
         err = obj["error"]
         error_type, text, _code = error_fields(err, compact_json)
-        rec = record.index
         provider_error(record, out, text, error_type, None, err, form=codes.ERROR, text=text)
-        out.append(Terminal(rec, "failed", "error line"))
+        self._response_end(record, out, "failed", "error line")
         self._started = True
-        self._done = True

@@ -15,7 +15,6 @@ from ...limits import MAX_DEPTH, decoded_may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     decode_json,
     diag,
     not_streamed,
@@ -128,9 +127,8 @@ class OpenAIChatAdapter(AdapterBase):
             return out
         return self._chunk(obj, record)
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the stream: judge how it ended when no end marker came."""
-        close_once(self)
         last = self._last
         resp = self._resp
         if resp.terminated:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...events import Audio, Citation, Finish, RefusalDelta, TextDelta, ToolCallDelta, ToolCallsEnd
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, diag, str_or_none
+from .._base import AdapterOutput, diag, nonempty_str, str_or_none
 from . import codes
 from .maps import map_finish_reason
 from .parts import filtered, map_content, map_message, map_reasoning
@@ -83,10 +83,8 @@ def choice_rest(
     out: list[AdapterOutput],
 ) -> None:
     """Legacy ``text``, ``message`` snapshots, choice errors and filter results."""
-    if no_delta:
-        text = ch.get("text")
-        if isinstance(text, str) and text:
-            out.append(TextDelta(record.index, o, text))
+    if no_delta and (text := nonempty_str(ch.get("text"))):
+        out.append(TextDelta(record.index, o, text))
     message = ch.get("message")
     if isinstance(message, dict):
         map_message(message, o, st, no_delta, record, out)

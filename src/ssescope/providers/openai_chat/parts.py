@@ -6,7 +6,7 @@ from typing import Any
 
 from ...events import Citation, ReasoningDelta, ReasoningMeta, Snapshot, TextDelta, ToolCall
 from ...framing.records import DataRecord
-from .._base import AdapterOutput, compact_json, diag
+from .._base import AdapterOutput, compact_json, diag, nonempty_str
 from . import codes
 from .state import _Choice, _invalid, _Response
 from .tools import tool_arguments, tool_name
@@ -63,19 +63,15 @@ def map_reasoning(
             continue
         t = item.get("type")
         if t == "reasoning.text":
-            text = item.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(item.get("text")):
                 pieces.append((text, "text"))
-            sig = item.get("signature")
-            if isinstance(sig, str) and sig:
+            if sig := nonempty_str(item.get("signature")):
                 metas.append(ReasoningMeta(ri, o, None, sig))
         elif t == "reasoning.summary":
-            text = item.get("summary")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(item.get("summary")):
                 pieces.append((text, "summary"))
         elif t == "reasoning.encrypted":
-            data = item.get("data")
-            if isinstance(data, str) and data:
+            if data := nonempty_str(item.get("data")):
                 metas.append(ReasoningMeta(ri, o, None, None, None, data))
         elif resp.once(codes.UNKNOWN_REASONING_DETAIL, t if isinstance(t, str) else None):
             out.append(diag(codes.UNKNOWN_REASONING_DETAIL, record, detail_type=t))
@@ -117,8 +113,7 @@ def map_content_parts(
             continue
         t = part.get("type")
         if t == "text":
-            text = part.get("text")
-            if isinstance(text, str) and text:
+            if text := nonempty_str(part.get("text")):
                 out.append(TextDelta(ri, o, text))
         elif t == "thinking":
             thinking = part.get("thinking")

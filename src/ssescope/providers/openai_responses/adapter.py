@@ -13,11 +13,9 @@ from .._base import (
     INVALID,
     AdapterBase,
     AdapterOutput,
-    close_once,
     decode_json,
     diag,
     not_streamed,
-    refuse_feed_after_close,
     str_or_none,
     whole_terminal,
 )
@@ -86,27 +84,24 @@ class OpenAIResponsesAdapter(AdapterBase):
         super().__init__(framing)
         self._resp = _Response()
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one record (one Responses event) to unified events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         obj, bad = decode_json(record)
         if obj is INVALID:
             if record.data.strip() == "[DONE]":
                 out.append(diag(codes.DONE_MARKER, record))
-                return out
+                return
             if bad is not None:
                 out.append(bad)
-            return out
+            return
         if not isinstance(obj, dict):
             out.append(diag(codes.NOT_AN_OBJECT, record, data=record.data))
-            return out
+            return
         etype = obj.get("type")
         wire_name = record.event if isinstance(record, SSEEvent) else None
         if etype is None and obj.get("object") == "response":
             self._whole_response(obj, record, out)
-            return out
+            return
         if not isinstance(etype, str):
             if wire_name and wire_name != "message":
                 etype = wire_name
@@ -120,7 +115,7 @@ class OpenAIResponsesAdapter(AdapterBase):
                 )
             else:
                 out.append(diag(codes.MISSING_TYPE, record, form="skipped", etype=etype))
-                return out
+                return
         elif wire_name is not None and wire_name not in ("message", etype):
             out.append(diag(codes.EVENT_NAME_MISMATCH, record, wire_name=wire_name, etype=etype))
         if etype == "response.created":
@@ -144,12 +139,10 @@ class OpenAIResponsesAdapter(AdapterBase):
             self._terminal(etype, obj, record, out)
         elif etype not in _QUIET:
             out.append(Unknown(record.index, etype, obj))
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: nothing to add (a missing terminal event is the aggregator's
         ``truncated`` status, unended calls its ``tool.incomplete``)."""
-        close_once(self)
         return []
 
     def _whole_response(

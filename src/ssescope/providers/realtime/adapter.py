@@ -14,7 +14,6 @@ from ...events import (
     ProviderError,
     ResponseStart,
     Snapshot,
-    Terminal,
     TextDelta,
     ToolCallDelta,
     ToolCallEnd,
@@ -25,7 +24,6 @@ from ...framing.records import DataRecord
 from .._base import (
     AdapterBase,
     AdapterOutput,
-    close_once,
     compact_json,
     diag,
     error_fields,
@@ -136,10 +134,9 @@ class RealtimeAdapter(AdapterBase):
         elif etype not in QUIET_TYPES and not etype.startswith(QUIET_PREFIXES):
             out.append(Unknown(record.index, etype, obj))
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of the stream: a response created but never done is cut; an error with no
         response after it is the session's outcome."""
-        close_once(self)
         out: list[AdapterOutput] = []
         if self._open:
             form = "session" if self._translating else "response"
@@ -149,10 +146,10 @@ class RealtimeAdapter(AdapterBase):
         elif self._session_error is not None and not self._started:
             record, err = self._session_error
             error_type, text, code = error_fields(err, compact_json)
-            out.append(ResponseStart(record.index, None, self._model))
+            self._response_start(record, out, None, self._model)
             out.append(ProviderError(record.index, error_type, text, code, err))
             out.append(Finish(record.index, 0, "error", error_type or "error"))
-            out.append(Terminal(record.index, "failed", "error event, and no response followed"))
+            self._response_end(record, out, "failed", "error event, and no response followed")
         return out
 
     # -- helpers ----------------------------------------------------------------------
@@ -206,14 +203,13 @@ class RealtimeAdapter(AdapterBase):
                     out.append(ResponseStart(record.index, str_or_none(resp.get("id"))))
             return
         self._open = True
-        self._started = True
         self._calls = False
         self._tools.clear()
         self._translating = translation
         self._session_error = None
         rid = str_or_none(resp.get("id")) if resp is not None else None
         self._named = rid is not None
-        out.append(ResponseStart(record.index, rid, self._model))
+        self._response_start(record, out, rid, self._model)
 
     def _response(
         self, etype: str, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]
@@ -243,7 +239,7 @@ class RealtimeAdapter(AdapterBase):
     ) -> None:
         if self._open and self._translating:
             out.append(Finish(record.index, 0, "stop", "session.closed"))
-            out.append(Terminal(record.index, "completed", "session.closed"))
+            self._response_end(record, out, "completed", "session.closed")
             self._open = False
 
     def _created(self, obj: dict[str, Any], record: DataRecord, out: list[AdapterOutput]) -> None:
@@ -263,7 +259,9 @@ class RealtimeAdapter(AdapterBase):
         if status is None:
             out.append(diag(codes.UNKNOWN_STATUS, record, status=raw))
             out.append(Finish(rec, 0, "other", raw))
-            out.append(Terminal(rec, "incomplete", f"response.done, status {raw or '(none)'}"))
+            self._response_end(
+                record, out, "incomplete", f"response.done, status {raw or '(none)'}"
+            )
         else:
             reason = str_or_none(details.get("reason")) if details else None
             if details is None and status != "completed":
@@ -274,7 +272,7 @@ class RealtimeAdapter(AdapterBase):
             said = f"response.done, status {raw}"
             if status != "completed":
                 said += f" ({_details_text(details) if details else 'no status_details'})"
-            out.append(Terminal(rec, status, said))
+            self._response_end(record, out, status, said)
         self._open = False
 
     def _failed(

@@ -10,7 +10,6 @@ from .._base import (
     INVALID,
     AdapterBase,
     AdapterOutput,
-    close_once,
     decode_json,
     refuse_feed_after_close,
 )
@@ -42,7 +41,6 @@ class UnknownAdapter(AdapterBase):
                     break
         return [Unknown(record.index, kind)]
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """Nothing is left unfinished by an unknown protocol."""
-        close_once(self)
         return []

@@ -12,10 +12,8 @@ from .._base import (
     INVALID,
     AdapterBase,
     AdapterOutput,
-    close_once,
     decode_json,
     diag,
-    refuse_feed_after_close,
 )
 from .._tools import ToolCallTracker
 from . import codes
@@ -69,29 +67,26 @@ class VercelUIAdapter(AdapterBase):
             "reset-step": reset_step,
         }
 
-    def feed(self, record: DataRecord) -> list[AdapterOutput]:
+    def _read(self, record: DataRecord, out: list[AdapterOutput]) -> None:
         """Map one record (one UI-message chunk, or ``[DONE]``) to events and diagnostics."""
-        if self._closed:
-            refuse_feed_after_close()
-        out: list[AdapterOutput] = []
         data = record.data
         if data == "[DONE]" or (data[:1] != "{" and data.strip() == "[DONE]"):
             self._message.on_done(record, out)
-            return out
+            return
         obj, bad = decode_json(record)
         if obj is INVALID:
             if _LEGACY_LINE.match(data):
                 out.append(diag(codes.LEGACY_DATA_STREAM, record, data=data))
             elif bad is not None:
                 out.append(bad)
-            return out
+            return
         if not isinstance(obj, dict):
             out.append(diag(codes.NOT_AN_OBJECT, record, data=data))
-            return out
+            return
         ctype = obj.get("type")
         if not isinstance(ctype, str):
             out.append(diag(codes.MISSING_TYPE, record, ctype=ctype))
-            return out
+            return
         handler = self._handlers.get(ctype)
         if handler is not None:
             handler(obj, record, out)
@@ -99,12 +94,10 @@ class VercelUIAdapter(AdapterBase):
             pass
         else:
             out.append(Unknown(record.index, ctype, obj))
-        return out
 
-    def close(self) -> list[AdapterOutput]:
+    def _unfinished(self) -> list[AdapterOutput]:
         """End of stream: on the SSE wire, a ``finish`` that no ``[DONE]`` followed is
         reported (``stream.missing-done``); the response stays without a terminal marker."""
-        close_once(self)
         message = self._message
         finish = message.finished
         if message.sse and finish is not None and not message.done and not message.ended:
