@@ -37,7 +37,7 @@ __all__ = ["Pipeline", "error_from_body"]
 _HOLD_LIMIT = 64  # data records held while the provider is still unknown
 _ERROR_BODY_BYTES = 1 << 16  # how much of the body is kept to describe an HTTP error
 _TRIM_EVERY = 1 << 20  # body bytes between two trims of the assembled content (bounded)
-_PASS_RECORDS = 64  # records framed by feed_many before they go through the engine
+_PASS_RECORDS = 256  # records framed by feed_many before they go through the engine
 
 
 class Pipeline:
@@ -507,16 +507,18 @@ class Pipeline:
             else:
                 # a bounded pipeline's bookkeeping (instead of per-record lists), inline
                 comment = kind is SSEComment
+                start = record.start
                 if self._offsets_left:
                     self._offsets_left -= 1
                     if comment:
-                        starts.comment(record.index, record.start)
+                        starts.comment(record.index, start)
                     else:
-                        offsets.append(record.start)
+                        offsets.append(start)
                 else:
                     self._past_offsets += 1
-                if record.time is not None and first_byte is not None:
-                    pending.append((record.index, record.time, record.start, not comment))
+                time = record.time
+                if time is not None and first_byte is not None:
+                    pending.append((record.index, time, start, not comment))
             if keep:
                 self.records.append(record)
             if kind is SSEComment:

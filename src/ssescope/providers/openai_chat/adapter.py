@@ -25,16 +25,16 @@ from .choices import map_choice
 from .maps import _usage_values
 from .parts import citations_of, filtered
 from .state import (
-    _CHOICE_RARE,
     _CHUNK_KEYS,
-    _DELTA_RARE,
     _DONE,
     _KNOWN_OBJECTS,
-    _TOP_RARE,
     _invalid,
     _is_whole,
     _Response,
     outputs_phrase,
+    plain_choice,
+    plain_chunk,
+    plain_delta,
 )
 
 _SHALLOW = 2 * MAX_DEPTH
@@ -84,21 +84,21 @@ class OpenAIChatAdapter(AdapterBase):
             and obj_type == "chat.completion.chunk"
             and resp.started
             and obj.get("id") == resp.id
-            and _TOP_RARE.isdisjoint(obj)
+            and plain_chunk(obj)
             and obj.get("usage") is None
         ):
             # The shape of almost every chunk: one known choice with a plain content delta
             # and no finish reason. Same result as the general path (_chunk), with a third
             # of its work (it is most of the adapter's time on long replies).
             ch = choices[0]
-            if type(ch) is dict and ch.get("finish_reason") is None and _CHOICE_RARE.isdisjoint(ch):
+            if type(ch) is dict and ch.get("finish_reason") is None and plain_choice(ch):
                 o = ch.get("index")
                 delta = ch.get("delta")
                 if (
                     type(o) is int
                     and o in resp.choices
                     and type(delta) is dict
-                    and _DELTA_RARE.isdisjoint(delta)
+                    and plain_delta(delta)
                 ):
                     content = delta.get("content")
                     if type(content) is str:
@@ -239,7 +239,7 @@ class OpenAIChatAdapter(AdapterBase):
             _invalid(out, record, "choices", choices)
         if (
             obj_type != "chat.completion.chunk"
-            or not _TOP_RARE.isdisjoint(obj)
+            or not plain_chunk(obj)
             or obj.get("usage") is not None
         ):
             self._chunk_rest(resp, obj, obj_type, choices, finished, record, out)

@@ -11,13 +11,13 @@ from . import codes
 from .maps import map_finish_reason
 from .parts import filtered, map_content, map_message, map_reasoning
 from .state import (
-    _CHOICE_RARE,
-    _DELTA_RARE,
     _NO_TOOL_END,
     _PARALLEL_WRAPPER,
     _Choice,
     _invalid,
     _Response,
+    plain_choice,
+    plain_delta,
 )
 from .tools import map_tool_calls, parallel_wrapper, tool_arguments, tool_name
 
@@ -39,7 +39,7 @@ def map_choice(
 
     delta = ch.get("delta")
     if type(delta) is dict:
-        if _DELTA_RARE.isdisjoint(delta):
+        if plain_delta(delta):
             content = delta.get("content")
             if content is not None:
                 if type(content) is str:
@@ -51,7 +51,7 @@ def map_choice(
             map_delta(resp, delta, o, st, record, out)
     elif delta is not None:
         _invalid(out, record, "delta", delta, pos=pos)
-    if not _CHOICE_RARE.isdisjoint(ch):
+    if not plain_choice(ch):
         choice_rest(resp, ch, o, st, delta is None, record, out)
 
     fr = ch.get("finish_reason")

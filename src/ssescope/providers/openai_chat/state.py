@@ -57,6 +57,15 @@ _DELTA_RARE: frozenset[str] = frozenset(
 _CHOICE_RARE: frozenset[str] = frozenset(("message", "text", "error", "content_filter_results"))
 """Choice keys besides ``index``, ``delta``, ``finish_reason`` and ``logprobs``."""
 
+# The three tests every chunk takes, as the bound methods themselves: a method called on
+# an imported name compiles to an attribute lookup (and a new bound method) on each call.
+plain_chunk = _TOP_RARE.isdisjoint
+"""Whether a chunk object has none of the top-level keys that need more than its choices."""
+plain_choice = _CHOICE_RARE.isdisjoint
+"""Whether a choice object has none of the keys besides its delta and finish reason."""
+plain_delta = _DELTA_RARE.isdisjoint
+"""Whether a delta has none of the keys besides its text and role."""
+
 
 _PARALLEL_WRAPPER = "multi_tool_use.parallel"
 

@@ -1,0 +1,187 @@
+"""The CPU instructions the openai SDK's process executes per stream read from
+``ssescope serve``: bare, through ``ssescope.http_client()``, and under OpenInference's
+instrumentation, counted by Valgrind's callgrind (Debian's ``valgrind``), side by side in
+one run.
+
+    PYTHONPATH=src python bench/transport_instructions.py               # the pure core
+    PYTHONPATH=SITE python bench/transport_instructions.py --shape real # the compiled core
+    ... --openinference /tmp/oi/bin/python    # the peer, from bench/openinference-requirements.txt
+
+A count of instructions does not depend on the machine's other load, which makes the
+timings of ``transport.py`` swing by more than the transport costs on a shared machine.
+Each mode's client runs under callgrind twice, reading the stream once and three times
+after a warm-up read; half the difference of the two counts is one stream's cost, with the
+start-up, the imports and the warm-up taken out. The server runs in a process of its own,
+not under callgrind. Only the client is counted: the SDK's parsing and object building,
+httpx's reading of the socket, and whatever is added.
+
+``--shape minimal`` (the default) is ``transport.py``'s stream: chunks with only the
+members the SDK needs, the worst case for the transport's share. ``--shape real`` gives
+each chunk the members gpt-4o sends (``system_fingerprint``, ``logprobs``,
+``service_tier``), as in ``real_streams/openai-chat``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from transport import MESSAGES, start_server  # noqa: E402
+
+MODES = ("bare", "transport", "openinference")
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def write_stream(path: Path, chunks: int, shape: str) -> None:
+    """An OpenAI chat stream of ``chunks`` content deltas, usage and ``[DONE]``."""
+    base: dict[str, object] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+    }
+    extra: dict[str, object] = {}
+    if shape == "real":
+        base = {**base, "model": "gpt-4o-2024-08-06", "service_tier": "default"}
+        base["system_fingerprint"] = "fp_5050236cbd"
+        extra = {"logprobs": None}
+    lines = []
+    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant"}, **extra}]}
+    lines.append(f"data: {json.dumps(first)}\n\n")
+    for i in range(chunks):
+        delta = {"index": 0, "delta": {"content": f"word{i % 97} "}, **extra}
+        delta["finish_reason"] = None
+        lines.append(f"data: {json.dumps({**base, 'choices': [delta]})}\n\n")
+    last = {**base, "choices": [{"index": 0, "delta": {}, **extra, "finish_reason": "stop"}]}
+    lines.append(f"data: {json.dumps(last)}\n\n")
+    usage = {**base, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": chunks}}
+    lines.append(f"data: {json.dumps(usage)}\n\ndata: [DONE]\n\n")
+    path.write_text("".join(lines))
+
+
+def client(mode: str, reads: int, url: str, peer_site: str | None) -> None:
+    """The counted process: one warm-up read, then ``reads`` reads of the stream."""
+    import httpx2
+    import openai
+
+    import ssescope
+
+    reports: list[ssescope.Report] = []
+    http = ssescope.http_client(on_report=reports.append) if mode == "transport" else None
+    if mode == "openinference":
+        assert peer_site is not None
+        sys.path.append(peer_site)  # (after this interpreter's own packages)
+        from openinference.instrumentation.openai import OpenAIInstrumentor
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
+            InMemorySpanExporter,
+        )
+
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        OpenAIInstrumentor().instrument(tracer_provider=provider)
+    sdk = openai.OpenAI(
+        base_url=url + "/v1",
+        api_key="sk-bench",
+        http_client=http or httpx2.Client(),
+        max_retries=0,
+    )
+    for _ in range(reads + 1):
+        stream = sdk.chat.completions.create(model="m", messages=MESSAGES, stream=True)  # type: ignore[call-overload]
+        for _chunk in stream:
+            pass
+    if mode == "transport":
+        assert [r.status for r in reports] == ["completed"] * (reads + 1), reports
+    if mode == "openinference":
+        assert len(exporter.get_finished_spans()) == reads + 1
+
+
+def count(mode: str, reads: int, url: str, python: str, peer_site: str | None) -> int:
+    """The instructions of one client process under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={tmp}/out",
+            python,
+            __file__,
+            "--client",
+            mode,
+            str(reads),
+            url,
+            *([peer_site] if peer_site else []),
+        ]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ, check=False)
+    found = _REFS.search(done.stderr)
+    if done.returncode or found is None:
+        raise SystemExit(f"{mode}: the client failed:\n{done.stderr[-3000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def peer_site_of(python: str) -> str:
+    """The site-packages directory of the peer's interpreter."""
+    out = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--client":
+        mode, reads, url = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+        client(mode, reads, url, sys.argv[5] if len(sys.argv) > 5 else None)
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chunks", type=int, default=4000)
+    parser.add_argument("--shape", choices=("minimal", "real"), default="minimal")
+    parser.add_argument(
+        "--openinference",
+        metavar="PYTHON",
+        help="an interpreter with openinference-instrumentation-openai and opentelemetry-sdk",
+    )
+    args = parser.parse_args()
+    import ssescope
+
+    peer_site = peer_site_of(args.openinference) if args.openinference else None
+    modes = [m for m in MODES if m != "openinference" or peer_site]
+    tmp = Path(tempfile.mkdtemp(prefix="ssescope-bench-"))
+    path = tmp / "long.sse"
+    write_stream(path, args.chunks, args.shape)
+    proc, url = start_server(path)
+    per_stream: dict[str, float] = {}
+    try:
+        for mode in modes:
+            one = count(mode, 1, url, sys.executable, peer_site)
+            three = count(mode, 3, url, sys.executable, peer_site)
+            per_stream[mode] = (three - one) / 2
+    finally:
+        proc.terminate()
+        proc.wait()
+    print(
+        f"\nssescope core: {ssescope.CORE}; {args.chunks} content chunks a stream, "
+        f"{args.shape} shape; instructions of the client process per stream (callgrind)\n"
+    )
+    print("| mode | instructions per stream | per chunk | added |")
+    print("|---|---:|---:|---:|")
+    bare = per_stream["bare"]
+    for mode in modes:
+        n = per_stream[mode]
+        added = "" if mode == "bare" else f"{(n / bare - 1) * 100:+.2f} %"
+        print(f"| {mode} | {n / 1e6:,.1f} M | {n / args.chunks / 1e3:,.1f} k | {added} |")
+
+
+if __name__ == "__main__":
+    main()
