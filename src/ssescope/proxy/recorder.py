@@ -53,7 +53,7 @@ __all__ = ["Recorder", "capture_name"]
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
 _REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
-_OVERHEAD = 320  # what a queued chunk costs besides its bytes (task, partial, bytes header, float)
+_OVERHEAD = 384  # what a queued chunk costs besides its bytes (task, partial, bound method, float)
 
 
 # -- what crosses from the forwarder's event loop to the recorder thread -------------------
