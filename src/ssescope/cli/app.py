@@ -17,7 +17,7 @@ from ..inflight import FedFindings, in_flight, streaming_text
 from ..output import strictjson
 from ..output.redaction import redact_report
 from . import exitcodes
-from ._feed import Input, feed, load_all, run_pipeline
+from ._feed import Input, feed, load_all, run_pipeline, start
 from ._input import open_source, table_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
@@ -206,9 +206,8 @@ def inspect(
     streaming = in_flight(file) if live and file is not None else None
     fed = FedFindings()
     timing = timing_options(idle_threshold)
-    report = feed(
-        inputs[0], provider=provider, framing=framing, on_events=fed, timing=timing
-    ).report()
+    pipeline = start(inputs[0], provider=provider, framing=framing, timing=timing)
+    report = feed(pipeline, inputs[0], fed).report()
     data = report.to_dict()
     if redact:
         redact_report(data)

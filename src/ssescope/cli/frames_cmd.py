@@ -246,7 +246,7 @@ def frames_command(
             quiet_stdout()
 
     # The stream is read to its end even when the reader left: the exit code is its verdict.
-    feed(source, pipeline=pipeline, on_events=lambda events: emit(rows.take(events)))
+    feed(pipeline, source, lambda events: emit(rows.take(events)))
     emit(rows.finish())
     report = pipeline.report()
     code = exitcodes.exit_code(report)
