@@ -11,7 +11,7 @@ from junitparser import Failure, JUnitXml, Skipped
 
 from ssescope.conform import exchanges_of, run_checks
 from ssescope.conform.junit import SUITE_NAME, junit_xml
-from ssescope.conform.wire import wire_of
+from ssescope.conform.wire import Tally, wire_of
 from ssescope.serve.app import SERVED_PATH, ReplayOptions, ServerThread, load_captures, make_app
 from ssescope.serve.match import features, pick
 from tests.cli.cli_helpers import ROOT
@@ -57,23 +57,23 @@ def test_junit_xml_reads_back_in_a_junit_library(tmp_path: Path) -> None:
 
 def test_wire_facts_of_line_ends_data_lines_and_split_characters() -> None:
     clean = wire_of([_CHAT], chat=True)
-    assert (clean.cr_lines, clean.multi_line_data, clean.split_chars) == (0, 0, 0)
-    assert clean.chat is not None and clean.chat.roleless == 0
+    assert (clean.cr_lines, clean.multi_line_data, clean.split_chars) == (Tally(),) * 3
+    assert clean.chat is not None and clean.chat.roleless == Tally()
     crlf = wire_of([_CHAT.replace(b"\n", b"\r\n")])
-    assert crlf.cr_lines == 3 and crlf.first_cr == 0
+    assert crlf.cr_lines == Tally(3, 0)
     split_at = _CHAT.index(b"\xc3") + 1
     split = wire_of([_CHAT[:split_at], _CHAT[split_at:]])
-    assert split.split_chars == 1 and split.first_split == split_at
-    assert wire_of([_CHAT[:split_at], _CHAT[split_at:]], chunked=False).split_chars == 0
+    assert split.split_chars == Tally(1, split_at)
+    assert wire_of([_CHAT[:split_at], _CHAT[split_at:]], chunked=False).split_chars.count == 0
     lines = b'data: {"a":\ndata: 1}\n\n'
-    assert wire_of([lines]).multi_line_data == 1
+    assert wire_of([lines]).multi_line_data.count == 1
     repeated = _CHAT.replace(
         b'"delta":{"role":"assistant","content":"h\xc3\xa9"}}',
         (b'"delta":{"content":"h"},"finish_reason":"stop"}'),
     )
     shape = wire_of([repeated], chat=True).chat
     assert shape is not None
-    assert (shape.finish_repeated, shape.roleless, shape.first_roleless) == (1, 1, 0)
+    assert (shape.finish_repeated.count, shape.roleless) == (1, Tally(1, 0))
 
 
 def test_serve_matches_a_request_by_what_it_says_and_asks() -> None:

@@ -99,33 +99,20 @@ def start(
 
 
 def feed(
+    pipeline: Pipeline,
     source: Input,
-    *,
-    provider: str = "auto",
-    framing: str = "auto",
-    keep_records: bool = False,
-    pipeline: Pipeline | None = None,
     on_events: Callable[[list[AdapterOutput]], None] | None = None,
-    timing: TimingOptions | None = None,
 ) -> Pipeline:
-    """Feed the input through a Pipeline and close it.
+    """Feed the input through ``pipeline`` (from :func:`start`) and close it.
 
     Args:
+        pipeline: the pipeline to feed.
         source: the opened input.
-        provider: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
-        framing: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
-        keep_records: as in :class:`~ssescope.pipeline.Pipeline` (ignored with ``pipeline``).
-        pipeline: a pipeline from :func:`start` to feed instead of a new one.
         on_events: called as in :func:`ssescope.api.feed_chunks`.
-        timing: the timing thresholds (ignored with ``pipeline``).
 
     Returns:
         The pipeline, closed.
     """
-    if pipeline is None:
-        pipeline = start(
-            source, provider=provider, framing=framing, keep_records=keep_records, timing=timing
-        )
     return feed_chunks(pipeline, source.chunks(), on_events)
 
 
@@ -133,4 +120,4 @@ def run_pipeline(
     source: Input, provider: str, framing: str, timing: TimingOptions | None = None
 ) -> Report:
     """Feed the input through a new Pipeline and return its Report."""
-    return feed(source, provider=provider, framing=framing, timing=timing).report()
+    return feed(start(source, provider=provider, framing=framing, timing=timing), source).report()

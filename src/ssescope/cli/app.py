@@ -13,12 +13,11 @@ from .. import __version__, core_label
 from ..aggregate.timing import TimingOptions
 from ..compare import compare_result, load_result, normalise_result
 from ..examples import list_examples
-from ..framing.framer import FRAMINGS
 from ..inflight import FedFindings, in_flight, streaming_text
 from ..output import strictjson
 from ..output.redaction import redact_report
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, Input, feed, load_all, run_pipeline
+from ._feed import Input, feed, load_all, run_pipeline, start
 from ._input import open_source, table_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
@@ -26,7 +25,13 @@ from .conform_cmd import conform_command
 from .entries import entry_option, one_entry, render_entries, select_entry, worst_exit
 from .export_otel_cmd import export_otel_command
 from .frames_cmd import frames_alias, frames_command
-from .options import PROVIDER_CHOICE, idle_threshold_option, timing_options
+from .options import (
+    container_option,
+    framing_option,
+    idle_threshold_option,
+    provider_option,
+    timing_options,
+)
 from .proxy_cmd import proxy_command
 from .render import SECTIONS, render_report
 from .replay import chunkings, run_chunking
@@ -39,8 +44,6 @@ from .web_cmd import web_command
 __all__ = ["COMMANDS", "cli"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-_PROVIDER = PROVIDER_CHOICE
-_FRAMING = click.Choice(["auto", *FRAMINGS])
 _EXIT_HELP = """\b
 Exit codes:
   0  completed (or incomplete, unless --fail-on incomplete)
@@ -75,10 +78,6 @@ def _need_input(ctx: click.Context, file: str | None, example: str | None = None
         ctx.exit(exitcodes.USAGE)
 
 
-_CONTAINER = click.Choice(CONTAINER_CHOICES)
-_CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
-
-
 def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> list[str]:
     if not value:
         return []
@@ -110,11 +109,9 @@ def cli(ctx: click.Context) -> int:
 @cli.command(context_settings=_CONTEXT, epilog=_EXIT_HELP)
 @click.argument("file", required=False)
 @click.option("--example", metavar="NAME", help="Inspect a bundled example (see `examples`).")
-@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
-@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
-@click.option(
-    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
-)
+@provider_option
+@framing_option
+@container_option
 @click.option("--json", "as_json", is_flag=True, help="Print the Report JSON (default when piped).")
 @click.option("--pretty", is_flag=True, help="Print the human view even when piped.")
 @click.option(
@@ -209,9 +206,8 @@ def inspect(
     streaming = in_flight(file) if live and file is not None else None
     fed = FedFindings()
     timing = timing_options(idle_threshold)
-    report = feed(
-        inputs[0], provider=provider, framing=framing, on_events=fed, timing=timing
-    ).report()
+    pipeline = start(inputs[0], provider=provider, framing=framing, timing=timing)
+    report = feed(pipeline, inputs[0], fed).report()
     data = report.to_dict()
     if redact:
         redact_report(data)
@@ -262,11 +258,9 @@ def _inspect_entries(
 
 @cli.command(context_settings=_CONTEXT)
 @click.argument("file")
-@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
-@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
-@click.option(
-    "--container", type=_CONTAINER, default="auto", show_default=True, help=_CONTAINER_HELP
-)
+@provider_option
+@framing_option
+@container_option
 @click.option("--seed", type=int, default=0, show_default=True, help="First random seed.")
 @click.option(
     "--random",
@@ -357,8 +351,8 @@ def replay(
     "finish_reason, usage, or a text file (the expected text).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
-@click.option("--provider", type=_PROVIDER, default="auto", show_default=True)
-@click.option("--framing", type=_FRAMING, default="auto", show_default=True)
+@provider_option
+@framing_option
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @entry_option
 def check(

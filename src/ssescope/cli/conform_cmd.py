@@ -25,7 +25,7 @@ from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color
 from ._pipe import reader_may_leave
-from ._types import positive
+from .options import seconds_option
 
 __all__ = ["conform_command", "conform_exit_code", "render_result", "result_json"]
 
@@ -163,21 +163,13 @@ def _exchanges(
     help="URL mode: send header NAME with the value of environment VARIABLE (repeatable; "
     "the protocol's API key variable is read without it). Never shown.",
 )
-@click.option(
-    "--timeout",
-    type=float,
-    callback=positive,
-    default=60.0,
-    show_default=True,
-    help="URL mode: seconds to wait for a connection, each read, and content.",
+@seconds_option(
+    "--timeout", 60.0, "URL mode: seconds to wait for a connection, each read, and content."
 )
-@click.option(
+@seconds_option(
     "--stall",
-    type=float,
-    callback=positive,
-    default=TimingOptions().stall_s,
-    show_default=True,
-    help="URL mode: a silence of SECONDS between records is a stall (timing.no-stall).",
+    TimingOptions().stall_s,
+    "URL mode: a silence of SECONDS between records is a stall (timing.no-stall).",
 )
 @click.option(
     "--case",

@@ -22,16 +22,15 @@ from ..output.frame_rows import FrameRow, FrameRows
 from ..output.redaction import redact_diagnostic, redacted
 from ..output.visible import escape_json_text, visible
 from . import exitcodes
-from ._feed import CONTAINER_CHOICES, feed, load_all, start
+from ._feed import feed, load_all, start
 from ._input import open_source, want_color
 from ._pipe import quiet_stdout
 from .entries import entry_option, one_entry
-from .options import framing_option, provider_option
+from .options import container_option, framing_option, provider_option
 
 __all__ = ["frames_alias", "frames_command"]
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-_CONTAINER_HELP = "What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap."
 _EVENT_WIDTH = 30
 _BOLD, _DIM, _RED, _YELLOW, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
 
@@ -186,13 +185,7 @@ def _redact(rows: list[FrameRow]) -> list[FrameRow]:
 @click.option("--example", metavar="NAME", help="Use a bundled example.")
 @provider_option
 @framing_option
-@click.option(
-    "--container",
-    type=click.Choice(CONTAINER_CHOICES),
-    default="auto",
-    show_default=True,
-    help=_CONTAINER_HELP,
-)
+@container_option
 @click.option("--jsonl", is_flag=True, help="One JSON object per record (raw data included).")
 @click.option(
     "--redact", is_flag=True, help="Show each record's length and sha256 prefix, not its data."
@@ -253,7 +246,7 @@ def frames_command(
             quiet_stdout()
 
     # The stream is read to its end even when the reader left: the exit code is its verdict.
-    feed(source, pipeline=pipeline, on_events=lambda events: emit(rows.take(events)))
+    feed(pipeline, source, lambda events: emit(rows.take(events)))
     emit(rows.finish())
     report = pipeline.report()
     code = exitcodes.exit_code(report)

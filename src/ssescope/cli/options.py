@@ -12,6 +12,7 @@ from ..aggregate.timing import TimingOptions
 from ..framing.framer import FRAMINGS
 from ..providers.registry import PROVIDERS
 from . import exitcodes
+from ._feed import CONTAINER_CHOICES
 from ._types import SECONDS
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "PROVIDER_CHOICE",
     "allow_host_option",
     "connection_limit_options",
+    "container_option",
     "framing_option",
     "host_option",
     "idle_threshold_option",
@@ -68,6 +70,17 @@ def framing_option(func: _F) -> _F:
     """Add the ``--framing`` option, with the same choices in every command."""
     return click.option(
         "--framing", type=click.Choice(["auto", *FRAMINGS]), default="auto", show_default=True
+    )(func)
+
+
+def container_option(func: _F) -> _F:
+    """Add the ``--container`` option, with the same choices in every command."""
+    return click.option(
+        "--container",
+        type=click.Choice(CONTAINER_CHOICES),
+        default="auto",
+        show_default=True,
+        help="What wraps the body: a bare body (raw), curl -i, a curl trace, HAR, .ssecap.",
     )(func)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -168,31 +169,36 @@ def _tool_card(
     )
 
 
-def _output(
-    out: dict[str, Any],
-    only: Collection[str],
-    full: bool,
-    notes: dict[str, list[Text]] | None = None,
-) -> list[RenderableType]:
+@dataclass(frozen=True, slots=True)
+class _View:
+    """How the human view draws a Report: the sections it shows, whether long texts are
+    shown whole, and the schema notes under each tool call (by its label)."""
+
+    only: Collection[str]
+    full: bool
+    notes: dict[str, list[Text]]
+
+
+def _output(out: dict[str, Any], view: _View) -> list[RenderableType]:
     parts: list[RenderableType] = []
-    if "reasoning" in only and out.get("reasoning"):
+    if "reasoning" in view.only and out.get("reasoning"):
         parts.append(Text("reasoning", style="bold dim"))
-        shown = text_block(out["reasoning"], style="dim italic", full=full)
+        shown = text_block(out["reasoning"], style="dim italic", full=view.full)
         parts.append(Panel(shown, border_style="dim"))
-    if "text" in only:
+    if "text" in view.only:
         if out.get("text"):
             parts.append(Text("text", style="bold"))
-            parts.append(text_block(out["text"], full=full))
+            parts.append(text_block(out["text"], full=view.full))
         if out.get("deduplicated_text"):
             parts.append(Text("text without the repeated deltas", style="bold yellow"))
-            parts.append(text_block(out["deduplicated_text"], full=full))
+            parts.append(text_block(out["deduplicated_text"], full=view.full))
         if out.get("refusal"):
             parts.append(Text("refusal", style="bold red"))
-            parts.append(text_block(out["refusal"], style="red", full=full))
+            parts.append(text_block(out["refusal"], style="red", full=view.full))
         for block in out.get("compactions", []):
             parts.append(Text("compaction summary", style="bold dim"))
             summary = block.get("summary")
-            parts.append(text_block(summary or "(no summary)", style="dim", full=full))
+            parts.append(text_block(summary or "(no summary)", style="dim", full=view.full))
         audio = out.get("audio")
         if audio:
             kind = f" ({visible(str(audio['format']))})" if audio.get("format") else ""
@@ -201,15 +207,15 @@ def _output(
             parts.append(Text(f"audio: {pieces}{audio['bytes']:,} bytes{kind}"))
             if audio.get("transcript"):
                 parts.append(Text("audio transcript", style="bold"))
-                parts.append(text_block(audio["transcript"], full=full))
-    if "tools" in only:
-        parts.extend(_tool_card(call, full, notes) for call in out.get("tool_calls", []))
-    if "text" in only and out.get("citations"):
+                parts.append(text_block(audio["transcript"], full=view.full))
+    if "tools" in view.only:
+        parts.extend(_tool_card(call, view.full, view.notes) for call in out.get("tool_calls", []))
+    if "text" in view.only and out.get("citations"):
         parts.append(Text("citations", style="bold"))
         for i, cit in enumerate(out["citations"], 1):
             shown = visible(json.dumps(cit, ensure_ascii=False)[:200])
             parts.append(Text(f"  [{i}] {shown}"))
-    if "text" in only or "tools" in only:
+    if "text" in view.only or "tools" in view.only:
         finish = Text("finish: ", style="bold")
         reason = out.get("finish_reason")
         finish.append(visible(reason or "not reported"), style="" if reason else "yellow")
@@ -253,21 +259,16 @@ def _diagnostics(diags: list[dict[str, Any]]) -> RenderableType:
     return table
 
 
-def _response(
-    resp: dict[str, Any],
-    only: Collection[str],
-    full: bool,
-    notes: dict[str, list[Text]] | None = None,
-) -> list[RenderableType]:
+def _response(resp: dict[str, Any], view: _View) -> list[RenderableType]:
     parts: list[RenderableType] = []
     multi = len(resp.get("outputs", [])) > 1
     for out in resp.get("outputs", []):
         if multi:
             parts.append(Rule(Text(f"output {out['index']}"), align="left", style="dim"))
-        parts.extend(_output(out, only, full, notes))
-    if not resp.get("outputs") and ("text" in only or "tools" in only):
+        parts.extend(_output(out, view))
+    if not resp.get("outputs") and ("text" in view.only or "tools" in view.only):
         parts.append(Text("(no output)", style="dim"))
-    if resp.get("error") and ("text" in only or "diagnostics" in only):
+    if resp.get("error") and ("text" in view.only or "diagnostics" in view.only):
         err = resp["error"]
         kind = f"{visible(str(err['type']))}: " if err.get("type") else ""
         line = Text(f"provider error: {kind}", style="bold red")
@@ -276,8 +277,8 @@ def _response(
             line.append(visible(message, multiline=True))
             parts.append(line)
         else:
-            parts += [line, text_block(message, style="bold red", full=full)]
-    if "usage" in only:
+            parts += [line, text_block(message, style="bold red", full=view.full)]
+    if "usage" in view.only:
         parts.append(_usage(resp.get("usage")))
     return parts
 
@@ -339,7 +340,7 @@ def render_report(
     else:
         console.print(_verdict(data), soft_wrap=True)  # one line: the terminal folds it
     responses = data.get("responses")
-    notes = _schema_notes(data.get("diagnostics", []))
+    view = _View(only, full, _schema_notes(data.get("diagnostics", [])))
     if responses:
         for i, resp in enumerate(responses, 1):
             title = f"response {i} of {len(responses)}"
@@ -347,13 +348,13 @@ def render_report(
                 title += f" · {visible(str(resp['id']))}"
             title += f" · {visible(str(resp['status']))}"
             console.print(Rule(Text(title), align="left"))
-            for part in _response(resp, only, full, notes):
+            for part in _response(resp, view):
                 console.print(part)
     else:
         if data.get("model") or data.get("id"):
             ident = " ".join(str(v) for v in (data.get("model"), data.get("id")) if v)
             console.print(Text(visible(ident), style="dim"))
-        for part in _response(data, only, full, notes):
+        for part in _response(data, view):
             console.print(part)
     if "text" in only and data.get("state") is not None:
         console.print(_state(data["state"], full), soft_wrap=True)

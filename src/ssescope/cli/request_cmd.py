@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -205,16 +206,27 @@ class _Counters:
             self._drawn = False
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How ``request`` reads and reports an exchange, over HTTP or a WebSocket alike.
+
+    Attributes:
+        provider: ``"auto"`` or the provider the stream is read as (``--provider``).
+        stall: the seconds of silence after which the client gives up (``--stall``).
+        save: where to write the capture (``--save``), if anywhere.
+        as_json: print the Report as JSON (``--json``).
+        fail_on: the levels that fail the exit code (``--fail-on``).
+    """
+
+    provider: str
+    stall: float | None
+    save: str | None
+    as_json: bool
+    fail_on: list[str]
+
+
 def _run(
-    url: str,
-    method: str,
-    headers: list[tuple[str, str]],
-    body: bytes | None,
-    provider: str,
-    stall: float | None,
-    save: str | None,
-    as_json: bool,
-    fail_on: list[str],
+    url: str, method: str, headers: list[tuple[str, str]], body: bytes | None, how: Reading
 ) -> int:
     import httpx
 
@@ -223,10 +235,12 @@ def _run(
 
     out = sys.stdout
     err = sys.stderr
-    tty = out.isatty() and not as_json
+    tty = out.isatty() and not how.as_json
     screen = _Screen(out)
-    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty(), screen=screen)
-    timeout = httpx.Timeout(30.0, read=stall)
+    counters = _Counters(
+        err, err.isatty() and not how.as_json, inline=not out.isatty(), screen=screen
+    )
+    timeout = httpx.Timeout(30.0, read=how.stall)
     secrets = secret_values(headers, url)
     # The client (its TLS context, its pool) is built before the clock starts: the
     # timings measure the server from the moment the request is sent, as curl does.
@@ -242,9 +256,9 @@ def _run(
             closing(client.send(request, stream=True)) as response,
         ):
             capture = None
-            if save is not None:
+            if how.save is not None:
                 capture = CaptureWriter(
-                    save,
+                    how.save,
                     request={
                         "method": method,
                         "url": url,
@@ -256,9 +270,9 @@ def _run(
                 )
             live = iter_events(
                 response,
-                provider=provider,
+                provider=how.provider,
                 capture=capture,
-                stall=stall,
+                stall=how.stall,
                 start=start,
                 request=body,
             )
@@ -281,7 +295,7 @@ def _run(
                             found = p.first_content_time
                             at = arrived if found is None else found
                             counters.mark("first content", at, p.record_count, p.bytes_seen)
-                        if as_json:
+                        if how.as_json:
                             continue
                         if isinstance(ev, TextDelta | RefusalDelta) and ev.output == 0:
                             screen.write(visible(ev.text, multiline=True))
@@ -305,8 +319,10 @@ def _run(
     except httpx.ReadTimeout as exc:
         if live is not None and live.report is not None:
             report = live.report
-        elif live is None and stall is not None:
-            print(f"ssescope: stalled: no response headers within {stall:g} s (--stall)", file=err)
+        elif live is None and how.stall is not None:
+            print(
+                f"ssescope: stalled: no response headers within {how.stall:g} s (--stall)", file=err
+            )
             return EXIT["stalled"]
         else:
             _request_failed(exc, secrets)
@@ -324,7 +340,7 @@ def _run(
         return EXIT["internal"]
     finally:
         client.close()  # (already closed, unless building the request failed)
-    if as_json:
+    if how.as_json:
         strictjson.write(report.to_dict(), out, indent=2)
     else:
         if report.http_status is not None and report.http_status >= 400 and report.error:
@@ -335,11 +351,11 @@ def _run(
             print(f"HTTP {report.http_status}: {visible(message)}", file=err)
         # the reply was streamed above: the verdict does not print it a second time
         _verdict(report, err, streamed=printed)
-    if save is not None:
-        print(f"saved {save}", file=err)
+    if how.save is not None:
+        print(f"saved {how.save}", file=err)
     if interrupted:
         return EXIT["interrupted"]
-    return exit_code(report, stalled=bool(live and live.stalled), fail_on=fail_on)
+    return exit_code(report, stalled=bool(live and live.stalled), fail_on=how.fail_on)
 
 
 def _request_failed(exc: BaseException, secrets: list[str]) -> None:
@@ -404,7 +420,7 @@ def request_command(
     --fail-on warning|error level, 6 incomplete (with --fail-on incomplete), 7 stalled
     (--stall: the client gave up), 130 interrupted, 1 internal, 2 usage.
     """
-    levels = parse_fail_on(fail_on)
+    how = Reading(provider, stall, save, as_json, parse_fail_on(fail_on))
     pairs = [_parse_header(h) for h in headers]
     content = _body(data)
     if websocket or url.startswith(("ws://", "wss://")):
@@ -416,16 +432,7 @@ def request_command(
         if url.startswith(("http://", "https://")):
             target = "ws" + url[len("http") :]
         messages = ws_messages(content, sends)
-        code = run_websocket(
-            target,
-            pairs,
-            messages,
-            provider=provider,
-            stall=stall,
-            save=save,
-            as_json=as_json,
-            fail_on=levels,
-        )
+        code = run_websocket(target, pairs, messages, how)
         raise click.exceptions.Exit(code)
     if sends:
         raise click.UsageError("--send applies to a WebSocket (a ws:// URL or --websocket)")
@@ -433,7 +440,7 @@ def request_command(
         pairs.append(("Content-Type", "application/json"))
     verb = (method or ("POST" if content is not None else "GET")).upper()
     try:
-        code = _run(url, verb, pairs, content, provider, stall, save, as_json, levels)
+        code = _run(url, verb, pairs, content, how)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     sys.exit(code)

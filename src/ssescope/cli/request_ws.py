@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import codes
 from ..aggregate.report import Report
@@ -26,6 +26,9 @@ from ..output import strictjson
 from ..output.visible import visible
 from ..sourceinfo import SourceInfo, WebSocketEnd
 from ..sources import LiveCore
+
+if TYPE_CHECKING:
+    from .request_cmd import Reading
 
 __all__ = ["run_websocket", "ws_messages"]
 
@@ -71,15 +74,7 @@ def _batch(pending: list[str]) -> list[str]:
 
 
 def run_websocket(
-    url: str,
-    headers: list[tuple[str, str]],
-    messages: list[str],
-    *,
-    provider: str,
-    stall: float | None,
-    save: str | None,
-    as_json: bool,
-    fail_on: list[str],
+    url: str, headers: list[tuple[str, str]], messages: list[str], how: Reading
 ) -> int:
     """Run the WebSocket exchange; print the verdict(s); return the exit code."""
     import time
@@ -92,7 +87,9 @@ def run_websocket(
     out, err = sys.stdout, sys.stderr
     secrets = secret_values(headers, url)
     screen = _Screen(out)
-    counters = _Counters(err, err.isatty() and not as_json, inline=not out.isatty(), screen=screen)
+    counters = _Counters(
+        err, err.isatty() and not how.as_json, inline=not out.isatty(), screen=screen
+    )
     start = time.monotonic()
     stack = contextlib.ExitStack()
     try:
@@ -112,20 +109,20 @@ def run_websocket(
         return EXIT["internal"]
     response_headers = list(ws.response.headers.raw_items()) if ws.response else []
     capture = None
-    if save is not None:
+    if how.save is not None:
         try:
             capture = WebSocketCaptureWriter(
-                save,
+                how.save,
                 request={"method": "GET", "url": url, "headers": redact_ws_pairs(headers)},
                 response_status=101,
                 response_headers=response_headers,
             )
         except OSError as exc:
             stack.close()
-            print(f"ssescope: cannot write {save}: {exc.strerror}", file=err)
+            print(f"ssescope: cannot write {how.save}: {exc.strerror}", file=err)
             return EXIT["internal"]
     pending = list(messages)
-    turns = [_Turn(provider, stall, start, response_headers)]
+    turns = [_Turn(how.provider, how.stall, start, response_headers)]
     end = WebSocketEnd(code=1000)
     by = "client"
     interrupted = stalled = False
@@ -180,14 +177,14 @@ def run_websocket(
             if capture is not None:
                 capture.write_message("receive", cleaned.encode(), t)
             for ev in core.feed(message_record(cleaned.encode()), t):
-                printed = _show(ev, core, counters, screen, as_json) or printed
+                printed = _show(ev, core, counters, screen, how.as_json) or printed
                 turn.over = turn.over or isinstance(ev, ProviderError)
             if core.terminal_seen or turn.over:
                 if not pending:
                     ws.close(1000)
                     break
                 _finish(turn, WebSocketEnd(next_response=True, messages=turn.messages))
-                turns.append(_Turn(provider, stall, start, response_headers))
+                turns.append(_Turn(how.provider, how.stall, start, response_headers))
                 send(_batch(pending))
     except KeyboardInterrupt:
         interrupted = True
@@ -220,13 +217,13 @@ def run_websocket(
             extra={"by": by},
         )
     reports = [t.core.report for t in turns if t.core.report is not None]
-    _print(reports, out, err, as_json=as_json, streamed=printed, verdict=_verdict)
-    if save is not None:
-        print(f"saved {save}", file=err)
+    _print(reports, out, err, as_json=how.as_json, streamed=printed, verdict=_verdict)
+    if how.save is not None:
+        print(f"saved {how.save}", file=err)
     if interrupted:
         return EXIT["interrupted"]
     judged = next((r for r in reports if r.status in _JUDGED), reports[-1])
-    return exit_code(judged, stalled=stalled and judged is reports[-1], fail_on=fail_on)
+    return exit_code(judged, stalled=stalled and judged is reports[-1], fail_on=how.fail_on)
 
 
 def _finish(turn: _Turn, end: WebSocketEnd) -> None:

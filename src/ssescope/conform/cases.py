@@ -167,58 +167,66 @@ class _Shape:
     n2: tuple[dict[str, Any], str] | None = None
 
 
+def _cut(field: str, tokens: int = CUT_TOKENS, within: str = "") -> tuple[dict[str, Any], str]:
+    """The extra fields of a token limit of ``tokens`` in ``field`` (inside the object
+    ``within``, if named), and the title of the case they cut."""
+    limit = {field: tokens}
+    return ({within: limit} if within else limit), f"{field} {tokens} cuts the reply"
+
+
+def _openai(
+    path: str,
+    body: Body,
+    tools: list[dict[str, Any]],
+    cut: tuple[dict[str, Any], str],
+    invalid: tuple[dict[str, Any], str],
+    **more: Any,
+) -> _Shape:
+    """The shape of an OpenAI protocol: ``tool_choice: "required"`` forces a call to the
+    tool, and ``parallel_tool_calls`` allows several."""
+    return _Shape(
+        path,
+        body,
+        forced={"tools": tools, "tool_choice": "required"},
+        parallel={"tools": tools, "parallel_tool_calls": True},
+        cut=cut,
+        invalid=invalid,
+        **more,
+    )
+
+
 def _cases(shape: _Shape) -> list[Case]:
     """The request set of one protocol, in :data:`CASE_IDS` order."""
-    path, body = shape.path, shape.body
+
+    def case(name: str, title: str, expect: Expectation, prompt: str, /, **extra: Any) -> Case:
+        return Case(name, title, shape.path, shape.body(prompt, **extra), expect)
+
     asked = shape.usage is not None  # usage comes only when asked: the other cases say no
     plain = Expectation(usage=False if asked else None, no_calls=True)
+    forced = replace(plain, tool=TOOL, no_calls=False)
+    parallel = replace(plain, parallel=True, no_calls=False)
     cut_extra, cut_title = shape.cut
     invalid, invalid_title = shape.invalid
     out = [
-        Case("plain", "plain text", path, body(_PLAIN), plain),
-        Case(
-            "tool-forced",
-            "a forced tool call",
-            path,
-            body(_FORCED, **shape.forced),
-            replace(plain, tool=TOOL, no_calls=False),
-        ),
-        Case(
-            "tools-parallel",
-            "parallel tool calls",
-            path,
-            body(_PARALLEL, **shape.parallel),
-            replace(plain, parallel=True, no_calls=False),
-        ),
-        Case("max-tokens", cut_title, path, body(_LONG, **cut_extra), replace(plain, cut=True)),
+        case("plain", "plain text", plain, _PLAIN),
+        case("tool-forced", "a forced tool call", forced, _FORCED, **shape.forced),
+        case("tools-parallel", "parallel tool calls", parallel, _PARALLEL, **shape.parallel),
+        case("max-tokens", cut_title, replace(plain, cut=True), _LONG, **cut_extra),
     ]
     if shape.usage is not None:
-        out.append(
-            Case(
-                "usage",
-                "include_usage on",
-                path,
-                body(_PLAIN, **shape.usage),
-                Expectation(usage=True, no_calls=True),
-            )
-        )
+        usage = Expectation(usage=True, no_calls=True)
+        out.append(case("usage", "include_usage on", usage, _PLAIN, **shape.usage))
     if shape.n2 is not None:
         n2_extra, n2_title = shape.n2
-        out.append(Case("n2", n2_title, path, body(_PLAIN, **n2_extra), replace(plain, choices=2)))
-    out += [
-        Case("reject", invalid_title, path, invalid, Expectation(reject=True)),
-        Case(
-            "hangup", "the client hangs up mid-stream", path, body(_STORY), Expectation(hangup=True)
-        ),
-        Case(
-            "after-hangup",
-            "plain text after a hang-up",
-            path,
-            body(_PLAIN),
-            replace(plain, after_hangup=True),
+        out.append(case("n2", n2_title, replace(plain, choices=2), _PLAIN, **n2_extra))
+    return [
+        *out,
+        Case("reject", invalid_title, shape.path, invalid, Expectation(reject=True)),
+        case("hangup", "the client hangs up mid-stream", Expectation(hangup=True), _STORY),
+        case(
+            "after-hangup", "plain text after a hang-up", replace(plain, after_hangup=True), _PLAIN
         ),
     ]
-    return out
 
 
 def _chat(model: str) -> list[Case]:
@@ -236,17 +244,14 @@ def _chat(model: str) -> list[Case]:
             "function": {"name": TOOL, "description": _TOOL_TEXT, "parameters": _TOOL_SCHEMA},
         }
     ]
+    invalid = {"model": model, "messages": "not a list of messages", "stream": True}
     return _cases(
-        _Shape(
+        _openai(
             "/chat/completions",
             body,
-            forced={"tools": tools, "tool_choice": "required"},
-            parallel={"tools": tools, "parallel_tool_calls": True},
-            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
-            invalid=(
-                {"model": model, "messages": "not a list of messages", "stream": True},
-                "an invalid request (messages is not a list)",
-            ),
+            tools,
+            _cut("max_tokens"),
+            (invalid, "an invalid request (messages is not a list)"),
             usage={"stream_options": {"include_usage": True}},
             n2=({"n": 2}, "n=2 choices"),
         )
@@ -266,18 +271,14 @@ def _responses(model: str) -> list[Case]:
             "strict": True,
         }
     ]
-    cut = RESPONSES_CUT_TOKENS
+    invalid = {"model": model, "input": 42, "stream": True}
     return _cases(
-        _Shape(
+        _openai(
             "/responses",
             body,
-            forced={"tools": tools, "tool_choice": "required"},
-            parallel={"tools": tools, "parallel_tool_calls": True},
-            cut=({"max_output_tokens": cut}, f"max_output_tokens {cut} cuts the reply"),
-            invalid=(
-                {"model": model, "input": 42, "stream": True},
-                "an invalid request (input is a number)",
-            ),
+            tools,
+            _cut("max_output_tokens", RESPONSES_CUT_TOKENS),
+            (invalid, "an invalid request (input is a number)"),
         )
     )
 
@@ -299,7 +300,7 @@ def _anthropic(model: str) -> list[Case]:
             body,
             forced={"tools": tools, "tool_choice": {"type": "tool", "name": TOOL}},
             parallel={"tools": tools, "tool_choice": {"type": "auto"}},
-            cut=({"max_tokens": CUT_TOKENS}, f"max_tokens {CUT_TOKENS} cuts the reply"),
+            cut=_cut("max_tokens"),
             invalid=(
                 {"model": model, "max_tokens": 16, "messages": "not a list", "stream": True},
                 "an invalid request (messages is not a list)",
@@ -326,10 +327,7 @@ def _gemini(model: str) -> list[Case]:
             body,
             forced={"tools": tools, "toolConfig": forced},
             parallel={"tools": tools},
-            cut=(
-                {"generationConfig": {"maxOutputTokens": CUT_TOKENS}},
-                f"maxOutputTokens {CUT_TOKENS} cuts the reply",
-            ),
+            cut=_cut("maxOutputTokens", within="generationConfig"),
             invalid=({"contents": "not a list"}, "an invalid request (contents is not a list)"),
             n2=({"generationConfig": {"candidateCount": 2}}, "candidateCount 2"),
         )

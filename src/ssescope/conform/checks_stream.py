@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import _sources as src
 from ._judges import by_codes_when_asked, check, evidence_at, passed, skipped
 from .exchange import Exchange
 from .registry import Check, Judge, Outcome
-from .wire import Wire
+from .wire import ChatShape, Tally, Wire
 
 __all__ = ["CHECKS"]
 
@@ -36,37 +38,26 @@ def _error_not_completed(exchange: Exchange) -> Outcome:
     )
 
 
-def _wire(exchange: Exchange) -> Wire | None:
-    wire = exchange.wire
-    if wire is None or exchange.report.framing != "sse":
-        return None
-    return wire
-
-
-def _counted(
-    exchange: Exchange, count: int, text: str, record: int | None = None, offset: int | None = None
-) -> Outcome:
-    """Passed when ``count`` is 0; else failed, with ``text`` (``{n}`` the count) as the
-    evidence at ``record`` or ``offset``, the first place the wire showed it."""
-    if not count:
+def _counted(exchange: Exchange, tally: Tally, text: str, *, offset: bool = False) -> Outcome:
+    """Passed when ``tally`` counts nothing; else failed, with ``text`` (``{n}`` the count)
+    as the evidence at the first place the wire showed it (a byte offset when ``offset``,
+    else a record)."""
+    if not tally.count:
         return passed()
-    return Outcome("fail", (evidence_at(exchange, text.format(n=count), record, offset),))
+    record, at = (None, tally.first) if offset else (tally.first, None)
+    return Outcome("fail", (evidence_at(exchange, text.format(n=tally.count), record, at),))
 
 
-def _lf_lines(exchange: Exchange) -> Outcome:
-    wire = _wire(exchange)
-    if wire is None:
-        return skipped("not an SSE stream")
-    text = "{n} event(s) with CR or CRLF line ends"
-    return _counted(exchange, wire.cr_lines, text, offset=wire.first_cr)
+def _sse_rule(fact: Callable[[Wire], Tally], text: str, *, offset: bool = False) -> Judge:
+    """A judge failing an SSE stream whose wire shows ``fact``."""
 
+    def judge(exchange: Exchange) -> Outcome:
+        wire = exchange.wire
+        if wire is None or exchange.report.framing != "sse":
+            return skipped("not an SSE stream")
+        return _counted(exchange, fact(wire), text, offset=offset)
 
-def _one_data_line(exchange: Exchange) -> Outcome:
-    wire = _wire(exchange)
-    if wire is None:
-        return skipped("not an SSE stream")
-    text = "{n} event(s) with their data over several data: lines"
-    return _counted(exchange, wire.multi_line_data, text, record=wire.first_multi_line)
+    return judge
 
 
 def _whole_characters(exchange: Exchange) -> Outcome:
@@ -74,28 +65,17 @@ def _whole_characters(exchange: Exchange) -> Outcome:
     if wire is None or not wire.chunked:
         return skipped("the chunk boundaries are not known")
     text = "{n} chunk boundary(ies) inside a UTF-8 character"
-    return _counted(exchange, wire.split_chars, text, offset=wire.first_split)
+    return _counted(exchange, wire.split_chars, text, offset=True)
 
 
-def _chat_rule(what: str) -> Judge:
-    """A judge failing a chat stream whose chunks show ``what`` (a :class:`ChatShape`
-    count, with ``first_...`` its record)."""
-    first = {
-        "finish_repeated": "first_finish_repeat",
-        "empty_choices": "first_empty",
-        "roleless": "first_roleless",
-    }[what]
-    texts = {
-        "finish_repeated": "{n} choice(s) with finish_reason set on more than one chunk",
-        "empty_choices": "{n} chunk(s) with empty choices and no usage",
-        "roleless": "{n} choice(s) whose first delta names no role",
-    }
+def _chat_rule(fact: Callable[[ChatShape], Tally], text: str) -> Judge:
+    """A judge failing a chat stream whose chunks show ``fact``."""
 
     def judge(exchange: Exchange) -> Outcome:
         shape = None if exchange.wire is None else exchange.wire.chat
         if shape is None:
             return skipped("no chat chunks were read")
-        return _counted(exchange, getattr(shape, what), texts[what], getattr(shape, first))
+        return _counted(exchange, fact(shape), text)
 
     return judge
 
@@ -141,7 +121,9 @@ CHECKS: tuple[Check, ...] = (
         "Lines end with LF. CR and CRLF are valid SSE, but a reader that splits on LF "
         "keeps a CR in every field, and one that never sees an LF never sees a line.",
         src.SSE,
-        _lf_lines,
+        _sse_rule(
+            lambda wire: wire.cr_lines, "{n} event(s) with CR or CRLF line ends", offset=True
+        ),
         any_stream=True,
     ),
     check(
@@ -151,7 +133,10 @@ CHECKS: tuple[Check, ...] = (
         "Each event carries its payload in one `data:` line. Several lines are valid SSE "
         "(joined with LF), but a client that takes one line per event reads half a payload.",
         src.SSE,
-        _one_data_line,
+        _sse_rule(
+            lambda wire: wire.multi_line_data,
+            "{n} event(s) with their data over several data: lines",
+        ),
         any_stream=True,
     ),
     check(
@@ -396,7 +381,10 @@ CHECKS: tuple[Check, ...] = (
         "A choice's `finish_reason` is null on every chunk but its last: a client that "
         "stops at the first one loses the rest of the reply.",
         src.OPENAI_CHAT,
-        _chat_rule("finish_repeated"),
+        _chat_rule(
+            lambda shape: shape.finish_repeated,
+            "{n} choice(s) with finish_reason set on more than one chunk",
+        ),
         ("openai-chat",),
     ),
     check(
@@ -406,7 +394,9 @@ CHECKS: tuple[Check, ...] = (
         "Every chunk but the final usage chunk carries a choice: a client that reads "
         "`choices[0]` fails on an empty list (such as a first `prompt_filter_results` chunk).",
         src.OPENAI_CHAT,
-        _chat_rule("empty_choices"),
+        _chat_rule(
+            lambda shape: shape.empty_choices, "{n} chunk(s) with empty choices and no usage"
+        ),
         ("openai-chat",),
     ),
     check(
@@ -416,7 +406,7 @@ CHECKS: tuple[Check, ...] = (
         "The first delta of each choice says `role: assistant`, as OpenAI sends it: a client "
         "that builds the message from the deltas is otherwise left without a role.",
         src.OPENAI_CHAT,
-        _chat_rule("roleless"),
+        _chat_rule(lambda shape: shape.roleless, "{n} choice(s) whose first delta names no role"),
         ("openai-chat",),
     ),
 )

@@ -19,7 +19,26 @@ from ..framing.framer import Framer
 from ..framing.records import JSONRecord, SSEComment, SSEEvent
 from ..providers._quirks import WireRecord, load
 
-__all__ = ["ChatShape", "Wire", "wire_of"]
+__all__ = ["ChatShape", "Tally", "Wire", "wire_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """How often one thing happened on the wire, and where first.
+
+    Attributes:
+        count: how many times.
+        first: where the first one was (a byte offset or a record index, as the fact
+            says), or ``None`` when there was none.
+    """
+
+    count: int = 0
+    first: int | None = None
+
+    @classmethod
+    def of(cls, places: list[int]) -> Tally:
+        """The tally of ``places``, each where one happened, in order."""
+        return cls(len(places), places[0] if places else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,45 +46,36 @@ class Wire:
     """Facts about the bytes of one stream, each with where it first happened.
 
     Attributes:
-        cr_lines: events whose lines end with CR or CRLF rather than LF.
-        first_cr: the byte offset of the first such event.
-        multi_line_data: events whose data spans several ``data:`` lines.
-        first_multi_line: the record index of the first such event.
-        split_chars: chunk boundaries that fall inside a UTF-8 character.
-        first_split: the byte offset of the first such boundary.
+        cr_lines: events whose lines end with CR or CRLF rather than LF (first: a byte
+            offset).
+        multi_line_data: events whose data spans several ``data:`` lines (first: a
+            record index).
+        split_chars: chunk boundaries that fall inside a UTF-8 character (first: a byte
+            offset).
         chunked: whether the chunk boundaries are known (a live read, a timed capture).
         chat: the shape of its OpenAI-compatible chunks, for a chat stream.
     """
 
-    cr_lines: int = 0
-    first_cr: int | None = None
-    multi_line_data: int = 0
-    first_multi_line: int | None = None
-    split_chars: int = 0
-    first_split: int | None = None
+    cr_lines: Tally = Tally()
+    multi_line_data: Tally = Tally()
+    split_chars: Tally = Tally()
     chunked: bool = False
     chat: ChatShape | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ChatShape:
-    """What strict clients trip on in a chat stream's chunks (each with its first record).
+    """What strict clients trip on in a chat stream's chunks (each first at a record).
 
     Attributes:
         finish_repeated: choices whose ``finish_reason`` is set on more than one chunk.
-        first_finish_repeat: the record of the first repeat.
         empty_choices: chunks with an empty ``choices`` list that carry no usage.
-        first_empty: the first such record.
         roleless: choices whose first delta does not say ``role``.
-        first_roleless: the record of the first such delta.
     """
 
-    finish_repeated: int = 0
-    first_finish_repeat: int | None = None
-    empty_choices: int = 0
-    first_empty: int | None = None
-    roleless: int = 0
-    first_roleless: int | None = None
+    finish_repeated: Tally = Tally()
+    empty_choices: Tally = Tally()
+    roleless: Tally = Tally()
 
 
 def _chat_shape(items: list[Any]) -> ChatShape | None:
@@ -100,14 +110,7 @@ def _chat_shape(items: list[Any]) -> ChatShape | None:
                     repeats.append(item.index)
     if not chunks:
         return None
-    return ChatShape(
-        len(repeats),
-        repeats[0] if repeats else None,
-        len(empty),
-        empty[0] if empty else None,
-        len(roleless),
-        roleless[0] if roleless else None,
-    )
+    return ChatShape(Tally.of(repeats), Tally.of(empty), Tally.of(roleless))
 
 
 def _continuation(byte: int) -> bool:
@@ -122,27 +125,22 @@ def wire_of(chunks: Sequence[bytes], *, chunked: bool = True, chat: bool = False
     framer = Framer()
     items = framer.feed(body)
     items.extend(framer.close())
-    cr = multi = 0
-    first_cr: int | None = None
-    first_multi: int | None = None
+    cr: list[int] = []
+    multi: list[int] = []
     if framer.framing == "sse":
         for item in items:
             if not isinstance(item, SSEEvent | SSEComment):
                 continue
             if b"\r" in body[item.start : item.end]:
-                cr += 1
-                first_cr = item.start if first_cr is None else first_cr
+                cr.append(item.start)
             if isinstance(item, SSEEvent) and "\n" in item.data:
-                multi += 1
-                first_multi = item.index if first_multi is None else first_multi
-    split = 0
-    first_split: int | None = None
+                multi.append(item.index)
+    split: list[int] = []
     if chunked:
         at = 0
         for chunk in chunks[:-1]:
             at += len(chunk)
             if at < len(body) and _continuation(body[at]):
-                split += 1
-                first_split = at if first_split is None else first_split
+                split.append(at)
     shape = _chat_shape(items) if chat else None
-    return Wire(cr, first_cr, multi, first_multi, split, first_split, chunked, shape)
+    return Wire(Tally.of(cr), Tally.of(multi), Tally.of(split), chunked, shape)

@@ -126,6 +126,14 @@ class CaptureWriter:
         """Whether :meth:`close` was called."""
         return self._closed
 
+    def _check_write(self, method: str, what: str, time: float | None) -> None:
+        """Refuse ``method`` (a write of ``what``) after :meth:`close`, or at a ``time``
+        that is not a finite number."""
+        if self._closed:
+            raise UsageError(f"{method}() called after close()")
+        if time is not None and not _finite(time):
+            raise UsageError(f"{what}'s time must be a finite number of seconds, not {time!r}")
+
     def _line(self, obj: dict[str, Any]) -> None:
         self._fp.write(orjson.dumps(obj) + b"\n")
         self._fp.flush()
@@ -139,10 +147,7 @@ class CaptureWriter:
         Raises:
             UsageError: after :meth:`close`, or if ``time`` is not a finite number.
         """
-        if self._closed:
-            raise UsageError("write_chunk() called after close()")
-        if time is not None and not _finite(time):
-            raise UsageError(f"a chunk's time must be a finite number of seconds, not {time!r}")
+        self._check_write("write_chunk", "a chunk", time)
         try:
             line: dict[str, Any] = {"t": time, "data": data.decode("utf-8")}
         except UnicodeDecodeError:

@@ -67,7 +67,9 @@ def _number(value: object) -> float | None:
     return None
 
 
-def _devtools(obj: dict[str, Any]) -> tuple[Message, None] | tuple[None, str]:
+def _devtools(obj: object) -> tuple[Message, None] | tuple[None, str]:
+    if not isinstance(obj, dict):
+        return None, "not an object"
     direction = _DIRS.get(str(obj.get("type")))
     data = obj.get("data")
     if direction is None or not isinstance(data, str):
@@ -84,6 +86,18 @@ def _devtools(obj: dict[str, Any]) -> tuple[Message, None] | tuple[None, str]:
     return Message(
         direction, "text", data.encode("utf-8", "surrogatepass"), _number(obj.get("time"))
     ), None
+
+
+def _take(
+    obj: object, msgs: list[Message], diags: list[Diagnostic], index: int, at: int | None = None
+) -> None:
+    """Add the message ``obj`` records to ``msgs``; or, when it records none, say why in
+    ``diags`` (``index`` its place in the log, ``at`` its byte offset if known)."""
+    msg, why = _devtools(obj)
+    if msg is None:
+        diags.append(diagnostic(codes.WEBSOCKET_INVALID_MESSAGE, at, index=index, reason=why))
+    else:
+        msgs.append(msg)
 
 
 def _relative(messages: list[Message]) -> list[Message]:
@@ -110,11 +124,7 @@ def read_ws_har_entry(
     """
     msgs: list[Message] = []
     for i, item in enumerate(messages):
-        msg, why = _devtools(item) if isinstance(item, dict) else (None, "not an object")
-        if msg is None:
-            diagnostics.append(diagnostic(codes.WEBSOCKET_INVALID_MESSAGE, index=i, reason=why))
-            continue
-        msgs.append(msg)
+        _take(item, msgs, diagnostics, i)
     return split_responses(
         _relative(msgs),
         container="har",
@@ -148,11 +158,7 @@ def read_ws_jsonl(data: bytes) -> list[Body]:
         if isinstance(obj, dict) and "close" in obj:
             close = _close(obj["close"])
             continue
-        msg, why = _devtools(obj) if isinstance(obj, dict) else (None, "not an object")
-        if msg is None:
-            diags.append(diagnostic(codes.WEBSOCKET_INVALID_MESSAGE, at, index=lineno, reason=why))
-            continue
-        msgs.append(msg)
+        _take(obj, msgs, diags, lineno, at)
     return split_responses(
         _relative(msgs),
         container="jsonl",
@@ -199,7 +205,7 @@ def _har_exchange(data: bytes) -> WSExchange | None:
     for entry in entries if isinstance(entries, list) else []:
         items = entry.get("_webSocketMessages") if isinstance(entry, dict) else None
         if isinstance(items, list) and items:
-            found = (_devtools(i) if isinstance(i, dict) else (None, "") for i in items)
+            found = (_devtools(i) for i in items)
             return WSExchange(tuple(_relative([m for m, _ in found if m is not None])), None)
     return None
 

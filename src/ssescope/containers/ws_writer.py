@@ -50,10 +50,7 @@ class WebSocketCaptureWriter(CaptureWriter):
         Raises:
             UsageError: after :meth:`close`, or if ``time`` is not a finite number.
         """
-        if self.closed:
-            raise UsageError("write_message() called after close()")
-        if time is not None and not _finite(time):
-            raise UsageError(f"a message's time must be a finite number of seconds, not {time!r}")
+        self._check_write("write_message", "a message", time)
         line: dict[str, Any] = {"t": time, "dir": direction}
         if opcode == "text":
             try:

@@ -47,6 +47,7 @@ from ..events import (
     Usage,
 )
 from ..framing.records import Record, SSEComment, SSEEvent, Tail
+from ..json_objects import loads_object, object_type
 from ..pipeline import Pipeline
 from ..providers._base import AdapterOutput
 
@@ -119,23 +120,15 @@ def json_type(data: str) -> str | None:
     """The top-level ``type`` string of a JSON object's text, or ``None``."""
     if not data.startswith("{") or _TYPE_KEY not in data:
         return None
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    kind = value.get("type") if isinstance(value, dict) else None
-    return kind if isinstance(kind, str) else None
+    return object_type(data)
 
 
 def _without_type(data: str, event: str | None) -> str:
     """A record's data, without a ``type`` key that only repeats its event name."""
     if event is None or not data.startswith("{") or _TYPE_KEY not in data:
         return data
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return data
-    if not isinstance(value, dict) or value.get("type") != event:
+    value = loads_object(data)
+    if value is None or value.get("type") != event:
         return data
     del value["type"]
     if not value:

@@ -10,9 +10,8 @@ and the response stays ``truncated``. Nothing here does I/O.
 
 from __future__ import annotations
 
-import orjson
-
 from ..framing.records import SSEEvent
+from ..json_objects import loads_object
 from .registry import knowledge
 
 __all__ = ["terminal_name"]
@@ -35,11 +34,8 @@ def terminal_name(provider: str, event: SSEEvent) -> str | None:
     terminals = knowledge(provider).terminal_events
     if not terminals:
         return None
-    try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(obj, dict):
+    obj = loads_object(data)
+    if obj is None:
         return None
     kind = obj.get("type")
     if isinstance(kind, str) and kind in terminals:

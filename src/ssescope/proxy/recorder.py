@@ -18,8 +18,10 @@ import logging
 import queue
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,71 +53,28 @@ __all__ = ["Recorder", "capture_name"]
 _CONTENT = (TextDelta, ReasoningDelta, RefusalDelta, ToolCallDelta, ToolCall)
 _REPLY_TAIL = 60  # the characters of the reply so far the terminal keeps
 _SLUG = re.compile(r"[^A-Za-z0-9]+")
-_OVERHEAD = 160  # what a queued chunk costs besides its bytes (object, bytes header, float)
+_OVERHEAD = 384  # what a queued chunk costs besides its bytes (task, partial, bound method, float)
 
 
 # -- what crosses from the forwarder's event loop to the recorder thread -------------------
 
 
 @dataclass(frozen=True, slots=True)
-class _Start:
-    ex: Exchange
+class _Task:
+    """One piece of the recorder thread's work, run in the order it was queued.
+
+    Attributes:
+        run: the work.
+        ex: the exchange it records, if any: a failure is noted on it.
+        cost: what it counts in the backlog until it has run (a chunk's or a message's
+            bytes and :data:`_OVERHEAD`; 0 for the rest).
+    """
+
+    run: Callable[[], None]
+    ex: Exchange | None = None
+    cost: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Chunk:
-    ex: Exchange
-    data: bytes
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Diag:
-    ex: Exchange
-    diagnostic: Diagnostic
-
-
-@dataclass(frozen=True, slots=True)
-class _End:
-    ex: Exchange
-    end: EndReason
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class _SocketOpen:
-    ex: Exchange
-
-
-@dataclass(frozen=True, slots=True)
-class _SocketMessage:
-    ex: Exchange
-    direction: Direction
-    opcode: Opcode
-    data: bytes
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class _SocketEnd:
-    ex: Exchange
-    close: SocketClose
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    fn: Callable[[], None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Stop:
-    pass
-
-
-_Message = (
-    _Start | _Chunk | _Diag | _End | _SocketOpen | _SocketMessage | _SocketEnd | _Call | _Stop
-)
 log = logging.getLogger("ssescope.proxy")
 
 
@@ -164,7 +123,7 @@ class Recorder:
         self.timing = timing
         self.redact_content = redact_content
         self.limit = limit
-        self._queue: queue.SimpleQueue[_Message] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._backlog = 0
         self._tapes: dict[int, Tape] = {}
@@ -183,38 +142,35 @@ class Recorder:
 
     def start(self, ex: Exchange) -> None:
         """The response's status and headers are known: open the capture."""
-        self._queue.put(_Start(ex))
+        self._later(_Task(partial(self._open, ex), ex))
 
     def chunk(self, ex: Exchange, data: bytes, t: float) -> None:
         """Queue a copy of a chunk already handed to the client."""
-        with self._lock:
-            self._backlog += len(data) + _OVERHEAD
-        self._queue.put(_Chunk(ex, data, t))
+        self._later(_Task(partial(self._chunk, ex, data, t), ex, len(data) + _OVERHEAD))
 
     def diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
         """Attach a diagnostic found by the forwarder (open after finish, connection error)."""
-        self._queue.put(_Diag(ex, diagnostic))
+        self._later(_Task(partial(self._diagnostic, ex, diagnostic), ex))
 
     def end(self, ex: Exchange, end: EndReason, t: float) -> None:
         """The exchange is over: judge it, close its capture, write its index line."""
-        self._queue.put(_End(ex, end, t))
+        self._later(_Task(partial(self._ended, ex, end, t), ex))
 
     def open_socket(self, ex: Exchange) -> None:
         """A WebSocket upgrade succeeded: open its capture (:mod:`.ws_record`)."""
-        self._queue.put(_SocketOpen(ex))
+        self._later(_Task(partial(self._socket_opened, ex), ex))
 
     def message(
         self, ex: Exchange, direction: Direction, opcode: Opcode, data: bytes, t: float
     ) -> None:
         """Queue a copy of a WebSocket message already handed on (either direction)."""
-        with self._lock:
-            self._backlog += len(data) + _OVERHEAD
-        self._queue.put(_SocketMessage(ex, direction, opcode, data, t))
+        run = partial(self._message, ex, direction, opcode, data, t)
+        self._later(_Task(run, ex, len(data) + _OVERHEAD))
 
     def close_socket(self, ex: Exchange, end: SocketClose, t: float) -> None:
         """The WebSocket connection ended (``end``): judge its last response, close its
         capture, write its index line."""
-        self._queue.put(_SocketEnd(ex, end, t))
+        self._later(_Task(partial(self._close_socket, ex, end, t), ex))
 
     @property
     def backlog(self) -> int:
@@ -228,74 +184,85 @@ class Recorder:
 
     def call(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on the recorder thread after everything queued so far."""
-        self._queue.put(_Call(fn))
+        self._later(_Task(fn))
 
     def stop(self, timeout: float = 30.0) -> None:
         """Record what is queued, then stop the thread and close the index."""
-        self._queue.put(_Stop())
+        self._queue.put(None)
         self._thread.join(timeout)
         self.folder.close()
 
     # -- the recorder thread --------------------------------------------------------------
 
+    def _later(self, task: _Task) -> None:
+        if task.cost:
+            with self._lock:
+                self._backlog += task.cost
+        self._queue.put(task)
+
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if isinstance(item, _Stop):
+            task = self._queue.get()
+            if task is None:
                 return
             try:
-                self._handle(item)
+                task.run()
             except Exception as exc:  # a recording problem must never stop the proxy
                 message = f"recording failed: {type(exc).__name__}: {exc}"
                 self.errors.append(message)
-                ex = getattr(item, "ex", None)
-                if isinstance(ex, Exchange) and ex.error is None:
-                    ex.error = message
+                if task.ex is not None and task.ex.error is None:
+                    task.ex.error = message
             finally:
-                if isinstance(item, (_Chunk, _SocketMessage)):
+                if task.cost:
                     with self._lock:
-                        self._backlog -= len(item.data) + _OVERHEAD
+                        self._backlog -= task.cost
 
-    def _handle(self, item: _Message) -> None:
-        if isinstance(item, _Call):
-            item.fn()
-        elif isinstance(item, _Start):
-            self._open(item.ex)
-        elif isinstance(item, _Chunk):
-            tape = self._tapes.get(item.ex.seq)
-            if tape is not None:
-                self._feed(item.ex, tape, item.data, item.t)
-        elif isinstance(item, _Diag):
-            tape = self._tapes.get(item.ex.seq)
-            if tape is not None:
-                tape.pipeline.add_diagnostic(item.diagnostic)
-        elif isinstance(item, _SocketOpen):
-            self._tapes[item.ex.seq] = open_socket(self, item.ex)
-        elif isinstance(item, _SocketMessage):
-            tape = self._tapes.get(item.ex.seq)
-            if isinstance(tape, SocketTape):
-                message(self, item.ex, tape, item.direction, item.opcode, item.data, item.t)
-        elif isinstance(item, (_End, _SocketEnd)):
-            ex = item.ex
-            try:
-                if isinstance(item, _End):
-                    self._close(ex, item.end, item.t)
-                else:
-                    self._close_socket(ex, item.close, item.t)
-            finally:
-                if not ex.finished:  # judging failed: still list and index the exchange
-                    ex.end = item.end if isinstance(item, _End) else (ex.end or "error")
-                    ex.finished = True
-                    ex.verdict = ex.verdict or "failed"
-                    self._tapes.pop(ex.seq, None)
-                    self._index_line(ex)
-                    self.registry.finish(ex)
+    def _chunk(self, ex: Exchange, data: bytes, t: float) -> None:
+        tape = self._tapes.get(ex.seq)
+        if tape is not None:
+            self._feed(ex, tape, data, t)
+
+    def _diagnostic(self, ex: Exchange, diagnostic: Diagnostic) -> None:
+        tape = self._tapes.get(ex.seq)
+        if tape is not None:
+            tape.pipeline.add_diagnostic(diagnostic)
+
+    def _socket_opened(self, ex: Exchange) -> None:
+        self._tapes[ex.seq] = open_socket(self, ex)
+
+    def _message(
+        self, ex: Exchange, direction: Direction, opcode: Opcode, data: bytes, t: float
+    ) -> None:
+        tape = self._tapes.get(ex.seq)
+        if isinstance(tape, SocketTape):
+            message(self, ex, tape, direction, opcode, data, t)
+
+    @contextmanager
+    def _always_listed(self, ex: Exchange, end: EndReason | None) -> Iterator[None]:
+        """Around the judging of an exchange's end: should it fail, the exchange is still
+        listed and indexed, failed, ended by ``end`` (for a WebSocket ``None``: the end it
+        had, else ``error``)."""
+        try:
+            yield
+        finally:
+            if not ex.finished:  # judging failed: still list and index the exchange
+                ex.end = end if end is not None else (ex.end or "error")
+                ex.finished = True
+                ex.verdict = ex.verdict or "failed"
+                self._tapes.pop(ex.seq, None)
+                self._index_line(ex)
+                self.registry.finish(ex)
+
+    def _ended(self, ex: Exchange, end: EndReason, t: float) -> None:
+        with self._always_listed(ex, end):
+            self._close(ex, end, t)
 
     def _close_socket(self, ex: Exchange, end: SocketClose, t: float) -> None:
-        tape = self._tapes.pop(ex.seq, None)
-        close_socket(self, ex, tape if isinstance(tape, SocketTape) else None, end, t)
-        self._index_line(ex)
-        self.registry.finish(ex)
+        with self._always_listed(ex, None):
+            tape = self._tapes.pop(ex.seq, None)
+            close_socket(self, ex, tape if isinstance(tape, SocketTape) else None, end, t)
+            self._index_line(ex)
+            self.registry.finish(ex)
 
     def _open(self, ex: Exchange) -> None:
         pipeline = Pipeline(

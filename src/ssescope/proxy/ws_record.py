@@ -156,7 +156,12 @@ def message(
         if cleaned != text:
             data = cleaned.encode("utf-8")
             tape.echoed = True
-    _write(recorder, ex, tape, direction, opcode, data, t)
+    if tape.socket is not None:
+        kept = redact_json(data) or data if recorder.redact_content and opcode == "text" else data
+        if not recorder.folder.message(tape.socket, direction, kept, t, opcode):
+            tape.socket = None  # the recording stopped: the exchange is judged, not kept
+            ex.capture = None
+            ex.unrecorded = recorder.folder.stopped
     if tape.splitter.starts(direction, opcode, data):
         _finish(recorder, ex, tape, None, t)
     if direction == "send":
@@ -181,25 +186,6 @@ def message(
     ex.body_bytes += len(record)
     events = tape.pipeline.feed(record, t)
     recorder.note(ex, tape, events, t)
-
-
-def _write(
-    recorder: Recorder,
-    ex: Exchange,
-    tape: SocketTape,
-    direction: Direction,
-    opcode: Opcode,
-    data: bytes,
-    t: float,
-) -> None:
-    if tape.socket is None:
-        return
-    if recorder.redact_content and opcode == "text":
-        data = redact_json(data) or data
-    if not recorder.folder.message(tape.socket, direction, data, t, opcode):
-        tape.socket = None
-        ex.capture = None
-        ex.unrecorded = recorder.folder.stopped
 
 
 def _finish(

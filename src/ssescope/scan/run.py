@@ -16,6 +16,7 @@ from ..aggregate.timing import TimingOptions
 from ..errors import UsageError
 from .engines.base import Batches
 from .engines.shards import message
+from .inputs import collect
 from .kernel import BODY, input_error_batch, scan_batch
 from .output import ResultWriter, export, output_format
 from .summary import summarize
@@ -73,16 +74,16 @@ def _engine(
     timing: TimingOptions | None,
 ) -> Batches:
     column = body or BODY
+    tables = body is not None
     if engine == "ray":
-        from .engines.ray import ray_inputs, run_ray
+        from .engines.ray import run_ray
 
-        inputs = ray_inputs(
-            paths, json_tables=body is not None, follow_links=follow_links, body=body
-        )
+        # local globs expanded here; URLs are passed to Ray as they are
+        inputs = collect(paths, json_tables=tables, follow_links=follow_links, body=body)
         return run_ray(inputs, body=column, keys=keys, timing=timing)
     from .engines.local import local_inputs, run_local
 
-    inputs = local_inputs(paths, json_tables=body is not None, follow_links=follow_links, body=body)
+    inputs = local_inputs(paths, json_tables=tables, follow_links=follow_links, body=body)
     return run_local(inputs, body=column, keys=keys, jobs=jobs, timing=timing)
 
 

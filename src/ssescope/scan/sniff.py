@@ -14,8 +14,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import orjson
-
+from ..json_objects import loads_object
 from .kernel import BODY
 
 __all__ = ["JSON_TABLES", "SNIFF_BYTES", "SNIFF_LINES", "Shape", "jsonl_shape"]
@@ -69,11 +68,8 @@ def _lines(path: str) -> list[Any] | None:
     for line in raw:
         if not line.strip():
             continue
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            return None
-        if not isinstance(obj, dict):
+        obj = loads_object(line)
+        if obj is None:
             return None
         found.append(obj)
         if len(found) >= SNIFF_LINES:

@@ -32,6 +32,7 @@ import orjson
 from ..containers.websocket import is_response_create, is_response_created, message_record
 from ..containers.ws_forms import WSExchange
 from ..errors import UsageError
+from ..json_objects import object_type
 from ..providers.registry import terminal_events
 from ..sourceinfo import WebSocketEnd
 from .faults import Fault, record_spans
@@ -172,7 +173,7 @@ def script_from_stream(body: bytes, chunks: list[tuple[int, float]] | None) -> S
         if chunks:
             t = next((time for end, time in chunks if end >= span.end), chunks[-1][1])
         data = span.data.replace("\n", " ")
-        if '"response.created"' in data and _type(data) == "response.created":
+        if '"response.created"' in data and object_type(data) == "response.created":
             turns.append([])
             began = t if t is not None else began
         rel = None if t is None else max(0.0, t - began)
@@ -180,15 +181,6 @@ def script_from_stream(body: bytes, chunks: list[tuple[int, float]] | None) -> S
     if not turns:  # no response.created at all: the whole stream is the one turn
         turns, preamble = [preamble], []
     return SocketScript(tuple(preamble), tuple(tuple(t) for t in turns), provider=provider)
-
-
-def _type(data: str | bytes) -> str | None:
-    try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    kind = obj.get("type") if isinstance(obj, dict) else None
-    return kind if isinstance(kind, str) else None
 
 
 @dataclass(slots=True)
@@ -232,7 +224,7 @@ def check_socket_faults(faults: list[Fault], turns: tuple[tuple[Msg, ...], ...])
 
 
 def _is_terminal(data: str | bytes) -> bool:
-    return isinstance(data, str) and _type(data) in terminal_events()
+    return isinstance(data, str) and object_type(data) in terminal_events()
 
 
 def _garble(data: str | bytes) -> str | bytes:
@@ -316,4 +308,4 @@ def _end(plan: TurnPlan, fault: Fault, wait: float) -> None:
 
 def record_types(turn: tuple[Msg, ...]) -> list[str | None]:
     """Each message's ``type`` (for the log and for tests), ``None`` when it has none."""
-    return [_type(data) for data, _ in turn]
+    return [object_type(data) for data, _ in turn]

@@ -11,7 +11,7 @@ import io
 import itertools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import UsageError
@@ -19,6 +19,8 @@ from ..examples import example_path
 from ..serve.app import Capture, ReplayOptions, ServerThread, load_captures, make_app
 from ..serve.faults import apply_faults, parse_fault, schedule
 from ..serve.quirks import apply_quirks, parse_quirk
+from ..serve.ws_app import SocketLog
+from ..serve.ws_script import SocketScript
 from .chunking import resolve
 from .ws_served import ServedSocket
 
@@ -142,11 +144,8 @@ class SSEScopeServer:
             if status is None:
                 body += b"".join(data for data, _ in served.tail)
         options = ReplayOptions(chunk=chunking, delay=str(delay), faults=faults, quirks=quirks)
-        with self._lock:
-            name = f"s{next(self._ids)}"
-            self._captures[name] = Capture(
-                name, cap.body, cap.content_type, cap.chunks, options=options
-            )
+        name = self._new_name()
+        self._serve(name, cap, options)
         return ServedURL(f"{self.base}/{name}{path}", body, status, cap.name)
 
     def ws_url(
@@ -194,19 +193,28 @@ class SSEScopeServer:
         refused = next((f.status for f in faults if f.kind == "http-error"), None)
         options = ReplayOptions(delay=str(delay), faults=faults)
         base = self.base.replace("http://", "ws://", 1)
-        with self._lock:
-            name = f"s{next(self._ids)}"
-            served = ServedSocket(f"{base}/{name}{path}", cap.body, refused, cap.name)
-            self._captures[name] = Capture(
-                name,
-                cap.body,
-                cap.content_type,
-                cap.chunks,
-                options=options,
-                socket=cap.socket,
-                watch=served.watch,
-            )
+        name = self._new_name()
+        served = ServedSocket(f"{base}/{name}{path}", cap.body, refused, cap.name)
+        self._serve(name, cap, options, cap.socket, served.watch)
         return served
+
+    def _new_name(self) -> str:
+        with self._lock:
+            return f"s{next(self._ids)}"
+
+    def _serve(
+        self,
+        name: str,
+        cap: Capture,
+        options: ReplayOptions,
+        socket: SocketScript | None = None,
+        watch: Callable[[SocketLog], None] | None = None,
+    ) -> None:
+        """Serve ``cap``'s body, type and chunks under ``name`` with ``options`` (and, over
+        a WebSocket, its ``socket`` script, each connection's log handed to ``watch``)."""
+        served = Capture(name, cap.body, cap.content_type, cap.chunks, options, socket, watch=watch)
+        with self._lock:
+            self._captures[name] = served
 
 
 def _waits_valid(delay: float | str) -> None:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -47,6 +48,18 @@ def _ended(judge: StreamJudge, exc: BaseException, lib: Any) -> None:
         judge.end("cancelled")
     else:  # GeneratorExit (closed mid-read), KeyboardInterrupt, …
         judge.end("closed")
+
+
+@contextmanager
+def _reading(judge: StreamJudge, lib: Any) -> Iterator[Callable[[bytes], None]]:
+    """Around one read of a stream: gives the judge's ``chunk``, and ends the judge with
+    ``eof`` when the read runs to the end, or by the exception that stops it (re-raised)."""
+    try:
+        yield judge.chunk
+    except BaseException as exc:
+        _ended(judge, exc, lib)
+        raise
+    judge.end("eof")
 
 
 def _cancelling() -> bool:
@@ -78,16 +91,10 @@ def _classes(name: str) -> tuple[type[Any], type[Any]]:
         """A sync byte stream that tees each chunk into a judge."""
 
         def __iter__(self) -> Iterator[bytes]:
-            judge = self._judge
-            keep = judge.chunk
-            try:
+            with _reading(self._judge, lib) as keep:
                 for chunk in self._inner:
                     keep(chunk)
                     yield chunk
-            except BaseException as exc:
-                _ended(judge, exc, lib)
-                raise
-            judge.end("eof")
 
         def close(self) -> None:
             try:
@@ -100,16 +107,10 @@ def _classes(name: str) -> tuple[type[Any], type[Any]]:
         """An async byte stream that tees each chunk into a judge."""
 
         async def __aiter__(self) -> AsyncIterator[bytes]:
-            judge = self._judge
-            keep = judge.chunk
-            try:
+            with _reading(self._judge, lib) as keep:
                 async for chunk in self._inner:
                     keep(chunk)
                     yield chunk
-            except BaseException as exc:
-                _ended(judge, exc, lib)
-                raise
-            judge.end("eof")
 
         async def aclose(self) -> None:
             cancelled = _cancelling()

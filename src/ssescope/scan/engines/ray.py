@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from ...aggregate.timing import TimingOptions
-from ..inputs import Inputs, collect, is_remote
+from ..inputs import Inputs, is_remote
 from ..kernel import BODY, SOURCE, TABLE_ROW, rename_own, scan_batch
 from ..output import output_schema
 from .base import Batches, error_batch
@@ -20,20 +20,8 @@ __all__ = [
     "kernel_for_paths",
     "kernel_for_table",
     "number_rows",
-    "ray_inputs",
     "run_ray",
 ]
-
-
-def ray_inputs(
-    paths: Iterable[str],
-    *,
-    json_tables: bool,
-    follow_links: bool = False,
-    body: str | None = None,
-) -> Inputs:
-    """Expand PATH arguments (local globs; URLs are passed to Ray as they are)."""
-    return collect(paths, json_tables=json_tables, follow_links=follow_links, body=body)
 
 
 def _run(table: pa.Table, body: str, timing: TimingOptions | None = None) -> pa.Table:
