@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from transport import MESSAGES, start_server  # noqa: E402
+from transport import MESSAGES, start_server
 
 MODES = ("bare", "transport", "openinference")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
