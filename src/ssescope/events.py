@@ -25,13 +25,21 @@ the output's open (last unfinished) call; otherwise a new call. ``id``, ``name``
 later value is reported. ``arguments`` fragments are concatenated as a string.
 
 Events are slotted dataclasses, not frozen ones, because adapters build one or more per
-record and frozen construction costs about 5x more; treat them as immutable. Each writes
-its ``__init__`` by hand (``init=False``), which the compiled core compiles natively: the
-``__init__`` that ``dataclass`` generates stays interpreted even in a compiled class. A
-field added to an event is added to its ``__init__`` too (``tests/test_hand_written_init.py``
-compares each with the generated one). Events of the same fields share them through a
-base class (:class:`TextDelta`, :class:`ReasoningDelta` and :class:`RefusalDelta`); each
-class stays its own type, matched by ``isinstance`` and never by a base.
+record and frozen construction costs about 5x more; treat them as immutable. The events
+some protocol builds once per record or delta on its common path write their ``__init__``
+by hand (``init=False``), which the compiled core compiles natively: the ``__init__`` that
+``dataclass`` generates stays interpreted even in a compiled class. They are the text,
+reasoning and refusal pieces, :class:`ToolCallDelta`, :class:`Usage` (Gemini, vLLM and
+Perplexity restate it in every chunk), :class:`Citation` (Perplexity's every chunk,
+grounded Gemini Interactions deltas), :class:`Audio`, :class:`StateChange` (AG-UI patches),
+:class:`ArtifactChunk` (A2A's streamed artifacts), :class:`Notification` (MCP progress) and
+:class:`Unknown` (every record of an unknown protocol). A field added to one of them is
+added to its ``__init__`` too (``tests/test_hand_written_init.py`` compares each with the
+generated one). The events a stream carries once or a few times (a response's start and
+end, finish reasons, whole tool calls and call ends, snapshots, errors, task states…) keep
+the generated ``__init__``. Events of the same fields share them through a base class
+(:class:`TextDelta`, :class:`ReasoningDelta` and :class:`RefusalDelta`); each class stays
+its own type, matched by ``isinstance`` and never by a base.
 """
 
 from __future__ import annotations
@@ -97,7 +105,7 @@ class _Event:
         return _TYPES[type(self)]
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ResponseStart(_Event):
     """A response began (``message_start``, ``response.created``, a first chunk of a new id).
 
@@ -107,11 +115,6 @@ class ResponseStart(_Event):
     record: int
     id: str | None = None
     model: str | None = None
-
-    def __init__(self, record: int, id: str | None = None, model: str | None = None) -> None:
-        self.record = record
-        self.id = id
-        self.model = model
 
 
 @dataclass(slots=True, init=False)
@@ -156,7 +159,7 @@ class ReasoningDelta(_TextPiece):
         self.kind = kind
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ReasoningMeta(_Event):
     """Opaque reasoning data: a signature (which *replaces* any earlier one), redacted or
     encrypted reasoning (kept as it came, counted, never shown as text)."""
@@ -167,22 +170,6 @@ class ReasoningMeta(_Event):
     signature: str | None = None
     redacted: str | None = None
     encrypted: str | None = None
-
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        part: PartKey = None,
-        signature: str | None = None,
-        redacted: str | None = None,
-        encrypted: str | None = None,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.part = part
-        self.signature = signature
-        self.redacted = redacted
-        self.encrypted = encrypted
 
 
 @dataclass(slots=True, init=False)
@@ -232,7 +219,7 @@ class ToolCallDelta(_Event):
         self.format = format
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ToolCall(_Event):
     """A whole tool call in one piece (Groq, Mistral, Ollama, Gemini ``functionCall``).
 
@@ -250,30 +237,8 @@ class ToolCall(_Event):
     format: str = "json"
     complete: bool = True
 
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        index: int | None = None,
-        id: str | None = None,
-        name: str | None = None,
-        arguments: str = "",
-        kind: str = "function",
-        format: str = "json",
-        complete: bool = True,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.index = index
-        self.id = id
-        self.name = name
-        self.arguments = arguments
-        self.kind = kind
-        self.format = format
-        self.complete = complete
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ToolCallEnd(_Event):
     """The protocol says one call is finished (``content_block_stop``,
     ``function_call_arguments.done``, ``tool-call-end``…).
@@ -289,24 +254,8 @@ class ToolCallEnd(_Event):
     arguments: str | None = None
     name: str | None = None
 
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        index: int | None = None,
-        id: str | None = None,
-        arguments: str | None = None,
-        name: str | None = None,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.index = index
-        self.id = id
-        self.arguments = arguments
-        self.name = name
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ToolCallsEnd(_Event):
     """Every open call of ``output`` is finished (protocols without a per-call end marker:
     OpenAI Chat emits this when the choice's ``finish_reason`` arrives)."""
@@ -314,12 +263,8 @@ class ToolCallsEnd(_Event):
     record: int
     output: int
 
-    def __init__(self, record: int, output: int) -> None:
-        self.record = record
-        self.output = output
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ServerToolResult(_Event):
     """A result of a provider-executed tool, delivered whole (Anthropic
     ``web_search_tool_result``, Vercel ``tool-output-available``)."""
@@ -329,20 +274,6 @@ class ServerToolResult(_Event):
     tool_use_id: str | None
     result_type: str
     content: JSON = None
-
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        tool_use_id: str | None,
-        result_type: str,
-        content: JSON = None,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.tool_use_id = tool_use_id
-        self.result_type = result_type
-        self.content = content
 
 
 @dataclass(slots=True, init=False)
@@ -361,7 +292,7 @@ class Citation(_Event):
         self.part = part
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Compaction(_Event):
     """A piece of a context-compaction block (Anthropic's ``compaction``): its ``summary``
     text is appended to the block's; its opaque ``encrypted`` content, when given,
@@ -373,22 +304,8 @@ class Compaction(_Event):
     summary: str | None = None
     encrypted: str | None = None
 
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        part: PartKey = None,
-        summary: str | None = None,
-        encrypted: str | None = None,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.part = part
-        self.summary = summary
-        self.encrypted = encrypted
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Snapshot(_Event):
     """A complete value the protocol restates (``*.done`` events, ``output_item.done``).
 
@@ -402,20 +319,6 @@ class Snapshot(_Event):
     field: Literal["text", "reasoning", "refusal"]
     value: str
     part: PartKey = None
-
-    def __init__(
-        self,
-        record: int,
-        output: int,
-        field: Literal["text", "reasoning", "refusal"],
-        value: str,
-        part: PartKey = None,
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.field = field
-        self.value = value
-        self.part = part
 
 
 @dataclass(slots=True, init=False)
@@ -441,7 +344,7 @@ class Usage(_Event):
         self.source = source
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Finish(_Event):
     """The finish reason of one output; a later non-null value replaces an earlier one."""
 
@@ -450,16 +353,8 @@ class Finish(_Event):
     reason: FinishReason | None
     raw: str | None
 
-    def __init__(
-        self, record: int, output: int, reason: FinishReason | None, raw: str | None
-    ) -> None:
-        self.record = record
-        self.output = output
-        self.reason = reason
-        self.raw = raw
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Terminal(_Event):
     """The protocol's explicit end marker arrived (``[DONE]``, ``message_stop``,
     ``response.completed``…), with the status it implies and a short reason."""
@@ -468,13 +363,8 @@ class Terminal(_Event):
     status: Status
     reason: str
 
-    def __init__(self, record: int, status: Status, reason: str) -> None:
-        self.record = record
-        self.status = status
-        self.reason = reason
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class ProviderError(_Event):
     """The provider reported an error inside the stream. The response's status is
     ``failed`` unless a later terminal marker says otherwise."""
@@ -484,20 +374,6 @@ class ProviderError(_Event):
     message: str
     code: str | None = None
     raw: JSON = None
-
-    def __init__(
-        self,
-        record: int,
-        error_type: str | None,
-        message: str,
-        code: str | None = None,
-        raw: JSON = None,
-    ) -> None:
-        self.record = record
-        self.error_type = error_type
-        self.message = message
-        self.code = code
-        self.raw = raw
 
 
 @dataclass(slots=True, init=False)
@@ -572,7 +448,7 @@ class StateChange(_Event):
         self.applied = applied
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class TaskUpdate(_Event):
     """The task an agent stream reports on took a state (A2A's task snapshot and
     status-update events, and the like).
@@ -597,26 +473,8 @@ class TaskUpdate(_Event):
     role: str | None = None
     interrupted: bool = False
 
-    def __init__(
-        self,
-        record: int,
-        state: str,
-        task_id: str | None = None,
-        context_id: str | None = None,
-        message: str | None = None,
-        role: str | None = None,
-        interrupted: bool = False,
-    ) -> None:
-        self.record = record
-        self.state = state
-        self.task_id = task_id
-        self.context_id = context_id
-        self.message = message
-        self.role = role
-        self.interrupted = interrupted
 
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class AgentMessage(_Event):
     """A message the agent sent in a task stream that is not a state change (an A2A
     ``message`` event after the task began): kept with the task, not as the reply."""
@@ -624,11 +482,6 @@ class AgentMessage(_Event):
     record: int
     text: str
     role: str | None = None
-
-    def __init__(self, record: int, text: str, role: str | None = None) -> None:
-        self.record = record
-        self.text = text
-        self.role = role
 
 
 @dataclass(slots=True, init=False)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass
 
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse, Response
@@ -96,6 +97,7 @@ def foreign_request(
     return f"it was sent by a {site} page"
 
 
+@dataclass(eq=False)  # an app, compared by identity like any other
 class HostGuard:
     """ASGI middleware: security headers, the Host check, a refusal hook, a safe 500.
 
@@ -109,20 +111,12 @@ class HostGuard:
             proxy: its answers are the upstream's, untouched).
     """
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        allowed_hosts: frozenset[str] | None,
-        csp: str,
-        refuse: Callable[[Scope], Response | None] | None = None,
-        *,
-        decorate: bool = True,
-    ) -> None:
-        self.app = app
-        self.allowed_hosts = allowed_hosts
-        self.csp = csp
-        self.refuse = refuse
-        self.decorate = decorate
+    app: ASGIApp
+    allowed_hosts: frozenset[str] | None
+    csp: str
+    refuse: Callable[[Scope], Response | None] | None = None
+    _: KW_ONLY
+    decorate: bool = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
