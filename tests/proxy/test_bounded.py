@@ -156,6 +156,36 @@ def test_the_running_timing_figures_are_those_of_every_record_time(
     assert [d.to_dict() for d in got[1]] == [d.to_dict() for d in expected[1]]
 
 
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("every", [1, 3, 8])
+def test_a_time_that_is_not_a_number_is_counted_as_every_record_time_counts_it(
+    odd: float, every: int
+) -> None:
+    # A pass of short gaps is counted with sums and maxima; one whose gaps are not all
+    # finite numbers must still give what compute_timing gives, record by record (which
+    # puts a gap that is not a number in the last bucket of the histogram).
+    gaps = [0.01, 0.01, odd, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
+    starts = array_of(len(gaps))
+    times = RecordTimes(starts)
+    summary = TimingSummary(OPTIONS)
+    waiting: list[int] = []
+    t = 0.0
+    for index, gap in enumerate(gaps):
+        t = gap if gap != gap or abs(gap) == float("inf") else t + gap
+        times.append(index, t)
+        summary.pending.append((index, t, starts[index], True))
+        waiting.append(index)
+        if index % every == 0:
+            del waiting[: summary.classify(waiting)]
+    summary.classify(waiting, end=True)
+    summary.first_event_s = summary.first_content_s = times[0][1]
+    marks = list(range(len(gaps)))
+    expected = compute_timing(0.0, 1.0, times, 0, 0, OPTIONS, content_records=marks)
+    got = summary.result(0.0, 1.0)
+    assert got[0].to_dict() == expected[0].to_dict()
+    assert [d.to_dict() for d in got[1]] == [d.to_dict() for d in expected[1]]
+
+
 def array_of(n: int) -> array[int]:
     """Byte offsets of ``n`` records of 100 bytes each (the pipeline's array of starts)."""
     return array("q", [100 * i for i in range(n)])

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
+from math import isfinite
 from operator import eq, itemgetter, sub
 
 from ..diagnostics import Diagnostic
@@ -221,8 +222,8 @@ class TimingSummary:
         gaps = list(map(sub, times, chain((prev,), times)))
         longest = max(gaps)
         quiet = min(idle.stall_s, idle.low)
-        if longest >= min(quiet, self.options.burst_wait_s):
-            return False
+        if longest >= min(quiet, self.options.burst_wait_s) or not isfinite(sum(gaps)):
+            return False  # (a time that is not a number has its own steps: the loop's)
         if times[0] - self._wait_from >= self.options.burst_wait_s:
             return False  # (the first record's wait counts from the request's start)
         # The content records of the pass: the marks that name a record of it.
@@ -240,7 +241,7 @@ class TimingSummary:
             content_times = list(map(times.__getitem__, at))
             quiets = list(map(sub, content_times, chain((idle.last,), content_times)))
             widest = max(quiets)
-            if widest >= quiet:
+            if widest >= quiet or not isfinite(sum(quiets)):
                 return False
             n_kinds = len(kinds)
             got: Sequence[int]
