@@ -18,6 +18,7 @@ __all__ = [
     "DIAGNOSTICS_PER_CODE",
     "EXCERPT_CHARS",
     "MAX_DEPTH",
+    "SHALLOW_JSON_CHARS",
     "NonFiniteNumber",
     "decoded_may_be_too_deep",
     "excerpt",
@@ -30,6 +31,11 @@ MAX_DEPTH = 128
 """Deepest nesting of JSON arrays and objects read from a stream (records, tool-call
 arguments): deeper values are reported (``json.too-deep``) and left unparsed, so no
 serialiser or recursive walk downstream ever meets them."""
+
+SHALLOW_JSON_CHARS = 2 * MAX_DEPTH
+"""A valid JSON text of at most this many characters cannot nest deeper than
+:data:`MAX_DEPTH` (each level takes an opening and a closing bracket): the test a hot path
+makes itself before :func:`decoded_may_be_too_deep`, which makes it too."""
 
 DIAGNOSTICS_PER_CODE = 100
 """How many diagnostics of one code a Report lists; the rest are counted in one

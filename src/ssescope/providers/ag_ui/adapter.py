@@ -17,7 +17,7 @@ from ...events import (
     Unknown,
 )
 from ...framing.records import DataRecord
-from ...limits import MAX_DEPTH, may_be_too_deep
+from ...limits import SHALLOW_JSON_CHARS, may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
@@ -34,7 +34,6 @@ from .patch import PatchError, apply_patch
 
 __all__ = ["AgUiAdapter"]
 
-_SHALLOW = 2 * MAX_DEPTH  # a JSON text this short nests at most MAX_DEPTH levels
 
 _SNAKE = {
     "messageId": "message_id",
@@ -129,7 +128,9 @@ class AgUiAdapter(AdapterBase):
         except orjson.JSONDecodeError:
             decoded = None
         # (decoded_may_be_too_deep, inlined: a short text cannot nest too deep)
-        if isinstance(decoded, dict) and (len(data) <= _SHALLOW or not may_be_too_deep(data)):
+        if isinstance(decoded, dict) and (
+            len(data) <= SHALLOW_JSON_CHARS or not may_be_too_deep(data)
+        ):
             obj = decoded
         else:  # the general path, with its diagnostics
             found = decode_object(record, out, codes.UNEXPECTED_JSON)

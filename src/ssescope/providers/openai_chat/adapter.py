@@ -11,7 +11,7 @@ from ... import codes as shared
 from ...diagnostics import diagnostic, quote
 from ...events import JSON, ResponseStart, Terminal, TextDelta, Unknown, Usage
 from ...framing.records import DataRecord
-from ...limits import MAX_DEPTH, decoded_may_be_too_deep
+from ...limits import SHALLOW_JSON_CHARS, decoded_may_be_too_deep
 from .._base import (
     AdapterBase,
     AdapterOutput,
@@ -36,9 +36,6 @@ from .state import (
     plain_chunk,
     plain_delta,
 )
-
-_SHALLOW = 2 * MAX_DEPTH
-"""A JSON text this short cannot nest deeper than MAX_DEPTH (decoded_may_be_too_deep)."""
 
 
 class OpenAIChatAdapter(AdapterBase):
@@ -73,7 +70,9 @@ class OpenAIChatAdapter(AdapterBase):
             obj = _loads(data)
         except JSONDecodeError:
             return self._other(record)
-        if type(obj) is not dict or (len(data) > _SHALLOW and decoded_may_be_too_deep(data)):
+        if type(obj) is not dict or (
+            len(data) > SHALLOW_JSON_CHARS and decoded_may_be_too_deep(data)
+        ):
             return self._other(record)
         choices = obj.get("choices")
         obj_type = obj.get("object")
