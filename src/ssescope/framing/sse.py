@@ -437,7 +437,8 @@ class SSEParser:
             step = 0  # lines taken by the shortcut: 2 ("data:", blank) or 3 (with "event:")
             if self._discarding:
                 pass  # (the general path drops the rest of the block)
-            elif k + 1 < m and not lines[k + 1] and line.startswith(b"data:"):
+            # (prefixes compared by slices, not startswith: see _one_event)
+            elif k + 1 < m and not lines[k + 1] and line[:5] == b"data:":
                 value = line
                 if self._block_start < 0:
                     kind = "message"
@@ -448,13 +449,13 @@ class SSEParser:
                     kind = self._event or "message"
                     start = self._block_start
                     step = 2
-            elif self._block_start < 0 and line.startswith(b"event:"):
+            elif self._block_start < 0 and line[:6] == b"event:":
                 try:
                     kind = line[7 if line[6:7] == b" " else 6 :].decode()
                 except UnicodeDecodeError:
                     pass  # the general path reports it
                 else:
-                    if k + 2 < m and not lines[k + 2] and lines[k + 1].startswith(b"data:"):
+                    if k + 2 < m and not lines[k + 2] and lines[k + 1][:5] == b"data:":
                         value = lines[k + 1]
                         kind = kind or "message"
                         start = pos
