@@ -46,16 +46,31 @@ from ssescope.transport import judge as judge_module
 MESSAGES = [{"role": "user", "content": "hi"}]
 
 
-def write_stream(path: Path, chunks: int) -> None:
-    """An OpenAI chat stream of ``chunks`` content deltas, usage and ``[DONE]``."""
+def write_stream(path: Path, chunks: int, shape: str = "minimal") -> None:
+    """An OpenAI chat stream of ``chunks`` content deltas, usage and ``[DONE]``.
+
+    ``shape="minimal"``: chunks with only the members the SDK needs. ``"real"``: with the
+    members gpt-4o sends as well (``system_fingerprint``, ``service_tier``, ``logprobs``).
+    """
+    base: dict[str, object] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+    }
+    extra: dict[str, object] = {}
+    if shape == "real":
+        base = {**base, "model": "gpt-4o-2024-08-06", "service_tier": "default"}
+        base["system_fingerprint"] = "fp_5050236cbd"
+        extra = {"logprobs": None}
     lines = []
-    base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant"}}]}
+    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant"}, **extra}]}
     lines.append(f"data: {json.dumps(first)}\n\n")
     for i in range(chunks):
-        delta = {"index": 0, "delta": {"content": f"word{i % 97} "}, "finish_reason": None}
+        delta = {"index": 0, "delta": {"content": f"word{i % 97} "}, **extra}
+        delta["finish_reason"] = None
         lines.append(f"data: {json.dumps({**base, 'choices': [delta]})}\n\n")
-    last = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    last = {**base, "choices": [{"index": 0, "delta": {}, **extra, "finish_reason": "stop"}]}
     lines.append(f"data: {json.dumps(last)}\n\n")
     usage = {**base, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": chunks}}
     lines.append(f"data: {json.dumps(usage)}\n\ndata: [DONE]\n\n")

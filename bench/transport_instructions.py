@@ -24,7 +24,6 @@ each chunk the members gpt-4o sends (``system_fingerprint``, ``logprobs``,
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -34,37 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from transport import MESSAGES, start_server
+from transport import MESSAGES, start_server, write_stream
 
 MODES = ("bare", "transport", "openinference")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
-
-
-def write_stream(path: Path, chunks: int, shape: str) -> None:
-    """An OpenAI chat stream of ``chunks`` content deltas, usage and ``[DONE]``."""
-    base: dict[str, object] = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion.chunk",
-        "created": 1,
-        "model": "m",
-    }
-    extra: dict[str, object] = {}
-    if shape == "real":
-        base = {**base, "model": "gpt-4o-2024-08-06", "service_tier": "default"}
-        base["system_fingerprint"] = "fp_5050236cbd"
-        extra = {"logprobs": None}
-    lines = []
-    first = {**base, "choices": [{"index": 0, "delta": {"role": "assistant"}, **extra}]}
-    lines.append(f"data: {json.dumps(first)}\n\n")
-    for i in range(chunks):
-        delta = {"index": 0, "delta": {"content": f"word{i % 97} "}, **extra}
-        delta["finish_reason"] = None
-        lines.append(f"data: {json.dumps({**base, 'choices': [delta]})}\n\n")
-    last = {**base, "choices": [{"index": 0, "delta": {}, **extra, "finish_reason": "stop"}]}
-    lines.append(f"data: {json.dumps(last)}\n\n")
-    usage = {**base, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": chunks}}
-    lines.append(f"data: {json.dumps(usage)}\n\ndata: [DONE]\n\n")
-    path.write_text("".join(lines))
 
 
 def client(mode: str, reads: int, url: str, peer_site: str | None) -> None:
