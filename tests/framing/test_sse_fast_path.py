@@ -115,6 +115,15 @@ def test_the_shortcuts_give_what_the_general_path_gives(
         assert _run(fast, chunks) == _run(general, chunks), chunks
 
 
+def test_a_whole_event_chunk_after_a_block_too_large_is_dropped_with_it() -> None:
+    # The block over the cap is discarded up to its blank line: the one-event shortcut must
+    # not turn the next chunk's "data: x" into an event (found by the test above).
+    body = b"data:   lead\ndata:  " + b"\x00" * 30 + b"\n"
+    chunks = [body, b"data: x\n\n", b"data: y\n\n"]
+    fast, general = PAIRS["capped"]
+    assert _run(fast, chunks) == _run(general, chunks)
+
+
 class _Counting(_sse.SSEParser):  # type: ignore[name-defined]
     """Counts the lines that go through the general line interpreter."""
 

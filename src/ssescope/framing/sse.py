@@ -248,6 +248,7 @@ class SSEParser:
             self._fast
             and self._block_start < 0
             and not self._in_line
+            and not self._discarding
             and data[-2:] == b"\n\n"
             and _CR not in data
         ):
