@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,39 @@ def test_one_local_ray_with_one_cpu_serves_the_ray_tests(ray_local: Any) -> None
     resources = ray_local.cluster_resources()
     assert resources["CPU"] == 1
     assert resources["object_store_memory"] <= RAY_OBJECT_STORE
+
+
+def test_what_ray_writes_to_stdout_goes_to_stderr_and_stdout_is_the_json_alone(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ssescope.scan.engines import ray as engine
+
+    tables = engine._tables
+
+    def noisy(ds: Any) -> Any:
+        # what the raylet and Ray's C++ code write: straight to file descriptor 1
+        os.write(1, b"(raylet) WARNING stray line\n")
+        yield from tables(ds)
+
+    monkeypatch.setattr(engine, "_tables", noisy)
+    (tmp_path / "chat.sse").write_bytes(OPENAI + DONE)
+    code = main(["scan", str(tmp_path / "chat.sse"), "--engine", "ray", "--json"])
+    out, err = capfd.readouterr()
+    assert code == 0 and json.loads(out)["streams"] == 1
+    assert "(raylet) WARNING stray line\n" in err
+    os.write(1, b"after\n")  # the process's stdout is back
+    assert capfd.readouterr().out == "after\n"
+
+
+def test_a_ray_the_scan_starts_keeps_the_workers_output_out_of_the_driver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ray
+
+    from ssescope.scan.engines.ray import _connect
+
+    started: list[dict[str, Any]] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **options: started.append(options))
+    _connect()
+    assert started == [{"log_to_driver": False}]

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+import click
+
 from ..errors import UsageError
 from ..examples import example_path
+from . import exitcodes
 
-__all__ = ["READ_SIZE", "Source", "open_source", "table_source", "want_color"]
+__all__ = ["READ_SIZE", "Source", "need_input", "open_source", "table_source", "want_color"]
 
 READ_SIZE = 1 << 16
 
@@ -43,6 +46,14 @@ class Source:
     def read_all(self) -> bytes:
         """Read the whole body (for commands that re-feed it)."""
         return b"".join(self.chunks())
+
+
+def need_input(ctx: click.Context, file: str | None, example: str | None = None) -> None:
+    """With no FILE, no --example and a terminal on stdin there is nothing to read: print
+    the command's help to stderr and exit with the usage code."""
+    if file is None and example is None and sys.stdin.isatty():
+        click.echo(ctx.get_help(), err=True)
+        ctx.exit(exitcodes.USAGE)
 
 
 def open_source(file: str | None, example: str | None = None) -> Source:

@@ -18,7 +18,7 @@ from ..output import strictjson
 from ..output.redaction import redact_report
 from . import exitcodes
 from ._feed import Input, feed, load_all, run_pipeline, start
-from ._input import open_source, table_source, want_color
+from ._input import need_input, open_source, table_source, want_color
 from ._pipe import PipeConsole, reader_may_leave
 from .check import print_differences, stream_exit
 from .conform_cmd import conform_command
@@ -70,12 +70,6 @@ def _stdout(color: bool) -> Console:
         highlight=False,
         soft_wrap=False,
     )
-
-
-def _need_input(ctx: click.Context, file: str | None, example: str | None = None) -> None:
-    if file is None and example is None and sys.stdin.isatty():
-        click.echo(ctx.get_help(), err=True)
-        ctx.exit(exitcodes.USAGE)
 
 
 def _parse_list(value: str | None, allowed: tuple[str, ...], option: str) -> list[str]:
@@ -179,7 +173,7 @@ def inspect(
     levels = _parse_list(fail_on, exitcodes.FAIL_ON_CHOICES, "--fail-on")
     if as_json and pretty:
         raise click.UsageError("--json and --pretty exclude each other")
-    _need_input(ctx, file, example)
+    need_input(ctx, file, example)
     if body is not None and row is None:
         raise click.UsageError("--body names a table's column: give --row N too")
     opened = open_source(file, example) if row is None else table_source(file, row, body)

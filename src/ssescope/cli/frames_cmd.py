@@ -23,7 +23,7 @@ from ..output.redaction import redact_diagnostic, redacted
 from ..output.visible import escape_json_text, visible
 from . import exitcodes
 from ._feed import feed, load_all, start
-from ._input import open_source, want_color
+from ._input import need_input, open_source, want_color
 from ._pipe import quiet_stdout
 from .entries import entry_option, one_entry
 from .options import container_option, framing_option, provider_option
@@ -211,9 +211,7 @@ def frames_command(
     cut stream are a row of their own (`cut`). With --jsonl, each row is a JSON object;
     findings raised at the end about an earlier record follow as `{"kind": "finding"}`.
     """
-    if file is None and example is None and sys.stdin.isatty():
-        click.echo(ctx.get_help(), err=True)
-        ctx.exit(exitcodes.USAGE)
+    need_input(ctx, file, example)
     source = one_entry(load_all(open_source(file, example), container), entry)
     pipeline = start(source, provider=provider, framing=framing, keep_records=True)
     rows = FrameRows(pipeline)

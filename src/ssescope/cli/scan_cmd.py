@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import click
@@ -15,6 +15,7 @@ from ..output import strictjson
 from ..output.visible import visible
 from . import exitcodes
 from ._input import want_color
+from ._stdout import stdout_to_stderr
 from .options import idle_threshold_option, timing_options
 from .scan_render import render_summary
 
@@ -208,8 +209,10 @@ def scan_command(
     from ..scan.run import ScanInterrupted, partial_path
 
     interrupted = None
+    # Ray prints to file descriptor 1: while it runs, that is stderr (cli/_stdout.py)
+    quiet = stdout_to_stderr() if engine == "ray" else nullcontext()
     try:
-        with _progress(sys.stderr.isatty() and not as_json) as progress:
+        with quiet, _progress(sys.stderr.isatty() and not as_json) as progress:
             result = scan(
                 list(paths),
                 out=out,

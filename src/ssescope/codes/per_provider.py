@@ -2,14 +2,16 @@
 its own page: the finding is the same, the protocol's words for it differ.
 
 A provider's ``codes.py`` calls the factory with its page, and the code it gets back is
-its own (``<page>.unexpected-json``), listed and documented like any code it writes out.
+its own (``<page>.unexpected-json``), listed and documented like any code it writes out;
+likewise the form of a shared code named after the page (:func:`provider_error`).
 """
 
 from __future__ import annotations
 
-from .spec import Code, Page
+from .aggregate import PROVIDER_ERROR
+from .spec import Code, Form, Page
 
-__all__ = ["invalid_usage", "unexpected_json"]
+__all__ = ["invalid_usage", "provider_error", "unexpected_json"]
 
 
 def unexpected_json(
@@ -69,3 +71,14 @@ def invalid_usage(page: Page, doc: str) -> Code:
         doc,
         content=("usage", "value"),
     )
+
+
+def provider_error(page: Page, message: str) -> Form:
+    """The provider's form of ``provider.error``, named after its page (the Report's
+    ``form``): its sentence for an error the provider reported inside the stream.
+
+    Args:
+        page: the provider's page; the form is named after it.
+        message: the form's message template (see :func:`~.spec.compile_template`).
+    """
+    return Form(PROVIDER_ERROR, page.name, message)

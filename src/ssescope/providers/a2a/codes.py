@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "a2a",
@@ -125,9 +125,5 @@ FINAL_MISMATCH = Code(
     ),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "a2a",
-    "The agent answered with a JSON-RPC error: {text!q:200}.",
-)
+ERROR = provider_error(PAGE, "The agent answered with a JSON-RPC error: {text!q:200}.")
 """This provider's form of ``provider.error``."""

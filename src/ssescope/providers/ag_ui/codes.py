@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.per_provider import unexpected_json
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import provider_error, unexpected_json
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "ag-ui",
@@ -131,9 +130,5 @@ MISSING_TYPE = Code(
 
 UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "[1]", "an AG-UI stream")
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "ag-ui",
-    "The agent reported RUN_ERROR: {message!q:200}; the run is failed.",
-)
+ERROR = provider_error(PAGE, "The agent reported RUN_ERROR: {message!q:200}; the run is failed.")
 """This provider's form of ``provider.error``."""

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.per_provider import invalid_usage
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import invalid_usage, provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "anthropic",
@@ -340,9 +339,7 @@ INVALID_USAGE = invalid_usage(
     ),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "anthropic",
-    "The provider reported an error in record {record}: {what}{message!q:120}.",
+ERROR = provider_error(
+    PAGE, "The provider reported an error in record {record}: {what}{message!q:120}."
 )
 """This provider's form of ``provider.error``."""

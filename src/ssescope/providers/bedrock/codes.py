@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.per_provider import invalid_usage
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import invalid_usage, provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "bedrock",
@@ -136,9 +135,7 @@ INVALID_CHUNK = Code(
     content=("blob",),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "bedrock",
-    "The provider reported an error in record {record}: {error_type}: {message!q:120}.",
+ERROR = provider_error(
+    PAGE, "The provider reported an error in record {record}: {error_type}: {message!q:120}."
 )
 """This provider's form of ``provider.error``."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.per_provider import unexpected_json
+from ...codes.per_provider import provider_error, unexpected_json
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -64,9 +64,7 @@ EVENT_NAME_MISMATCH = Code(
 
 UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "data: [1, 2]", "a Cohere v2 stream")
 
-ERROR = Form(
-    shared.PROVIDER_ERROR, "cohere", "Cohere reported an error inside the stream: {text!q:200}."
-)
+ERROR = provider_error(PAGE, "Cohere reported an error inside the stream: {text!q:200}.")
 """This provider's form of ``provider.error``."""
 
 ERROR_AT_MESSAGE_END = Form(

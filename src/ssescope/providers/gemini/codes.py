@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "gemini",
@@ -217,5 +217,5 @@ UNEXPECTED_JSON = Code(
     content=("candidates", "value"),
 )
 
-ERROR = Form(shared.PROVIDER_ERROR, "gemini", "Gemini reported an error{label}: {text!q:200}.")
+ERROR = provider_error(PAGE, "Gemini reported an error{label}: {text!q:200}.")
 """This provider's form of ``provider.error``."""

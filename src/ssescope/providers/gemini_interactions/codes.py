@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.per_provider import invalid_usage, unexpected_json
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import invalid_usage, provider_error, unexpected_json
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "gemini-interactions",
@@ -118,9 +117,5 @@ INVALID_USAGE = invalid_usage(
 
 UNEXPECTED_JSON = unexpected_json(PAGE, "an event object", "[1]", "an Interactions stream")
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "gemini-interactions",
-    "Gemini reported an error in {where}: {text!q:200}.",
-)
+ERROR = provider_error(PAGE, "Gemini reported an error in {where}: {text!q:200}.")
 """This provider's form of ``provider.error``."""

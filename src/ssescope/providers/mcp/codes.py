@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "mcp",
@@ -101,9 +101,5 @@ EVENT_ID_ORDER = Code(
     ),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "mcp",
-    "The server answered the request with a JSON-RPC error: {text!q:200}.",
-)
+ERROR = provider_error(PAGE, "The server answered the request with a JSON-RPC error: {text!q:200}.")
 """This provider's form of ``provider.error``."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.per_provider import unexpected_json
+from ...codes.per_provider import provider_error, unexpected_json
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -95,9 +95,7 @@ INVALID_TOOL_CALL = Code(
 
 UNEXPECTED_JSON = unexpected_json(PAGE, "a response line", "[1]", "an Ollama stream", unit="line")
 
-ERROR = Form(
-    shared.PROVIDER_ERROR, "ollama", "Ollama reported an error inside the stream: {text!q:200}."
-)
+ERROR = provider_error(PAGE, "Ollama reported an error inside the stream: {text!q:200}.")
 """This provider's form of ``provider.error``."""
 
 TOOL_CALLS_UNDER_STOP = Form(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import provider_error
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -394,10 +395,8 @@ PARALLEL_WRAPPER = Code(
     ),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "openai-chat",
-    "The provider reported an error inside the stream: {message!q:160}{detail}.",
+ERROR = provider_error(
+    PAGE, "The provider reported an error inside the stream: {message!q:160}{detail}."
 )
 """This provider's form of ``provider.error``."""
 

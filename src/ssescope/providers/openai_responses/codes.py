@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ... import codes as shared
-from ...codes.spec import Code, Form, Page
+from ...codes.per_provider import provider_error
+from ...codes.spec import Code, Page
 
 PAGE = Page(
     "openai-responses",
@@ -159,9 +159,8 @@ ITEM_ID_CHANGED = Code(
     ),
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "openai-responses",
+ERROR = provider_error(
+    PAGE,
     "The provider reported an error in {where}: {text!q} (code {code_text!q}); the response is marked failed.",
 )
 """This provider's form of ``provider.error``."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
-from ...codes.per_provider import unexpected_json
+from ...codes.per_provider import provider_error, unexpected_json
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -143,10 +143,8 @@ UNEXPECTED_JSON = unexpected_json(
     body="capture",
 )
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "realtime",
-    "OpenAI Realtime reported an error during the response ({error_type}): {text!q:200}.",
+ERROR = provider_error(
+    PAGE, "OpenAI Realtime reported an error during the response ({error_type}): {text!q:200}."
 )
 """This provider's form of ``provider.error``."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ... import codes as shared
+from ...codes.per_provider import provider_error
 from ...codes.spec import Code, Form, Page
 
 PAGE = Page(
@@ -168,9 +169,7 @@ STREAM_DONE_WITHOUT_FINISH = Form(
 )
 """This provider's form of ``stream.done-without-finish``."""
 
-ERROR = Form(
-    shared.PROVIDER_ERROR,
-    "vercel-ui",
-    "The stream reported an error: {message!q:120}; the response is marked failed.",
+ERROR = provider_error(
+    PAGE, "The stream reported an error: {message!q:120}; the response is marked failed."
 )
 """This provider's form of ``provider.error``."""

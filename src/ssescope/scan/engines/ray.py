@@ -130,6 +130,16 @@ def _tables(ds: Any) -> Iterator[pa.RecordBatch]:
         yield from table.to_batches()
 
 
+def _connect() -> None:
+    """Connect to Ray (``RAY_ADDRESS``, or a local Ray started here) unless the process
+    already is: the workers' stdout and stderr stay in Ray's log files, instead of being
+    printed by this process among its own output (``log_to_driver``)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(log_to_driver=False)
+
+
 def run_ray(
     inputs: Inputs,
     *,
@@ -141,10 +151,12 @@ def run_ray(
     ``read_json``, then ``map_batches`` with :func:`~ssescope.scan.kernel.scan_batch`
     (with the stall thresholds ``timing``).
 
-    Uses the running Ray (``ray.init`` or ``RAY_ADDRESS``), or starts a local one.
+    Uses the running Ray (``ray.init`` or ``RAY_ADDRESS``), or starts a local one whose
+    workers' output stays in Ray's log files.
     """
     import ray.data
 
+    _connect()
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True
     context.enable_progress_bars = False
