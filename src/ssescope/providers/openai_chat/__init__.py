@@ -26,6 +26,12 @@ Text and reasoning
     text, ``delta.audio`` becomes :class:`Audio`; logprobs and ``obfuscation`` padding
     are not read.
 
+Repeated chunks
+    Once the fast path has read a plain content chunk, a later chunk that is the same
+    text around another content string and another ``obfuscation`` padding (both with
+    nothing escaped) is read by that shape, without decoding (``shape.py``); anything
+    else is decoded. The events are the same either way.
+
 Tool calls
     ``delta.tool_calls[]`` entries become :class:`ToolCallDelta` with ``index``, ``id``,
     ``name``, ``type`` passed as sent (the aggregator matches fragments to calls: by new
