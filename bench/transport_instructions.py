@@ -6,6 +6,7 @@ one run.
     PYTHONPATH=src python bench/transport_instructions.py               # the pure core
     PYTHONPATH=SITE python bench/transport_instructions.py --shape real # the compiled core
     ... --openinference /tmp/oi/bin/python    # the peer, from bench/openinference-requirements.txt
+    ... --seeds 1,2,3                         # each mode under three PYTHONHASHSEED values
 
 A count of instructions does not depend on the machine's other load, which makes the
 timings of ``transport.py`` swing by more than the transport costs on a shared machine.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -78,8 +80,10 @@ def client(mode: str, reads: int, url: str, peer_site: str | None) -> None:
         assert len(exporter.get_finished_spans()) == reads + 1
 
 
-def count(mode: str, reads: int, url: str, python: str, peer_site: str | None) -> int:
-    """The instructions of one client process under callgrind."""
+def count(
+    mode: str, reads: int, url: str, python: str, peer_site: str | None, seed: str | None = None
+) -> int:
+    """The instructions of one client process under callgrind (``PYTHONHASHSEED=seed``)."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
             "valgrind",
@@ -93,7 +97,8 @@ def count(mode: str, reads: int, url: str, python: str, peer_site: str | None) -
             url,
             *([peer_site] if peer_site else []),
         ]
-        done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ, check=False)
+        env = dict(os.environ) if seed is None else {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     found = _REFS.search(done.stderr)
     if done.returncode or found is None:
         raise SystemExit(f"{mode}: the client failed:\n{done.stderr[-3000:]}")
@@ -124,7 +129,15 @@ def main() -> None:
         metavar="PYTHON",
         help="an interpreter with openinference-instrumentation-openai and opentelemetry-sdk",
     )
+    parser.add_argument(
+        "--seeds",
+        default="",
+        metavar="N,N,...",
+        help="count each mode once per PYTHONHASHSEED value (where a process's objects land "
+        "moves the count of the same work by 1-1.5 %%) and give the median share too",
+    )
     args = parser.parse_args()
+    seeds: list[str | None] = [s.strip() for s in args.seeds.split(",") if s.strip()] or [None]
     import ssescope
 
     peer_site = peer_site_of(args.openinference) if args.openinference else None
@@ -133,12 +146,13 @@ def main() -> None:
     path = tmp / "long.sse"
     write_stream(path, args.chunks, args.shape)
     proc, url = start_server(path)
-    per_stream: dict[str, float] = {}
+    per_stream: dict[tuple[str, str | None], float] = {}
     try:
-        for mode in modes:
-            one = count(mode, 1, url, sys.executable, peer_site)
-            three = count(mode, 3, url, sys.executable, peer_site)
-            per_stream[mode] = (three - one) / 2
+        for seed in seeds:
+            for mode in modes:
+                one = count(mode, 1, url, sys.executable, peer_site, seed)
+                three = count(mode, 3, url, sys.executable, peer_site, seed)
+                per_stream[mode, seed] = (three - one) / 2
     finally:
         proc.terminate()
         proc.wait()
@@ -146,13 +160,27 @@ def main() -> None:
         f"\nssescope core: {ssescope.CORE}; {args.chunks} content chunks a stream, "
         f"{args.shape} shape; instructions of the client process per stream (callgrind)\n"
     )
-    print("| mode | instructions per stream | per chunk | added |")
-    print("|---|---:|---:|---:|")
-    bare = per_stream["bare"]
-    for mode in modes:
-        n = per_stream[mode]
-        added = "" if mode == "bare" else f"{(n / bare - 1) * 100:+.2f} %"
-        print(f"| {mode} | {n / 1e6:,.1f} M | {n / args.chunks / 1e3:,.1f} k | {added} |")
+    print("| PYTHONHASHSEED | mode | instructions per stream | per chunk | added |")
+    print("|---|---|---:|---:|---:|")
+    shares: dict[str, list[float]] = {mode: [] for mode in modes if mode != "bare"}
+    for seed in seeds:
+        bare = per_stream["bare", seed]
+        for mode in modes:
+            n = per_stream[mode, seed]
+            added = ""
+            if mode != "bare":
+                shares[mode].append((n / bare - 1) * 100)
+                added = f"{shares[mode][-1]:+.2f} %"
+            print(
+                f"| {seed or 'random'} | {mode} | {n / 1e6:,.1f} M "
+                f"| {n / args.chunks / 1e3:,.1f} k | {added} |"
+            )
+    if len(seeds) > 1:
+        for mode, values in shares.items():
+            print(
+                f"\n{mode}: median {statistics.median(values):+.2f} %, "
+                f"from {min(values):+.2f} to {max(values):+.2f} % over {len(values)} seeds"
+            )
 
 
 if __name__ == "__main__":
