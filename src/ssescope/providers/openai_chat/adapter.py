@@ -38,6 +38,9 @@ from .state import (
     plain_delta,
 )
 
+_SHAPE_DUDS = 3
+"""How many shapes that fitted nothing end the making of shapes for a stream."""
+
 
 class OpenAIChatAdapter(AdapterBase):
     """Adapter for OpenAI Chat Completions chunk streams and compatible servers.
@@ -115,7 +118,7 @@ class OpenAIChatAdapter(AdapterBase):
                 ):
                     content = delta.get("content")
                     if type(content) is str:
-                        if content and raw(content):
+                        if content and self._shape_duds < _SHAPE_DUDS and raw(content):
                             self._learn(data, obj, content, o, record.index)
                         return [TextDelta(record.index, o, content)] if content else []
                     if content is None:
@@ -136,7 +139,7 @@ class OpenAIChatAdapter(AdapterBase):
                 return
             self._shape_duds += 1
             self._shape = None
-        if self._shape_duds >= 3:
+        if self._shape_duds >= _SHAPE_DUDS:
             return
         shape = chunk_shape(data, obj, content, o)
         if shape is None:

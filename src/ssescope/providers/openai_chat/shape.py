@@ -119,7 +119,7 @@ def chunk_shape(data: str, obj: dict[str, Any], content: str, output: int) -> Ch
     c = _place(data, _CONTENT, content)
     if c < 0:
         return None
-    slots = [(c, c + len(content))]
+    slots = [(c, c + len(content), content + "~")]
     obfuscation = obj.get("obfuscation")
     if obfuscation is not None:
         if type(obfuscation) is not str or not raw(obfuscation):
@@ -127,38 +127,34 @@ def chunk_shape(data: str, obj: dict[str, Any], content: str, output: int) -> Ch
         o = _place(data, _OBFUSCATION, obfuscation)
         if o < 0:
             return None
-        slots.append((o, o + len(obfuscation)))
+        slots.append((o, o + len(obfuscation), obfuscation + "~"))
     slots.sort()
     if len(slots) == 2 and slots[0][1] >= slots[1][0]:
         return None
-    # The probe: other values in the same places must change those values alone.
-    probe_content = content + "~"
-    probe_obfuscation = (obfuscation or "") + "~"
-    values = {c: probe_content}
-    if len(slots) == 2:
-        values[slots[1][0] if slots[0][0] == c else slots[0][0]] = probe_obfuscation
+    # The probe: other values (the third of each slot) in the same places must change
+    # those values alone.
     pieces: list[str] = []
     pos = 0
-    for start, end in slots:
-        pieces += (data[pos:start], values[start])
+    for start, end, probe_value in slots:
+        pieces += (data[pos:start], probe_value)
         pos = end
     pieces.append(data[pos:])
     try:
         probe = _loads("".join(pieces))
         delta = probe["choices"][0]["delta"]
-        if delta["content"] != probe_content:
+        if delta["content"] != content + "~":
             return None
         delta["content"] = content
         if obfuscation is not None:
-            if probe["obfuscation"] != probe_obfuscation:
+            if probe["obfuscation"] != obfuscation + "~":
                 return None
             probe["obfuscation"] = obfuscation
     except (JSONDecodeError, LookupError, TypeError):
         return None
     if probe != obj:
         return None
-    (s0, e0), *rest = slots
+    (s0, e0, _), *rest = slots
     if rest:
-        (s1, e1) = rest[0]
+        s1, e1, _ = rest[0]
         return ChunkShape(data[:s0], data[e0 + 1 : s1], data[e1 + 1 :], True, s0 == c, rid, output)
     return ChunkShape(data[:s0], "", data[e0 + 1 :], False, True, rid, output)
