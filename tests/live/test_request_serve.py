@@ -78,7 +78,7 @@ def test_a_stall_is_aborted_under_stall_with_exit_7(server: ServerThread) -> Non
 
 
 def test_a_short_stall_below_the_threshold_still_completes(server: ServerThread) -> None:
-    code, report, _ = request(server, "/anthropic/?fault=stall@record:5:0.2", "--stall", "5")
+    code, report, _ = request(server, "/anthropic/?fault=stall@record:5:0.6", "--stall", "5")
     assert code == 0
     assert report["timing"]["max_gap_s"] >= 0.1
     assert "timing.stall" not in [d["code"] for d in report["diagnostics"]]
