@@ -117,3 +117,14 @@ def dies_on_some_shards(shard: Any) -> Any:
             marker.touch()
             os.kill(os.getpid(), signal.SIGKILL)
     return list(judge_shard(shard, connect(threads=1)))
+
+
+def interrupted_then_judged(shard: Any) -> Any:
+    """A worker's work (``judge(work=...)``) that is sent Ctrl-C's signal, as a terminal
+    sends it to every process of its foreground group, and then judges its shard."""
+    import signal
+
+    from ssescope.scan.engines.shards import connect, judge_shard
+
+    os.kill(os.getpid(), signal.SIGINT)  # a handler would raise KeyboardInterrupt here
+    return list(judge_shard(shard, connect(threads=1)))

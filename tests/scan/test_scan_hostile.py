@@ -138,6 +138,31 @@ def test_a_killed_worker_is_restarted_and_its_shard_tried_once_more(tmp_path: Pa
     assert (tmp_path / "once-d.died").exists()  # it died once, and was judged on its retry
 
 
+def test_the_pools_workers_leave_ctrl_c_to_the_scanning_process(tmp_path: Path) -> None:
+    # A worker interrupted while it held the result queue's lock once left the whole pool
+    # waiting on it: the scan never ended after Ctrl-C. The workers now ignore SIGINT, so a
+    # shard under way when it comes is judged and sent back whole.
+    import multiprocessing
+
+    from tests.scan.scan_helpers import interrupted_then_judged
+
+    from ssescope.scan.engines.local import judge
+    from ssescope.scan.engines.shards import FileShard
+
+    names = [f"{n}.sse" for n in range(4)]
+    for name in names:
+        (tmp_path / name).write_bytes(openai("gpt-x"))
+    shards = [FileShard((str(tmp_path / name),)) for name in names]
+    context = multiprocessing.get_context("spawn")
+    judged = judge(shards, 2, None, context, work=interrupted_then_judged)
+    try:
+        rows = [row for _, batch in judged for row in batch.to_pylist()]
+    except KeyboardInterrupt:  # a worker's, sent back as its shard's result
+        pytest.fail("a worker took Ctrl-C as its own and lost its shard")
+    assert [Path(r["source"]).name for r in rows] == names
+    assert [(r["error"], r["status"]) for r in rows] == [(None, "completed")] * 4
+
+
 def _no_more_than(megabytes: int) -> Any:
     def limit() -> None:
         import resource
@@ -405,13 +430,15 @@ def test_ctrl_c_on_a_pooled_scan_exits_130_with_the_partial_rows(tmp_path: Path)
             time.sleep(0.05)
         assert proc.poll() is None, f"the scan ended before it was interrupted: {terminal.text()!r}"
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the scan, its fork server, its workers
-        stdout, _ = proc.communicate(timeout=60)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            stdout, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
         shown = terminal.close()
     said = f"stdout: {stdout.decode(errors='replace')!r}; terminal: {shown[-2000:]!r}"
+    assert proc.returncode != -signal.SIGKILL, f"the scan did not end within 60 s; {said}"
     assert proc.returncode == 130, said
     assert not out.exists()
     rows = jsonl_rows(tmp_path / "rows.partial.jsonl")

@@ -15,6 +15,7 @@ import importlib.util
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -184,6 +185,11 @@ _worker: dict[str, Any] = {}  # a worker process's DuckDB connection
 
 
 def _start_worker(timing: TimingOptions | None = None) -> None:
+    # Ctrl-C reaches the terminal's whole foreground group, the workers too; a worker
+    # interrupted while it held the result queue's lock left every worker waiting for it
+    # and the pool's shutdown waiting for them. Only the scanning process takes the
+    # interrupt: it cancels the shards not yet started and waits for the running ones.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # each worker reads with its own connection, one DuckDB thread: the pool is the
     # parallelism; the objects of the imported modules are moved out of the collector's
     # generations, so its full collections do not walk them again and again
