@@ -136,6 +136,9 @@ def test_the_analysis_process_reports_a_bad_name_and_survives_being_killed(
     again = page.get(f"/api/live/{name}/inspect?provider=openai-chat")  # (a new analysis)
     assert again.status_code == 200 and again.json()["report"]["provider"] == "openai-chat"
     assert live_module._ANALYST._proc is not child
+    # the dead child's pipes were closed, not left to the collector (a ResourceWarning)
+    assert child.stdin is not None and child.stdin.closed
+    assert child.stdout is not None and child.stdout.closed
 
 
 def test_the_list_reads_only_what_was_added_to_the_index(
@@ -263,3 +266,25 @@ def test_the_page_says_what_part_of_a_large_exchange_it_shows(
             assert page.get_by_test_id("verdict-container").text_content() == "ssecap"
         finally:
             context.close()
+
+
+def test_the_analysis_process_is_stopped_with_its_pipes_closed_at_exit() -> None:
+    import subprocess
+    import sys
+
+    import ssescope
+
+    script = (
+        "from ssescope.web.analyst import Analyst\n"
+        f"assert Analyst().run({str(LIVE / 'openai_chat.sse')!r}, 1 << 20, 'auto', 'auto')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(ssescope.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-W", "always", "-c", script],
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"ResourceWarning" not in done.stderr, done.stderr

@@ -16,6 +16,7 @@ failure), eight bytes of length (big-endian) and that many bytes.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import struct
 import subprocess
@@ -65,15 +66,20 @@ class Analyst:
         atexit.register(_stop, proc)
         return proc
 
+    def _running(self) -> subprocess.Popen[bytes]:
+        # the child, started (again, when it died: the dead one's pipes are closed first)
+        if self._proc is not None and self._proc.poll() is not None:
+            _stop(self._proc)
+            self._proc = None
+        if self._proc is None:
+            self._proc = self._start()
+        return self._proc
+
     def warm(self) -> None:
         """Start the child process now (it takes a second), so the first analysis does not
         wait for it. Never raises: :meth:`run` reports a process that cannot start."""
-        with self._lock:
-            if self._proc is None or self._proc.poll() is not None:
-                try:
-                    self._proc = self._start()
-                except OSError:
-                    self._proc = None
+        with self._lock, contextlib.suppress(OSError):
+            self._running()
 
     def run(self, path: str, cut: int, provider: str, framing: str) -> bytes:
         """The JSON analysis (see :func:`analysed`), made in the child process.
@@ -85,12 +91,10 @@ class Analyst:
         job = orjson.dumps({"path": path, "cut": cut, "provider": provider, "framing": framing})
         with self._lock:
             for attempt in (1, 2):  # a child that died (killed) is started again, once
-                if self._proc is None or self._proc.poll() is not None:
-                    try:
-                        self._proc = self._start()
-                    except OSError as exc:
-                        raise AnalysisFailed(f"cannot start the analysis process: {exc}") from exc
-                proc = self._proc
+                try:
+                    proc = self._running()
+                except OSError as exc:
+                    raise AnalysisFailed(f"cannot start the analysis process: {exc}") from exc
                 assert proc.stdin is not None and proc.stdout is not None
                 try:
                     proc.stdin.write(job + b"\n")
@@ -122,14 +126,19 @@ def _answer(stdout: IO[bytes]) -> tuple[int, bytes]:
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is not None:
-        return
+    # the child ends at the end of its input; its pipes are closed here whatever it did,
+    # not left to the garbage collector (a ResourceWarning at the interpreter's exit)
     try:
         if proc.stdin is not None:
-            proc.stdin.close()  # (the child ends at the end of its input)
+            proc.stdin.close()
         proc.wait(2)
     except (OSError, subprocess.TimeoutExpired):
         proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(2)
+    finally:
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 def main() -> None:
