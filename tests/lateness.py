@@ -3,8 +3,8 @@
 A timing check on a shared machine cannot be more exact than the machine's own wake-ups:
 a server's sleep and a client's read each end when the process is next scheduled and holds
 the interpreter lock. ``Lateness`` samples that delay on a thread of its own, so that a
-check can allow what the machine took and no more: on a quiet machine the allowance is
-about a millisecond.
+check can allow what the machine took and no more: on a quiet machine it is a few
+milliseconds during a replay.
 """
 
 from __future__ import annotations
